@@ -1,0 +1,52 @@
+/** skillpress command line: `skillpress <command> [options]`. */
+import { EXIT, UsageError, type Command } from './args.ts';
+import { validate } from './commands/validate.ts';
+
+/** Every command, in the order `--help` lists them. Add a command by adding it here. */
+const COMMANDS: Command[] = [validate];
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'skillpress: Agent Skills → Elasticsearch, feeds, a static catalog site and an MCP server',
+    '',
+    'usage: skillpress <command> [options]',
+    '',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `skillpress <command> --help` for a command\'s options.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(help() + '\n');
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === '--version' || name === '-v') {
+    const { createRequire } = await import('node:module');
+    process.stdout.write(createRequire(import.meta.url)('../../package.json').version + '\n');
+    return EXIT.ok;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    process.stderr.write(`skillpress: unknown command "${name}"\n\n${help()}\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`usage: ${command.usage}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`skillpress ${name}: ${err.message}\nusage: ${command.usage}\n`);
+      return EXIT.usage;
+    }
+    process.stderr.write(`skillpress ${name}: ${(err as Error).message}\n`);
+    if (process.env.SKILLPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    return EXIT.invalid;
+  }
+}

@@ -1,0 +1,281 @@
+/**
+ * loadCatalog: walk a folder of skills and return the typed Catalog.
+ *
+ * - A folder holding `SKILL.md` is a skill, at any depth up to `maxDepth` (category folders
+ *   such as `skills/finance/refund-approval/` are fine).
+ * - A skill folder nested inside another skill is its own skill; its files do not belong to
+ *   the outer skill (the outer skill gets a warning so the layout is a deliberate choice).
+ * - Every regular file under a skill is stored, listed with a skip reason, or ignored by rule.
+ * - A symlink is followed only if it resolves inside its skill folder; one that leaves it is an
+ *   error and its target is never read.
+ */
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { Catalog, Problem, Skill, SkillFile } from '../model/skill.ts';
+import { MIB } from '../model/config.ts';
+import { DEFAULT_IGNORE, ignoreMatcher, type IgnoreMatcher } from '../lib/ignore.ts';
+import { parseSkillMarkdown } from './frontmatter.ts';
+import { skillDigest, skippedFile, storedFile } from './read-file.ts';
+import { validateFrontMatter, type ValidationMode } from './validate.ts';
+import { checkBody } from './body-checks.ts';
+import { pMap } from '../lib/p-map.ts';
+
+export interface LoadOptions {
+  mode?: ValidationMode;
+  ignore?: readonly string[];
+  maxFileBytes?: number;
+  maxDepth?: number;
+  /** Registry name given to local skills. */
+  registry?: string;
+  /** Seconds since the epoch; clamps `updated_at` so builds are reproducible. */
+  sourceDateEpoch?: number;
+}
+
+interface FoundSkill {
+  /** Absolute path of the skill folder. */
+  abs: string;
+  /** Path relative to the root, `/`-separated (`.` when the root itself is a skill). */
+  rel: string;
+  skillMd: string;
+  /** Paths relative to the skill folder, `/`-separated. */
+  files: string[];
+  /** Symlinks and other entries that cannot be stored, with why. */
+  rejects: Array<{ path: string; reason: string; severity: 'error' | 'warning'; rule: string }>;
+  nestedSkills: string[];
+}
+
+const SKILL_FILE = 'SKILL.md';
+
+const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+export async function loadCatalog(root: string, options: LoadOptions = {}): Promise<Catalog> {
+  const opts = {
+    mode: options.mode ?? 'lenient',
+    ignore: ignoreMatcher(options.ignore ?? DEFAULT_IGNORE),
+    maxFileBytes: options.maxFileBytes ?? MIB,
+    maxDepth: options.maxDepth ?? 8,
+    registry: options.registry ?? 'local',
+    sourceDateEpoch: options.sourceDateEpoch,
+  };
+  const absRoot = path.resolve(root);
+  const problems: Problem[] = [];
+  const rootStat = await stat(absRoot).catch(() => undefined);
+  if (!rootStat?.isDirectory()) {
+    problems.push({ severity: 'error', skill: root, rule: 'root-missing', message: `skills folder "${root}" does not exist or is not a folder` });
+    return { skills: [], problems };
+  }
+
+  const found: FoundSkill[] = [];
+  await findSkills(absRoot, absRoot, 0, undefined, opts.ignore, opts.maxDepth, found, problems);
+  found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+
+  const loaded = await pMap(found, (f) => loadSkill(f, opts), 16);
+  const skills: Skill[] = [];
+  for (const result of loaded) {
+    problems.push(...result.problems);
+    if (result.skill) skills.push(result.skill);
+  }
+
+  // Duplicate names: the first folder (in path order) keeps the name; the others are errors.
+  const seen = new Map<string, string>();
+  const unique: Skill[] = [];
+  for (const skill of skills) {
+    const dir = skill.source.kind === 'local' ? skill.source.dir : skill.id;
+    const first = seen.get(skill.name);
+    if (first !== undefined) {
+      problems.push({
+        severity: 'error',
+        skill: dir,
+        file: SKILL_FILE,
+        field: 'name',
+        rule: 'name-unique',
+        message: `name "${skill.name}" is already used by ${first}: skill names must be unique in a catalog`,
+      });
+      continue;
+    }
+    seen.set(skill.name, dir);
+    unique.push(skill);
+  }
+  return { skills: unique, problems: sortProblems(problems) };
+}
+
+export function sortProblems(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.skill.localeCompare(b.skill) || (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
+}
+
+async function findSkills(
+  absRoot: string,
+  dir: string,
+  depth: number,
+  owner: FoundSkill | undefined,
+  ignore: IgnoreMatcher,
+  maxDepth: number,
+  out: FoundSkill[],
+  problems: Problem[],
+): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  let current = owner;
+  if (entries.some((e) => e.name === SKILL_FILE && (e.isFile() || e.isSymbolicLink()))) {
+    const rel = toPosix(path.relative(absRoot, dir)) || '.';
+    const skill: FoundSkill = { abs: dir, rel, skillMd: path.join(dir, SKILL_FILE), files: [], rejects: [], nestedSkills: [] };
+    if (owner) owner.nestedSkills.push(toPosix(path.relative(owner.abs, dir)));
+    out.push(skill);
+    current = skill;
+  } else if (!owner && entries.some((e) => e.name.toLowerCase() === 'skill.md' && e.isFile())) {
+    const rel = toPosix(path.relative(absRoot, dir)) || '.';
+    const actual = entries.find((e) => e.name.toLowerCase() === 'skill.md')!.name;
+    problems.push({
+      severity: 'error',
+      skill: rel,
+      file: actual,
+      rule: 'skill-md-name',
+      message: `found "${actual}" but the file must be named exactly "SKILL.md"`,
+    });
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    const abs = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (ignore.dir(entry.name)) continue;
+      if (depth + 1 > maxDepth) {
+        if (current) current.rejects.push({ path: toPosix(path.relative(current.abs, abs)), reason: `folder is deeper than max_depth ${maxDepth}`, severity: 'warning', rule: 'max-depth' });
+        continue;
+      }
+      await findSkills(absRoot, abs, depth + 1, current, ignore, maxDepth, out, problems);
+    } else if (current) {
+      if (ignore.file(entry.name)) continue;
+      const rel = toPosix(path.relative(current.abs, abs));
+      if (entry.isFile()) current.files.push(rel);
+      else if (entry.isSymbolicLink()) await classifySymlink(current, abs, rel, ignore);
+      else current.rejects.push({ path: rel, reason: 'not a regular file (device, socket or pipe)', severity: 'warning', rule: 'special-file' });
+    }
+  }
+}
+
+/** A symlink inside the skill is stored as the file it points to; one leaving the skill is an error. */
+async function classifySymlink(skill: FoundSkill, abs: string, rel: string, _ignore: IgnoreMatcher): Promise<void> {
+  const skillReal = await realpath(skill.abs);
+  const target = await realpath(abs).catch(() => undefined);
+  if (target === undefined) {
+    skill.rejects.push({ path: rel, reason: 'symlink is broken (its target does not exist)', severity: 'warning', rule: 'symlink-broken' });
+    return;
+  }
+  const inside = target === skillReal || target.startsWith(skillReal + path.sep);
+  if (!inside) {
+    skill.rejects.push({ path: rel, reason: 'symlink leaves the skill folder; its target was not read', severity: 'error', rule: 'symlink-escape' });
+    return;
+  }
+  const st = await stat(target);
+  if (st.isFile()) skill.files.push(rel);
+  else skill.rejects.push({ path: rel, reason: 'symlink to a folder inside the skill is not followed (its files are stored where they are)', severity: 'warning', rule: 'symlink-folder' });
+}
+
+async function hashStream(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+interface LoadResult {
+  skill?: Skill;
+  problems: Problem[];
+}
+
+async function loadSkill(
+  found: FoundSkill,
+  opts: { mode: ValidationMode; maxFileBytes: number; registry: string; sourceDateEpoch?: number },
+): Promise<LoadResult> {
+  const problems: Problem[] = [];
+  const at = (p: Omit<Problem, 'skill'>): void => {
+    problems.push({ skill: found.rel, ...p });
+  };
+  const folderName = found.rel === '.' ? undefined : path.basename(found.abs);
+
+  // Files first: a skill is judged on everything it holds.
+  found.files.sort();
+  let newest = 0;
+  const files = await pMap(
+    found.files,
+    async (rel): Promise<SkillFile> => {
+      const abs = path.join(found.abs, rel);
+      const st = await stat(abs);
+      newest = Math.max(newest, st.mtimeMs);
+      if (st.size > opts.maxFileBytes) {
+        const reason = `file is ${st.size} bytes, over the ${opts.maxFileBytes}-byte limit (skills.max_file_bytes)`;
+        at({ severity: 'warning', file: rel, rule: 'file-too-large', message: `${reason}; it is listed but not stored` });
+        const f = skippedFile(rel, undefined, st.size, reason);
+        f.sha256 = await hashStream(abs);
+        return f;
+      }
+      return storedFile(rel, await readFile(abs));
+    },
+    8,
+  );
+  for (const r of found.rejects) {
+    at({ severity: r.severity, file: r.path, rule: r.rule, message: r.reason });
+    if (r.rule !== 'symlink-escape') files.push(skippedFile(r.path, undefined, 0, r.reason));
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const nested of found.nestedSkills) {
+    at({
+      severity: 'warning',
+      file: `${nested}/${SKILL_FILE}`,
+      rule: 'nested-skill',
+      message: `"${nested}" holds its own SKILL.md, so it is a separate skill and its files are not part of this one`,
+    });
+  }
+
+  const skillMdFile = files.find((f) => f.path === SKILL_FILE);
+  if (!skillMdFile || skillMdFile.content === undefined || skillMdFile.encoding !== 'utf-8') {
+    at({
+      severity: 'error',
+      file: SKILL_FILE,
+      rule: 'skill-md-readable',
+      message: skillMdFile?.skipped ? `SKILL.md was not stored: ${skillMdFile.skipped.reason}` : 'SKILL.md must be UTF-8 text',
+    });
+    return { problems };
+  }
+
+  const parsed = parseSkillMarkdown(skillMdFile.content);
+  if (!parsed.ok) {
+    at({ severity: 'error', file: SKILL_FILE, line: parsed.line, rule: parsed.rule, message: parsed.message });
+    return { problems };
+  }
+  const fm = validateFrontMatter(parsed.data, { folderName, mode: opts.mode });
+  const lineOf = (field: string | undefined): number | undefined => {
+    if (!field) return undefined;
+    const key = field.split('.').pop()!;
+    const lines = skillMdFile.content!.replace(/\r\n?/g, '\n').split('\n');
+    const idx = lines.findIndex((l, i) => i > 0 && i < parsed.bodyLine && new RegExp(`^\\s*${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`).test(l));
+    return idx >= 0 ? idx + 1 : undefined;
+  };
+  for (const p of fm.problems) at({ ...p, file: SKILL_FILE, line: lineOf(p.field) });
+  for (const p of checkBody(parsed.body, parsed.bodyLine, new Set(files.map((f) => f.path)))) at({ ...p, file: SKILL_FILE });
+
+  if (problems.some((p) => p.severity === 'error') || fm.name === undefined || fm.description === undefined) {
+    return { problems };
+  }
+  const epoch = opts.sourceDateEpoch;
+  const updatedMs = epoch !== undefined ? Math.min(newest, epoch * 1000) : newest;
+  const skill: Skill = {
+    id: fm.name,
+    name: fm.name,
+    description: fm.description,
+    frontmatter: parsed.data,
+    license: fm.license,
+    compatibility: fm.compatibility,
+    allowed_tools: fm.allowedTools,
+    registry_fields: fm.registry,
+    body: parsed.body,
+    body_line: parsed.bodyLine,
+    files,
+    digest: skillDigest(files.filter((f) => !f.skipped)),
+    registry: opts.registry,
+    source: { kind: 'local', dir: found.rel },
+    health: { status: 'healthy' },
+    updated_at: new Date(Math.floor(updatedMs / 1000) * 1000).toISOString(),
+  };
+  return { skill, problems };
+}
