@@ -31,7 +31,7 @@ export function parseSkillMarkdown(raw: string): FrontMatterResult {
   let parsed: matter.GrayMatterFile<string>;
   try {
     // Passing an options object bypasses gray-matter's global cache (it keys on content only).
-    parsed = matter(text, { engines } as matter.GrayMatterOption<string, never>);
+    parsed = matter(text, { engines } as unknown as Parameters<typeof matter>[1]);
   } catch (err) {
     const e = err as { linePos?: Array<{ line: number }>; message: string };
     const yamlLine = e.linePos?.[0]?.line;
