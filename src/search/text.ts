@@ -1,0 +1,137 @@
+/**
+ * Text handling for the search indexes: how fields, file paths and queries become terms.
+ * Browser-safe (no node: imports): the site bundles this module.
+ */
+
+/** Characters that join the parts of one word-like token: `pdf-processing`, `extract.py`, `a/b`. */
+const JOINERS = /[-_./:@+#~]/;
+/** Anything that is not a letter or a digit separates word parts. */
+const NON_WORD = /[^\p{L}\p{N}]+/u;
+/** Leading and trailing punctuation of a chunk (`(files),` → `files`). */
+const EDGE_PUNCT = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
+
+/** Terms longer than this are dropped: hashes, base64, minified code. Paths get more room. */
+const MAX_TERM = 40;
+const MAX_PATH_TERM = 120;
+
+/**
+ * Common English words that carry no meaning for search. Removed from the body index only
+ * (where they would cost the most space); names and descriptions keep every word.
+ */
+export const STOP_WORDS = new Set(
+  (
+    'a an and are as at be but by can do does for from has have how i if in into is it its of on or ' +
+    'so than that the their then there these this those to was were what when where which while who ' +
+    'will with you your we our not no yes all any each may must should would could also use used using'
+  ).split(' '),
+);
+
+const push = (out: string[], seen: Set<string>, term: string): void => {
+  if (term && !seen.has(term)) {
+    seen.add(term);
+    out.push(term);
+  }
+};
+
+/**
+ * Split free text into terms: every word part (`pdf`, `processing`), plus the whole chunk
+ * when its parts are joined by `-`, `_`, `.` or `/` (`pdf-processing`, `extract.py`), so an
+ * exact name or file name matches better than its pieces. Terms are unique per call.
+ */
+export function tokenizeText(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of text.split(/\s+/)) {
+    const chunk = raw.replace(EDGE_PUNCT, '');
+    if (!chunk) continue;
+    const parts = chunk.split(NON_WORD).filter(Boolean);
+    if (parts.length > 1 && JOINERS.test(chunk)) push(out, seen, chunk);
+    for (const part of parts) push(out, seen, part);
+  }
+  return out;
+}
+
+/**
+ * File paths: the full path, every segment, and every word part, so `scripts/extract.py`,
+ * `extract.py`, `extract` and `py` all find a skill holding `scripts/extract.py`.
+ */
+export function tokenizePath(path: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  push(out, seen, path);
+  const segments = path.split('/').filter(Boolean);
+  for (let i = 1; i < segments.length; i++) push(out, seen, segments.slice(i).join('/'));
+  for (const segment of segments) {
+    push(out, seen, segment);
+    for (const term of tokenizeText(segment)) push(out, seen, term);
+  }
+  return out;
+}
+
+/** Lowercase and normalize one term; `undefined` drops it. */
+export function normalizeTerm(term: string, maxLength = MAX_TERM): string | undefined {
+  const t = term.normalize('NFKC').toLowerCase();
+  if (t.length === 0 || t.length > maxLength) return undefined;
+  return t;
+}
+
+export function normalizePathTerm(term: string): string | undefined {
+  return normalizeTerm(term, MAX_PATH_TERM);
+}
+
+/** Body terms: normalized, no stop words, no bare numbers of more than four digits. */
+export function normalizeBodyTerm(term: string): string | undefined {
+  const t = normalizeTerm(term);
+  if (t === undefined || STOP_WORDS.has(t)) return undefined;
+  if (/^\d{5,}$/.test(t)) return undefined;
+  return t;
+}
+
+/**
+ * The searchable words of a markdown body: link targets, image sources, HTML tags and markdown
+ * punctuation go; code stays (command and function names are what people search for).
+ */
+export function markdownToText(markdown: string): string {
+  return markdown
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
+    .replace(/^```.*$/gm, ' ')
+    .replace(/[*_`>#|~=]+/g, ' ');
+}
+
+/**
+ * Distinct words of a body, in first-seen order. The body index only needs to know that a
+ * word occurs in a skill, so repeating it would only grow the index.
+ */
+export function bodyTerms(markdown: string): string {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const term of tokenizeText(markdownToText(markdown))) {
+    const t = normalizeBodyTerm(term);
+    if (t !== undefined && !seen.has(t)) {
+      seen.add(t);
+      out.push(t);
+    }
+  }
+  return out.join(' ');
+}
+
+/** ATX headings (`# Title`) of a markdown body, outside fenced code blocks. */
+export function extractHeadings(markdown: string): string[] {
+  const headings: string[] = [];
+  let fence: string | undefined;
+  for (const line of markdown.split(/\r?\n/)) {
+    const f = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === undefined) fence = f[1]![0];
+      else if (f[1]![0] === fence) fence = undefined;
+      continue;
+    }
+    if (fence !== undefined) continue;
+    const h = /^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (h && h[1]) headings.push(h[1]);
+  }
+  return headings;
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from 'vitest';
+import { buildSearchIndexes, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
+import { bodyTerms, extractHeadings, tokenizePath, tokenizeText } from '../../src/search/text.ts';
+
+const entry = (e: Partial<SearchEntry> & { id: string }): SearchEntry => ({
+  name: e.id,
+  description: '',
+  tags: [],
+  headings: [],
+  paths: ['SKILL.md'],
+  body: '',
+  registry: 'local',
+  ...e,
+});
+
+const ENTRIES: SearchEntry[] = [
+  entry({
+    id: 'pdf-processing',
+    description: 'Extract text and tables from PDF files, fill forms, merge documents.',
+    tags: ['pdf', 'documents'],
+    domain: 'office',
+    headings: ['Quick start', 'Filling forms'],
+    paths: ['SKILL.md', 'scripts/extract.py', 'reference/forms.md'],
+    body: '# Quick start\nRun `python scripts/extract.py input.pdf`. Uses pdfplumber for tables.',
+    version: '1.2.0',
+  }),
+  entry({
+    id: 'refund-approval',
+    description: 'Decide whether a customer refund can be approved under the finance policy.',
+    tags: ['finance', 'support'],
+    domain: 'finance',
+    headings: ['Policy'],
+    paths: ['SKILL.md', 'policy/limits.csv'],
+    body: 'Check the order total against the limits table. Escalate chargebacks to a human.',
+  }),
+  entry({
+    id: 'data-extraction',
+    description: 'Pull structured data out of spreadsheets and CSV exports.',
+    tags: ['data', 'csv'],
+    paths: ['SKILL.md', 'scripts/parse_csv.py', '日本語 ファイル.md'],
+    body: 'Normalizes headers. Mentions pdf only in passing.',
+    registry: 'peer-a',
+  }),
+];
+
+const { search, body } = buildSearchIndexes(ENTRIES);
+const roundTrip = (x: unknown): unknown => JSON.parse(JSON.stringify(x));
+const full = SkillSearch.load(roundTrip(search), roundTrip(body));
+const metaOnly = SkillSearch.load(JSON.stringify(search));
+
+describe('tokenizing', () => {
+  it('keeps a hyphenated name whole and in parts', () => {
+    expect(tokenizeText('pdf-processing, (tables)')).toEqual(['pdf-processing', 'pdf', 'processing', 'tables']);
+  });
+  it('emits the full path, its suffixes, segments and word parts', () => {
+    expect(tokenizePath('scripts/extract.py')).toEqual(['scripts/extract.py', 'extract.py', 'scripts', 'extract', 'py']);
+  });
+  it('drops stop words, repeats and markdown from body terms', () => {
+    expect(bodyTerms('# The [Guide](https://x.example/a) to **PDF** and pdf')).toBe('guide pdf');
+  });
+  it('finds headings outside code fences', () => {
+    expect(extractHeadings('# One\n```\n# not a heading\n```\n## Two ##\n')).toEqual(['One', 'Two']);
+  });
+});
+
+describe('SkillSearch', () => {
+  it('ranks an exact name first and returns the card fields', () => {
+    const [first] = full.search('pdf-processing');
+    expect(first!.id).toBe('pdf-processing');
+    expect(first!.doc).toMatchObject({ name: 'pdf-processing', version: '1.2.0', domain: 'office', tags: ['pdf', 'documents'], registry: 'local' });
+  });
+
+  it('tolerates typos in a name', () => {
+    expect(full.search('pdf-procesing')[0]?.id).toBe('pdf-processing');
+    expect(full.search('refnud aproval')[0]?.id).toBe('refund-approval');
+  });
+
+  it('matches prefixes as you type', () => {
+    expect(full.search('refu')[0]?.id).toBe('refund-approval');
+  });
+
+  it('ranks a name hit above a body-only hit', () => {
+    const ids = full.search('pdf').map((h) => h.id);
+    expect(ids[0]).toBe('pdf-processing');
+    expect(ids).toContain('data-extraction');
+    expect(ids.indexOf('pdf-processing')).toBeLessThan(ids.indexOf('data-extraction'));
+  });
+
+  it('finds a skill by a file path, its segments and its file name', () => {
+    for (const q of ['scripts/extract.py', 'extract.py', 'parse_csv.py', 'policy/limits.csv', '日本語']) {
+      const hits = full.search(q, { allTokens: true });
+      expect(hits.length, q).toBeGreaterThan(0);
+    }
+    expect(full.search('scripts/extract.py', { allTokens: true })[0]?.id).toBe('pdf-processing');
+    expect(full.search('limits.csv', { allTokens: true }).map((h) => h.id)).toEqual(['refund-approval']);
+  });
+
+  it('allTokens requires every token to match somewhere, body included', () => {
+    expect(full.search('finance chargebacks', { allTokens: true }).map((h) => h.id)).toEqual(['refund-approval']);
+    expect(full.search('finance pdfplumber', { allTokens: true })).toEqual([]);
+    expect(full.search('finance pdfplumber').map((h) => h.id).sort()).toEqual(['pdf-processing', 'refund-approval']);
+  });
+
+  it('searches body text only when the body index is attached', () => {
+    expect(metaOnly.hasBody).toBe(false);
+    expect(metaOnly.search('chargebacks')).toEqual([]);
+    expect(full.hasBody).toBe(true);
+    const [hit] = full.search('chargebacks');
+    expect(hit!.id).toBe('refund-approval');
+    expect(Object.values(hit!.match).flat()).toContain('body');
+    const later = SkillSearch.load(search);
+    later.attachBody(body);
+    expect(later.search('chargebacks')[0]?.id).toBe('refund-approval');
+  });
+
+  it('applies filter and limit', () => {
+    expect(full.search('pdf', { filter: (d) => d.registry === 'peer-a' }).map((h) => h.id)).toEqual(['data-extraction']);
+    expect(full.search('pdf', { limit: 1 })).toHaveLength(1);
+  });
+
+  it('returns nothing for an empty or punctuation-only query', () => {
+    expect(full.search('')).toEqual([]);
+    expect(full.search('  ... ')).toEqual([]);
+  });
+
+  it('lists every document and looks one up', () => {
+    expect(full.all().map((d) => d.id)).toEqual(['pdf-processing', 'refund-approval', 'data-extraction']);
+    expect(full.doc('refund-approval')?.domain).toBe('finance');
+    expect(full.size).toBe(3);
+  });
+
+  it('rejects something that is not a skillpress index', () => {
+    expect(() => SkillSearch.load({ documentCount: 0 })).toThrow(/not a skillpress metadata search index/);
+    expect(() => SkillSearch.load(body)).toThrow(/metadata/);
+  });
+
+  it('serializes the same entries to the same JSON', () => {
+    expect(JSON.stringify(buildSearchIndexes(ENTRIES))).toBe(JSON.stringify({ search, body }));
+  });
+});
