@@ -1,0 +1,70 @@
+/**
+ * The federation cache: everything lives under one folder, nothing is ever written elsewhere.
+ *
+ *   blobs/<sha256>          verified bodies, addressed by their own digest
+ *   http/<sha256 of url>.json  validators of the last answer for a URL (ETag, Last-Modified),
+ *                           the digest of its body, and when it was fetched
+ *
+ * Content addressing is what makes an unchanged peer cost one request: every part, skill JSON
+ * and file is named by the digest its parent lists, so once the index answers 304 the rest is
+ * read from here, re-verified, without asking the peer again.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { sha256Hex } from '../lib/hash.ts';
+
+export interface UrlEntry {
+  url: string;
+  etag?: string;
+  last_modified?: string;
+  sha256: string;
+  fetched_at: string;
+}
+
+export class Cache {
+  readonly dir: string;
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+  }
+
+  /** A cached body whose bytes still hash to `sha256`, or undefined. */
+  async blob(sha256: string): Promise<Buffer | undefined> {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) return undefined;
+    const bytes = await readFile(path.join(this.dir, 'blobs', sha256)).catch(() => undefined);
+    return bytes && sha256Hex(bytes) === sha256 ? bytes : undefined;
+  }
+
+  async putBlob(bytes: Uint8Array): Promise<string> {
+    const sha256 = sha256Hex(bytes);
+    await atomicWrite(path.join(this.dir, 'blobs', sha256), bytes);
+    return sha256;
+  }
+
+  async entry(url: string): Promise<UrlEntry | undefined> {
+    const raw = await readFile(this.entryPath(url), 'utf8').catch(() => undefined);
+    if (raw === undefined) return undefined;
+    try {
+      const entry = JSON.parse(raw) as UrlEntry;
+      return entry.url === url ? entry : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async putEntry(entry: UrlEntry): Promise<void> {
+    await atomicWrite(this.entryPath(entry.url), JSON.stringify(entry, null, 2) + '\n');
+  }
+
+  private entryPath(url: string): string {
+    return path.join(this.dir, 'http', `${sha256Hex(url)}.json`);
+  }
+}
+
+/** Write through a temporary name and rename, so a crash never leaves a half-written file. */
+export async function atomicWrite(file: string, data: Uint8Array | string): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}

@@ -1,0 +1,74 @@
+/**
+ * HTTP plus the cache: conditional GETs for entry points (a peer's index.json, a SKILL.md
+ * URL) and digest-addressed GETs for everything an entry point lists.
+ */
+import { Cache, type UrlEntry } from './cache.ts';
+import { FetchError, get, type GetOptions } from './http.ts';
+import { sha256Hex } from '../lib/hash.ts';
+
+export interface FetcherOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  allowRedirect?: GetOptions['allowRedirect'];
+}
+
+export interface ConditionalResult {
+  body: Buffer;
+  /** true when the server answered 304 and the body came from the cache. */
+  notModified: boolean;
+  entry: UrlEntry;
+}
+
+export class DigestMismatch extends Error {}
+
+export class Fetcher {
+  /** Requests sent (for logs and the "unchanged peer costs one request" promise). */
+  requests = 0;
+  private readonly cache: Cache;
+  private readonly opts: FetcherOptions;
+  constructor(cache: Cache, opts: FetcherOptions) {
+    this.cache = cache;
+    this.opts = opts;
+  }
+
+  private async get(url: string, headers?: Record<string, string>) {
+    this.requests++;
+    return get(url, { ...this.opts, headers });
+  }
+
+  /** GET with If-None-Match / If-Modified-Since from the last answer; 304 → the cached body. */
+  async conditional(url: string, now: Date): Promise<ConditionalResult> {
+    const previous = await this.cache.entry(url);
+    const cachedBody = previous ? await this.cache.blob(previous.sha256) : undefined;
+    const headers: Record<string, string> = {};
+    if (previous && cachedBody) {
+      if (previous.etag) headers['if-none-match'] = previous.etag;
+      if (previous.last_modified) headers['if-modified-since'] = previous.last_modified;
+    }
+    const res = await this.get(url, headers);
+    if (res.status === 304) {
+      if (!previous || !cachedBody) throw new FetchError('http-status', `${url}: answered 304 to a request that was not conditional`, 304);
+      return { body: cachedBody, notModified: true, entry: previous };
+    }
+    const entry: UrlEntry = {
+      url,
+      etag: res.headers.get('etag') ?? undefined,
+      last_modified: res.headers.get('last-modified') ?? undefined,
+      sha256: await this.cache.putBlob(res.body),
+      fetched_at: now.toISOString(),
+    };
+    await this.cache.putEntry(entry);
+    return { body: res.body, notModified: false, entry };
+  }
+
+  /** The body whose sha256 is `sha256`: from the cache when present, else fetched and checked. */
+  async verified(url: string, sha256: string): Promise<Buffer> {
+    const cached = await this.cache.blob(sha256);
+    if (cached) return cached;
+    const res = await this.get(url);
+    const actual = sha256Hex(res.body);
+    if (actual !== sha256) throw new DigestMismatch(`${url}: sha256 is ${actual}, but the feed lists ${sha256}`);
+    await this.cache.putBlob(res.body);
+    return res.body;
+  }
+}

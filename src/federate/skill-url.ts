@@ -1,0 +1,148 @@
+/**
+ * Skills registered by URL (seed 001): a SKILL.md somewhere on the web, usually a GitHub,
+ * GitLab or Bitbucket "blob" page. The page URL is translated to the raw file, only trusted
+ * hosts are fetched (SSRF protection), and each skill carries a health status and check time.
+ * An unreachable skill is kept from the cache, marked unhealthy, and the build goes on.
+ */
+import type { Problem, Skill } from '../model/skill.ts';
+import { parseSkillMarkdown, skillDigest, storedFile, validateFrontMatter } from '../load/index.ts';
+import { Cache } from './cache.ts';
+import { Fetcher } from './fetcher.ts';
+
+/**
+ * Seed 001's translation rules:
+ *   github.com/<org>/<repo>/blob/<ref>/<path>      → raw.githubusercontent.com/<org>/<repo>/<ref>/<path>
+ *   gitlab.com/<org>/<repo>/-/blob/<ref>/<path>    → gitlab.com/<org>/<repo>/-/raw/<ref>/<path>
+ *   bitbucket.org/<org>/<repo>/src/<ref>/<path>    → bitbucket.org/<org>/<repo>/raw/<ref>/<path>
+ * Any other URL is fetched as given.
+ */
+export function rawSkillUrl(input: string): string {
+  const url = new URL(input);
+  const host = url.hostname.toLowerCase();
+  const parts = url.pathname.split('/');
+  if (host === 'github.com' || host === 'www.github.com') {
+    // ['', org, repo, 'blob', ref, ...path]
+    if (parts.length > 5 && parts[3] === 'blob') {
+      return `https://raw.githubusercontent.com/${[parts[1], parts[2], ...parts.slice(4)].join('/')}`;
+    }
+  } else if (host === 'gitlab.com') {
+    const i = parts.indexOf('-');
+    if (i > 2 && parts[i + 1] === 'blob') {
+      parts[i + 1] = 'raw';
+      return `https://gitlab.com${parts.join('/')}`;
+    }
+  } else if (host === 'bitbucket.org') {
+    if (parts.length > 5 && parts[3] === 'src') {
+      parts[3] = 'raw';
+      return `https://bitbucket.org${parts.join('/')}`;
+    }
+  }
+  return url.href;
+}
+
+/** Exact host match against config.federation.trusted_domains (case-insensitive, port ignored). */
+export function isTrusted(url: string, trusted: readonly string[]): boolean {
+  const host = new URL(url).hostname.toLowerCase();
+  return trusted.some((d) => d.toLowerCase() === host);
+}
+
+export interface UrlContext {
+  cache: Cache;
+  timeoutMs: number;
+  maxBytes: number;
+  now: Date;
+  trustedDomains: readonly string[];
+  /** Registry name the skill is listed under (this registry: it was registered here). */
+  registry: string;
+}
+
+export interface UrlImport {
+  skill?: Skill;
+  problems: Problem[];
+}
+
+export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promise<UrlImport> {
+  const problems: Problem[] = [];
+  const report = (rule: string, message: string): void => {
+    problems.push({ severity: 'warning', skill: `url:${skillMdUrl}`, file: 'SKILL.md', rule, message: `${skillMdUrl}: ${message}` });
+  };
+  let rawUrl: string;
+  try {
+    rawUrl = rawSkillUrl(skillMdUrl);
+  } catch {
+    report('url-invalid', 'not a valid URL');
+    return { problems };
+  }
+  if (!isTrusted(rawUrl, ctx.trustedDomains)) {
+    report('url-untrusted', `host "${new URL(rawUrl).hostname}" is not in federation.trusted_domains; add it there to fetch this skill`);
+    return { problems };
+  }
+
+  const fetcher = new Fetcher(ctx.cache, {
+    timeoutMs: ctx.timeoutMs,
+    maxBytes: ctx.maxBytes,
+    allowRedirect: (to) => isTrusted(to.href, ctx.trustedDomains) && (to.protocol === 'https:' || to.protocol === 'http:'),
+  });
+  const checkedAt = ctx.now.toISOString();
+  let body: Buffer;
+  let lastModified: string | undefined;
+  let health: Skill['health'];
+  try {
+    const res = await fetcher.conditional(rawUrl, ctx.now);
+    body = res.body;
+    lastModified = res.entry.last_modified;
+    health = { status: 'healthy', checked_at: checkedAt, detail: res.notModified ? 'not modified since the last check' : undefined };
+  } catch (err) {
+    // Unreachable: serve the last good copy, marked unhealthy, if there is one.
+    const previous = await ctx.cache.entry(rawUrl);
+    const cached = previous ? await ctx.cache.blob(previous.sha256) : undefined;
+    const detail = (err as Error).message;
+    if (!previous || !cached) {
+      report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
+      return { problems };
+    }
+    report('url-unhealthy', `${detail}; using the copy fetched at ${previous.fetched_at}`);
+    body = cached;
+    lastModified = previous.last_modified;
+    health = { status: 'unhealthy', checked_at: checkedAt, detail };
+  }
+
+  const file = storedFile('SKILL.md', body);
+  if (file.encoding !== 'utf-8' || file.content === undefined) {
+    report('url-invalid-skill', 'SKILL.md is not UTF-8 text');
+    return { problems };
+  }
+  const parsed = parseSkillMarkdown(file.content);
+  if (!parsed.ok) {
+    report('url-invalid-skill', `${parsed.message} (line ${parsed.line ?? 1})`);
+    return { problems };
+  }
+  // The folder holding SKILL.md is the skill's folder name, as for a local skill.
+  const segments = new URL(rawUrl).pathname.split('/').filter(Boolean);
+  const folderName = segments.length >= 2 ? decodeURIComponent(segments[segments.length - 2]!) : undefined;
+  const fm = validateFrontMatter(parsed.data, { folderName, mode: 'lenient' });
+  // Reported as warnings: a broken remote skill is left out, it does not fail the build.
+  for (const p of fm.problems) report(p.rule, `${p.field ? `${p.field}: ` : ''}${p.message}`);
+  if (fm.problems.some((p) => p.severity === 'error') || fm.name === undefined || fm.description === undefined) return { problems };
+
+  const updated = lastModified && !Number.isNaN(Date.parse(lastModified)) ? new Date(lastModified).toISOString() : checkedAt;
+  const skill: Skill = {
+    id: fm.name,
+    name: fm.name,
+    description: fm.description,
+    frontmatter: parsed.data,
+    license: fm.license,
+    compatibility: fm.compatibility,
+    allowed_tools: fm.allowedTools,
+    registry_fields: fm.registry,
+    body: parsed.body,
+    body_line: parsed.bodyLine,
+    files: [file],
+    digest: skillDigest([file]),
+    registry: ctx.registry,
+    source: { kind: 'url', skill_md_url: skillMdUrl, skill_md_raw_url: rawUrl },
+    health,
+    updated_at: updated,
+  };
+  return { skill, problems };
+}
