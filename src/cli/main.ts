@@ -1,9 +1,20 @@
 /** skillpress command line: `skillpress <command> [options]`. */
 import { EXIT, UsageError, type Command } from './args.ts';
-import { validate } from './commands/validate.ts';
 
-/** Every command, in the order `--help` lists them. Add a command by adding it here. */
-const COMMANDS: Command[] = [validate];
+interface CommandEntry {
+  name: string;
+  summary: string;
+  /** Commands load lazily so `skillpress mcp` starts without loading Astro or Elasticsearch. */
+  load: () => Promise<Command>;
+}
+
+/**
+ * Every command, in the order `--help` lists them. To add one: write
+ * `src/cli/commands/<name>.ts` exporting a `Command`, and add an entry here.
+ */
+const COMMANDS: CommandEntry[] = [
+  { name: 'validate', summary: 'check every skill against the Agent Skills specification', load: async () => (await import('./commands/validate.ts')).validate },
+];
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -29,11 +40,12 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(createRequire(import.meta.url)('../../package.json').version + '\n');
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
+  const entry = COMMANDS.find((c) => c.name === name);
+  if (!entry) {
     process.stderr.write(`skillpress: unknown command "${name}"\n\n${help()}\n`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`usage: ${command.usage}\n`);
     return EXIT.ok;
