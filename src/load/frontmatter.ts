@@ -1,53 +1,166 @@
 /**
- * Split SKILL.md into YAML front matter and markdown body. gray-matter does the split; the
- * `yaml` library parses (YAML 1.2 core schema: no surprise dates, and errors with line numbers).
+ * Split SKILL.md into YAML front matter and markdown body, and parse the front matter.
+ *
+ * The split is done here (not by a front-matter library) so every line number we report is a
+ * line of SKILL.md as the author sees it. The `yaml` library parses with the YAML 1.2 core
+ * schema (no surprise dates or `yes` booleans) and rejects duplicate keys.
+ *
+ * A UTF-8 BOM and CRLF line endings (common from Windows editors) are accepted.
  */
-import matter from 'gray-matter';
-import YAML from 'yaml';
+import YAML, { LineCounter, isMap, isScalar, isSeq, type Document } from 'yaml';
 
-export type FrontMatterResult =
-  | { ok: true; data: Record<string, unknown>; body: string; bodyLine: number }
-  | { ok: false; rule: 'frontmatter-missing' | 'frontmatter-yaml' | 'frontmatter-not-mapping'; line?: number; message: string };
+export type FrontMatterRule = 'frontmatter-missing' | 'frontmatter-unclosed' | 'frontmatter-yaml' | 'frontmatter-not-mapping';
 
-const engines = {
-  yaml: {
-    parse: (text: string): object => {
-      const doc = YAML.parse(text, { uniqueKeys: true });
-      return doc === null || doc === undefined ? {} : doc;
-    },
-  },
-};
+export interface FrontMatterError {
+  ok: false;
+  rule: FrontMatterRule;
+  line: number;
+  message: string;
+}
 
-export function parseSkillMarkdown(raw: string): FrontMatterResult {
-  // A UTF-8 BOM and CRLF line endings are common from Windows editors; both load.
+export interface ParsedSkillMarkdown {
+  ok: true;
+  /** The front matter as YAML values (strings, numbers, lists, maps). */
+  data: Record<string, unknown>;
+  /** Markdown after the closing `---` line, with `\n` line endings. */
+  body: string;
+  /** Line of SKILL.md where the body starts (1-based). */
+  bodyLine: number;
+  /** Total lines of SKILL.md. */
+  lines: number;
+  /** SKILL.md line of each top-level key and each `metadata.<key>`, e.g. `{ name: 2, 'metadata.version': 7 }`. */
+  fieldLines: Record<string, number>;
+  /**
+   * The text of scalar values exactly as written, keyed like `fieldLines` (`version: 1.10`
+   * gives "1.10", where the YAML value is the number 1.1). Lists of scalars are joined with ", ".
+   */
+  sourceText: Record<string, string>;
+  /** Lines whose unquoted value contained ": " and was quoted to make the YAML parse (lenient only). */
+  repairs: Array<{ line: number; field: string; message: string }>;
+}
+
+export type FrontMatterResult = ParsedSkillMarkdown | FrontMatterError;
+
+export interface ParseOptions {
+  /**
+   * Quote top-level values that contain ": " when the YAML does not parse otherwise, as the
+   * spec's client guide suggests for skills written for more forgiving parsers.
+   */
+  repair?: boolean;
+}
+
+const FENCE = /^---[ \t]*$/;
+
+export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): FrontMatterResult {
   const text = (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r\n?/g, '\n');
-  if (!/^---[ \t]*\n/.test(text)) {
-    return { ok: false, rule: 'frontmatter-missing', line: 1, message: 'SKILL.md must start with YAML front matter between "---" lines' };
+  const lines = text.split('\n');
+  if (!FENCE.test(lines[0] ?? '')) {
+    return { ok: false, rule: 'frontmatter-missing', line: 1, message: 'SKILL.md must start with YAML front matter: a "---" line, the fields, then another "---" line' };
   }
-  const close = /\n---[ \t]*(\n|$)/.exec(text.slice(3));
-  if (!close) {
-    return { ok: false, rule: 'frontmatter-missing', line: 1, message: 'front matter is not closed: add a "---" line after it' };
+  const close = lines.findIndex((l, i) => i > 0 && FENCE.test(l));
+  if (close < 0) {
+    return { ok: false, rule: 'frontmatter-unclosed', line: 1, message: 'front matter is not closed: add a "---" line after the last field' };
   }
-  let parsed: matter.GrayMatterFile<string>;
-  try {
-    // Passing an options object bypasses gray-matter's global cache (it keys on content only).
-    parsed = matter(text, { engines } as unknown as Parameters<typeof matter>[1]);
-  } catch (err) {
-    const e = err as { linePos?: Array<{ line: number }>; message: string };
-    const yamlLine = e.linePos?.[0]?.line;
-    return {
-      ok: false,
-      rule: 'frontmatter-yaml',
-      // gray-matter hands YAML the text after the opening `---`, starting with its newline, so
-      // YAML's line numbers are already SKILL.md's.
-      line: yamlLine ?? 1,
-      message: `front matter is not valid YAML: ${e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`,
-    };
+  // Line i of `yamlLines` is line i + 2 of SKILL.md.
+  const yamlLines = lines.slice(1, close);
+  const firstYamlLine = 2;
+
+  let parsed = parseYaml(yamlLines.join('\n'));
+  const repairs: ParsedSkillMarkdown['repairs'] = [];
+  if (!parsed.ok) {
+    const fix = quoteColonValues(yamlLines);
+    const retried = fix.changed.length > 0 ? parseYaml(fix.lines.join('\n')) : undefined;
+    if (retried?.ok && options.repair) {
+      parsed = retried;
+      for (const c of fix.changed) {
+        repairs.push({
+          line: c.index + firstYamlLine,
+          field: c.key,
+          message: `the value of "${c.key}" contains ": ", which is not valid YAML unquoted; it was read as a quoted string: wrap it in quotes`,
+        });
+      }
+    } else {
+      const hint = retried?.ok
+        ? `; the value of "${fix.changed[0]!.key}" on line ${fix.changed[0]!.index + firstYamlLine} contains ": ": wrap it in quotes`
+        : '';
+      return {
+        ok: false,
+        rule: 'frontmatter-yaml',
+        line: (parsed.line ?? 1) + firstYamlLine - 1,
+        message: `front matter is not valid YAML: ${parsed.message}${hint}`,
+      };
+    }
   }
-  const data: unknown = parsed.data;
+
+  const { doc, lineCounter } = parsed;
+  const data = parsed.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return { ok: false, rule: 'frontmatter-not-mapping', line: 2, message: 'front matter must be a YAML mapping of fields' };
+    return { ok: false, rule: 'frontmatter-not-mapping', line: firstYamlLine, message: 'front matter must be a YAML mapping of fields such as "name: my-skill"' };
   }
-  const frontLines = text.slice(0, 3 + close.index + close[0].length).split('\n').length - (close[1] === '\n' ? 1 : 0);
-  return { ok: true, data: data as Record<string, unknown>, body: parsed.content, bodyLine: frontLines + 1 };
+  const fieldLines: Record<string, number> = {};
+  const sourceText: Record<string, string> = {};
+  const lineOf = (offset: number | undefined): number => (offset === undefined ? firstYamlLine : lineCounter.linePos(offset).line + firstYamlLine - 1);
+  const visit = (map: unknown, prefix: string): void => {
+    if (!isMap(map)) return;
+    for (const item of map.items) {
+      const key = isScalar(item.key) ? String(item.key.value) : String(item.key);
+      const at = prefix + key;
+      fieldLines[at] = lineOf(isScalar(item.key) ? item.key.range?.[0] : undefined);
+      const source = sourceOf(item.value);
+      if (source !== undefined) sourceText[at] = source;
+      if (prefix === '' && key === 'metadata') visit(item.value, 'metadata.');
+    }
+  };
+  visit(doc.contents, '');
+
+  return {
+    ok: true,
+    data: data as Record<string, unknown>,
+    body: lines.slice(close + 1).join('\n'),
+    bodyLine: close + 2,
+    lines: text.endsWith('\n') ? lines.length - 1 : lines.length,
+    fieldLines,
+    sourceText,
+    repairs,
+  };
+}
+
+type YamlResult =
+  | { ok: true; value: unknown; doc: Document; lineCounter: LineCounter }
+  | { ok: false; line?: number; message: string };
+
+function parseYaml(source: string): YamlResult {
+  const lineCounter = new LineCounter();
+  const doc = YAML.parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: true });
+  const error = doc.errors[0];
+  if (error) {
+    return { ok: false, line: error.linePos?.[0]?.line, message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') };
+  }
+  try {
+    // maxAliasCount bounds "billion laughs" alias expansion: skill content is untrusted.
+    const value = doc.toJS({ maxAliasCount: 100 }) ?? {};
+    return { ok: true, value, doc, lineCounter };
+  } catch (err) {
+    return { ok: false, message: (err as Error).message };
+  }
+}
+
+function sourceOf(node: unknown): string | undefined {
+  if (isScalar(node)) return node.source ?? (node.value === null ? '' : String(node.value));
+  if (isSeq(node) && node.items.every(isScalar)) return node.items.map((i) => sourceOf(i)!).join(', ');
+  return undefined;
+}
+
+/** Top-level `key: value` lines whose plain value contains ": " (invalid YAML), single-quoted. */
+function quoteColonValues(lines: string[]): { lines: string[]; changed: Array<{ index: number; key: string }> } {
+  const changed: Array<{ index: number; key: string }> = [];
+  const out = lines.map((line, index) => {
+    const m = /^([A-Za-z0-9_-]+):[ \t]+(.*?)[ \t]*$/.exec(line);
+    if (!m) return line;
+    const [, key, value] = m as unknown as [string, string, string];
+    if (!value.includes(': ') || /^['"[{|>&*!#]/.test(value)) return line;
+    changed.push({ index, key });
+    return `${key}: '${value.replace(/'/g, "''")}'`;
+  });
+  return { lines: out, changed };
 }

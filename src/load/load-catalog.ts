@@ -70,6 +70,9 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   const found: FoundSkill[] = [];
   await findSkills(absRoot, absRoot, 0, undefined, opts.ignore, opts.maxDepth, found, problems);
   found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  if (found.length === 0 && problems.length === 0) {
+    problems.push({ severity: 'error', skill: root, rule: 'no-skills', message: `no SKILL.md found in "${root}" or its sub-folders: a skill is a folder holding a SKILL.md file` });
+  }
 
   const loaded = await pMap(found, (f) => loadSkill(f, opts), 16);
   const skills: Skill[] = [];
@@ -101,8 +104,11 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   return { skills: unique, problems: sortProblems(problems) };
 }
 
+// Code-unit order, not localeCompare: the same on every machine whatever its locale.
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 export function sortProblems(problems: Problem[]): Problem[] {
-  return problems.sort((a, b) => a.skill.localeCompare(b.skill) || (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
+  return problems.sort((a, b) => byCodeUnit(a.skill, b.skill) || byCodeUnit(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
 }
 
 async function findSkills(
@@ -115,7 +121,16 @@ async function findSkills(
   out: FoundSkill[],
   problems: Problem[],
 ): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true });
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    const rel = toPosix(path.relative(owner?.abs ?? absRoot, dir)) || '.';
+    const reason = `folder cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+    if (owner) owner.rejects.push({ path: rel, reason, severity: 'warning', rule: 'unreadable' });
+    else problems.push({ severity: 'warning', skill: rel, rule: 'unreadable', message: reason });
+    return;
+  }
   let current = owner;
   if (entries.some((e) => e.name === SKILL_FILE && (e.isFile() || e.isSymbolicLink()))) {
     const rel = toPosix(path.relative(absRoot, dir)) || '.';
@@ -139,10 +154,8 @@ async function findSkills(
     const abs = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (ignore.dir(entry.name)) continue;
-      if (depth + 1 > maxDepth) {
-        if (current) current.rejects.push({ path: toPosix(path.relative(current.abs, abs)), reason: `folder is deeper than max_depth ${maxDepth}`, severity: 'warning', rule: 'max-depth' });
-        continue;
-      }
+      // max_depth bounds the search for skills; inside a skill every folder is read.
+      if (!current && depth + 1 > maxDepth) continue;
       await findSkills(absRoot, abs, depth + 1, current, ignore, maxDepth, out, problems);
     } else if (current) {
       if (ignore.file(entry.name)) continue;
@@ -150,6 +163,14 @@ async function findSkills(
       if (entry.isFile()) current.files.push(rel);
       else if (entry.isSymbolicLink()) await classifySymlink(current, abs, rel, ignore);
       else current.rejects.push({ path: rel, reason: 'not a regular file (device, socket or pipe)', severity: 'warning', rule: 'special-file' });
+    } else if (entry.isSymbolicLink() && !ignore.dir(entry.name)) {
+      // Outside any skill a link is not followed: it could lead anywhere, or loop.
+      problems.push({
+        severity: 'warning',
+        skill: toPosix(path.relative(absRoot, abs)),
+        rule: 'symlink-not-followed',
+        message: 'symlink outside any skill folder is not followed: move or copy the skill into the skills folder',
+      });
     }
   }
 }
@@ -191,7 +212,7 @@ async function loadSkill(
   const at = (p: Omit<Problem, 'skill'>): void => {
     problems.push({ skill: found.rel, ...p });
   };
-  const folderName = found.rel === '.' ? undefined : path.basename(found.abs);
+  const folderName = path.basename(found.abs);
 
   // Files first: a skill is judged on everything it holds.
   found.files.sort();
@@ -200,7 +221,12 @@ async function loadSkill(
     found.files,
     async (rel): Promise<SkillFile> => {
       const abs = path.join(found.abs, rel);
-      const st = await stat(abs);
+      const st = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
+      if (st instanceof Error) {
+        const reason = `file cannot be read (${st.code ?? st.message})`;
+        at({ severity: 'warning', file: rel, rule: 'unreadable', message: reason });
+        return skippedFile(rel, undefined, 0, reason);
+      }
       newest = Math.max(newest, st.mtimeMs);
       if (st.size > opts.maxFileBytes) {
         const reason = `file is ${st.size} bytes, over the ${opts.maxFileBytes}-byte limit (skills.max_file_bytes)`;
@@ -238,21 +264,17 @@ async function loadSkill(
     return { problems };
   }
 
-  const parsed = parseSkillMarkdown(skillMdFile.content);
+  // Lenient mode reads what an agent client would: values with an unquoted ": " are repaired.
+  const parsed = parseSkillMarkdown(skillMdFile.content, { repair: opts.mode === 'lenient' });
   if (!parsed.ok) {
     at({ severity: 'error', file: SKILL_FILE, line: parsed.line, rule: parsed.rule, message: parsed.message });
     return { problems };
   }
-  const fm = validateFrontMatter(parsed.data, { folderName, mode: opts.mode });
-  const lineOf = (field: string | undefined): number | undefined => {
-    if (!field) return undefined;
-    const key = field.split('.').pop()!;
-    const lines = skillMdFile.content!.replace(/\r\n?/g, '\n').split('\n');
-    const idx = lines.findIndex((l, i) => i > 0 && i < parsed.bodyLine && new RegExp(`^\\s*${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*:`).test(l));
-    return idx >= 0 ? idx + 1 : undefined;
-  };
+  for (const r of parsed.repairs) at({ severity: 'warning', file: SKILL_FILE, line: r.line, field: r.field, rule: 'frontmatter-yaml-repaired', message: r.message });
+  const fm = validateFrontMatter(parsed.data, { folderName, mode: opts.mode, sourceText: parsed.sourceText });
+  const lineOf = (field: string | undefined): number | undefined => (field === undefined ? undefined : (parsed.fieldLines[field] ?? parsed.fieldLines[field.split('.')[0]!]));
   for (const p of fm.problems) at({ ...p, file: SKILL_FILE, line: lineOf(p.field) });
-  for (const p of checkBody(parsed.body, parsed.bodyLine, new Set(files.map((f) => f.path)))) at({ ...p, file: SKILL_FILE });
+  for (const p of checkBody(parsed, new Set(files.map((f) => f.path)))) at({ ...p, file: SKILL_FILE });
 
   if (problems.some((p) => p.severity === 'error') || fm.name === undefined || fm.description === undefined) {
     return { problems };

@@ -1,10 +1,20 @@
 /**
  * The Agent Skills specification's rules for SKILL.md front matter, as pure functions.
  *
- * `strict` follows the specification exactly: every rule is an error.
- * `lenient` loads what an agent client would load (the spec's client-implementation guide):
- * a name that does not match the folder or breaks the name format is a warning; a missing or
- * empty description, or front matter that does not parse, makes the skill unloadable.
+ * `strict` follows the specification exactly: every rule broken is an error.
+ * `lenient` (the default for builds) loads what an agent client would load, following the
+ * spec's client-implementation guide: problems an agent can live with are warnings, and a skill
+ * is skipped (an error) only when it cannot be used or published safely:
+ *
+ * | problem                                                         | strict | lenient                          |
+ * |-----------------------------------------------------------------|--------|----------------------------------|
+ * | name ≠ folder, over 64 characters, uppercase, `--`, hyphen at an end, characters outside a-z 0-9 - | error | warning (loaded) |
+ * | name unusable as an identifier (spaces, `/`, `:`, control characters, `.`/`..`, over 200 bytes) | error | error (skipped) |
+ * | name missing                                                    | error  | warning, the folder name is used |
+ * | name or description not a string, description missing or empty | error  | error (skipped)                  |
+ * | description over 1024, compatibility empty or over 500, license/compatibility/metadata/allowed-tools of the wrong type | error | warning (loaded) |
+ * | fields the spec does not define                                 | error  | warning (registry fields: silent)|
+ * | visibility not public/private/group                             | error  | error (skipped)                  |
  */
 import {
   COMPATIBILITY_MAX,
@@ -38,38 +48,66 @@ export interface ValidatedFrontMatter {
   registry: RegistryFields;
 }
 
-/** Characters, not UTF-16 code units or bytes: "é" and "😀" count once. */
+export interface ValidateOptions {
+  /** Name of the folder holding SKILL.md; the skill's name must equal it. */
+  folderName?: string;
+  mode: ValidationMode;
+  /** Scalar values as written in SKILL.md (from parseSkillMarkdown), to keep "1.10" from becoming 1.1. */
+  sourceText?: Record<string, string>;
+}
+
+/** Characters (code points), not UTF-16 code units or bytes: "é" and "😀" count once. */
 export function charLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;
 }
 
+/** Longest name, in UTF-8 bytes, that stays a safe file name (255-byte limits) with room for a suffix. */
+const SAFE_NAME_BYTES = 200;
+const SAFE_NAME = /^[\p{L}\p{N}\p{M}._-]+$/u;
+
+/**
+ * Why a name cannot serve as a skill id (it becomes a URL segment, a file name and an
+ * Elasticsearch document id), or undefined when it can. Looser than the spec's format.
+ */
+export function unsafeNameReason(name: string): string | undefined {
+  if (name === '.' || name === '..') return 'is a relative path';
+  if (!SAFE_NAME.test(name)) return 'contains characters other than letters, digits, ".", "_" and "-"';
+  if (Buffer.byteLength(name) > SAFE_NAME_BYTES) return `is longer than ${SAFE_NAME_BYTES} bytes`;
+  return undefined;
+}
+
+/** A spec-valid name to suggest for an invalid one, when there is an obvious one. */
+export function suggestName(name: string): string | undefined {
+  const slug = name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SKILL_NAME_MAX)
+    .replace(/-+$/, '');
+  return slug && slug !== name ? slug : undefined;
+}
+
+/** The spec's name rules. Every problem found, so one run shows all that needs fixing. */
 export function checkName(name: string, folderName: string | undefined): Array<{ rule: string; message: string }> {
   const out: Array<{ rule: string; message: string }> = [];
+  const suggestion = suggestName(name);
+  const use = suggestion ? `: use "${suggestion}"` : '';
   const len = charLength(name);
-  if (len > SKILL_NAME_MAX) out.push({ rule: 'name-length', message: `name is ${len} characters; the limit is ${SKILL_NAME_MAX}` });
-  if (name !== name.toLowerCase()) {
-    out.push({ rule: 'name-lowercase', message: `name "${name}" must be lowercase: use "${name.toLowerCase()}"` });
-  }
-  if (name.startsWith('-') || name.endsWith('-')) {
-    out.push({ rule: 'name-hyphen-ends', message: `name "${name}" must not start or end with a hyphen` });
-  }
-  if (name.includes('--')) out.push({ rule: 'name-double-hyphen', message: `name "${name}" must not contain "--"` });
+  if (len > SKILL_NAME_MAX) out.push({ rule: 'name-length', message: `name is ${len} characters; the limit is ${SKILL_NAME_MAX}${use}` });
+  if (name !== name.toLowerCase()) out.push({ rule: 'name-lowercase', message: `name "${name}" must be lowercase${use}` });
+  if (name.startsWith('-') || name.endsWith('-')) out.push({ rule: 'name-hyphen-ends', message: `name "${name}" must not start or end with a hyphen${use}` });
+  if (name.includes('--')) out.push({ rule: 'name-double-hyphen', message: `name "${name}" must not contain consecutive hyphens "--"${use}` });
   if (!/^[A-Za-z0-9-]*$/.test(name)) {
-    out.push({
-      rule: 'name-characters',
-      message: `name "${name}" may only contain lowercase letters a-z, digits 0-9 and hyphens`,
-    });
+    out.push({ rule: 'name-characters', message: `name "${name}" may only contain lowercase letters a-z, digits 0-9 and hyphens${use}` });
   }
-  if (out.length === 0 && !SKILL_NAME_PATTERN.test(name)) {
-    out.push({ rule: 'name-format', message: `name "${name}" is not a valid skill name` });
-  }
-  if (folderName !== undefined && name !== folderName) {
-    out.push({
-      rule: 'name-matches-folder',
-      message: `name "${name}" must equal its folder name "${folderName}": rename the folder or the skill`,
-    });
+  if (out.length === 0 && !SKILL_NAME_PATTERN.test(name)) out.push({ rule: 'name-characters', message: `name "${name}" is not a valid skill name` });
+  // NFC on both sides: macOS file systems hand back folder names decomposed (NFD).
+  if (folderName !== undefined && name.normalize('NFC') !== folderName.normalize('NFC')) {
+    out.push({ rule: 'name-matches-folder', message: `name "${name}" must equal its folder name "${folderName}": rename the folder or change the name` });
   }
   return out;
 }
@@ -103,7 +141,7 @@ export function readRegistryFields(data: Record<string, unknown>, metadata: Reco
   if (!['public', 'private', 'group'].includes(visibility)) {
     problems.push({
       severity: 'error',
-      field: 'metadata.visibility',
+      field: metadata.visibility !== undefined ? 'metadata.visibility' : 'visibility',
       rule: 'visibility-value',
       message: `visibility "${visibility}" must be one of public, private, group`,
     });
@@ -122,64 +160,36 @@ export function readRegistryFields(data: Record<string, unknown>, metadata: Reco
   return { fields, problems };
 }
 
-/** Top-level keys skillpress reads as registry fields (accepted in lenient mode). */
+/** Top-level keys skillpress reads as registry fields (accepted silently in lenient mode). */
 const REGISTRY_KEYS = new Set([
   'tags', 'domain', 'author', 'version', 'visibility', 'allowed_groups', 'allowed-groups', 'owner',
   'repository_url', 'repository-url', 'repository',
 ]);
 
-export function validateFrontMatter(
-  data: Record<string, unknown>,
-  opts: { folderName?: string; mode: ValidationMode },
-): ValidatedFrontMatter {
+const isEmpty = (v: unknown): boolean => v === undefined || v === null;
+
+export function validateFrontMatter(data: Record<string, unknown>, opts: ValidateOptions): ValidatedFrontMatter {
   const problems: FieldProblem[] = [];
   const strict = opts.mode === 'strict';
+  // Rules an agent client relaxes: errors in strict mode, warnings in lenient mode.
   const soft: Severity = strict ? 'error' : 'warning';
   const result: ValidatedFrontMatter = { problems, metadata: {}, allowedTools: [], registry: RegistryFields.parse({}) };
+  const written = (field: string, value: unknown): string => opts.sourceText?.[field] ?? (Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
-  // name
-  const rawName = data.name;
-  if (rawName === undefined || rawName === null || rawName === '') {
-    problems.push({ severity: 'error', field: 'name', rule: 'name-required', message: 'name is required: add "name: <folder name>" to the front matter' });
-  } else if (typeof rawName !== 'string') {
-    problems.push({ severity: 'error', field: 'name', rule: 'name-type', message: `name must be a string, got ${JSON.stringify(rawName)}` });
-  } else {
-    const name = rawName.trim() === rawName ? rawName : rawName.trim();
-    for (const p of checkName(name, opts.folderName)) problems.push({ severity: soft, field: 'name', ...p });
-    result.name = name;
-  }
+  result.name = validateName(data.name, opts, soft, problems);
+  result.description = validateDescription(data.description, soft, problems);
 
-  // description
-  const desc = data.description;
-  if (desc === undefined || desc === null || (typeof desc === 'string' && desc.trim() === '')) {
-    problems.push({
-      severity: 'error',
-      field: 'description',
-      rule: 'description-required',
-      message: 'description is required: say what the skill does and when to use it (1-1024 characters)',
-    });
-  } else if (typeof desc !== 'string') {
-    problems.push({ severity: 'error', field: 'description', rule: 'description-type', message: `description must be a string, got ${JSON.stringify(desc)}` });
-  } else {
-    const len = charLength(desc);
-    if (len > DESCRIPTION_MAX) {
-      problems.push({ severity: soft, field: 'description', rule: 'description-length', message: `description is ${len} characters; the limit is ${DESCRIPTION_MAX}` });
-    }
-    result.description = desc;
-  }
-
-  // license
-  if (data.license !== undefined && data.license !== null) {
+  if (!isEmpty(data.license)) {
     if (typeof data.license !== 'string') {
-      problems.push({ severity: soft, field: 'license', rule: 'license-type', message: 'license must be a string' });
+      problems.push({ severity: soft, field: 'license', rule: 'license-type', message: 'license must be a string, e.g. "Apache-2.0" or "LICENSE.txt"' });
     }
-    result.license = optionalString(data.license);
+    result.license = written('license', data.license);
   }
 
-  // compatibility
-  if (data.compatibility !== undefined && data.compatibility !== null) {
+  if (data.compatibility !== undefined) {
     if (typeof data.compatibility !== 'string') {
-      problems.push({ severity: soft, field: 'compatibility', rule: 'compatibility-type', message: 'compatibility must be a string' });
+      problems.push({ severity: soft, field: 'compatibility', rule: 'compatibility-type', message: 'compatibility must be a string, e.g. "Requires Python 3.11+ and network access"' });
+      if (data.compatibility !== null) result.compatibility = written('compatibility', data.compatibility);
     } else {
       const len = charLength(data.compatibility);
       if (len === 0 || len > COMPATIBILITY_MAX) {
@@ -187,61 +197,129 @@ export function validateFrontMatter(
           severity: soft,
           field: 'compatibility',
           rule: 'compatibility-length',
-          message: `compatibility is ${len} characters; it must be 1-${COMPATIBILITY_MAX} when present`,
+          message: len === 0
+            ? 'compatibility is empty: remove the field or say what the skill needs (1-500 characters)'
+            : `compatibility is ${len} characters; the limit is ${COMPATIBILITY_MAX}: keep only the environment requirements`,
         });
       }
+      if (len > 0) result.compatibility = data.compatibility;
     }
-    result.compatibility = optionalString(data.compatibility);
   }
 
-  // metadata: string -> string
-  if (data.metadata !== undefined && data.metadata !== null) {
+  if (!isEmpty(data.metadata)) {
     if (typeof data.metadata !== 'object' || Array.isArray(data.metadata)) {
-      problems.push({ severity: soft, field: 'metadata', rule: 'metadata-type', message: 'metadata must be a mapping of string keys to string values' });
+      problems.push({ severity: soft, field: 'metadata', rule: 'metadata-type', message: 'metadata must be a mapping of string keys to string values, e.g. "metadata:\\n  author: example-org"' });
     } else {
       for (const [key, value] of Object.entries(data.metadata as Record<string, unknown>)) {
-        if (typeof value !== 'string') {
-          problems.push({
-            severity: soft,
-            field: `metadata.${key}`,
-            rule: 'metadata-string-values',
-            message: `metadata.${key} must be a string: quote it${Array.isArray(value) ? ' or join the list with commas' : ''}`,
-          });
-          result.metadata[key] = Array.isArray(value) ? value.map(String).join(', ') : String(value);
-        } else {
+        const field = `metadata.${key}`;
+        if (typeof value === 'string') {
           result.metadata[key] = value;
+          continue;
         }
+        const text = value === null ? '' : written(field, value);
+        problems.push({
+          severity: soft,
+          field,
+          rule: 'metadata-string-values',
+          message: Array.isArray(value)
+            ? `${field} must be a string, not a list: write it as one string, e.g. "${text}"`
+            : `${field} must be a string: quote it, e.g. ${key}: "${text}" (unquoted, YAML reads it as ${value === null ? 'null' : typeof value})`,
+        });
+        result.metadata[key] = text;
       }
     }
   }
 
-  // allowed-tools: space-separated string (experimental)
+  // allowed-tools (experimental): a space-separated string or a YAML list of strings.
   const tools = data['allowed-tools'];
-  if (tools !== undefined && tools !== null) {
-    if (typeof tools !== 'string') {
-      problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'allowed-tools must be a space-separated string, e.g. "Bash(git:*) Read"' });
-      result.allowedTools = splitList(tools);
-    } else {
+  if (!isEmpty(tools)) {
+    if (typeof tools === 'string') {
       result.allowedTools = tools.split(/\s+/).filter(Boolean);
+    } else if (Array.isArray(tools)) {
+      if (!tools.every((t) => typeof t === 'string')) {
+        problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'every item of allowed-tools must be a string, e.g. "Bash(git:*)"; quote items such as 123' });
+      }
+      result.allowedTools = tools.map(String).filter(Boolean);
+    } else {
+      problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'allowed-tools must be a space-separated string or a list of strings, e.g. "Bash(git:*) Read"' });
     }
   }
 
-  // Unknown top-level fields: the spec defines no others.
   for (const key of Object.keys(data)) {
     if ((SPEC_FIELDS as readonly string[]).includes(key)) continue;
-    const registry = REGISTRY_KEYS.has(key);
-    if (strict || !registry) {
-      problems.push({
-        severity: strict ? 'error' : 'warning',
-        field: key,
-        rule: 'unknown-field',
-        message: `"${key}" is not a field of the Agent Skills specification: move it under metadata`,
-      });
-    }
+    if (!strict && REGISTRY_KEYS.has(key)) continue;
+    problems.push({
+      severity: soft,
+      field: key,
+      rule: 'unknown-field',
+      message: `"${key}" is not a field of the Agent Skills specification: move it under metadata (as a string)`,
+    });
   }
 
   const registry = readRegistryFields(data, result.metadata);
   problems.push(...registry.problems);
   result.registry = registry.fields;
   return result;
+}
+
+function validateName(raw: unknown, opts: ValidateOptions, soft: Severity, problems: FieldProblem[]): string | undefined {
+  const strict = opts.mode === 'strict';
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+    const fallback = opts.folderName !== undefined && unsafeNameReason(opts.folderName) === undefined ? opts.folderName : undefined;
+    const usable = !strict && fallback !== undefined;
+    problems.push({
+      severity: usable ? 'warning' : 'error',
+      field: 'name',
+      rule: 'name-required',
+      message: `name is required: add "name: ${fallback ?? suggestName(opts.folderName ?? '') ?? 'my-skill'}" to the front matter${usable ? ' (the folder name is used meanwhile)' : ''}`,
+    });
+    return usable ? fallback : undefined;
+  }
+  if (typeof raw !== 'string') {
+    problems.push({ severity: 'error', field: 'name', rule: 'name-type', message: `name must be a string of lowercase letters, digits and hyphens, got ${JSON.stringify(raw)}` });
+    return undefined;
+  }
+  const name = raw.trim();
+  for (const p of checkName(name, opts.folderName)) problems.push({ severity: soft, field: 'name', ...p });
+  const unsafe = unsafeNameReason(name);
+  if (unsafe !== undefined) {
+    // Checked in both modes: the name becomes a URL segment, a file name and a document id.
+    if (!strict) {
+      const suggestion = suggestName(name);
+      problems.push({
+        severity: 'error',
+        field: 'name',
+        rule: 'name-unsafe',
+        message: `name "${name}" ${unsafe}, so it cannot be used in URLs and file names${suggestion ? `: use "${suggestion}"` : ''}`,
+      });
+    }
+    return undefined;
+  }
+  return name;
+}
+
+function validateDescription(raw: unknown, soft: Severity, problems: FieldProblem[]): string | undefined {
+  if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
+    problems.push({
+      severity: 'error',
+      field: 'description',
+      rule: 'description-required',
+      message: `description is ${raw === undefined ? 'missing' : 'empty'}: say what the skill does and when to use it (1-${DESCRIPTION_MAX} characters)`,
+    });
+    return undefined;
+  }
+  if (typeof raw !== 'string') {
+    problems.push({ severity: 'error', field: 'description', rule: 'description-type', message: `description must be a string, got ${JSON.stringify(raw)}: quote it` });
+    return undefined;
+  }
+  const len = charLength(raw);
+  if (len > DESCRIPTION_MAX) {
+    problems.push({
+      severity: soft,
+      field: 'description',
+      rule: 'description-length',
+      message: `description is ${len} characters; the limit is ${DESCRIPTION_MAX}: keep what the skill does and when to use it, move detail into the body`,
+    });
+  }
+  return raw;
 }
