@@ -1,0 +1,110 @@
+/**
+ * Federation against a real HTTP server on 127.0.0.1: a peer publishes a feed, a second
+ * registry imports from it in each mode, and an unchanged peer costs one conditional request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { federate } from '../../src/federate/index.ts';
+import { fileBytes } from '../../src/load/index.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
+import type { Catalog } from '../../src/model/skill.ts';
+import { publish } from './helpers/feed.ts';
+import { serveDir, type TestServer } from './helpers/server.ts';
+import { loadSkills, tempDir, writeSkills } from './helpers/skills.ts';
+
+const BINARY = Uint8Array.from([0, 1, 2, 255, 254, 0, 10]);
+
+let tmp: string;
+let server: TestServer;
+let local: Catalog;
+
+beforeAll(async () => {
+  tmp = await tempDir('federate');
+  await writeSkills(path.join(tmp, 'peer-skills'), [
+    { name: 'pdf-tools', tags: ['pdf', 'documents'], files: { 'scripts/extract.py': 'print("hi")\n', 'assets/logo.bin': BINARY, 'references/deep/日本語 ファイル.md': '# ref\n' } },
+    { name: 'csv-clean', tags: ['data'], files: { 'empty.txt': '' } },
+    { name: 'shared-name', tags: ['data'] },
+    { name: 'hidden', visibility: 'private' },
+  ]);
+  await publish(path.join(tmp, 'peer-skills'), path.join(tmp, 'peer-dist'), 'acme');
+  server = await serveDir(path.join(tmp, 'peer-dist'));
+  await writeSkills(path.join(tmp, 'local-skills'), [{ name: 'local-one' }, { name: 'shared-name', description: 'The local one wins.' }]);
+  local = await loadSkills(path.join(tmp, 'local-skills'), 'home');
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+function config(peer: Record<string, unknown>) {
+  return SkillpressConfig.parse({ registry: { name: 'home' }, federation: { peers: [{ name: 'acme', url: server.url, ...peer }] } });
+}
+
+const names = (c: Catalog) => c.skills.map((s) => `${s.registry}/${s.name}`).sort();
+
+describe('federate', () => {
+  it('mode all: imports every public skill with the peer as registry, byte-exact', async () => {
+    const result = await federate(local, config({ mode: 'all' }), { cacheDir: path.join(tmp, 'cache-all') });
+    expect(names(result)).toEqual(['acme/csv-clean', 'acme/pdf-tools', 'home/local-one', 'home/shared-name']);
+
+    const pdf = result.skills.find((s) => s.name === 'pdf-tools')!;
+    expect(pdf.source).toEqual({ kind: 'peer', peer: 'acme', feed_url: `${server.url}/feed/v1/index.json` });
+    expect(pdf.registry_fields.tags).toEqual(['pdf', 'documents']);
+    for (const file of pdf.files) {
+      const original = await readFile(path.join(tmp, 'peer-skills', 'pdf-tools', file.path));
+      expect(fileBytes(file).equals(original), file.path).toBe(true);
+    }
+    expect(pdf.files.find((f) => f.path === 'assets/logo.bin')!.encoding).toBe('base64');
+    expect(result.skills.find((s) => s.name === 'csv-clean')!.files.find((f) => f.path === 'empty.txt')!.size).toBe(0);
+  });
+
+  it('a name clash keeps the local skill and reports the peer', async () => {
+    const result = await federate(local, config({ mode: 'all' }), { cacheDir: path.join(tmp, 'cache-clash') });
+    const kept = result.skills.filter((s) => s.name === 'shared-name');
+    expect(kept).toHaveLength(1);
+    expect(kept[0]!.registry).toBe('home');
+    expect(kept[0]!.description).toBe('The local one wins.');
+    const clash = result.problems.find((p) => p.rule === 'federation-name-clash')!;
+    expect(clash.severity).toBe('warning');
+    expect(clash.skill).toBe('peer:acme');
+    expect(clash.message).toContain('peer "acme"');
+    expect(clash.message).toContain('"shared-name" is already a local skill');
+  });
+
+  it('mode allowlist: imports only the listed skills and reports listed names the peer lacks', async () => {
+    const result = await federate(local, config({ mode: 'allowlist', skills: ['csv-clean', 'not-there'] }), { cacheDir: path.join(tmp, 'cache-allow') });
+    expect(names(result)).toEqual(['acme/csv-clean', 'home/local-one', 'home/shared-name']);
+    expect(result.problems.find((p) => p.rule === 'peer-skill-missing')?.message).toContain('not-there');
+  });
+
+  it('mode tags: imports skills with any of the tags', async () => {
+    const result = await federate(local, config({ mode: 'tags', tags: ['PDF'] }), { cacheDir: path.join(tmp, 'cache-tags') });
+    expect(names(result)).toEqual(['acme/pdf-tools', 'home/local-one', 'home/shared-name']);
+  });
+
+  it('never imports a private skill', async () => {
+    const result = await federate(local, config({ mode: 'all' }), { cacheDir: path.join(tmp, 'cache-private') });
+    expect(result.skills.some((s) => s.name === 'hidden')).toBe(false);
+  });
+
+  it('an unchanged peer costs exactly one conditional request on the next build', async () => {
+    const cacheDir = path.join(tmp, 'cache-again');
+    const first = await federate(local, config({ mode: 'all' }), { cacheDir });
+    const before = server.requests.length;
+    const logs: string[] = [];
+    const second = await federate(local, config({ mode: 'all' }), { cacheDir, log: (l) => logs.push(l) });
+    const sent = server.requests.slice(before);
+    expect(sent).toEqual([{ path: '/feed/v1/index.json', conditional: true, status: 304 }]);
+    expect(second.skills).toEqual(first.skills);
+    expect(logs.join('\n')).toContain('1 request(s), index not modified');
+  });
+
+  it('accepts the feed index URL itself as well as the site root', async () => {
+    const result = await federate(local, config({ url: `${server.url}/feed/v1/index.json`, mode: 'allowlist', skills: ['pdf-tools'] }), {
+      cacheDir: path.join(tmp, 'cache-url'),
+    });
+    expect(names(result)).toContain('acme/pdf-tools');
+  });
+});
