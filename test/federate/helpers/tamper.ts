@@ -1,0 +1,48 @@
+/** Turn a published feed into a hostile one, keeping the digests right where a test needs them. */
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256Hex } from '../../../src/lib/hash.ts';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const feedPath = (dist: string, rel: string) => path.join(dist, 'feed', 'v1', ...rel.split('/'));
+
+export async function editIndex(dist: string, mutate: (index: Json) => void): Promise<void> {
+  const file = feedPath(dist, 'index.json');
+  const index = JSON.parse(await readFile(file, 'utf8')) as Json;
+  mutate(index);
+  await writeFile(file, JSON.stringify(index, null, 2));
+}
+
+/** Replace a skill JSON's bytes and list their (correct) sha256 in index.json. */
+export async function writeSkillJson(dist: string, id: string, text: string): Promise<void> {
+  await writeFile(feedPath(dist, `skills/${id}.json`), text);
+  await editIndex(dist, (index) => {
+    for (const entry of index.skills) if (entry.id === id) entry.sha256 = sha256Hex(text);
+  });
+}
+
+export async function editSkillJson(dist: string, id: string, mutate: (skill: Json) => void): Promise<void> {
+  const skill = JSON.parse(await readFile(feedPath(dist, `skills/${id}.json`), 'utf8')) as Json;
+  mutate(skill);
+  await writeSkillJson(dist, id, JSON.stringify(skill, null, 2));
+}
+
+export async function overwriteFeedFile(dist: string, rel: string, data: string | Uint8Array): Promise<void> {
+  await writeFile(feedPath(dist, rel), data);
+}
+
+/** Every file under `root` (relative paths), skipping the folders named in `skip`. */
+export async function listTree(root: string, skip: string[] = []): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, entry.name);
+      if (skip.includes(abs)) continue;
+      if (entry.isDirectory()) await walk(abs);
+      else out.push(path.relative(root, abs));
+    }
+  };
+  await walk(root);
+  return out.sort();
+}
