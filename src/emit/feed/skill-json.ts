@@ -1,0 +1,128 @@
+/** One catalog Skill → its card (level 1) and its full feed JSON (levels 2 and 3). */
+import type { Problem, Skill, SkillFile } from '../../model/skill.ts';
+import { FEED_VERSION, type Card, type FeedFile, type FeedSkill } from '../../model/feed.ts';
+import { fileBytes } from '../../load/read-file.ts';
+import { countTokens } from '../../lib/tokens.ts';
+import { encodePath } from './paths.ts';
+
+export const SKILL_MD = 'SKILL.md';
+
+/** Token counts by sha256, so identical files across skills are tokenized once per build. */
+export type TokenCache = Map<string, number>;
+
+function tokensOf(file: SkillFile, cache: TokenCache): number | undefined {
+  if (file.content === undefined || file.encoding !== 'utf-8') return undefined;
+  let n = cache.get(file.sha256);
+  if (n === undefined) {
+    n = countTokens(file.content);
+    cache.set(file.sha256, n);
+  }
+  return n;
+}
+
+/** Links of a card, relative to the feed root (`feed/v1/`). */
+export function cardLinks(id: string, withArchive: boolean): Card['links'] {
+  const e = encodeURIComponent(id);
+  return {
+    skill: `skills/${e}.json`,
+    page: `../../skills/${e}/`,
+    ...(withArchive ? { archive: `../../.well-known/agent-skills/${e}.tar.gz`, zip: `../../.well-known/agent-skills/${e}.zip` } : {}),
+  };
+}
+
+/** Scoped tools/resources (seed 002): a JSON array, or an object holding one under `key`. */
+function scopedList(skill: Skill, fileName: string, key: 'tools' | 'resources', problems: Problem[]): Array<Record<string, unknown>> {
+  const file = skill.files.find((f) => f.path === fileName);
+  if (!file || file.content === undefined || file.encoding !== 'utf-8') return [];
+  const report = (message: string): void => {
+    problems.push({ severity: 'warning', skill: skill.id, file: fileName, rule: `${key}-json`, message });
+  };
+  let data: unknown;
+  try {
+    data = JSON.parse(file.content);
+  } catch (err) {
+    report(`not valid JSON (${(err as Error).message}); its ${key} are not listed in the feed`);
+    return [];
+  }
+  const list = Array.isArray(data) ? data : (data as Record<string, unknown> | null)?.[key];
+  if (!Array.isArray(list)) {
+    report(`expected a JSON array, or an object with a "${key}" array`);
+    return [];
+  }
+  const items = list.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x));
+  if (key === 'tools') {
+    const named = items.filter((t) => typeof t.name === 'string');
+    if (named.length < items.length) report(`${items.length - named.length} tool(s) without a "name" string were left out`);
+    return named;
+  }
+  return items;
+}
+
+function sourceUrl(skill: Skill): string | undefined {
+  if (skill.source.kind === 'peer') return skill.source.feed_url;
+  if (skill.source.kind === 'url') return skill.source.skill_md_url;
+  return undefined;
+}
+
+export interface SkillJsonResult {
+  card: Card;
+  skill: FeedSkill;
+  problems: Problem[];
+}
+
+export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: TokenCache }): SkillJsonResult {
+  const problems: Problem[] = [];
+  const skillMd = skill.files.find((f) => f.path === SKILL_MD);
+  const skillMdText = skillMd?.content !== undefined ? fileBytes(skillMd).toString('utf8') : '';
+  const rf = skill.registry_fields;
+  const card: Card = {
+    id: skill.id,
+    name: skill.name,
+    description: skill.description,
+    tags: rf.tags,
+    ...(rf.domain !== undefined ? { domain: rf.domain } : {}),
+    ...(rf.version !== undefined ? { version: rf.version } : {}),
+    registry: skill.registry,
+    updated_at: skill.updated_at,
+    digest: skill.digest,
+    tokens: skillMd ? (tokensOf(skillMd, opts.tokens) ?? 0) : 0,
+    links: cardLinks(skill.id, opts.withArchive),
+  };
+  const files: FeedFile[] = skill.files.map((f) => {
+    const tokens = tokensOf(f, opts.tokens);
+    return {
+      path: f.path,
+      size: f.size,
+      sha256: f.sha256,
+      encoding: f.encoding,
+      mime: f.mime,
+      type: f.type,
+      ...(tokens !== undefined ? { tokens } : {}),
+      ...(f.skipped ? { skipped: f.skipped } : { url: `files/${encodeURIComponent(skill.id)}/${encodePath(f.path)}` }),
+    };
+  });
+  const requirements = skill.frontmatter.requirements;
+  const src = sourceUrl(skill);
+  const feedSkill: FeedSkill = {
+    feed_version: FEED_VERSION,
+    card,
+    summary: {
+      ...(skill.license !== undefined ? { license: skill.license } : {}),
+      ...(skill.compatibility !== undefined ? { compatibility: skill.compatibility } : {}),
+      allowed_tools: skill.allowed_tools,
+      requirements: Array.isArray(requirements) ? requirements : [],
+      ...(rf.author !== undefined ? { author: rf.author } : {}),
+      ...(rf.owner !== undefined ? { owner: rf.owner } : {}),
+      ...(rf.repository_url !== undefined ? { repository_url: rf.repository_url } : {}),
+      health: skill.health,
+      tools: scopedList(skill, 'tools.json', 'tools', problems) as FeedSkill['summary']['tools'],
+      resources: scopedList(skill, 'resources.json', 'resources', problems),
+      ...(src !== undefined ? { source_url: src } : {}),
+    },
+    frontmatter: skill.frontmatter,
+    skill_md: skillMdText,
+    body: skill.body,
+    files,
+  };
+  return { card, skill: feedSkill, problems };
+}
