@@ -1,0 +1,60 @@
+/**
+ * Paths inside a feed. Every URL a feed holds is relative to the file it is in; the server turns
+ * each into a "feed path" (decoded, `/`-separated, relative to the feed root) and refuses any
+ * that would leave the feed: `..` after resolution, absolute URLs, encoded slashes, NUL bytes.
+ * Everything the server reads goes through `resolveFeedPath`, so nothing outside the feed is read.
+ */
+
+export class FeedPathError extends Error {}
+
+const BASE = 'https://feed.invalid/';
+
+/**
+ * Resolves `url` (as written in the feed file at feed path `from`) to a feed path.
+ * `from` is the containing file, e.g. `skills/pdf.json`; `''` means the feed root.
+ */
+export function resolveFeedPath(from: string, url: string): string {
+  if (typeof url !== 'string' || url.length === 0) throw new FeedPathError('empty URL');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//') || url.startsWith('/') || url.includes('\\')) {
+    throw new FeedPathError(`not a relative URL: ${JSON.stringify(url)}`);
+  }
+  let resolved: URL;
+  try {
+    resolved = new URL(url, BASE + encodePath(from));
+  } catch {
+    throw new FeedPathError(`not a valid URL: ${JSON.stringify(url)}`);
+  }
+  if (resolved.origin !== new URL(BASE).origin || !resolved.pathname.startsWith('/')) {
+    throw new FeedPathError(`URL leaves the feed: ${JSON.stringify(url)}`);
+  }
+  const segments = resolved.pathname.slice(1).split('/').map(decodeSegment);
+  return checkPath(segments.join('/'));
+}
+
+/** Checks a decoded, `/`-separated relative path: no empty, `.` or `..` segments, no NUL or `\`. */
+export function checkPath(path: string): string {
+  if (path.length === 0 || path.length > 4096) throw new FeedPathError('empty or over-long path');
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.' || segment === '..' || segment.includes('\0') || segment.includes('\\')) {
+      throw new FeedPathError(`path ${JSON.stringify(path)} has an invalid segment`);
+    }
+  }
+  return path;
+}
+
+/** Percent-encodes each segment of a feed path (the form URLs in the feed use). */
+export function encodePath(path: string): string {
+  return path.split('/').map(encodeURIComponent).join('/');
+}
+
+function decodeSegment(segment: string): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    throw new FeedPathError(`bad percent-encoding in ${JSON.stringify(segment)}`);
+  }
+  // An encoded `/` would smuggle a separator past the segment checks.
+  if (decoded.includes('/')) throw new FeedPathError(`encoded "/" in ${JSON.stringify(segment)}`);
+  return decoded;
+}

@@ -1,0 +1,129 @@
+/**
+ * A feed published at a URL, mirrored into a disk cache so the server starts and works offline.
+ *
+ * Layout of the cache folder (one per feed URL):
+ *   meta.json            the index URL, its ETag / Last-Modified, when it was last checked
+ *   index.json           the last index fetched (the root of trust)
+ *   objects/<sha256>     every other part, skill JSON and file, stored under its digest
+ *
+ * index.json is revalidated with a conditional request (If-None-Match / If-Modified-Since); every
+ * other object is named by the sha256 the index gives for it, verified when fetched, and never
+ * refetched. When the network is down the cached index and objects keep serving.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import { encodePath } from './paths.ts';
+import { verify, type FeedStore } from './store.ts';
+
+interface Meta {
+  url: string;
+  etag?: string;
+  last_modified?: string;
+  checked_at?: string;
+}
+
+export interface RemoteStoreOptions {
+  /** Cache root; default `$XDG_CACHE_HOME/skillpress/feeds` or `~/.cache/skillpress/feeds`. */
+  cacheDir?: string;
+  timeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+export function defaultCacheRoot(): string {
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'skillpress', 'feeds');
+}
+
+export class RemoteStore implements FeedStore {
+  readonly location: string;
+  readonly cacheDir: string;
+  #indexUrl: URL;
+  #timeoutMs: number;
+  #log: (message: string) => void;
+  #index: Buffer | undefined;
+  #meta: Meta;
+
+  constructor(indexUrl: string, options: RemoteStoreOptions = {}) {
+    this.#indexUrl = new URL(indexUrl);
+    this.location = this.#indexUrl.href;
+    const key = createHash('sha256').update(this.#indexUrl.href).digest('hex').slice(0, 24);
+    this.cacheDir = path.join(options.cacheDir ?? defaultCacheRoot(), key);
+    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#log = options.log ?? (() => {});
+    this.#meta = { url: this.#indexUrl.href };
+  }
+
+  /** Loads the cached index, then revalidates it. Fails only when neither the cache nor the network has it. */
+  async open(): Promise<void> {
+    try {
+      this.#meta = { ...JSON.parse(await readFile(path.join(this.cacheDir, 'meta.json'), 'utf8')), url: this.#indexUrl.href };
+      this.#index = await readFile(path.join(this.cacheDir, 'index.json'));
+    } catch {
+      this.#index = undefined;
+    }
+    try {
+      await this.refresh();
+    } catch (err) {
+      if (!this.#index) throw new Error(`cannot fetch ${this.location} and nothing is cached: ${(err as Error).message}`);
+      this.#log(`offline: serving the cached feed from ${this.#meta.checked_at ?? 'an earlier run'} (${(err as Error).message})`);
+    }
+  }
+
+  async readIndex(): Promise<Buffer> {
+    if (!this.#index) throw new Error('remote feed not opened');
+    return this.#index;
+  }
+
+  /** Conditional GET of index.json; true when it changed. Throws when the network fails. */
+  async refresh(): Promise<boolean> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.#index && this.#meta.etag) headers['if-none-match'] = this.#meta.etag;
+    if (this.#index && this.#meta.last_modified) headers['if-modified-since'] = this.#meta.last_modified;
+    const response = await fetch(this.#indexUrl, { headers, signal: AbortSignal.timeout(this.#timeoutMs) });
+    this.#meta.checked_at = new Date().toISOString();
+    if (response.status === 304 && this.#index) {
+      await this.#writeMeta();
+      return false;
+    }
+    if (!response.ok) throw new Error(`${this.location}: HTTP ${response.status}`);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    const changed = !this.#index || !bytes.equals(this.#index);
+    this.#index = bytes;
+    this.#meta.etag = response.headers.get('etag') ?? undefined;
+    this.#meta.last_modified = response.headers.get('last-modified') ?? undefined;
+    await mkdir(this.cacheDir, { recursive: true });
+    await atomicWrite(path.join(this.cacheDir, 'index.json'), bytes);
+    await this.#writeMeta();
+    return changed;
+  }
+
+  async read(feedPath: string, sha256: string): Promise<Buffer> {
+    if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`${feedPath}: the index gives no valid sha256`);
+    const object = path.join(this.cacheDir, 'objects', sha256.slice(0, 2), sha256);
+    try {
+      return verify(await readFile(object), sha256, feedPath);
+    } catch {
+      // not cached (or a damaged copy): fetch it
+    }
+    const url = new URL(encodePath(feedPath), this.#indexUrl);
+    const response = await fetch(url, { signal: AbortSignal.timeout(this.#timeoutMs) });
+    if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
+    const bytes = verify(Buffer.from(await response.arrayBuffer()), sha256, url.href);
+    await mkdir(path.dirname(object), { recursive: true });
+    await atomicWrite(object, bytes);
+    return bytes;
+  }
+
+  async #writeMeta(): Promise<void> {
+    await mkdir(this.cacheDir, { recursive: true });
+    await atomicWrite(path.join(this.cacheDir, 'meta.json'), JSON.stringify(this.#meta, null, 2) + '\n');
+  }
+}
+
+async function atomicWrite(file: string, data: Buffer | string): Promise<void> {
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}

@@ -1,0 +1,60 @@
+/**
+ * Where a feed's bytes come from: a folder on disk, or a URL mirrored into a disk cache
+ * (remote-store.ts). The catalog reads feed paths (see paths.ts) through this interface only.
+ */
+import { readFile, realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256Hex } from '../../lib/hash.ts';
+import { checkPath } from './paths.ts';
+
+export interface FeedStore {
+  /** Where the feed is, for messages. */
+  readonly location: string;
+  /** The bytes of `index.json`: the root of trust, every other part is checked against it. */
+  readIndex(): Promise<Buffer>;
+  /** The bytes of a feed path, which must hash to `sha256`. */
+  read(feedPath: string, sha256: string): Promise<Buffer>;
+  /** Asks the source whether index.json changed (a conditional request for URLs). */
+  refresh(): Promise<boolean>;
+}
+
+/** The bytes of a part do not match the digest the index gives (a rebuild in progress, or tampering). */
+export class FeedIntegrityError extends Error {}
+
+export function verify(bytes: Buffer, sha256: string, what: string): Buffer {
+  const actual = sha256Hex(bytes);
+  if (actual !== sha256) throw new FeedIntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`);
+  return bytes;
+}
+
+/** A feed folder (`dist/feed/v1`). Symlinks that leave the folder are refused. */
+export class DirStore implements FeedStore {
+  readonly location: string;
+  #root: string;
+  #realRoot: Promise<string>;
+
+  constructor(root: string) {
+    this.#root = path.resolve(root);
+    this.location = this.#root;
+    this.#realRoot = realpath(this.#root);
+  }
+
+  readIndex(): Promise<Buffer> {
+    return this.#readInside('index.json');
+  }
+
+  async read(feedPath: string, sha256: string): Promise<Buffer> {
+    return verify(await this.#readInside(checkPath(feedPath)), sha256, feedPath);
+  }
+
+  async refresh(): Promise<boolean> {
+    return false; // the watcher notices local changes
+  }
+
+  async #readInside(feedPath: string): Promise<Buffer> {
+    const root = await this.#realRoot;
+    const real = await realpath(path.join(this.#root, ...feedPath.split('/')));
+    if (!real.startsWith(root + path.sep)) throw new Error(`${feedPath} resolves outside the feed`);
+    return readFile(real);
+  }
+}

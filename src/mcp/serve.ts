@@ -1,0 +1,117 @@
+/**
+ * `skillpress mcp`: opens the feed, serves MCP on stdio for both protocol eras (the SDK's
+ * serveStdio picks the era from the client's opening message), and reloads when the feed
+ * changes — a rebuild on disk, or a new index at the URL — then tells connected clients
+ * (`list_changed` for tools, resources and prompts, in the era the client speaks).
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { FeedCatalog } from './catalog.ts';
+import { openFeed } from './feed/locate.ts';
+import { DirStore, type FeedStore } from './feed/store.ts';
+import { createServer } from './server.ts';
+import { LineTransport } from './transport.ts';
+
+export interface ServeOptions {
+  feed: string;
+  name: string;
+  version: string;
+  pageSize?: number;
+  /** Seconds between checks of a remote feed's index (conditional requests). 0 = never. */
+  pollSeconds?: number;
+  /** Milliseconds between checks of a local feed's index.json. */
+  watchMs?: number;
+  cacheDir?: string;
+  log?: (message: string) => void;
+}
+
+export async function serve(options: ServeOptions): Promise<void> {
+  const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
+  const store = await openFeed(options.feed, { cacheDir: options.cacheDir, log });
+  let current = await FeedCatalog.load(store);
+  log(`serving ${current.cards.length} skill(s) from ${store.location}`);
+
+  const servers = new Set<McpServer>();
+  const transport = new LineTransport();
+  serveStdio(
+    () => {
+      const server = createServer(() => current, { name: options.name, version: options.version, pageSize: options.pageSize, log });
+      servers.add(server);
+      const previous = server.server.onclose;
+      server.server.onclose = () => {
+        servers.delete(server);
+        previous?.();
+      };
+      return server;
+    },
+    { transport, onerror: (err) => log(err.message) },
+  );
+  // Full-text search needs the body index; read it now, off the startup path.
+  setImmediate(() => current.loadBodyIndex().catch((err) => log(`body index: ${(err as Error).message}`)));
+
+  let reloading = false;
+  /** Loads the feed again; false when it could not (tried again on the next check). */
+  const reload = async (): Promise<boolean> => {
+    if (reloading) return false;
+    reloading = true;
+    try {
+      const next = await FeedCatalog.load(store);
+      if (next.version === current.version) return true;
+      current = next;
+      log(`feed changed: now ${next.cards.length} skill(s)`);
+      for (const server of servers) {
+        server.sendToolListChanged();
+        server.sendResourceListChanged();
+        server.sendPromptListChanged();
+      }
+      void next.loadBodyIndex().catch(() => {});
+      return true;
+    } catch (err) {
+      // A rebuild in progress (parts not yet matching the index) or a broken feed: keep serving the last good one.
+      log(`feed not reloaded (still serving the previous one): ${(err as Error).message}`);
+      return false;
+    } finally {
+      reloading = false;
+    }
+  };
+
+  const timer = store instanceof DirStore ? watchDir(store, options.watchMs ?? 500, reload) : pollRemote(store, options.pollSeconds ?? 300, reload, log);
+  await transport.closed;
+  if (timer) clearInterval(timer);
+}
+
+/** Local feeds: a cheap stat of index.json; a rebuild rewrites it last. */
+function watchDir(store: DirStore, everyMs: number, onChange: () => Promise<boolean>): NodeJS.Timeout {
+  const index = path.join(store.location, 'index.json');
+  let last = '';
+  const check = async () => {
+    try {
+      const s = await stat(index);
+      const key = `${s.mtimeMs}:${s.size}:${s.ino}`;
+      if (key !== last && (last === '' || (await onChange()))) last = key;
+    } catch {
+      // index.json missing mid-rebuild: try again next tick
+    }
+  };
+  void check();
+  const timer = setInterval(check, everyMs);
+  timer.unref();
+  return timer;
+}
+
+/** Remote feeds: a conditional request for index.json every `seconds`. */
+function pollRemote(store: FeedStore, seconds: number, onChange: () => Promise<boolean>, log: (m: string) => void): NodeJS.Timeout | undefined {
+  if (!seconds) return undefined;
+  let pending = false; // a change seen but not yet loaded
+  const timer = setInterval(async () => {
+    try {
+      if ((await store.refresh()) || pending) pending = !(await onChange());
+    } catch (err) {
+      log(`feed check failed (serving the cached feed): ${(err as Error).message}`);
+    }
+  }, seconds * 1000);
+  timer.unref();
+  return timer;
+}

@@ -1,0 +1,146 @@
+/**
+ * MCP's skills extension (SEP-2640, `io.modelcontextprotocol/skills`) served from the feed: a
+ * `SkillSource` for the SDK's `SkillsExtension`, which registers `skills/list`, `skills/get`,
+ * `resources/directory/read`, the `skill://{+path}` resource template, and the capability.
+ *
+ * Entries carry the front matter exactly as in SKILL.md and every published file with its
+ * `sha256:` digest, straight from the feed (no file is read to build them).
+ */
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { SkillReadResult, SkillSource } from '@modelcontextprotocol/server/ext/skills';
+import type { Card, FeedSkill } from '../model/feed.ts';
+import { FeedPathError } from './feed/paths.ts';
+import type { CatalogRef } from './tools.ts';
+import { parseSkillUri, skillFileUri, skillPathSegments, skillRootUri } from './uris.ts';
+
+export const DIRECTORY_MIME_TYPE = 'inode/directory';
+export const DEFAULT_PAGE_SIZE = 100;
+
+type Entry = { uri: string; frontmatter: { name: string; description: string; [k: string]: unknown }; resources: Array<{ uri: string; digest: string; size: number }> };
+type DirectoryChild = { uri: string; name: string; mimeType: string; size?: number };
+
+export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE): SkillSource {
+  /** Cards in URI order (the order SEP-2640 pages in), per snapshot. */
+  let ordered: { version: string; cards: Card[] } | undefined;
+  const inUriOrder = (): Card[] => {
+    const c = catalog();
+    if (ordered?.version !== c.version) {
+      const keyed = c.cards.map((card) => ({ card, uri: skillFileUri(card, 'SKILL.md') }));
+      keyed.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+      ordered = { version: c.version, cards: keyed.map((k) => k.card) };
+    }
+    return ordered.cards;
+  };
+
+  const entry = async (card: Card): Promise<Entry> => {
+    const skill = await catalog().skill(card);
+    const resources = skill.files
+      .filter((f) => !f.skipped)
+      .map((f) => ({ uri: skillFileUri(card, f.path), digest: `sha256:${f.sha256}`, size: f.size }))
+      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    return { uri: skillFileUri(card, 'SKILL.md'), frontmatter: skill.frontmatter as Entry['frontmatter'], resources };
+  };
+
+  /** The skill a URI points into and the decoded path below the skill's root ('' for the root). */
+  const locate = (uri: string): { card: Card; path: string } | undefined => {
+    let segments: string[];
+    try {
+      segments = parseSkillUri(uri);
+    } catch (err) {
+      if (err instanceof FeedPathError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}. Skill URIs look like skill://<name>/<path>; list them with skills/list.`);
+      throw err;
+    }
+    const c = catalog();
+    // Skill paths are one segment (the name) or an imported skill's id (`peer/name`).
+    for (let n = Math.min(segments.length, 4); n >= 1; n--) {
+      const card = c.card(segments.slice(0, n).join('/'));
+      if (card && skillPathSegments(card).join('/') === segments.slice(0, n).join('/')) return { card, path: segments.slice(n).join('/') };
+    }
+    return undefined;
+  };
+
+  return {
+    async list({ cursor }) {
+      const cards = inUriOrder();
+      let start = 0;
+      if (cursor !== undefined) {
+        const after = decodeCursor(cursor);
+        if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous skills/list result, or none to start over');
+        start = cards.findIndex((card) => skillFileUri(card, 'SKILL.md') > after);
+        if (start < 0) start = cards.length;
+      }
+      const page = cards.slice(start, start + pageSize);
+      const skills = await Promise.all(page.map(entry));
+      const more = start + pageSize < cards.length;
+      return more ? { skills, nextCursor: encodeCursor(skills.at(-1)!.uri) } : { skills };
+    },
+
+    async get(uri) {
+      const found = locate(uri);
+      if (!found || found.path !== 'SKILL.md') return undefined;
+      return entry(found.card);
+    },
+
+    async read(uri): Promise<SkillReadResult | undefined> {
+      const found = locate(uri);
+      if (!found || found.path === '') return undefined;
+      const skill = await catalog().skill(found.card);
+      const file = skill.files.find((f) => f.path === found.path);
+      if (!file || file.skipped) return undefined;
+      const { bytes } = await catalog().file(found.card, file.path);
+      return file.encoding === 'utf-8' ? { text: bytes.toString('utf8'), mimeType: file.mime } : { bytes: new Uint8Array(bytes), mimeType: file.mime };
+    },
+
+    async readDirectory(uri, { cursor }) {
+      const found = locate(uri);
+      if (!found) return undefined;
+      const skill = await catalog().skill(found.card);
+      const children = directoryChildren(found.card, skill, found.path);
+      if (!children) return undefined;
+      let start = 0;
+      if (cursor !== undefined) {
+        const after = decodeCursor(cursor);
+        if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous resources/directory/read result');
+        start = children.findIndex((child) => child.uri > after);
+        if (start < 0) start = children.length;
+      }
+      const page = children.slice(start, start + pageSize);
+      return start + pageSize < children.length ? { resources: page, nextCursor: encodeCursor(page.at(-1)!.uri) } : { resources: page };
+    },
+
+    async listResources() {
+      return catalog().cards.map((card) => ({ uri: skillFileUri(card, 'SKILL.md'), name: card.name, description: card.description, mimeType: 'text/markdown' }));
+    },
+  };
+}
+
+/** Direct children of folder `dir` ('' = the skill root), or undefined when it is not a folder. */
+function directoryChildren(card: Card, skill: FeedSkill, dir: string): DirectoryChild[] | undefined {
+  const prefix = dir === '' ? '' : `${dir}/`;
+  const folders = new Set<string>();
+  const children: DirectoryChild[] = [];
+  for (const file of skill.files) {
+    if (file.skipped || !file.path.startsWith(prefix)) continue;
+    const rest = file.path.slice(prefix.length);
+    const slash = rest.indexOf('/');
+    if (slash < 0) children.push({ uri: skillFileUri(card, file.path), name: rest, mimeType: file.mime, size: file.size });
+    else folders.add(rest.slice(0, slash));
+  }
+  if (children.length === 0 && folders.size === 0) return undefined;
+  for (const folder of folders) {
+    children.push({ uri: dir === '' ? `${skillRootUri(card)}/${encodeURIComponent(folder)}` : skillFileUri(card, `${dir}/${folder}`), name: folder, mimeType: DIRECTORY_MIME_TYPE });
+  }
+  return children.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+}
+
+const CURSOR_PREFIX = 'after:';
+
+function encodeCursor(uri: string): string {
+  return Buffer.from(CURSOR_PREFIX + uri, 'utf8').toString('base64url');
+}
+
+function decodeCursor(cursor: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]{1,12000}$/.test(cursor)) return undefined;
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  return text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : undefined;
+}
