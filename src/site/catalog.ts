@@ -1,0 +1,49 @@
+/**
+ * What the catalog pages compute from the cards: facets (tags and domains with counts) and
+ * pages of the browsable list. Shared by the home page, tag pages and domain pages.
+ */
+import type { Card } from '../model/feed.ts';
+
+/** Cards per page of the list that works without JavaScript. */
+export const PAGE_SIZE = 48;
+
+export interface Facet {
+  value: string;
+  count: number;
+}
+
+/** Values with how many cards carry them, most used first, then by name. */
+export function facets(cards: readonly Card[], pick: (c: Card) => readonly string[]): Facet[] {
+  const counts = new Map<string, number>();
+  for (const card of cards) for (const v of new Set(pick(card))) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+}
+
+export const tagsOf = (c: Card): readonly string[] => c.tags;
+export const domainOf = (c: Card): readonly string[] => (c.domain ? [c.domain] : []);
+
+export function pageCount(total: number): number {
+  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+}
+
+export function pageOf<T>(items: readonly T[], page: number): T[] {
+  return items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+}
+
+/** `1.2 KB`, `3.4 MB`: sizes people read. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+export function formatDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
+}

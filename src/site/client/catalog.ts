@@ -1,0 +1,223 @@
+/**
+ * The catalog's search, as you type. Progressive enhancement of the server-rendered list:
+ *
+ * - `search.json` (metadata index with card fields) is fetched on first focus, keystroke,
+ *   filter click, or when the URL already holds a query; nothing is fetched before.
+ * - `search-body.json` (SKILL.md words) follows in the background after the first query, so
+ *   words that only appear in a skill's body are found too; results refresh when it arrives.
+ * - State lives in the URL (`?q=…&tag=…&domain=…&sort=…`): a search can be shared.
+ */
+import { SkillSearch, type SearchDoc } from '../../search/index.ts';
+import { siteUrls } from '../urls.ts';
+import { renderCard, renderChip, renderFacetItems, type FacetEntry } from './render.ts';
+
+type Sort = 'relevance' | 'name' | 'updated';
+
+interface State {
+  q: string;
+  tags: string[];
+  domain: string | undefined;
+  sort: Sort;
+}
+
+const BATCH = 48;
+const TAGS_SHOWN = 24;
+
+const root = document.querySelector<HTMLElement>('.catalog');
+if (root) init(root);
+
+function init(root: HTMLElement): void {
+  const urls = siteUrls(document.body.dataset.base ?? '/');
+  const feed = root.dataset.feed!;
+  const localRegistry = root.dataset.registry ?? '';
+  const form = root.querySelector<HTMLFormElement>('[data-search-form]')!;
+  const input = root.querySelector<HTMLInputElement>('input[type="search"]')!;
+  const list = root.querySelector<HTMLOListElement>('#results')!;
+  const count = root.querySelector<HTMLElement>('[data-results-count]')!;
+  const sortBox = root.querySelector<HTMLElement>('[data-sort]')!;
+  const sortSelect = sortBox.querySelector('select')!;
+  const empty = root.querySelector<HTMLElement>('[data-empty]')!;
+  const more = root.querySelector<HTMLButtonElement>('[data-more]')!;
+  const pagination = root.querySelector<HTMLElement>('[data-pagination]')!;
+  const activeFilters = root.querySelector<HTMLElement>('[data-active-filters]')!;
+  const tagFacet = root.querySelector<HTMLElement>('[data-facet="tag"]');
+  const domainFacet = root.querySelector<HTMLElement>('[data-facet="domain"]');
+
+  const state = readState();
+  let index: SkillSearch | undefined;
+  let loading: Promise<SkillSearch> | undefined;
+  let bodyLoading: Promise<void> | undefined;
+  let shown = BATCH;
+  let active = false;
+  let showAllTags = false;
+
+  input.value = state.q;
+  sortSelect.value = state.sort;
+  sortBox.hidden = false;
+
+  function readState(): State {
+    const p = new URLSearchParams(location.search);
+    const sort = p.get('sort');
+    return {
+      q: p.get('q') ?? '',
+      tags: p.getAll('tag'),
+      domain: p.get('domain') ?? undefined,
+      sort: sort === 'name' || sort === 'updated' || sort === 'relevance' ? sort : 'relevance',
+    };
+  }
+
+  function writeState(): void {
+    const p = new URLSearchParams();
+    if (state.q) p.set('q', state.q);
+    for (const t of state.tags) p.append('tag', t);
+    if (state.domain) p.set('domain', state.domain);
+    if (state.sort !== 'relevance') p.set('sort', state.sort);
+    const qs = p.toString();
+    history.replaceState(null, '', qs ? `?${qs}` : location.pathname);
+  }
+
+  async function fetchJson(name: string): Promise<unknown> {
+    const res = await fetch(`${feed}${name}`);
+    if (!res.ok) throw new Error(`${name}: HTTP ${res.status}`);
+    return res.json();
+  }
+
+  function loadIndex(): Promise<SkillSearch> {
+    loading ??= fetchJson('search.json').then((json) => (index = SkillSearch.load(json)));
+    loading.catch(() => {
+      loading = undefined;
+      count.textContent = 'Search is unavailable right now: the search index could not be loaded.';
+    });
+    return loading;
+  }
+
+  function loadBody(): void {
+    if (bodyLoading || !index) return;
+    bodyLoading = fetchJson('search-body.json')
+      .then((json) => {
+        index!.attachBody(json);
+        if (state.q) render();
+      })
+      .catch(() => {
+        // Metadata search still works; body-only words are just not found.
+      });
+  }
+
+  /** Every result for the query and filters, in the chosen order. */
+  function results(search: SkillSearch, ignore?: 'tag' | 'domain'): SearchDoc[] {
+    const docs = state.q.trim() ? search.search(state.q).map((h) => h.doc) : search.all();
+    const filtered = docs.filter(
+      (d) => (ignore === 'domain' || !state.domain || d.domain === state.domain) && (ignore === 'tag' || state.tags.every((t) => d.tags?.includes(t))),
+    );
+    const sort = state.sort === 'relevance' && !state.q.trim() ? 'name' : state.sort;
+    if (sort === 'name') filtered.sort((a, b) => a.name.localeCompare(b.name));
+    if (sort === 'updated') {
+      const updated = (d: SearchDoc) => (d as SearchDoc & { updated_at?: string }).updated_at ?? '';
+      filtered.sort((a, b) => updated(b).localeCompare(updated(a)) || a.name.localeCompare(b.name));
+    }
+    return filtered;
+  }
+
+  function facetCounts(docs: SearchDoc[], pick: (d: SearchDoc) => readonly string[]): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const d of docs) for (const v of new Set(pick(d))) counts.set(v, (counts.get(v) ?? 0) + 1);
+    return counts;
+  }
+
+  function renderFacet(section: HTMLElement | null, counts: Map<string, number>, selected: string[], limit: number, label: (v: string) => string): void {
+    if (!section) return;
+    const entries: FacetEntry[] = [...counts]
+      .map(([value, n]) => ({ value, count: n, selected: selected.includes(value) }))
+      .sort((a, b) => Number(b.selected) - Number(a.selected) || b.count - a.count || a.value.localeCompare(b.value));
+    const ul = section.querySelector('ul')!;
+    ul.replaceChildren(...renderFacetItems(entries.slice(0, limit), label));
+    const moreLink = section.querySelector<HTMLElement>('.facet-more');
+    if (moreLink) moreLink.hidden = entries.length <= limit;
+  }
+
+  function render(): void {
+    if (!index) return;
+    const started = performance.now();
+    const docs = results(index);
+    // Counts are over the results, so a filter's count is the number of results it leaves.
+    renderFacet(tagFacet, facetCounts(docs, (d) => d.tags ?? []), state.tags, showAllTags ? Infinity : TAGS_SHOWN, (v) => `#${v}`);
+    renderFacet(domainFacet, facetCounts(results(index, 'domain'), (d) => (d.domain ? [d.domain] : [])), state.domain ? [state.domain] : [], Infinity, (v) => v);
+
+    list.replaceChildren(...docs.slice(0, shown).map((d) => renderCard(d, urls, localRegistry)));
+    const n = docs.length;
+    const noun = n === 1 ? 'skill' : 'skills';
+    count.textContent = state.q.trim() ? `${n} ${noun} for “${state.q.trim()}”` : `${n} ${noun}`;
+    empty.hidden = n > 0;
+    more.hidden = n <= shown;
+    more.textContent = `Show more (${n - Math.min(n, shown)} left)`;
+    pagination.hidden = true;
+
+    const chips: HTMLElement[] = [];
+    if (state.domain) chips.push(renderChip(state.domain, () => toggle('domain', state.domain!)));
+    for (const t of state.tags) chips.push(renderChip(`#${t}`, () => toggle('tag', t)));
+    activeFilters.replaceChildren(...chips);
+    activeFilters.hidden = chips.length === 0;
+    list.dataset.searchMs = (performance.now() - started).toFixed(2);
+    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${index.hasBody ? 'body' : 'meta'}`;
+  }
+
+  async function update(resetShown = true): Promise<void> {
+    if (resetShown) shown = BATCH;
+    writeState();
+    active = true;
+    if (!index) {
+      count.textContent = 'Loading search…';
+      await loadIndex();
+    }
+    render();
+    if (state.q.trim()) loadBody();
+  }
+
+  function toggle(kind: 'tag' | 'domain', value: string): void {
+    if (kind === 'tag') state.tags = state.tags.includes(value) ? state.tags.filter((t) => t !== value) : [...state.tags, value];
+    else state.domain = state.domain === value ? undefined : value;
+    void update();
+  }
+
+  // Load lazily: the first focus or keystroke fetches search.json, not the page load.
+  input.addEventListener('focus', () => void loadIndex().catch(() => {}), { once: true });
+  input.addEventListener('input', () => {
+    state.q = input.value;
+    void update();
+  });
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    state.q = input.value;
+    void update();
+    list.querySelector('a')?.focus();
+  });
+  sortSelect.addEventListener('change', () => {
+    state.sort = sortSelect.value as Sort;
+    void update(false);
+  });
+  more.addEventListener('click', () => {
+    const first = list.children.length;
+    shown += BATCH;
+    render();
+    list.children[first]?.querySelector('a')?.focus();
+  });
+  for (const [section, kind] of [
+    [tagFacet, 'tag'],
+    [domainFacet, 'domain'],
+  ] as const) {
+    section?.addEventListener('click', (e) => {
+      const item = (e.target as Element).closest<HTMLElement>('[data-facet-value]');
+      if (!item) return;
+      e.preventDefault();
+      toggle(kind, item.dataset.facetValue!);
+    });
+  }
+  tagFacet?.querySelector('.facet-more')?.addEventListener('click', (e) => {
+    if (!active) return;
+    e.preventDefault();
+    showAllTags = true;
+    render();
+  });
+
+  if (state.q || state.tags.length || state.domain || state.sort !== 'relevance') void update();
+}

@@ -1,0 +1,77 @@
+/**
+ * URLs of the site and of the feed beside it. Every path is built from `base` (the sub-path
+ * the site is served under, always ending in `/`) and percent-encoded per segment, so a file
+ * named `#1 ?q%20.txt` or `日本語 ファイル.md` links to itself.
+ */
+
+/** `/`, `/skills/`: leading and trailing slash, nothing doubled. */
+export function normalizeBase(base: string | undefined): string {
+  const trimmed = (base ?? '/').replace(/^\/+|\/+$/g, '');
+  return trimmed ? `/${trimmed}/` : '/';
+}
+
+/** Percent-encode every segment of a `/`-separated path. */
+export function encodePath(p: string): string {
+  return p.split('/').map(encodeURIComponent).join('/');
+}
+
+/**
+ * A URL-safe, readable slug for a tag or domain: lowercase ASCII letters, digits and hyphens.
+ * When that loses anything (case, spaces, non-ASCII), a short hash keeps two tags apart.
+ */
+export function slug(value: string): string {
+  const plain = value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (plain === value && plain) return plain;
+  return [plain.slice(0, 48), fnv1a(value)].filter(Boolean).join('-');
+}
+
+/** 32-bit FNV-1a in base 36: short, stable, and the same in the browser and in Node. */
+function fnv1a(text: string): string {
+  let h = 0x811c9dc5;
+  for (const ch of new TextEncoder().encode(text)) {
+    h ^= ch;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36);
+}
+
+export interface SiteUrls {
+  base: string;
+  home: string;
+  about: string;
+  tags: string;
+  skill(id: string): string;
+  tag(tag: string): string;
+  domain(domain: string): string;
+  feed(rel: string): string;
+  file(id: string, filePath: string): string;
+  /** A link from the feed (relative to `feed/v1/<from>`), resolved against the site. */
+  fromFeed(from: string, link: string): string;
+  page(n: number): string;
+}
+
+export function siteUrls(baseInput: string): SiteUrls {
+  const base = normalizeBase(baseInput);
+  const feed = (rel: string) => `${base}feed/v1/${rel}`;
+  return {
+    base,
+    home: base,
+    about: `${base}about/`,
+    tags: `${base}tags/`,
+    skill: (id) => `${base}skills/${encodeURIComponent(id)}/`,
+    tag: (tag) => `${base}tags/${slug(tag)}/`,
+    domain: (domain) => `${base}domains/${slug(domain)}/`,
+    feed,
+    file: (id, filePath) => feed(`files/${encodeURIComponent(id)}/${encodePath(filePath)}`),
+    fromFeed: (from, link) => {
+      const url = new URL(link, `http://site${feed(from)}`);
+      return url.origin === 'http://site' ? url.pathname + url.search : url.href;
+    },
+    page: (n) => (n <= 1 ? base : `${base}page/${n}/`),
+  };
+}
