@@ -15,6 +15,7 @@ interface CommandEntry {
 const COMMANDS: CommandEntry[] = [
   { name: 'validate', summary: 'check every skill against the Agent Skills specification', load: async () => (await import('./commands/validate.ts')).validate },
   { name: 'build', summary: 'build the feeds, discovery index, archives and site into dist/', load: async () => (await import('./commands/build.ts')).build },
+  { name: 'mcp', summary: 'serve a built feed (dir or URL) to agents over MCP on stdio', load: async () => (await import('./commands/mcp.ts')).mcp },
 ];
 
 function help(): string {
