@@ -1,0 +1,147 @@
+/**
+ * Catalog → Elasticsearch documents. Pure functions: the same catalog always gives the same
+ * documents (timestamps come from the skill, not the clock), so re-ingesting unchanged skills
+ * changes nothing a reader can see.
+ */
+import type { Skill, SkillFile } from '../../model/skill.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+
+/** A document of `agent_skills`: metadata only (no skill_markdown, no resources, as in seed 000). */
+export interface SkillDocument {
+  skill_id: string;
+  name: string;
+  description: string;
+  short_description: string;
+  domain?: string;
+  tags: string[];
+  author?: string;
+  version?: string;
+  license?: string;
+  compatibility?: string;
+  allowed_tools: string[];
+  metadata?: Record<string, string>;
+  frontmatter: Record<string, unknown>;
+  visibility: string;
+  allowed_groups: string[];
+  owner?: string;
+  repository_url?: string;
+  registry: string;
+  digest: string;
+  file_count: number;
+  total_size_bytes: number;
+  rating?: number;
+  usage_count?: number;
+  success_rate?: number;
+  semantic_content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document of `agent_skill_files`: one file, byte-exact in `file_content` (text or base64). */
+export interface FileDocument {
+  skill_id: string;
+  file_name: string;
+  file_path: string;
+  file_type: string;
+  mime_type: string;
+  /** Absent when the file was over the size limit (see skip_reason). */
+  file_content?: string;
+  encoding: 'utf-8' | 'base64';
+  sha256: string;
+  file_size_bytes: number;
+  skip_reason?: string;
+  created_at: string;
+}
+
+/** Elasticsearch refuses `_id`s over 512 bytes. */
+const MAX_ID_BYTES = 512;
+
+/**
+ * `{skill_id}_{file_path}`: the seed's `{skill_id}_{file_name}` for top-level files, while
+ * nested files that share a name stay apart. A path too long for an `_id` falls back to its hash.
+ */
+export function fileDocumentId(skillId: string, filePath: string): string {
+  const id = `${skillId}_${filePath}`;
+  return Buffer.byteLength(id) <= MAX_ID_BYTES ? id : `${skillId}_sha256-${sha256Hex(filePath)}`;
+}
+
+/** The first sentence of the description, at most 160 characters. */
+export function shortDescription(description: string): string {
+  const flat = description.replace(/\s+/g, ' ').trim();
+  const sentence = /^(.+?[.!?])(\s|$)/.exec(flat)?.[1] ?? flat;
+  return sentence.length <= 160 ? sentence : `${sentence.slice(0, 159).trimEnd()}…`;
+}
+
+function numberFrom(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export function skillDocument(skill: Skill): SkillDocument {
+  const reg = skill.registry_fields;
+  const metadata = skill.frontmatter.metadata as Record<string, string> | undefined;
+  return {
+    skill_id: skill.id,
+    name: skill.name,
+    description: skill.description,
+    short_description: shortDescription(skill.description),
+    domain: reg.domain,
+    tags: reg.tags,
+    author: reg.author,
+    version: reg.version,
+    license: skill.license,
+    compatibility: skill.compatibility,
+    allowed_tools: skill.allowed_tools,
+    metadata,
+    // Round-trip through JSON so YAML dates and the like are stored as they serialise.
+    frontmatter: JSON.parse(JSON.stringify(skill.frontmatter)) as Record<string, unknown>,
+    visibility: reg.visibility,
+    allowed_groups: reg.allowed_groups,
+    owner: reg.owner,
+    repository_url: reg.repository_url,
+    registry: skill.registry,
+    digest: skill.digest,
+    file_count: skill.files.length,
+    total_size_bytes: skill.files.reduce((n, f) => n + f.size, 0),
+    rating: numberFrom(metadata?.rating),
+    usage_count: numberFrom(metadata?.usage_count),
+    success_rate: numberFrom(metadata?.success_rate),
+    semantic_content: [skill.name, skill.description, reg.domain, reg.tags.join(' '), skill.body].filter(Boolean).join('\n\n'),
+    created_at: skill.updated_at,
+    updated_at: skill.updated_at,
+  };
+}
+
+export function fileDocument(skill: Skill, file: SkillFile): FileDocument {
+  return {
+    skill_id: skill.id,
+    file_name: file.name,
+    file_path: file.path,
+    file_type: file.type,
+    mime_type: file.mime,
+    file_content: file.content,
+    encoding: file.encoding,
+    sha256: file.sha256,
+    file_size_bytes: file.size,
+    skip_reason: file.skipped?.reason,
+    created_at: skill.updated_at,
+  };
+}
+
+/** One bulk operation: which alias's index, the `_id`, the source. */
+export interface IndexOperation {
+  target: 'skills' | 'files';
+  id: string;
+  doc: SkillDocument | FileDocument;
+}
+
+/** Every document of the catalog, skills sorted by id and files by path (a stable order). */
+export function* catalogOperations(skills: readonly Skill[]): Generator<IndexOperation> {
+  const sorted = [...skills].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const skill of sorted) {
+    yield { target: 'skills', id: skill.id, doc: skillDocument(skill) };
+    const files = [...skill.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    for (const file of files) yield { target: 'files', id: fileDocumentId(skill.id, file.path), doc: fileDocument(skill, file) };
+  }
+}

@@ -1,0 +1,317 @@
+/**
+ * ingestCatalog: write the whole catalog into fresh versioned indexes, then move both aliases
+ * in one atomic `updateAliases` call. Readers see either the previous complete catalog or the
+ * new complete one, never a half-written mix:
+ *
+ *   agent_skills-<version>, agent_skill_files-<version>   created (refresh off while loading)
+ *   bulk every document; any failed document → delete them, aliases untouched, IngestError
+ *   refresh, count check, then one updateAliases that adds the new and removes the old
+ *   delete the previous versioned indexes (and leftovers of interrupted ingests)
+ *
+ * A skill removed from the folder is simply absent from the new indexes. When the catalog's
+ * digest equals the one stored in the live indexes' `_meta`, nothing is written at all.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { Client } from '@elastic/elasticsearch';
+import { errors } from '@elastic/elasticsearch';
+import type { Catalog } from '../../model/skill.ts';
+import { assertReachable, connectionFromEnv, createClient, describeError, redactSecrets, type ConnectionOptions } from './client.ts';
+import { indexNames, loadIndexDefinitions, withoutSemanticText, type IndexDefinition, type IndexDefinitions, type IndexNames } from './definitions.ts';
+import { catalogOperations, type IndexOperation } from './documents.ts';
+
+export interface IngestOptions {
+  /** A ready client; otherwise one is made from `connection` (default: the environment). */
+  client?: Client;
+  connection?: Partial<ConnectionOptions>;
+  /** Alias names (default agent_skills / agent_skill_files). */
+  names?: Partial<IndexNames>;
+  /** Mappings and settings; default: read from `configDir` (default: the package's config/). */
+  definitions?: IndexDefinitions;
+  configDir?: string;
+  /** Write new indexes even when the catalog is unchanged. */
+  force?: boolean;
+  /** `auto`: semantic_text where the cluster has inference, else text. */
+  semanticContent?: 'auto' | 'text';
+  /** Called as file and skill documents are acknowledged. */
+  onProgress?: (done: number, total: number) => void;
+  log?: (line: string) => void;
+  /** Bulk request size and parallelism. */
+  flushBytes?: number;
+  concurrency?: number;
+}
+
+export interface IngestResult {
+  /** False when the live indexes already held this exact catalog (nothing was written). */
+  changed: boolean;
+  skills: number;
+  files: number;
+  /** The concrete indexes now behind the aliases. */
+  indexes: IndexNames;
+  /** Indexes deleted after the switch. */
+  deleted: string[];
+  digest: string;
+  semanticContentType: 'semantic_text' | 'text';
+}
+
+export interface DocumentFailure {
+  index: string;
+  id: string;
+  status: number;
+  error: string;
+}
+
+/** Some documents were refused; the aliases still serve the previous catalog. */
+export class IngestError extends Error {
+  readonly failures: DocumentFailure[];
+  constructor(message: string, failures: DocumentFailure[]) {
+    super(message);
+    this.failures = failures;
+  }
+}
+
+/** Marks indexes this tool created, so cleanup never touches anything else. */
+const CREATED_BY = 'skillpress';
+
+interface LiveState {
+  /** Concrete indexes behind the alias now. */
+  indexes: string[];
+  /** The alias name is a plain index (a pre-alias deployment of the seed). */
+  concrete: boolean;
+  digest?: string;
+}
+
+export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: IngestOptions = {}): Promise<IngestResult> {
+  const conn = connectionFromEnv(options.connection);
+  const client = options.client ?? createClient(conn);
+  const log = options.log ?? (() => {});
+  try {
+    await assertReachable(client, conn);
+    const names = indexNames(options.names);
+    const definitions = options.definitions ?? (await loadIndexDefinitions(options.configDir));
+    const operations = (): Generator<IndexOperation> => catalogOperations(catalog.skills);
+    const digest = catalogDigest(operations(), definitions);
+    const total = countOperations(operations());
+
+    const live = { skills: await liveState(client, names.skills), files: await liveState(client, names.files) };
+    if (!options.force && live.skills.digest === digest && live.files.digest === digest && live.skills.indexes.length === 1 && live.files.indexes.length === 1) {
+      log(`Elasticsearch already holds this catalog (${digest.slice(0, 19)}…); aliases unchanged`);
+      return {
+        changed: false,
+        skills: total.skills,
+        files: total.files,
+        indexes: { skills: live.skills.indexes[0]!, files: live.files.indexes[0]! },
+        deleted: [],
+        digest,
+        semanticContentType: await semanticTypeOf(client, live.skills.indexes[0]!),
+      };
+    }
+
+    const version = versionSuffix();
+    const target: IndexNames = { skills: `${names.skills}-${version}`, files: `${names.files}-${version}` };
+    const meta = { created_by: CREATED_BY, catalog_digest: digest, skills: total.skills, files: total.files };
+    const semanticContentType = await createIndex(client, target.skills, definitions.skills, meta, options.semanticContent ?? 'auto');
+    await createIndex(client, target.files, definitions.files, meta, 'text');
+    log(`writing ${total.skills} skill(s) and ${total.files} file(s) into ${target.skills}, ${target.files}`);
+
+    try {
+      const failures = await bulkLoad(client, operations(), target, total.skills + total.files, options);
+      if (failures.length > 0) {
+        throw new IngestError(`${failures.length} document(s) failed; the aliases still point to the previous catalog`, failures);
+      }
+      await finishLoading(client, target, definitions);
+      await checkCounts(client, target, total);
+    } catch (err) {
+      await deleteIndexes(client, [target.skills, target.files]).catch(() => {});
+      throw err;
+    }
+
+    await switchAliases(client, names, target, live);
+    const deleted = await deleteOldIndexes(client, names, target, live, log);
+    log(`aliases ${names.skills} → ${target.skills}, ${names.files} → ${target.files}`);
+    return { changed: true, skills: total.skills, files: total.files, indexes: target, deleted, digest, semanticContentType };
+  } catch (err) {
+    if (err instanceof IngestError) throw err;
+    // Client errors can carry the request URL: never let credentials out.
+    const message = redactSecrets(err instanceof Error && !(err instanceof errors.ElasticsearchClientError) ? err.message : describeError(err), conn);
+    const wrapped = new Error(message);
+    wrapped.name = (err as Error).name;
+    throw Object.assign(wrapped, { cause: err });
+  } finally {
+    if (!options.client) await client.close();
+  }
+}
+
+/** sha256 over the index definitions and every document, in their stable order. */
+function catalogDigest(operations: Iterable<IndexOperation>, definitions: IndexDefinitions): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify(definitions));
+  for (const op of operations) hash.update(`\n${op.target}\0${op.id}\0${JSON.stringify(op.doc)}`);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+function countOperations(operations: Iterable<IndexOperation>): { skills: number; files: number } {
+  const count = { skills: 0, files: 0 };
+  for (const op of operations) count[op.target]++;
+  return count;
+}
+
+/** Sortable, lowercase and unique enough: 20261121t221500123-a1b2. */
+function versionSuffix(): string {
+  const stamp = new Date().toISOString().replace(/[-:.]/g, '').toLowerCase().replace('z', '');
+  return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+async function liveState(client: Client, alias: string): Promise<LiveState> {
+  const exists = await client.indices.exists({ index: alias });
+  if (!exists) return { indexes: [], concrete: false };
+  const aliased = await client.indices.getAlias({ name: alias }, { ignore: [404] });
+  const indexes = Object.keys(aliased ?? {}).filter((name) => name !== 'error' && name !== 'status');
+  if (indexes.length === 0) return { indexes: [alias], concrete: true };
+  const mappings = await client.indices.getMapping({ index: indexes });
+  const digests = new Set(Object.values(mappings).map((m) => (m.mappings._meta as { catalog_digest?: string } | undefined)?.catalog_digest));
+  return { indexes, concrete: false, digest: digests.size === 1 ? [...digests][0] : undefined };
+}
+
+async function semanticTypeOf(client: Client, index: string): Promise<'semantic_text' | 'text'> {
+  const mappings = await client.indices.getMapping({ index });
+  const field = Object.values(mappings)[0]?.mappings.properties?.semantic_content as { type?: string } | undefined;
+  return field?.type === 'semantic_text' ? 'semantic_text' : 'text';
+}
+
+/**
+ * Create one index with refresh off for the load. `semantic_content` is semantic_text where
+ * the cluster can (the inference plugin is there) and falls back to text where it cannot.
+ */
+async function createIndex(
+  client: Client,
+  index: string,
+  definition: IndexDefinition,
+  meta: Record<string, unknown>,
+  semantic: 'auto' | 'text',
+): Promise<'semantic_text' | 'text'> {
+  const create = (def: IndexDefinition) =>
+    client.indices.create({
+      index,
+      settings: { ...def.settings, refresh_interval: '-1' },
+      mappings: { ...def.mappings, _meta: meta } as never,
+    });
+  const hasSemantic = Object.values(definition.mappings.properties).some((f) => f.type === 'semantic_text');
+  if (!hasSemantic) {
+    await create(definition);
+    return 'text';
+  }
+  if (semantic === 'text') {
+    await create(withoutSemanticText(definition));
+    return 'text';
+  }
+  try {
+    await create(definition);
+    return 'semantic_text';
+  } catch (err) {
+    const noSemanticText = err instanceof errors.ResponseError && /\[semantic_text\].*does not exist|semantic_text/.test(JSON.stringify(err.meta.body)) && err.meta.statusCode === 400;
+    if (!noSemanticText) throw err;
+    await create(withoutSemanticText(definition));
+    return 'text';
+  }
+}
+
+async function bulkLoad(
+  client: Client,
+  operations: Iterable<IndexOperation>,
+  target: IndexNames,
+  total: number,
+  options: IngestOptions,
+): Promise<DocumentFailure[]> {
+  const failures: DocumentFailure[] = [];
+  let done = 0;
+  options.onProgress?.(0, total);
+  const stats = await client.helpers.bulk<IndexOperation>({
+    datasource: (async function* () {
+      yield* operations;
+    })(),
+    onDocument: (op) => [{ index: { _index: target[op.target], _id: op.id } }, op.doc],
+    onDrop: (dropped) => {
+      const e = dropped.error;
+      failures.push({
+        index: target[dropped.document.target],
+        id: dropped.document.id,
+        status: dropped.status,
+        error: e ? `${e.type}: ${e.reason ?? ''}${e.caused_by?.reason ? ` (${e.caused_by.reason})` : ''}` : 'unknown error',
+      });
+    },
+    onSuccess: () => {
+      done++;
+      options.onProgress?.(done, total);
+    },
+    flushBytes: options.flushBytes ?? 5_000_000,
+    concurrency: options.concurrency ?? 3,
+    retries: 3,
+    wait: 1000,
+    refreshOnCompletion: false,
+  });
+  // helpers.bulk resolves even when items fail: the stats must account for every document.
+  if (failures.length === 0 && (stats.failed > 0 || stats.successful !== total || stats.aborted)) {
+    failures.push({ index: `${target.skills},${target.files}`, id: '*', status: 0, error: `bulk stats: ${stats.successful} of ${total} indexed, ${stats.failed} failed${stats.aborted ? ', aborted' : ''}` });
+  }
+  return failures;
+}
+
+/** Back to the configured refresh interval, then make everything searchable. */
+async function finishLoading(client: Client, target: IndexNames, definitions: IndexDefinitions): Promise<void> {
+  for (const key of ['skills', 'files'] as const) {
+    // null resets to the cluster default when the config sets no interval.
+    const interval = (definitions[key].settings.refresh_interval ?? null) as string;
+    await client.indices.putSettings({ index: target[key], settings: { refresh_interval: interval } });
+  }
+  await client.indices.refresh({ index: [target.skills, target.files] });
+}
+
+async function checkCounts(client: Client, target: IndexNames, expected: { skills: number; files: number }): Promise<void> {
+  for (const key of ['skills', 'files'] as const) {
+    const { count } = await client.count({ index: target[key] });
+    if (count !== expected[key]) {
+      throw new IngestError(`${target[key]} holds ${count} documents, expected ${expected[key]}; the aliases still point to the previous catalog`, []);
+    }
+  }
+}
+
+/** One atomic call: both aliases move together, or neither does. */
+async function switchAliases(client: Client, names: IndexNames, target: IndexNames, live: { skills: LiveState; files: LiveState }): Promise<void> {
+  const actions: Record<string, unknown>[] = [];
+  for (const key of ['skills', 'files'] as const) {
+    const alias = names[key];
+    if (live[key].concrete) {
+      // A plain index where the alias must go (the seed's single-index layout): replace it atomically.
+      actions.push({ remove_index: { index: alias } });
+    } else {
+      for (const index of live[key].indexes) actions.push({ remove: { index, alias } });
+    }
+    actions.push({ add: { index: target[key], alias } });
+  }
+  await client.indices.updateAliases({ actions: actions as never });
+}
+
+/** Delete what the aliases pointed to before, and versioned indexes left by interrupted ingests. */
+async function deleteOldIndexes(client: Client, names: IndexNames, target: IndexNames, live: { skills: LiveState; files: LiveState }, log: (line: string) => void): Promise<string[]> {
+  const old = new Set<string>();
+  for (const key of ['skills', 'files'] as const) {
+    if (!live[key].concrete) for (const index of live[key].indexes) old.add(index);
+    const versioned = await client.indices.getMapping({ index: `${names[key]}-*`, expand_wildcards: 'all' });
+    for (const [index, { mappings }] of Object.entries(versioned)) {
+      const createdByUs = (mappings._meta as { created_by?: string } | undefined)?.created_by === CREATED_BY;
+      if (createdByUs && index !== target[key] && /-\d{8}t\d{9}-[0-9a-f]{4}$/.test(index)) old.add(index);
+    }
+  }
+  const list = [...old];
+  try {
+    await deleteIndexes(client, list);
+  } catch (err) {
+    log(`warning: could not delete old indexes ${list.join(', ')}: ${describeError(err)}`);
+    return [];
+  }
+  return list;
+}
+
+async function deleteIndexes(client: Client, indexes: string[]): Promise<void> {
+  if (indexes.length > 0) await client.indices.delete({ index: indexes, ignore_unavailable: true });
+}

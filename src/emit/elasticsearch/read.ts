@@ -1,0 +1,102 @@
+/**
+ * Reading skills back from Elasticsearch alone: the seed's two-index lookup, done in one
+ * `_msearch` round trip (metadata + the first page of files), then more pages only for skills
+ * with many files.
+ */
+import type { Client } from '@elastic/elasticsearch';
+import { indexNames, type IndexNames } from './definitions.ts';
+import type { FileDocument, SkillDocument } from './documents.ts';
+
+export interface ReadOptions {
+  names?: Partial<IndexNames>;
+}
+
+/** The seed's `get_skill_by_id` shape: metadata, every file, and SKILL.md as `skill_markdown`. */
+export interface SkillRecord extends SkillDocument {
+  /** file_path → file_content as stored (UTF-8 text, or base64 where the entry says so). Skipped files are absent. */
+  files: Record<string, string>;
+  /** Every file document, skipped ones included, sorted by path. */
+  file_entries: FileDocument[];
+  /** SKILL.md's content, for backward compatibility with the single-index layout. */
+  skill_markdown?: string;
+}
+
+export class SkillNotFoundError extends Error {
+  readonly skillId: string;
+  constructor(skillId: string) {
+    super(`skill not found: ${skillId}`);
+    this.skillId = skillId;
+  }
+}
+
+const PAGE = 500;
+
+interface SearchResult<T> {
+  hits: { hits: Array<{ _source?: T; sort?: unknown[] }> };
+}
+
+function filesQuery(skillId: string, searchAfter?: unknown[]) {
+  return {
+    query: { term: { skill_id: skillId } },
+    sort: [{ file_path: 'asc' as const }],
+    size: PAGE,
+    track_total_hits: false,
+    ...(searchAfter ? { search_after: searchAfter } : {}),
+  };
+}
+
+function failIfError(response: unknown, index: string): void {
+  const error = (response as { error?: { type?: string; reason?: string } }).error;
+  if (error) throw new Error(`${index}: ${error.type}: ${error.reason}`);
+}
+
+/** Pages after the first one, for skills with more than PAGE files. */
+async function remainingFiles(client: Client, index: string, skillId: string, first: SearchResult<FileDocument>): Promise<FileDocument[]> {
+  const files = first.hits.hits.map((h) => h._source!);
+  let page = first.hits.hits;
+  while (page.length === PAGE) {
+    const next = await client.search<FileDocument>({ index, ...filesQuery(skillId, page[page.length - 1]!.sort) });
+    page = next.hits.hits;
+    files.push(...page.map((h) => h._source!));
+  }
+  return files;
+}
+
+/** Every file document of a skill, sorted by path; empty when the skill has none or is unknown. */
+export async function getSkillFiles(client: Client, skillId: string, options: ReadOptions = {}): Promise<FileDocument[]> {
+  const names = indexNames(options.names);
+  const first = await client.search<FileDocument>({ index: names.files, ...filesQuery(skillId) });
+  return remainingFiles(client, names.files, skillId, first);
+}
+
+/** Metadata + files + skill_markdown; throws SkillNotFoundError for an unknown id. */
+export async function getSkillById(client: Client, skillId: string, options: ReadOptions = {}): Promise<SkillRecord> {
+  const names = indexNames(options.names);
+  const { responses } = await client.msearch({
+    searches: [{ index: names.skills }, { query: { term: { skill_id: skillId } }, size: 1 }, { index: names.files }, filesQuery(skillId)],
+  });
+  failIfError(responses[0], names.skills);
+  failIfError(responses[1], names.files);
+  const meta = (responses[0] as SearchResult<SkillDocument>).hits.hits[0]?._source;
+  if (!meta) throw new SkillNotFoundError(skillId);
+  const entries = await remainingFiles(client, names.files, skillId, responses[1] as SearchResult<FileDocument>);
+  const files: Record<string, string> = {};
+  for (const entry of entries) if (entry.file_content !== undefined) files[entry.file_path] = entry.file_content;
+  const skillMd = entries.find((e) => e.file_path === 'SKILL.md');
+  return {
+    ...meta,
+    files,
+    file_entries: entries,
+    ...(skillMd?.file_content !== undefined ? { skill_markdown: fileText(skillMd) } : {}),
+  };
+}
+
+/** A stored file's bytes (text is UTF-8, base64 is decoded). */
+export function storedBytes(entry: Pick<FileDocument, 'file_content' | 'encoding'>): Buffer {
+  if (entry.file_content === undefined) throw new Error('file has no stored content');
+  return entry.encoding === 'base64' ? Buffer.from(entry.file_content, 'base64') : Buffer.from(entry.file_content, 'utf8');
+}
+
+function fileText(entry: FileDocument): string {
+  return entry.encoding === 'base64' ? storedBytes(entry).toString('utf8') : entry.file_content!;
+}

@@ -1,0 +1,62 @@
+/**
+ * Rebuild a skill folder from its file documents, byte-exact. Paths and contents come from
+ * the index, so they are untrusted: every path is checked before anything is written, every
+ * file is verified against its sha256, and nothing is ever overwritten.
+ */
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256Hex } from '../../lib/hash.ts';
+import type { FileDocument } from './documents.ts';
+import { storedBytes } from './read.ts';
+
+export interface RestoreResult {
+  written: string[];
+  /** Files the index lists without content (over the size limit when ingested). */
+  skipped: Array<{ path: string; reason: string }>;
+}
+
+/** Why `filePath` must not be written below a folder, or undefined when it is safe. */
+export function unsafePathReason(filePath: string): string | undefined {
+  if (filePath.length === 0) return 'empty path';
+  if (filePath.includes('\0')) return 'NUL byte in path';
+  if (filePath.startsWith('/') || /^[a-zA-Z]:/.test(filePath)) return 'absolute path';
+  if (filePath.includes('\\')) return 'backslash in path';
+  const segments = filePath.split('/');
+  if (segments.some((s) => s === '..')) return '".." segment';
+  if (segments.some((s) => s === '' || s === '.')) return 'empty or "." segment';
+  return undefined;
+}
+
+export async function writeSkillFolder(entries: readonly FileDocument[], outDir: string): Promise<RestoreResult> {
+  const root = path.resolve(outDir);
+  // Check everything first: a bad entry means nothing is written.
+  const seen = new Set<string>();
+  for (const entry of entries) {
+    const reason = unsafePathReason(entry.file_path);
+    if (reason) throw new Error(`refusing file path ${JSON.stringify(entry.file_path)} from the index: ${reason}`);
+    const target = path.resolve(root, entry.file_path);
+    if (!target.startsWith(root + path.sep)) throw new Error(`refusing file path ${JSON.stringify(entry.file_path)}: it leaves ${outDir}`);
+    if (seen.has(entry.file_path)) throw new Error(`the index lists ${entry.file_path} twice`);
+    seen.add(entry.file_path);
+    if (entry.file_content !== undefined) {
+      const actual = sha256Hex(storedBytes(entry));
+      if (actual !== entry.sha256) throw new Error(`${entry.file_path}: content does not match its sha256 (${entry.sha256} expected, ${actual} stored)`);
+    }
+  }
+  const existing = await readdir(root).catch(() => []);
+  if (existing.length > 0) throw new Error(`${outDir} exists and is not empty`);
+  await mkdir(root, { recursive: true });
+
+  const result: RestoreResult = { written: [], skipped: [] };
+  for (const entry of entries) {
+    if (entry.file_content === undefined) {
+      result.skipped.push({ path: entry.file_path, reason: entry.skip_reason ?? 'no content stored' });
+      continue;
+    }
+    const target = path.join(root, ...entry.file_path.split('/'));
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, storedBytes(entry), { flag: 'wx' });
+    result.written.push(entry.file_path);
+  }
+  return result;
+}
