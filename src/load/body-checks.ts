@@ -4,7 +4,6 @@
  * 5,000 tokens). All are warnings: the skill still works, but an agent will stumble.
  */
 import path from 'node:path';
-import { countTokens } from '../lib/tokens.ts';
 
 export const MAX_SKILL_MD_LINES = 500;
 export const MAX_BODY_TOKENS = 5000;
@@ -65,7 +64,7 @@ export function linkPath(target: string): string | undefined {
   return normal === '..' || normal.startsWith('../') ? undefined : normal;
 }
 
-export function checkBody(md: SkillMarkdownParts, files: ReadonlySet<string>): BodyProblem[] {
+export async function checkBody(md: SkillMarkdownParts, files: ReadonlySet<string>): Promise<BodyProblem[]> {
   const problems: BodyProblem[] = [];
   const folders = new Set<string>();
   for (const f of files) {
@@ -88,8 +87,10 @@ export function checkBody(md: SkillMarkdownParts, files: ReadonlySet<string>): B
       message: `SKILL.md is ${md.lines} lines; keep it under ${MAX_SKILL_MD_LINES}: move detailed reference material into separate files and link them`,
     });
   }
-  // BPE tokens never outnumber UTF-8 bytes, so short bodies need no tokenizing.
+  // BPE tokens never outnumber UTF-8 bytes, so short bodies need no tokenizing, and the
+  // tokenizer (slow to load) is only loaded for long ones.
   if (Buffer.byteLength(md.body) > MAX_BODY_TOKENS) {
+    const { countTokens } = await import('../lib/tokens.ts');
     const tokens = countTokens(md.body);
     if (tokens > MAX_BODY_TOKENS) {
       problems.push({

@@ -9,15 +9,13 @@
  * - A symlink is followed only if it resolves inside its skill folder; one that leaves it is an
  *   error and its target is never read.
  */
-import { createReadStream } from 'node:fs';
-import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Catalog, Problem, Skill, SkillFile } from '../model/skill.ts';
 import { MIB } from '../model/config.ts';
 import { DEFAULT_IGNORE, ignoreMatcher, type IgnoreMatcher } from '../lib/ignore.ts';
 import { parseSkillMarkdown } from './frontmatter.ts';
-import { skillDigest, skippedFile, storedFile } from './read-file.ts';
+import { readFileFromDisk, skillDigest, skippedFile } from './read-file.ts';
 import { validateFrontMatter, type ValidationMode } from './validate.ts';
 import { checkBody } from './body-checks.ts';
 import { pMap } from '../lib/p-map.ts';
@@ -75,16 +73,16 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   }
 
   const loaded = await pMap(found, (f) => loadSkill(f, opts), 16);
-  const skills: Skill[] = [];
+  const skills: Array<{ skill: Skill; nameLine?: number }> = [];
   for (const result of loaded) {
     problems.push(...result.problems);
-    if (result.skill) skills.push(result.skill);
+    if (result.skill) skills.push({ skill: result.skill, nameLine: result.nameLine });
   }
 
   // Duplicate names: the first folder (in path order) keeps the name; the others are errors.
   const seen = new Map<string, string>();
   const unique: Skill[] = [];
-  for (const skill of skills) {
+  for (const { skill, nameLine } of skills) {
     const dir = skill.source.kind === 'local' ? skill.source.dir : skill.id;
     const first = seen.get(skill.name);
     if (first !== undefined) {
@@ -92,9 +90,10 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
         severity: 'error',
         skill: dir,
         file: SKILL_FILE,
+        line: nameLine,
         field: 'name',
         rule: 'name-unique',
-        message: `name "${skill.name}" is already used by ${first}: skill names must be unique in a catalog`,
+        message: `name "${skill.name}" is already used by the skill in "${first}": names must be unique in a catalog, so this one is left out; rename one of them (and its folder)`,
       });
       continue;
     }
@@ -193,14 +192,10 @@ async function classifySymlink(skill: FoundSkill, abs: string, rel: string, _ign
   else skill.rejects.push({ path: rel, reason: 'symlink to a folder inside the skill is not followed (its files are stored where they are)', severity: 'warning', rule: 'symlink-folder' });
 }
 
-async function hashStream(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 interface LoadResult {
   skill?: Skill;
+  /** Line of `name:` in SKILL.md, for reporting duplicates. */
+  nameLine?: number;
   problems: Problem[];
 }
 
@@ -217,28 +212,21 @@ async function loadSkill(
   // Files first: a skill is judged on everything it holds.
   found.files.sort();
   let newest = 0;
-  const files = await pMap(
-    found.files,
-    async (rel): Promise<SkillFile> => {
-      const abs = path.join(found.abs, rel);
-      const st = await stat(abs).catch((err: NodeJS.ErrnoException) => err);
-      if (st instanceof Error) {
-        const reason = `file cannot be read (${st.code ?? st.message})`;
-        at({ severity: 'warning', file: rel, rule: 'unreadable', message: reason });
-        return skippedFile(rel, undefined, 0, reason);
-      }
-      newest = Math.max(newest, st.mtimeMs);
-      if (st.size > opts.maxFileBytes) {
-        const reason = `file is ${st.size} bytes, over the ${opts.maxFileBytes}-byte limit (skills.max_file_bytes)`;
-        at({ severity: 'warning', file: rel, rule: 'file-too-large', message: `${reason}; it is listed but not stored` });
-        const f = skippedFile(rel, undefined, st.size, reason);
-        f.sha256 = await hashStream(abs);
-        return f;
-      }
-      return storedFile(rel, await readFile(abs));
-    },
-    8,
-  );
+  const files = found.files.map((rel): SkillFile => {
+    const read = readFileFromDisk(path.join(found.abs, rel), rel, opts.maxFileBytes);
+    if (read.kind === 'unreadable') {
+      const reason = `file cannot be read (${read.code})`;
+      at({ severity: 'warning', file: rel, rule: 'unreadable', message: reason });
+      return skippedFile(rel, undefined, 0, reason);
+    }
+    newest = Math.max(newest, read.mtimeMs);
+    if (read.kind === 'stored') return read.file;
+    const reason = `file is ${read.size} bytes, over the ${opts.maxFileBytes}-byte limit (skills.max_file_bytes)`;
+    at({ severity: 'warning', file: rel, rule: 'file-too-large', message: `${reason}; it is listed but not stored` });
+    const f = skippedFile(rel, undefined, read.size, reason);
+    f.sha256 = read.sha256;
+    return f;
+  });
   for (const r of found.rejects) {
     at({ severity: r.severity, file: r.path, rule: r.rule, message: r.reason });
     if (r.rule !== 'symlink-escape') files.push(skippedFile(r.path, undefined, 0, r.reason));
@@ -274,7 +262,7 @@ async function loadSkill(
   const fm = validateFrontMatter(parsed.data, { folderName, mode: opts.mode, sourceText: parsed.sourceText });
   const lineOf = (field: string | undefined): number | undefined => (field === undefined ? undefined : (parsed.fieldLines[field] ?? parsed.fieldLines[field.split('.')[0]!]));
   for (const p of fm.problems) at({ ...p, file: SKILL_FILE, line: lineOf(p.field) });
-  for (const p of checkBody(parsed, new Set(files.map((f) => f.path)))) at({ ...p, file: SKILL_FILE });
+  for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)))) at({ ...p, file: SKILL_FILE });
 
   if (problems.some((p) => p.severity === 'error') || fm.name === undefined || fm.description === undefined) {
     return { problems };
@@ -299,5 +287,5 @@ async function loadSkill(
     health: { status: 'healthy' },
     updated_at: new Date(Math.floor(updatedMs / 1000) * 1000).toISOString(),
   };
-  return { skill, problems };
+  return { skill, problems, nameLine: parsed.fieldLines.name };
 }

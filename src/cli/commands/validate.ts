@@ -1,12 +1,56 @@
+/**
+ * `skillpress validate [dir] [--strict] [--json]`: load every skill under `dir` and report each
+ * problem on one line, `path:line: severity [rule] field: message`, then a summary.
+ * Exit 0 when no problem is an error, 1 when any skill is invalid, 2 on usage errors.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
-import type { Problem } from '../../model/skill.ts';
-import { EXIT, parse, type Command } from '../args.ts';
+import type { Catalog, Problem } from '../../model/skill.ts';
+import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { loadConfig } from '../config.ts';
 
-export function formatProblem(p: Problem): string {
-  const where = [p.skill, p.file].filter(Boolean).join('/') + (p.line ? `:${p.line}` : '');
-  return `${where}: ${p.severity} [${p.rule}]${p.field ? ` ${p.field}:` : ''} ${p.message}`;
+/** Where a problem is, as a path a terminal or editor can open: `skills/x/SKILL.md:3`. */
+export function problemLocation(p: Problem, root?: string): string {
+  const parts = [root, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string => Boolean(s));
+  const where = parts.length > 0 ? path.posix.join(...parts.map((s) => s.split(path.sep).join('/'))) : p.skill;
+  return where + (p.line ? `:${p.line}` : '');
 }
+
+export function formatProblem(p: Problem, root?: string): string {
+  return `${problemLocation(p, root)}: ${p.severity} [${p.rule}]${p.field ? ` ${p.field}:` : ''} ${p.message}`;
+}
+
+export interface ValidationSummary {
+  valid: boolean;
+  mode: 'strict' | 'lenient';
+  root: string;
+  /** Skills that loaded. */
+  skills: number;
+  files: number;
+  /** Skill folders with at least one error (not loaded). */
+  invalid: string[];
+  errors: number;
+  warnings: number;
+  problems: Problem[];
+}
+
+export function summarize(catalog: Catalog, root: string, mode: 'strict' | 'lenient'): ValidationSummary {
+  const errors = catalog.problems.filter((p) => p.severity === 'error');
+  return {
+    valid: errors.length === 0,
+    mode,
+    root,
+    skills: catalog.skills.length,
+    files: catalog.skills.reduce((n, s) => n + s.files.length, 0),
+    invalid: [...new Set(errors.map((p) => p.skill))],
+    errors: errors.length,
+    warnings: catalog.problems.length - errors.length,
+    problems: catalog.problems,
+  };
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export const validate: Command = {
   name: 'validate',
@@ -20,26 +64,26 @@ export const validate: Command = {
     });
     const config = await loadConfig(values.config);
     const root = positionals[0] ?? config.skills.root;
+    const rootStat = await stat(root).catch(() => undefined);
+    if (!rootStat?.isDirectory()) throw new UsageError(`"${root}" is not a folder: give the folder that holds your skills`);
+    const mode = values.strict ? 'strict' : 'lenient';
     const catalog = await loadCatalog(root, {
-      mode: values.strict ? 'strict' : 'lenient',
+      mode,
       ignore: config.skills.ignore,
       maxFileBytes: config.skills.max_file_bytes,
       maxDepth: config.skills.max_depth,
     });
-    const errors = catalog.problems.filter((p) => p.severity === 'error');
-    const invalidSkills = new Set(errors.map((p) => p.skill));
-    const warnings = catalog.problems.length - errors.length;
+    const summary = summarize(catalog, root, mode);
     if (values.json) {
-      process.stdout.write(
-        JSON.stringify({ valid: errors.length === 0, skills: catalog.skills.length, invalid: [...invalidSkills], problems: catalog.problems }, null, 2) + '\n',
-      );
+      process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     } else {
-      for (const p of catalog.problems) process.stdout.write(formatProblem(p) + '\n');
-      const files = catalog.skills.reduce((n, s) => n + s.files.length, 0);
-      process.stdout.write(
-        `${catalog.skills.length} valid skill(s), ${files} file(s); ${invalidSkills.size} invalid skill(s); ${errors.length} error(s), ${warnings} warning(s)\n`,
+      const out = catalog.problems.map((p) => formatProblem(p, root));
+      out.push(
+        `${summary.valid ? 'valid' : 'invalid'} (${mode}): ${plural(summary.skills, 'skill')} loaded with ${plural(summary.files, 'file')}; ` +
+          `${plural(summary.invalid.length, 'invalid skill folder')}; ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}`,
       );
+      process.stdout.write(out.join('\n') + '\n');
     }
-    return errors.length > 0 ? EXIT.invalid : EXIT.ok;
+    return summary.valid ? EXIT.ok : EXIT.invalid;
   },
 };
