@@ -1,0 +1,41 @@
+/**
+ * `skillpress get <id>`: one skill read back from Elasticsearch alone — as JSON (the seed's
+ * get_skill_by_id shape), or with `--out` as the skill folder rebuilt byte-exact.
+ */
+import { assertReachable, createClient, getSkillById, SkillNotFoundError, writeSkillFolder } from '../../emit/elasticsearch/index.ts';
+import { EXIT, parse, UsageError, type Command } from '../args.ts';
+import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
+
+export const get: Command = {
+  name: 'get',
+  summary: 'read a skill back from Elasticsearch (JSON, or --out to rebuild its folder)',
+  usage: `skillpress get <skill-id> [--out dir] ${ES_USAGE}`,
+  async run(argv) {
+    const { values, positionals } = parse(argv, { ...ES_OPTIONS, out: { type: 'string' } });
+    const id = positionals[0];
+    if (!id) throw new UsageError('missing <skill-id>');
+    const connection = esConnection(values);
+    const client = createClient(connection);
+    try {
+      await assertReachable(client, connection);
+      let skill;
+      try {
+        skill = await getSkillById(client, id, { names: esNames(values) });
+      } catch (err) {
+        if (!(err instanceof SkillNotFoundError)) throw err;
+        process.stderr.write(`skillpress get: no skill "${id}" in ${esNames(values).skills}\n`);
+        return EXIT.invalid;
+      }
+      if (!values.out) {
+        process.stdout.write(JSON.stringify(skill, null, 2) + '\n');
+        return EXIT.ok;
+      }
+      const result = await writeSkillFolder(skill.file_entries, values.out);
+      for (const s of result.skipped) process.stderr.write(`warning: ${s.path} not restored: the index holds no content (${s.reason})\n`);
+      process.stdout.write(`wrote ${result.written.length} file(s) of ${id} to ${values.out}\n`);
+      return EXIT.ok;
+    } finally {
+      await client.close();
+    }
+  },
+};

@@ -1,0 +1,86 @@
+/**
+ * `skillpress ingest`: skills/ → Elasticsearch (agent_skills + agent_skill_files), switched in
+ * atomically. Connection from flags or the environment; secrets are never printed.
+ */
+import { loadCatalog } from '../../load/index.ts';
+import {
+  connectionFromEnv,
+  indexNames,
+  ingestWithProgress,
+  IngestError,
+  redactUrl,
+  type ConnectionOptions,
+  type IndexNames,
+} from '../../emit/elasticsearch/index.ts';
+import { EXIT, parse, type Command } from '../args.ts';
+import { loadConfig } from '../config.ts';
+import { formatProblem } from './validate.ts';
+
+/** Options every Elasticsearch command takes. */
+export const ES_OPTIONS = {
+  es: { type: 'string' },
+  'ca-file': { type: 'string' },
+  'index-prefix': { type: 'string' },
+} as const;
+
+export const ES_USAGE = '[--es URL] [--ca-file path] [--index-prefix p]';
+
+export function esConnection(values: { es?: string; 'ca-file'?: string }): ConnectionOptions {
+  return connectionFromEnv({ url: values.es, caFile: values['ca-file'] });
+}
+
+/** `--index-prefix p` reads and writes `p` + agent_skills / agent_skill_files. */
+export function esNames(values: { 'index-prefix'?: string }): IndexNames {
+  const names = indexNames();
+  const prefix = values['index-prefix'] ?? '';
+  return { skills: prefix + names.skills, files: prefix + names.files };
+}
+
+export const ingest: Command = {
+  name: 'ingest',
+  summary: 'write every skill and file into Elasticsearch, switching the aliases atomically',
+  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config dir] [--force] [--json]`,
+  async run(argv) {
+    const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
+    const config = await loadConfig(values.config);
+    const root = values.skills ?? positionals[0] ?? config.skills.root;
+    const catalog = await loadCatalog(root, {
+      ignore: config.skills.ignore,
+      maxFileBytes: config.skills.max_file_bytes,
+      maxDepth: config.skills.max_depth,
+      registry: config.registry.name,
+    });
+    const errors = catalog.problems.filter((p) => p.severity === 'error');
+    for (const p of catalog.problems) process.stderr.write(formatProblem(p) + '\n');
+    if (errors.length > 0) {
+      // Ingesting anyway would delete the invalid skills from the index: fix them first.
+      process.stderr.write(`skillpress ingest: ${errors.length} error(s) in ${root}; nothing was written to Elasticsearch\n`);
+      return EXIT.invalid;
+    }
+
+    const connection = esConnection(values);
+    const names = esNames(values);
+    const where = redactUrl(connection.url);
+    try {
+      const result = await ingestWithProgress(catalog, {
+        connection,
+        names,
+        force: values.force,
+        log: (line) => process.stderr.write(`${line}\n`),
+      });
+      if (values.json) {
+        process.stdout.write(JSON.stringify({ url: where, ...result }, null, 2) + '\n');
+      } else if (result.changed) {
+        process.stdout.write(`ingested ${result.skills} skill(s), ${result.files} file(s) into ${where} (${names.skills} → ${result.indexes.skills}, ${names.files} → ${result.indexes.files})\n`);
+      } else {
+        process.stdout.write(`${where} already holds these ${result.skills} skill(s) and ${result.files} file(s); nothing changed\n`);
+      }
+      return EXIT.ok;
+    } catch (err) {
+      if (!(err instanceof IngestError)) throw err;
+      for (const f of err.failures) process.stderr.write(`  ${f.index}/${f.id}: ${f.status ? `HTTP ${f.status} ` : ''}${f.error}\n`);
+      process.stderr.write(`skillpress ingest: ${err.message} (${where})\n`);
+      return EXIT.invalid;
+    }
+  },
+};

@@ -1,0 +1,43 @@
+/**
+ * `skillpress validate-index`: the seed's validate_indexing. Per skill, the files in
+ * Elasticsearch (count, paths, sha256, content) must equal the folder's; exit 1 on any difference.
+ */
+import { loadCatalog } from '../../load/index.ts';
+import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
+import { EXIT, parse, type Command } from '../args.ts';
+import { loadConfig } from '../config.ts';
+import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
+
+export const validateIndexCommand: Command = {
+  name: 'validate-index',
+  summary: 'check that Elasticsearch holds exactly the skills folder (files, paths, sha256)',
+  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config dir] [--json]`,
+  async run(argv) {
+    const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } });
+    const config = await loadConfig(values.config);
+    const root = values.skills ?? positionals[0] ?? config.skills.root;
+    const catalog = await loadCatalog(root, { ignore: config.skills.ignore, maxFileBytes: config.skills.max_file_bytes, maxDepth: config.skills.max_depth });
+    const connection = esConnection(values);
+    const client = createClient(connection);
+    try {
+      await assertReachable(client, connection);
+      const checks = await validateIndex(client, catalog.skills, { names: esNames(values) });
+      const bad = checks.filter((c) => c.differences.length > 0);
+      if (values.json) {
+        process.stdout.write(JSON.stringify({ url: redactUrl(connection.url), ok: bad.length === 0, skills: checks }, null, 2) + '\n');
+      } else {
+        const width = Math.max(5, ...checks.map((c) => c.skill.length));
+        const lines = [`${'skill'.padEnd(width)}  folder  index  status`];
+        for (const c of checks) {
+          lines.push(`${c.skill.padEnd(width)}  ${String(c.folderFiles).padStart(6)}  ${String(c.indexFiles).padStart(5)}  ${c.differences.length === 0 ? 'ok' : 'DIFFERENT'}`);
+          for (const d of c.differences) lines.push(`${' '.repeat(width)}    - ${d}`);
+        }
+        lines.push(`${checks.length - bad.length} of ${checks.length} skill(s) match ${redactUrl(connection.url)}`);
+        process.stdout.write(lines.join('\n') + '\n');
+      }
+      return bad.length > 0 ? EXIT.invalid : EXIT.ok;
+    } finally {
+      await client.close();
+    }
+  },
+};
