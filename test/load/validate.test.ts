@@ -1,0 +1,149 @@
+/**
+ * The validator's decisions one by one: what strict and lenient make of each front-matter
+ * problem, the line numbers reported, and the body checks.
+ */
+import { describe, expect, it } from 'vitest';
+import { parseSkillMarkdown, validateFrontMatter, type ParsedSkillMarkdown } from '../../src/load/index.ts';
+import { checkBody, relativeLinks } from '../../src/load/body-checks.ts';
+
+const parse = (text: string, repair = false): ParsedSkillMarkdown => {
+  const r = parseSkillMarkdown(text, { repair });
+  if (!r.ok) throw new Error(`${r.rule}: ${r.message}`);
+  return r;
+};
+const validate = (fields: Record<string, unknown>, mode: 'strict' | 'lenient', folderName = 'my-skill') =>
+  validateFrontMatter({ name: 'my-skill', description: 'Does things.', ...fields }, { folderName, mode });
+const rules = (r: ReturnType<typeof validate>) => r.problems.map((p) => `${p.severity}:${p.rule}`);
+
+describe('parseSkillMarkdown', () => {
+  it('reports the SKILL.md line of every field, including metadata keys', () => {
+    const p = parse('---\nname: my-skill\ndescription: >\n  Folded\n  text.\nmetadata:\n  author: me\n  version: 1.10\n---\n\n# Body\n');
+    expect(p.fieldLines).toEqual({ name: 2, description: 3, metadata: 6, 'metadata.author': 7, 'metadata.version': 8 });
+    expect(p.data.description).toBe('Folded text.\n');
+    expect(p.sourceText['metadata.version']).toBe('1.10');
+    expect(p.bodyLine).toBe(10);
+    expect(p.body).toBe('\n# Body\n');
+    expect(p.lines).toBe(11);
+  });
+
+  it('accepts a BOM and CRLF line endings', () => {
+    const p = parse('\ufeff---\r\nname: x\r\ndescription: y\r\n---\r\nBody\r\n');
+    expect(p.data).toEqual({ name: 'x', description: 'y' });
+    expect(p.body).toBe('Body\n');
+  });
+
+  it('gives the SKILL.md line of a YAML error and rejects duplicate keys', () => {
+    expect(parseSkillMarkdown('---\nname: a\ndescription: b\nname: c\n---\n')).toMatchObject({ ok: false, rule: 'frontmatter-yaml', line: 4 });
+    expect(parseSkillMarkdown('---\nname: a\n  bad: indent\n---\n')).toMatchObject({ ok: false, rule: 'frontmatter-yaml' });
+  });
+
+  it('tells which value to quote when an unquoted ": " breaks the YAML, and repairs it only when asked', () => {
+    const text = '---\nname: my-skill\ndescription: Use this skill when: the user asks about PDFs\n---\n';
+    const strict = parseSkillMarkdown(text);
+    expect(strict).toMatchObject({ ok: false, rule: 'frontmatter-yaml', line: 3 });
+    expect(!strict.ok && strict.message).toContain('the value of "description" on line 3 contains ": ": wrap it in quotes');
+    const lenient = parse(text, true);
+    expect(lenient.data.description).toBe('Use this skill when: the user asks about PDFs');
+    expect(lenient.repairs).toEqual([expect.objectContaining({ line: 3, field: 'description' })]);
+  });
+
+  it('does not expand YAML alias bombs', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`)];
+    expect(parseSkillMarkdown(`---\n${bomb.join('\n')}\n---\n`)).toMatchObject({ ok: false, rule: 'frontmatter-yaml' });
+  });
+});
+
+describe('validateFrontMatter', () => {
+  it('strict: every rule of the spec is an error', () => {
+    expect(rules(validate({ name: 'My--Skill-' }, 'strict', 'My--Skill-'))).toEqual(['error:name-lowercase', 'error:name-hyphen-ends', 'error:name-double-hyphen']);
+    expect(rules(validate({ compatibility: '' }, 'strict'))).toEqual(['error:compatibility-length']);
+    expect(rules(validate({ tags: ['a'] }, 'strict'))).toEqual(['error:unknown-field']);
+    expect(rules(validate({ metadata: { version: 2 } }, 'strict'))).toEqual(['error:metadata-string-values']);
+    expect(validate({}, 'strict').problems).toEqual([]);
+  });
+
+  it('lenient: name format problems are warnings and the skill keeps its name', () => {
+    for (const name of ['My-Skill', 'my--skill', '-my-skill', 'my_skill', 'навык', 'a'.repeat(80)]) {
+      const r = validate({ name }, 'lenient', name);
+      expect(r.problems.length, name).toBeGreaterThan(0);
+      expect(r.problems.every((p) => p.severity === 'warning'), name).toBe(true);
+      expect(r.name).toBe(name);
+    }
+  });
+
+  it('lenient: a name that cannot be an identifier is an error, with a suggestion', () => {
+    for (const name of ['PDF Processing', 'a/b', '..', 'x:y', 'a'.repeat(201)]) {
+      const r = validate({ name }, 'lenient', 'folder');
+      expect(r.name, name).toBeUndefined();
+      expect(r.problems.find((p) => p.severity === 'error')?.rule, name).toBe('name-unsafe');
+    }
+    expect(validate({ name: 'PDF Processing' }, 'lenient').problems.find((p) => p.rule === 'name-unsafe')?.message).toContain('use "pdf-processing"');
+  });
+
+  it('lenient: a missing name falls back to the folder name with a warning; strict refuses', () => {
+    const lenient = validateFrontMatter({ description: 'd' }, { folderName: 'pdf-tools', mode: 'lenient' });
+    expect(lenient.name).toBe('pdf-tools');
+    expect(rules(lenient)).toEqual(['warning:name-required']);
+    expect(validateFrontMatter({ description: 'd' }, { folderName: 'pdf-tools', mode: 'strict' }).name).toBeUndefined();
+  });
+
+  it('both modes: description missing, empty or not a string skips the skill', () => {
+    for (const mode of ['strict', 'lenient'] as const) {
+      for (const description of [undefined, null, '', '   ', 42]) {
+        const r = validateFrontMatter({ name: 'my-skill', description }, { folderName: 'my-skill', mode });
+        expect(r.description).toBeUndefined();
+        expect(r.problems.some((p) => p.severity === 'error' && p.field === 'description')).toBe(true);
+      }
+    }
+  });
+
+  it('lenient: over-long fields, wrong types and unknown fields are warnings; registry fields are silent', () => {
+    const r = validate({ description: 'd'.repeat(2000), compatibility: 'c'.repeat(600), license: 2, metadata: { n: 1 }, 'allowed-tools': 5, extra: 1, tags: ['x'] }, 'lenient');
+    expect(rules(r).sort()).toEqual(['warning:allowed-tools-type', 'warning:compatibility-length', 'warning:description-length', 'warning:license-type', 'warning:metadata-string-values', 'warning:unknown-field']);
+    expect(r.registry.tags).toEqual(['x']);
+  });
+
+  it('counts characters, not UTF-16 units or bytes', () => {
+    expect(rules(validate({ description: '😀'.repeat(1024) }, 'strict'))).toEqual([]);
+    expect(rules(validate({ description: '😀'.repeat(1025) }, 'strict'))).toEqual(['error:description-length']);
+  });
+
+  it('keeps metadata values as written when it has to turn them into strings', () => {
+    const p = parse('---\nname: my-skill\ndescription: d\nmetadata:\n  version: 1.10\n  tags: [a, b]\n---\n');
+    const r = validateFrontMatter(p.data, { folderName: 'my-skill', mode: 'lenient', sourceText: p.sourceText });
+    expect(r.metadata).toEqual({ version: '1.10', tags: 'a, b' });
+    expect(r.registry.tags).toEqual(['a', 'b']);
+  });
+
+  it('rejects a visibility outside public, private, group in both modes', () => {
+    for (const mode of ['strict', 'lenient'] as const) {
+      const r = validate({ metadata: { visibility: 'internal' } }, mode);
+      expect(rules(r)).toContain('error:visibility-value');
+      expect(r.registry.visibility).toBe('private');
+    }
+  });
+});
+
+describe('body checks', () => {
+  it('finds relative links outside code, with their lines', () => {
+    const body = 'See [a](references/a.md "title") and ![img](<assets/my image.png>).\n```\n[not](code.md)\n```\n`[inline](x.md)` [web](https://example.com) [anchor](#top)\n[ref]: scripts/run.py\n';
+    expect(relativeLinks(body)).toEqual([
+      { target: 'references/a.md', line: 1 },
+      { target: 'assets/my image.png', line: 1 },
+      { target: 'scripts/run.py', line: 6 },
+    ]);
+  });
+
+  it('warns about missing targets and links leaving the skill; folders and encoded names resolve', async () => {
+    const files = new Set(['SKILL.md', 'references/a.md', 'assets/my image.png']);
+    const body = '[a](references/a.md) [dir](references/) [enc](assets/my%20image.png) [gone](b.md)\n[up](../other/SKILL.md)\n';
+    const problems = await checkBody({ body, bodyLine: 5, lines: 6 }, files);
+    expect(problems.map((p) => [p.rule, p.line])).toEqual([['link-target-exists', 5], ['link-outside-skill', 6]]);
+  });
+
+  it('warns when SKILL.md is over 500 lines and the body over 5,000 tokens', async () => {
+    expect(await checkBody({ body: 'x', bodyLine: 4, lines: 500 }, new Set())).toEqual([]);
+    const long = await checkBody({ body: 'word '.repeat(6000), bodyLine: 4, lines: 501 }, new Set());
+    expect(long.map((p) => p.rule)).toEqual(['skill-md-lines', 'body-tokens']);
+  });
+});
