@@ -14,7 +14,8 @@ import { skillFileUri } from './uris.ts';
 /** Gives the snapshot to answer from: the current one, swapped on reload. */
 export type CatalogRef = () => FeedCatalog;
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+/** Catalog tools only read the feed (destructive/idempotent hints only apply to tools that write). */
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 const MAX_QUERY = 500;
 const LIST_LIMIT = 50;
@@ -59,7 +60,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
         skills: z.array(CardOut.extend({ body: z.string().optional() })),
         nextCursor: z.string().optional(),
       }),
-      annotations: { title: 'List skills', ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async (args) => {
       const c = catalog();
@@ -98,7 +99,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
         total: z.number(),
         results: z.array(CardOut.extend({ score: z.number(), excerpt: z.string() })),
       }),
-      annotations: { title: 'Search skills', ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async (args) => {
       const c = catalog();
@@ -129,13 +130,13 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
           })
           .optional(),
         instructions: z.string().optional(),
-        tools: z.array(z.record(z.string(), z.unknown())).optional(),
-        resources: z.array(z.record(z.string(), z.unknown())).optional(),
+        tools: z.array(z.looseObject({})).optional(),
+        resources: z.array(z.looseObject({})).optional(),
         files: z
           .array(z.object({ path: z.string(), size: z.number(), type: z.string(), mimeType: z.string(), tokens: z.number().optional(), uri: z.string(), skipped: z.string().optional() }))
           .optional(),
       }),
-      annotations: { title: 'View a skill', ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async (args) => {
       const c = catalog();
@@ -180,7 +181,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
         text: z.string().optional(),
         blob: z.string().optional(),
       }),
-      annotations: { title: 'Read a skill file', ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async (args) => {
       const c = catalog();
@@ -212,7 +213,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
         rule: z.string(),
         search_time_ms: z.number(),
       }),
-      annotations: { title: 'Best skill', ...READ_ONLY },
+      annotations: READ_ONLY,
     },
     async (args) => {
       const c = catalog();

@@ -8,9 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { loadCatalog } from '../../src/load/index.ts';
-import { writeFeed } from '../../src/emit/feed/index.ts';
-import { SkillpressConfig } from '../../src/model/config.ts';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const NODE = path.join(ROOT, 'node_modules/.bin/node');
@@ -52,13 +51,13 @@ export async function writeSkills(dir: string, skills: Record<string, SkillFiles
   }
 }
 
-/** Builds `<out>/feed/v1` from a skills folder with the real loader and feed writer. */
+/** Builds `<out>/feed/v1` from a skills folder with the real pipeline: `skillpress build --no-site`. */
 export async function buildFeed(skillsDir: string, outDir: string): Promise<string> {
-  const catalog = await loadCatalog(skillsDir);
-  const errors = catalog.problems.filter((p) => p.severity === 'error');
-  if (errors.length) throw new Error(`fixture skills are invalid: ${JSON.stringify(errors)}`);
-  const summary = await writeFeed(catalog, { outDir, config: SkillpressConfig.parse({}) });
-  return summary.feedDir;
+  // An empty config folder: defaults, and no peers to fetch whatever the project's config says.
+  const config = path.join(path.dirname(skillsDir), 'config');
+  await mkdir(config, { recursive: true });
+  await promisify(execFile)(NODE, [CLI, 'build', '--skills', skillsDir, '--out', outDir, '--config', config, '--no-site'], { cwd: ROOT, env: { ...process.env, CI: '1' } });
+  return path.join(outDir, 'feed', 'v1');
 }
 
 export async function tempDir(prefix = 'skillpress-mcp-'): Promise<{ dir: string; remove: () => Promise<void> }> {
