@@ -19,6 +19,7 @@ const COMMANDS: CommandEntry[] = [
   { name: 'get', summary: 'read a skill back from Elasticsearch (JSON, or --out to rebuild its folder)', load: async () => (await import('./commands/get.ts')).get },
   { name: 'validate-index', summary: 'check that Elasticsearch holds exactly the skills folder', load: async () => (await import('./commands/validate-index.ts')).validateIndexCommand },
   { name: 'mcp', summary: 'serve a built feed (dir or URL) to agents over MCP on stdio', load: async () => (await import('./commands/mcp.ts')).mcp },
+  { name: 'install', summary: "copy one skill from a feed or .well-known/agent-skills site into an agent's skills folder", load: async () => (await import('./commands/install.ts')).install },
 ];
 
 function help(): string {

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { AGENTS, InstallError, install as installSkill, skillsFolder } from '../../install/index.ts';
+import { EXIT, UsageError, parse, type Command } from '../args.ts';
+
+export const install: Command = {
+  name: 'install',
+  summary: "copy one skill from a skillpress feed or a .well-known/agent-skills site into an agent's skills folder",
+  usage: [
+    'skillpress install <site or feed URL, or folder> <skill> [--to dir | --agent name] [--global] [--force] [--json]',
+    '',
+    '  --to dir       skills folder to install into (the skill goes to <dir>/<skill>/)',
+    `  --agent name   the agent's usual folder: ${AGENTS.map((a) => a.name).join(', ')} (default: agents → .agents/skills)`,
+    "  --global       the agent's folder in your home directory instead of the project's",
+    '  --force        replace a skill edited locally or not installed by skillpress; reinstall an unchanged one',
+    '  --timeout ms   per-request deadline (default 30000)',
+    '  --json         print the result as JSON',
+  ].join('\n'),
+  async run(argv) {
+    const { values, positionals } = parse(
+      argv,
+      {
+        to: { type: 'string' },
+        agent: { type: 'string' },
+        global: { type: 'boolean' },
+        force: { type: 'boolean' },
+        timeout: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      2,
+    );
+    const [source, name] = positionals;
+    if (!source || !name) throw new UsageError('give the source (URL or folder) and the skill name');
+    if (values.to && (values.agent || values.global)) throw new UsageError('--to cannot be combined with --agent or --global');
+    const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout must be a positive number of milliseconds');
+    let to: string;
+    try {
+      to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+
+    try {
+      const result = await installSkill(source, name, { to, force: values.force, limits: { timeoutMs } });
+      if (values.json) {
+        process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+        return EXIT.ok;
+      }
+      const where = path.relative(process.cwd(), result.dir) || result.dir;
+      const version = result.version ? ` ${result.version}` : '';
+      if (result.action === 'unchanged') process.stdout.write(`${name}${version} is up to date in ${where} (${result.digest})\n`);
+      else if (result.action === 'updated') process.stdout.write(`updated ${name}${version} in ${where}: ${result.previousDigest ?? 'unrecorded'} → ${result.digest}\n`);
+      else process.stdout.write(`installed ${name}${version} into ${where} (${result.digest})\n`);
+      for (const m of result.missing) process.stderr.write(`warning: ${name}/${m.path} is not published by the source (${m.reason}); it was not installed\n`);
+      return EXIT.ok;
+    } catch (err) {
+      if (err instanceof InstallError) {
+        process.stderr.write(`skillpress install: ${err.message}\n`);
+        return EXIT.invalid;
+      }
+      throw err;
+    }
+  },
+};

@@ -1,0 +1,165 @@
+/**
+ * Unpack a skill archive (.tar.gz or .zip) into memory, refusing anything that could write
+ * outside the skill folder or surprise the agent: `..`, absolute or backslash paths, links,
+ * devices, duplicate entries, encrypted entries, and more than `maxBytes` unpacked (so a
+ * compression bomb stops early). Nothing touches the disk here.
+ */
+import { gunzipSync } from 'node:zlib';
+import { inflateSync } from 'fflate';
+import tar from 'tar-stream';
+import { unsafePathReason } from '../federate/paths.ts';
+
+export class ArchiveError extends Error {}
+
+export type Files = Map<string, Buffer>;
+
+export function detectArchive(bytes: Uint8Array): 'tar.gz' | 'zip' | undefined {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'zip';
+  return undefined;
+}
+
+export async function unpack(bytes: Buffer, maxBytes: number): Promise<Files> {
+  const kind = detectArchive(bytes);
+  if (kind === 'tar.gz') return untarGz(bytes, maxBytes);
+  if (kind === 'zip') return unzip(bytes, maxBytes);
+  throw new ArchiveError('archive is neither .tar.gz nor .zip');
+}
+
+/** An archive entry name → a safe skill-relative path, or undefined for the root itself. */
+function entryPath(name: string, isDir: boolean): string | undefined {
+  let p = name.startsWith('./') ? name.slice(2) : name;
+  if (isDir || p.endsWith('/')) p = p.replace(/\/+$/, '');
+  if (p === '' || p === '.') return undefined;
+  const unsafe = unsafePathReason(p);
+  if (unsafe) throw new ArchiveError(`entry "${name}": ${unsafe}`);
+  return p;
+}
+
+function add(files: Files, name: string, data: Buffer, budget: { left: number; max: number }): void {
+  const p = entryPath(name, false);
+  if (p === undefined) throw new ArchiveError(`entry "${name}" is not a file name`);
+  if (files.has(p)) throw new ArchiveError(`entry "${p}" appears twice`);
+  budget.left -= data.byteLength;
+  if (budget.left < 0) throw new ArchiveError(`archive unpacks to more than ${budget.max} bytes`);
+  files.set(p, data);
+}
+
+async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
+  let raw: Buffer;
+  try {
+    raw = gunzipSync(bytes, { maxOutputLength: maxBytes + 64 * 1024 });
+  } catch (err) {
+    throw new ArchiveError(`gzip: ${(err as Error).message}`);
+  }
+  const files: Files = new Map();
+  const budget = { left: maxBytes, max: maxBytes };
+  const extract = tar.extract();
+  const done = new Promise<void>((resolve, reject) => {
+    extract.on('entry', (header, stream, next) => {
+      const fail = (message: string): void => {
+        stream.resume();
+        extract.destroy(new ArchiveError(message));
+      };
+      if (header.type === 'directory') {
+        try {
+          entryPath(header.name, true);
+        } catch (err) {
+          return fail((err as Error).message);
+        }
+        stream.on('end', next).resume();
+        return;
+      }
+      if (header.type !== 'file' && header.type !== 'contiguous-file') {
+        return fail(`entry "${header.name}" is a ${header.type}${header.linkname ? ` to "${header.linkname}"` : ''}; only regular files are accepted`);
+      }
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: unknown) => void chunks.push(c as Buffer));
+      stream.on('end', () => {
+        try {
+          add(files, header.name, Buffer.concat(chunks), budget);
+          next();
+        } catch (err) {
+          extract.destroy(err as Error);
+        }
+      });
+    });
+    extract.on('finish', resolve);
+    extract.on('error', (err) => reject(err instanceof ArchiveError ? err : new ArchiveError(`tar: ${err.message}`)));
+  });
+  extract.end(raw);
+  await done;
+  return files;
+}
+
+const S_IFMT = 0o170000;
+const S_IFREG = 0o100000;
+const S_IFDIR = 0o040000;
+
+/**
+ * A small ZIP reader over the central directory — it is the only place that records whether
+ * an entry is a symlink (Unix mode in the external attributes), which general unzip helpers
+ * do not expose.
+ */
+function unzip(bytes: Buffer, maxBytes: number): Files {
+  const eocd = findEocd(bytes);
+  const count = bytes.readUInt16LE(eocd + 10);
+  let at = bytes.readUInt32LE(eocd + 16);
+  const files: Files = new Map();
+  const budget = { left: maxBytes, max: maxBytes };
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) throw new ArchiveError('zip: central directory is damaged');
+    const madeBy = bytes.readUInt16LE(at + 4) >> 8;
+    const flags = bytes.readUInt16LE(at + 8);
+    const method = bytes.readUInt16LE(at + 10);
+    const compressed = bytes.readUInt32LE(at + 20);
+    const size = bytes.readUInt32LE(at + 24);
+    const nameLen = bytes.readUInt16LE(at + 28);
+    const extraLen = bytes.readUInt16LE(at + 30);
+    const commentLen = bytes.readUInt16LE(at + 32);
+    const mode = bytes.readUInt32LE(at + 38) >>> 16;
+    const local = bytes.readUInt32LE(at + 42);
+    const name = bytes.subarray(at + 46, at + 46 + nameLen).toString('utf8');
+    at += 46 + nameLen + extraLen + commentLen;
+
+    const isDir = name.endsWith('/');
+    // Host 3 is Unix: the high 16 bits of the external attributes are st_mode.
+    if (madeBy === 3 && mode !== 0) {
+      const type = mode & S_IFMT;
+      if (type === 0o120000) throw new ArchiveError(`entry "${name}" is a symlink; only regular files are accepted`);
+      if (type !== S_IFREG && type !== S_IFDIR) throw new ArchiveError(`entry "${name}" is not a regular file`);
+    }
+    if (isDir) {
+      entryPath(name, true);
+      continue;
+    }
+    if (flags & 1) throw new ArchiveError(`entry "${name}" is encrypted`);
+    if (compressed === 0xffffffff || size === 0xffffffff) throw new ArchiveError(`entry "${name}": ZIP64 archives are not supported`);
+    if (size > budget.left) throw new ArchiveError(`archive unpacks to more than ${maxBytes} bytes`);
+    entryPath(name, false);
+    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50) throw new ArchiveError(`zip: entry "${name}" has no local header`);
+    const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
+    const data = bytes.subarray(start, start + compressed);
+    if (data.length !== compressed) throw new ArchiveError(`zip: entry "${name}" is truncated`);
+    let out: Buffer;
+    if (method === 0) out = Buffer.from(data);
+    else if (method === 8) {
+      try {
+        out = Buffer.from(inflateSync(data, { out: new Uint8Array(size) }));
+      } catch (err) {
+        throw new ArchiveError(`zip: entry "${name}": ${(err as Error).message}`);
+      }
+    } else throw new ArchiveError(`entry "${name}" uses compression method ${method}; only stored and deflate are supported`);
+    if (out.length !== size) throw new ArchiveError(`zip: entry "${name}" unpacks to ${out.length} bytes, not the ${size} it declares`);
+    add(files, name, out, budget);
+  }
+  return files;
+}
+
+function findEocd(bytes: Buffer): number {
+  const min = Math.max(0, bytes.length - 22 - 0xffff);
+  for (let i = bytes.length - 22; i >= min; i--) {
+    if (bytes.readUInt32LE(i) === 0x06054b50) return i;
+  }
+  throw new ArchiveError('zip: end of central directory not found');
+}

@@ -1,0 +1,181 @@
+/**
+ * `skillpress install`: copy one skill from a feed or discovery index into an agent's skills
+ * folder. Every digest is verified before anything is written; the skill folder is replaced
+ * in one rename; `.skillpress-install.json` beside the skill folders records what was
+ * installed, so a re-run downloads nothing when the published digest has not changed and never
+ * overwrites a skill someone edited by hand (unless forced).
+ */
+import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { checkName, parseSkillMarkdown, skillDigest } from '../load/index.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { atomicWrite } from '../federate/cache.ts';
+import { InstallError, locate, type Limits } from './source.ts';
+import type { Files } from './archive.ts';
+
+export { InstallError } from './source.ts';
+export { AGENTS, skillsFolder } from './agents.ts';
+
+export const MANIFEST = '.skillpress-install.json';
+
+export interface InstallOptions {
+  /** The skills folder; the skill goes to `<to>/<name>/`. */
+  to: string;
+  /** Replace a skill that was edited locally or not installed by skillpress; reinstall an unchanged one. */
+  force?: boolean;
+  limits?: Partial<Limits>;
+  now?: Date;
+}
+
+export interface InstallResult {
+  action: 'installed' | 'updated' | 'unchanged';
+  name: string;
+  dir: string;
+  digest: string;
+  previousDigest?: string;
+  version?: string;
+  /** Files the source lists but does not publish, with why. */
+  missing: Array<{ path: string; reason: string }>;
+  from: string;
+}
+
+interface ManifestEntry {
+  source: string;
+  index: string;
+  /** The published digest (feed content digest or discovery artifact digest). */
+  digest: string;
+  /** Digest of the files as written, to notice local edits. */
+  content_digest: string;
+  version?: string;
+  installed_at: string;
+}
+
+interface Manifest {
+  skills: Record<string, ManifestEntry>;
+}
+
+export async function install(source: string, name: string, opts: InstallOptions): Promise<InstallResult> {
+  const invalid = checkName(name, undefined);
+  if (invalid.length > 0) throw new InstallError(invalid.map((p) => p.message).join('; '));
+  const limits: Limits = { timeoutMs: opts.limits?.timeoutMs ?? 30_000, maxBytes: opts.limits?.maxBytes ?? 50 * 1024 * 1024 };
+  const to = path.resolve(opts.to);
+  const dir = path.join(to, name);
+
+  const located = await locate(source, limits);
+  const published = located.digestOf(name);
+  if (!published) throw new InstallError(`no skill "${name}" in ${located.indexUrl}`);
+
+  const manifest = await readManifest(to);
+  const record = manifest.skills[name];
+  const exists = await lstat(dir).then(() => true, () => false);
+  if (exists) {
+    if (!record && !opts.force) throw new InstallError(`${dir} already exists and was not installed by skillpress; use --force to replace it`);
+    if (record) {
+      const edited = (await folderDigest(dir)) !== record.content_digest;
+      if (edited && !opts.force) throw new InstallError(`${dir} was changed since it was installed; use --force to replace it with the published version`);
+      if (!edited && record.digest === published && !opts.force) {
+        return { action: 'unchanged', name, dir, digest: published, version: record.version, missing: [], from: located.indexUrl };
+      }
+    }
+  }
+
+  const pkg = await located.fetch(name);
+  checkSkillMd(pkg.files, name);
+  await replaceFolder(to, name, pkg.files);
+  manifest.skills[name] = {
+    source,
+    index: located.indexUrl,
+    digest: pkg.digest,
+    content_digest: filesDigest(pkg.files),
+    version: pkg.version,
+    installed_at: (opts.now ?? new Date()).toISOString(),
+  };
+  await writeManifest(to, manifest);
+  return {
+    action: exists ? 'updated' : 'installed',
+    name,
+    dir,
+    digest: pkg.digest,
+    previousDigest: record?.digest,
+    version: pkg.version,
+    missing: pkg.missing,
+    from: located.indexUrl,
+  };
+}
+
+/** The archive's root must hold SKILL.md whose name is the skill being installed. */
+function checkSkillMd(files: Files, name: string): void {
+  const bytes = files.get('SKILL.md');
+  if (!bytes) {
+    const wrapped = [...files.keys()].find((p) => p.endsWith('/SKILL.md'));
+    throw new InstallError(`no SKILL.md at the root of the skill${wrapped ? ` (found "${wrapped}": archives must not have a wrapper folder)` : ''}`);
+  }
+  const parsed = parseSkillMarkdown(bytes.toString('utf8'));
+  if (!parsed.ok) throw new InstallError(`SKILL.md: ${parsed.message}`);
+  if (parsed.data.name !== name) throw new InstallError(`SKILL.md names the skill "${String(parsed.data.name)}", not "${name}"; refusing to install it under that name`);
+}
+
+function filesDigest(files: Files): string {
+  return skillDigest([...files].map(([p, bytes]) => ({ path: p, sha256: sha256Hex(bytes) })));
+}
+
+/** Digest of what is on disk now (a link or special file counts as a change). */
+async function folderDigest(dir: string): Promise<string> {
+  const entries: Array<{ path: string; sha256: string }> = [];
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    for (const e of await readdir(abs, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(path.join(abs, e.name), childRel);
+      else if (e.isFile()) entries.push({ path: childRel, sha256: sha256Hex(await readFile(path.join(abs, e.name))) });
+      else entries.push({ path: childRel, sha256: 'not-a-regular-file' });
+    }
+  };
+  await walk(dir, '');
+  return skillDigest(entries);
+}
+
+/** Write into a staging folder beside the target, then swap it in with renames. */
+async function replaceFolder(to: string, name: string, files: Files): Promise<void> {
+  const tag = randomBytes(6).toString('hex');
+  const stage = path.join(to, `.${name}.skillpress-new-${tag}`);
+  const old = path.join(to, `.${name}.skillpress-old-${tag}`);
+  const target = path.join(to, name);
+  await mkdir(stage, { recursive: true });
+  try {
+    for (const [rel, bytes] of files) {
+      const file = path.join(stage, ...rel.split('/'));
+      // Paths were checked when unpacked; this keeps the promise even if that check had a gap.
+      if (path.relative(stage, file).startsWith('..') || path.isAbsolute(path.relative(stage, file))) throw new InstallError(`refusing to write "${rel}" outside the skill folder`);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, bytes, { flag: 'wx' });
+    }
+    const hadTarget = await lstat(target).then(() => true, () => false);
+    if (hadTarget) await rename(target, old);
+    try {
+      await rename(stage, target);
+    } catch (err) {
+      if (hadTarget) await rename(old, target);
+      throw err;
+    }
+    if (hadTarget) await rm(old, { recursive: true, force: true });
+  } finally {
+    await rm(stage, { recursive: true, force: true });
+  }
+}
+
+async function readManifest(to: string): Promise<Manifest> {
+  const raw = await readFile(path.join(to, MANIFEST), 'utf8').catch(() => undefined);
+  if (raw === undefined) return { skills: {} };
+  try {
+    const data = JSON.parse(raw) as Manifest;
+    return data && typeof data.skills === 'object' ? data : { skills: {} };
+  } catch {
+    throw new InstallError(`${path.join(to, MANIFEST)} is not valid JSON; fix or delete it`);
+  }
+}
+
+async function writeManifest(to: string, manifest: Manifest): Promise<void> {
+  const skills = Object.fromEntries(Object.entries(manifest.skills).sort(([a], [b]) => (a < b ? -1 : 1)));
+  await atomicWrite(path.join(to, MANIFEST), JSON.stringify({ skills }, null, 2) + '\n');
+}
