@@ -9,7 +9,8 @@
  * - A symlink is followed only if it resolves inside its skill folder; one that leaves it is an
  *   error and its target is never read.
  */
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync } from 'node:fs';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Catalog, Problem, Skill, SkillFile } from '../model/skill.ts';
 import { MIB } from '../model/config.ts';
@@ -122,7 +123,7 @@ async function findSkills(
 ): Promise<void> {
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch (err) {
     const rel = toPosix(path.relative(owner?.abs ?? absRoot, dir)) || '.';
     const reason = `folder cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
@@ -145,7 +146,7 @@ async function findSkills(
       skill: rel,
       file: actual,
       rule: 'skill-md-name',
-      message: `found "${actual}" but the file must be named exactly "SKILL.md"`,
+      message: `found "${actual}" but the file must be named exactly "SKILL.md": rename it`,
     });
   }
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -161,7 +162,7 @@ async function findSkills(
       const rel = toPosix(path.relative(current.abs, abs));
       if (entry.isFile()) current.files.push(rel);
       else if (entry.isSymbolicLink()) await classifySymlink(current, abs, rel, ignore);
-      else current.rejects.push({ path: rel, reason: 'not a regular file (device, socket or pipe)', severity: 'warning', rule: 'special-file' });
+      else current.rejects.push({ path: rel, reason: 'not a regular file (device, socket or pipe): remove it from the skill', severity: 'warning', rule: 'special-file' });
     } else if (entry.isSymbolicLink() && !ignore.dir(entry.name)) {
       // Outside any skill a link is not followed: it could lead anywhere, or loop.
       problems.push({
@@ -179,17 +180,17 @@ async function classifySymlink(skill: FoundSkill, abs: string, rel: string, _ign
   const skillReal = await realpath(skill.abs);
   const target = await realpath(abs).catch(() => undefined);
   if (target === undefined) {
-    skill.rejects.push({ path: rel, reason: 'symlink is broken (its target does not exist)', severity: 'warning', rule: 'symlink-broken' });
+    skill.rejects.push({ path: rel, reason: 'symlink is broken (its target does not exist): remove it or fix its target', severity: 'warning', rule: 'symlink-broken' });
     return;
   }
   const inside = target === skillReal || target.startsWith(skillReal + path.sep);
   if (!inside) {
-    skill.rejects.push({ path: rel, reason: 'symlink leaves the skill folder; its target was not read', severity: 'error', rule: 'symlink-escape' });
+    skill.rejects.push({ path: rel, reason: 'symlink leaves the skill folder, so its target was not read: put a copy of the file inside the skill instead', severity: 'error', rule: 'symlink-escape' });
     return;
   }
   const st = await stat(target);
   if (st.isFile()) skill.files.push(rel);
-  else skill.rejects.push({ path: rel, reason: 'symlink to a folder inside the skill is not followed (its files are stored where they are)', severity: 'warning', rule: 'symlink-folder' });
+  else skill.rejects.push({ path: rel, reason: 'symlink to a folder inside the skill is not followed (its files are stored where they are): remove the link', severity: 'warning', rule: 'symlink-folder' });
 }
 
 interface LoadResult {
@@ -237,7 +238,7 @@ async function loadSkill(
       severity: 'warning',
       file: `${nested}/${SKILL_FILE}`,
       rule: 'nested-skill',
-      message: `"${nested}" holds its own SKILL.md, so it is a separate skill and its files are not part of this one`,
+      message: `"${nested}" holds its own SKILL.md, so it is a separate skill and its files are not part of this one: move it out, or rename its SKILL.md if it belongs to this skill`,
     });
   }
 
@@ -247,7 +248,7 @@ async function loadSkill(
       severity: 'error',
       file: SKILL_FILE,
       rule: 'skill-md-readable',
-      message: skillMdFile?.skipped ? `SKILL.md was not stored: ${skillMdFile.skipped.reason}` : 'SKILL.md must be UTF-8 text',
+      message: skillMdFile?.skipped ? `SKILL.md was not stored: ${skillMdFile.skipped.reason}` : 'SKILL.md must be UTF-8 text without NUL bytes: save it as UTF-8',
     });
     return { problems };
   }
