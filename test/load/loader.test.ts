@@ -51,6 +51,10 @@ beforeAll(async () => {
   await put(`${SKILL}/${OVER}`, Buffer.alloc(MIB + 1, 0x62));
   for (const rel of IGNORED) await put(`${SKILL}/${rel}`, 'ignored');
   await symlink('crlf.txt', path.join(root, SKILL, 'link-inside.txt'));
+  await symlink('no-such-file.txt', path.join(root, SKILL, 'dangling'));
+  await mkdir(path.join(tmp, 'elsewhere', 'linked-skill'), { recursive: true });
+  await writeFile(path.join(tmp, 'elsewhere', 'linked-skill', 'SKILL.md'), '---\nname: linked-skill\ndescription: Lives outside the root.\n---\n');
+  await symlink(path.join(tmp, 'elsewhere', 'linked-skill'), path.join(root, 'linked-skill'));
   await put(`${NESTED}/SKILL.md`, '---\nname: inner-skill\ndescription: A skill inside another skill folder.\n---\nInner.\n');
   await put(`${NESTED}/inner.txt`, 'belongs to the inner skill\n');
 
@@ -155,6 +159,15 @@ describe('loadCatalog', () => {
       expect(json).not.toContain(Buffer.from(secret).toString('base64').slice(0, 16));
       expect(json).not.toContain(sha256(Buffer.from(secret)));
     }
+  });
+
+  it('lists a broken symlink with a warning and does not follow links outside any skill', async () => {
+    const catalog = await loadCatalog(root);
+    const dangling = skillAt(catalog, SKILL).files.find((f) => f.path === 'dangling');
+    expect(dangling?.skipped?.reason).toContain('broken');
+    expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: SKILL, file: 'dangling', rule: 'symlink-broken' }));
+    expect(catalog.skills.some((s) => s.name === 'linked-skill')).toBe(false);
+    expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: 'linked-skill', rule: 'symlink-not-followed' }));
   });
 
   it('gives the same catalog on every load', async () => {
