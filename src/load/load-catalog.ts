@@ -62,7 +62,7 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   const problems: Problem[] = [];
   const rootStat = await stat(absRoot).catch(() => undefined);
   if (!rootStat?.isDirectory()) {
-    problems.push({ severity: 'error', skill: root, rule: 'root-missing', message: `skills folder "${root}" does not exist or is not a folder` });
+    problems.push({ severity: 'error', skill: '.', rule: 'root-missing', message: `skills folder "${root}" does not exist or is not a folder` });
     return { skills: [], problems };
   }
 
@@ -70,7 +70,7 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   await findSkills(absRoot, absRoot, 0, undefined, opts.ignore, opts.maxDepth, found, problems);
   found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   if (found.length === 0 && problems.length === 0) {
-    problems.push({ severity: 'error', skill: root, rule: 'no-skills', message: `no SKILL.md found in "${root}" or its sub-folders: a skill is a folder holding a SKILL.md file` });
+    problems.push({ severity: 'error', skill: '.', rule: 'no-skills', message: `no SKILL.md found in "${root}" or its sub-folders: a skill is a folder holding a SKILL.md file` });
   }
 
   const loaded = await pMap(found, (f) => loadSkill(f, opts), 16);
