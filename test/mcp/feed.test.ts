@@ -1,0 +1,187 @@
+/**
+ * Reading feeds: path checks (nothing outside the feed is read), digests, and remote feeds served
+ * by a real HTTP server on 127.0.0.1 — cached on disk, revalidated with conditional requests,
+ * working offline, and polled for changes by a running `skillpress mcp`.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { FeedCatalog } from '../../src/mcp/catalog.ts';
+import { openFeed } from '../../src/mcp/feed/locate.ts';
+import { FeedPathError, resolveFeedPath } from '../../src/mcp/feed/paths.ts';
+import { RemoteStore } from '../../src/mcp/feed/remote-store.ts';
+import { DirStore, FeedIntegrityError } from '../../src/mcp/feed/store.ts';
+import { parseSkillUri } from '../../src/mcp/uris.ts';
+import { buildFeed, connect, FIXTURE, PNG, tempDir, writeSkills, type Connected } from './helpers.ts';
+
+const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+
+describe('feed paths', () => {
+  test('relative URLs resolve inside the feed; anything else is refused', () => {
+    expect(resolveFeedPath('', 'cards.json')).toBe('cards.json');
+    expect(resolveFeedPath('skills/a.json', '../files/a/scripts/x%20y.py')).toBe('files/a/scripts/x y.py');
+    // URL resolution clamps `..` at the feed root: the result is still a path inside the feed.
+    expect(resolveFeedPath('skills/a.json', '../../../etc/passwd')).toBe('etc/passwd');
+    for (const bad of ['/etc/passwd', 'https://evil.example/x', '//evil.example/x', 'file:///etc/passwd', 'a%2F..%2F..%2Fb', 'a\\..\\b', 'a/%00', '']) {
+      expect(() => resolveFeedPath('', bad), bad).toThrow(FeedPathError);
+    }
+  });
+
+  test('skill:// URIs decode per segment and refuse traversal', () => {
+    expect(parseSkillUri('skill://pdf/scripts/x%20y.py')).toEqual(['pdf', 'scripts', 'x y.py']);
+    for (const bad of ['skill://pdf/../x', 'skill://pdf/%2e%2e/x', 'skill://pdf/a%2fb', 'skill://pdf//x', 'skill://pdf/x?y', 'file:///etc/passwd', 'skill://pdf/%E0%A4%A']) {
+      expect(() => parseSkillUri(bad), bad).toThrow(FeedPathError);
+    }
+  });
+});
+
+describe('local feeds', () => {
+  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let feedDir: string;
+
+  beforeAll(async () => {
+    tmp = await tempDir();
+    await writeSkills(path.join(tmp.dir, 'skills'), FIXTURE);
+    feedDir = await buildFeed(path.join(tmp.dir, 'skills'), path.join(tmp.dir, 'dist'));
+  });
+  afterAll(() => tmp?.remove());
+
+  test('--feed takes the build folder or the feed folder', async () => {
+    expect((await openFeed(path.join(tmp.dir, 'dist'))).location).toBe(feedDir);
+    expect((await openFeed(feedDir)).location).toBe(feedDir);
+    await expect(openFeed(path.join(tmp.dir, 'skills'))).rejects.toThrow(/no feed at .*run `skillpress build` first/);
+  });
+
+  test('files are checked against the manifest digest, and a symlink out of the feed is never followed', async () => {
+    const catalog = await FeedCatalog.load(new DirStore(feedDir));
+    const card = catalog.requireCard('pdf-processing');
+    expect((await catalog.file(card, 'assets/logo.png')).bytes.equals(PNG)).toBe(true);
+
+    // Same bytes, but outside the feed: refused.
+    const ocr = path.join(feedDir, 'files', 'pdf-processing', 'references', 'ocr.md');
+    const outside = path.join(tmp.dir, 'outside.md');
+    await writeFile(outside, await readFile(ocr));
+    await rm(ocr);
+    await symlink(outside, ocr);
+    await expect(catalog.file(card, 'references/ocr.md')).rejects.toThrow(/outside the feed/);
+
+    // Changed bytes: refused.
+    const script = path.join(feedDir, 'files', 'pdf-processing', 'scripts', 'extract.py');
+    await writeFile(script, 'import os; os.system("rm -rf /")\n');
+    await expect(catalog.file(card, 'scripts/extract.py')).rejects.toThrow(FeedIntegrityError);
+  });
+});
+
+/** Serves a folder over HTTP with ETags; counts requests and 304s. */
+async function staticServer(root: string): Promise<{ server: Server; url: string; hits: string[]; notModified: () => number; tamper: Map<string, Buffer> }> {
+  const hits: string[] = [];
+  const tamper = new Map<string, Buffer>();
+  let notModified = 0;
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    hits.push(url.pathname);
+    const file = path.join(root, ...decodeURIComponent(url.pathname).split('/').filter(Boolean));
+    if (!file.startsWith(root)) return void res.writeHead(403).end();
+    try {
+      const bytes = tamper.get(url.pathname) ?? (await readFile(file));
+      const etag = `"${sha256(bytes)}"`;
+      if (req.headers['if-none-match'] === etag) {
+        notModified++;
+        return void res.writeHead(304, { etag }).end();
+      }
+      res.writeHead(200, { etag, 'content-type': 'application/octet-stream', 'last-modified': (await stat(file)).mtime.toUTCString() }).end(bytes);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}/`, hits, notModified: () => notModified, tamper };
+}
+
+const stop = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+describe('remote feeds', () => {
+  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let site: Awaited<ReturnType<typeof staticServer>>;
+  let cacheDir: string;
+  let skillsDir: string;
+  let dist: string;
+
+  beforeAll(async () => {
+    tmp = await tempDir();
+    skillsDir = path.join(tmp.dir, 'skills');
+    dist = path.join(tmp.dir, 'dist');
+    cacheDir = path.join(tmp.dir, 'cache');
+    await writeSkills(skillsDir, FIXTURE);
+    await buildFeed(skillsDir, dist);
+    site = await staticServer(dist);
+  });
+  afterAll(async () => {
+    if (site?.server.listening) await stop(site.server);
+    await tmp?.remove();
+  });
+
+  test('a site URL is fetched, verified and cached; the next start revalidates with a conditional request', async () => {
+    const store = (await openFeed(site.url, { cacheDir })) as RemoteStore;
+    expect(store.location).toBe(`${site.url}feed/v1/index.json`);
+    const catalog = await FeedCatalog.load(store);
+    expect(catalog.cards.map((c) => c.name)).toEqual(['expense-policy', 'pdf-processing', 'trino-debug']);
+    const png = await catalog.file(catalog.requireCard('pdf-processing'), 'assets/logo.png');
+    expect(png.bytes.equals(PNG)).toBe(true);
+
+    const before = site.notModified();
+    const again = await FeedCatalog.load((await openFeed(site.url, { cacheDir })) as RemoteStore);
+    expect(site.notModified()).toBe(before + 1);
+    const fetched = site.hits.length;
+    await again.file(again.requireCard('pdf-processing'), 'assets/logo.png');
+    expect(site.hits.length).toBe(fetched); // served from the cache, by digest
+  });
+
+  test('bytes that do not match the index digest are refused', async () => {
+    const store = new RemoteStore(`${site.url}feed/v1/index.json`, { cacheDir: path.join(tmp.dir, 'other-cache') });
+    await store.open();
+    const catalog = await FeedCatalog.load(store);
+    site.tamper.set('/feed/v1/files/trino-debug/tools.json', Buffer.from('[{"name":"evil"}]'));
+    await expect(catalog.file(catalog.requireCard('trino-debug'), 'tools.json')).rejects.toThrow(FeedIntegrityError);
+    site.tamper.clear();
+  });
+
+  test('skillpress mcp --feed <url> polls for changes, then starts and works offline from its cache', async () => {
+    let changes = 0;
+    let live: Connected | undefined = await connect(site.url, 'legacy', ['--cache-dir', cacheDir, '--poll', '1'], {
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
+    });
+    try {
+      await writeSkills(skillsDir, { 'csv-cleaner': { 'SKILL.md': '---\nname: csv-cleaner\ndescription: Clean messy CSV exports.\n---\nTrim cells.\n' } });
+      await buildFeed(skillsDir, dist);
+      await expect.poll(() => changes, { timeout: 15_000, interval: 100 }).toBeGreaterThan(0);
+      const list = await live.client.callTool({ name: 'skills_list', arguments: {} });
+      expect((list.structuredContent as { total: number }).total).toBe(4);
+      await live.client.callTool({ name: 'view_skill', arguments: { name: 'csv-cleaner' } }); // cache the skill JSON
+    } finally {
+      await live.close();
+      live = undefined;
+    }
+
+    await stop(site.server);
+    const offline = await connect(site.url, 'modern', ['--cache-dir', cacheDir]);
+    try {
+      await expect.poll(() => offline.stderr(), { timeout: 5000 }).toMatch(/offline: serving the cached feed/);
+      const view = await offline.client.callTool({ name: 'view_skill', arguments: { name: 'csv-cleaner' } });
+      expect(view.isError).toBeFalsy();
+      const png = await offline.client.readResource({ uri: 'skill://pdf-processing/assets/logo.png' });
+      expect(Buffer.from((png.contents[0] as { blob: string }).blob, 'base64').equals(PNG)).toBe(true);
+      // Not cached and no network: a clear error, and the server keeps serving.
+      const missing = await offline.client.callTool({ name: 'read_skill_file', arguments: { name: 'expense-policy', path: 'allowance_table.json' } });
+      expect(missing.isError).toBe(true);
+      const search = await offline.client.callTool({ name: 'skills_search', arguments: { query: 'csv' } });
+      expect((search.structuredContent as { results: Array<{ name: string }> }).results[0]!.name).toBe('csv-cleaner');
+    } finally {
+      await offline.close();
+    }
+  });
+});
