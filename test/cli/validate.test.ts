@@ -82,6 +82,12 @@ describe('skillpress validate', () => {
     expect(r.stdout).toMatch(/^valid \(lenient\): \d+ skills? loaded/m);
   });
 
+  it('runs as `npx skillpress validate skills` through the package bin', () => {
+    const r = spawnSync('npx', ['--no-install', 'skillpress', 'validate', 'skills'], { cwd: repo, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^valid \(lenient\)/m);
+  });
+
   it('exits 1 on broken skills and names every broken folder with its rule', () => {
     const r = skillpress('validate', broken);
     expect(r.code).toBe(1);
