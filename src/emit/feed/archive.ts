@@ -48,7 +48,7 @@ export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: numb
   tar.finalize();
   await done;
   // Node's gzip header has no file name and mtime 0, so the bytes depend only on the input.
-  return gzipSync(Buffer.concat(chunks), { level: 9 });
+  return gzipSync(Buffer.concat(chunks), { level: 6 });
 }
 
 export function zip(entries: readonly ArchiveEntry[], mtimeSeconds: number): Buffer {

@@ -81,12 +81,20 @@ const pretty = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
 class OutputWriter {
   bytes = 0;
   private readonly root: string;
+  /** Folders already created (or being created), so each is made once. */
+  private readonly folders = new Map<string, Promise<unknown>>();
   constructor(root: string) {
     this.root = root;
   }
   async write(rel: string, data: string | Uint8Array): Promise<{ sha256: string; bytes: number }> {
     const abs = resolveInside(this.root, rel);
-    await mkdir(path.dirname(abs), { recursive: true });
+    const dir = path.dirname(abs);
+    let made = this.folders.get(dir);
+    if (!made) {
+      made = mkdir(dir, { recursive: true });
+      this.folders.set(dir, made);
+    }
+    await made;
     await writeFile(abs, data);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
@@ -143,22 +151,23 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
       const { card, skill: json, problems: p } = skillJson(skill, { withArchive, tokens });
       const stored = skill.files.filter((f) => f.content !== undefined && !f.skipped);
       const entries: ArchiveEntry[] = [];
-      for (const f of stored) {
-        const bytes = fileBytes(f);
-        try {
-          await out.write(feed(`files/${skill.id}/${f.path}`), bytes);
-          entries.push({ path: f.path, bytes });
-        } catch (err) {
-          p.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${(err as Error).message}; the file was not written` });
-        }
-      }
+      await Promise.all(
+        stored.map(async (f) => {
+          const bytes = fileBytes(f);
+          try {
+            await out.write(feed(`files/${skill.id}/${f.path}`), bytes);
+            entries.push({ path: f.path, bytes });
+          } catch (err) {
+            p.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${(err as Error).message}; the file was not written` });
+          }
+        }),
+      );
       const written = await out.write(feed(`skills/${skill.id}.json`), pretty(json));
       let disc: DiscoverySkill | undefined;
       if (scope === 'published') {
         const base = `${DISCOVERY_PATH}/${skill.id}`;
         const targz = await tarGz(entries, archiveMtime);
-        await out.write(`${base}.tar.gz`, targz);
-        await out.write(`${base}.zip`, zip(entries, archiveMtime));
+        await Promise.all([out.write(`${base}.tar.gz`, targz), out.write(`${base}.zip`, zip(entries, archiveMtime))]);
         const onlySkillMd = entries.length === 1 && entries[0]!.path === SKILL_MD;
         const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
         if (onlySkillMd) {
@@ -171,7 +180,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
       opts.onProgress?.(++done, skills.length);
       return { skill, card, written, disc, problems: p, stored: stored.length, skipped: skill.files.length - stored.length };
     },
-    8,
+    16,
   );
 
   for (const r of results) {

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadCatalog } from '../../src/load/index.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
+import { Changes } from '../../src/model/feed.ts';
+import { loadPreviousFeed, writeFeed } from '../../src/emit/feed/index.ts';
+import { makeFixture, skillMd, write, type Fixture } from './fixture.ts';
+
+let fx: Fixture;
+const config = SkillpressConfig.parse({ registry: { name: 'test-registry' } });
+
+async function buildAt(n: number, epoch: number): Promise<string> {
+  const out = path.join(fx.dir, `out-${n}`);
+  const catalog = await loadCatalog(fx.skills, { registry: 'test-registry', sourceDateEpoch: epoch });
+  const previous = n > 1 ? await loadPreviousFeed(path.join(fx.dir, `out-${n - 1}`)) : undefined;
+  await writeFeed(catalog, { outDir: out, config, previous, sourceDateEpoch: epoch });
+  return out;
+}
+
+const changesOf = (out: string) => Changes.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/changes.json'), 'utf8')));
+
+beforeAll(() => {
+  fx = makeFixture();
+});
+afterAll(() => {
+  rmSync(fx.dir, { recursive: true, force: true });
+});
+
+describe('changes.json', () => {
+  it('tracks added, updated and removed skills across builds and keeps tombstones', async () => {
+    const first = changesOf(await buildAt(1, 1_000));
+    expect(first.previous_generated_at).toBeUndefined();
+    expect(first.changes.map((c) => [c.id, c.change])).toEqual([
+      ['kitchen-sink', 'added'],
+      ['only-skill-md', 'added'],
+    ]);
+    const oldDigest = first.changes[0]!.digest;
+
+    // Update one skill (content and version), remove one, add one.
+    write(fx.skills, 'kitchen-sink/a/b/c/deep.txt', 'changed\n');
+    const md = path.join(fx.skills, 'kitchen-sink', 'SKILL.md');
+    writeFileSync(md, readFileSync(md, 'utf8').replace('version: "1.0.0"', 'version: "1.1.0"'));
+    rmSync(path.join(fx.skills, 'only-skill-md'), { recursive: true });
+    write(fx.skills, 'new-skill/SKILL.md', skillMd('new-skill', 'Added in the second build.'));
+
+    const second = changesOf(await buildAt(2, 2_000));
+    expect(second.previous_generated_at).toBe(new Date(1_000_000).toISOString());
+    const by = new Map(second.changes.map((c) => [c.id, c]));
+    expect([...by.keys()]).toEqual(['kitchen-sink', 'new-skill', 'only-skill-md']);
+    expect(by.get('kitchen-sink')).toMatchObject({ change: 'updated', version: '1.1.0', previous_version: '1.0.0', previous_digest: oldDigest });
+    expect(by.get('kitchen-sink')!.digest).not.toBe(oldDigest);
+    expect(by.get('new-skill')).toMatchObject({ change: 'added' });
+    expect(by.get('only-skill-md')).toMatchObject({ change: 'removed', previous_version: '0.1.0', at: new Date(2_000_000).toISOString() });
+
+    // Nothing changed: only the tombstone stays, with the time it was removed.
+    const third = changesOf(await buildAt(3, 3_000));
+    expect(third.changes).toEqual([by.get('only-skill-md')]);
+
+    // The removed skill comes back: it is added again and its tombstone goes.
+    write(fx.skills, 'only-skill-md/SKILL.md', skillMd('only-skill-md', 'Back again.'));
+    const fourth = changesOf(await buildAt(4, 4_000));
+    expect(fourth.changes.map((c) => [c.id, c.change])).toEqual([['only-skill-md', 'added']]);
+  });
+
+  it('finds no previous feed in an empty folder, and rejects a broken one', async () => {
+    expect(await loadPreviousFeed(path.join(fx.dir, 'nothing-here'))).toBeUndefined();
+    write(fx.dir, 'broken/feed/v1/cards.json', JSON.stringify({ hello: 'world' }));
+    await expect(loadPreviousFeed(path.join(fx.dir, 'broken'))).rejects.toThrow(/not a feed v1 cards file/);
+  });
+});
