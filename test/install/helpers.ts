@@ -17,7 +17,7 @@ export async function tarGz(entries: Entry[]): Promise<Buffer> {
   const pack = tar.pack();
   const chunks: Buffer[] = [];
   pack.on('data', (c: unknown) => void chunks.push(c as Buffer));
-  const done = new Promise((resolve) => pack.on('end', resolve));
+  const done = new Promise<void>((resolve) => pack.on('end', () => resolve()));
   for (const e of entries) {
     const type = e.type ?? 'file';
     if (type === 'file') pack.entry({ name: e.name, type, mode: 0o644 }, Buffer.from(e.data ?? ''));
