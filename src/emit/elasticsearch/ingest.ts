@@ -231,10 +231,12 @@ async function bulkLoad(
     })(),
     onDocument: (op) => [{ index: { _index: target[op.target], _id: op.id } }, op.doc],
     onDrop: (dropped) => {
+      // `document` is the sent source; the action line carries index and id.
+      const action = (dropped.operation as { index?: { _index?: string; _id?: string } }).index ?? {};
       const e = dropped.error;
       failures.push({
-        index: target[dropped.document.target],
-        id: dropped.document.id,
+        index: action._index ?? '?',
+        id: action._id ?? '?',
         status: dropped.status,
         error: e ? `${e.type}: ${e.reason ?? ''}${e.caused_by?.reason ? ` (${e.caused_by.reason})` : ''}` : 'unknown error',
       });
