@@ -1,0 +1,150 @@
+/**
+ * `skillpress build` as a user runs it: the real binary in a child process, on the feed fixture
+ * (every kind of file, private and group skills). Exit codes, the summary, atomic replacement
+ * of the output folder, change tracking against the folder or a --previous URL, and the site
+ * built beside the feed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BuildResult } from '../../src/cli/commands/build.ts';
+import { Changes, FeedIndex } from '../../src/model/feed.ts';
+import { makeFixture, skillMd, write, type Fixture } from '../feed/fixture.ts';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const node = path.join(repo, 'node_modules/.bin/node');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function skillpress(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], { cwd, env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1700000000', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let fx: Fixture;
+const build = (out: string, ...more: string[]): Promise<Run> =>
+  skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', out, '--config', fx.config, '--no-site', '--json', ...more]);
+const result = (r: Run): BuildResult => JSON.parse(r.stdout) as BuildResult;
+const changes = (out: string) => Changes.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/changes.json'), 'utf8')));
+
+beforeAll(() => {
+  fx = makeFixture();
+});
+afterAll(() => {
+  rmSync(fx.dir, { recursive: true, force: true });
+});
+
+describe('skillpress build', () => {
+  it('writes the feed and discovery index and reports withheld and skipped files', async () => {
+    const out = path.join(fx.dir, 'dist');
+    const r = await build(out);
+    expect(r.code, r.stderr).toBe(0);
+    expect(result(r)).toMatchObject({ ok: true, skills: 2, files: 11, skipped_files: 1, withheld: 2, imported: 0, invalid: 0 });
+    expect(existsSync(path.join(out, 'feed/v1/index.json'))).toBe(true);
+    expect(existsSync(path.join(out, '.well-known/agent-skills/index.json'))).toBe(true);
+    // The staging folder is gone: only what the test made is left beside the output.
+    expect(readdirSync(fx.dir).filter((n) => n.includes('staging'))).toEqual([]);
+  });
+
+  it('prints problems and a summary for people', async () => {
+    const r = await skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', path.join(fx.dir, 'dist-text'), '--config', fx.config, '--no-site']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/kitchen-sink\/big\.bin: warning \[file-too-large\]/);
+    expect(r.stdout).toMatch(/built 2 skill\(s\), 11 file\(s\) \(1 listed but not stored\)/);
+    expect(r.stdout).toMatch(/withheld \(private\/group\): 2/);
+  });
+
+  it('exits 1 when a skill is rejected, and still publishes the valid ones', async () => {
+    write(fx.skills, 'broken-skill/SKILL.md', '---\nname: broken-skill\n---\nNo description.\n');
+    try {
+      const out = path.join(fx.dir, 'dist-broken');
+      const r = await build(out);
+      expect(r.code).toBe(1);
+      const res = result(r);
+      expect(res).toMatchObject({ ok: false, skills: 2, invalid: 1 });
+      expect(res.problems.some((p) => p.skill === 'broken-skill' && p.severity === 'error')).toBe(true);
+      expect(FeedIndex.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/index.json'), 'utf8'))).counts.skills).toBe(2);
+    } finally {
+      rmSync(path.join(fx.skills, 'broken-skill'), { recursive: true });
+    }
+  });
+
+  it('replaces the previous build and lists what changed since it', async () => {
+    const out = path.join(fx.dir, 'dist-rebuild');
+    expect((await build(out)).code).toBe(0);
+    await writeFile(path.join(out, 'stale-file.txt'), 'from an older build');
+    write(fx.skills, 'added-later/SKILL.md', skillMd('added-later', 'Added after the first build.'));
+    try {
+      const r = await build(out);
+      expect(r.code, r.stderr).toBe(0);
+      expect(result(r).changes).toEqual({ added: 1, updated: 0, removed: 0 });
+      const c = changes(out);
+      expect(c.previous_generated_at).toBeDefined();
+      expect(c.changes.map((x) => [x.id, x.change])).toEqual([['added-later', 'added']]);
+      expect(existsSync(path.join(out, 'stale-file.txt'))).toBe(false);
+    } finally {
+      rmSync(path.join(fx.skills, 'added-later'), { recursive: true });
+    }
+  });
+
+  it('reads the previous build from a URL with --previous', async () => {
+    const served = path.join(fx.dir, 'dist-served');
+    write(fx.skills, 'only-in-served/SKILL.md', skillMd('only-in-served', 'Present in the served build only.'));
+    expect((await build(served)).code).toBe(0);
+    rmSync(path.join(fx.skills, 'only-in-served'), { recursive: true });
+
+    const server: Server = createServer((req, res) => {
+      const rel = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      readFile(path.join(served, ...rel.split('/').filter((s) => s && s !== '..'))).then(
+        (body) => res.writeHead(200, { 'content-type': 'application/json' }).end(body),
+        () => res.writeHead(404).end(),
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const out = path.join(fx.dir, 'dist-from-url');
+      const r = await build(out, '--previous', `http://127.0.0.1:${port}/`);
+      expect(r.code, r.stderr).toBe(0);
+      expect(changes(out).changes.map((x) => [x.id, x.change])).toEqual([['only-in-served', 'removed']]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('refuses to replace a folder that holds something other than a build', async () => {
+    const out = path.join(fx.dir, 'not-a-build');
+    await mkdir(out);
+    await writeFile(path.join(out, 'precious.txt'), 'keep me');
+    const r = await build(out);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/not empty and holds no previous skillpress build/);
+    expect(readFileSync(path.join(out, 'precious.txt'), 'utf8')).toBe('keep me');
+  });
+
+  it('builds the site with the feed beside it', async () => {
+    const out = path.join(fx.dir, 'dist-site');
+    const r = await skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', out, '--config', fx.config, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(path.join(out, 'index.html'))).toBe(true);
+    expect(existsSync(path.join(out, 'feed/v1/search.json'))).toBe(true);
+    expect(existsSync(path.join(out, '.well-known/agent-skills/kitchen-sink.tar.gz'))).toBe(true);
+    expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('kitchen-sink');
+  }, 180_000);
+});
