@@ -79,7 +79,7 @@ describe('skillpress validate', () => {
     const r = skillpress('validate', 'skills');
     expect(r.stderr).toBe('');
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/^valid \(lenient\): \d+ skills? loaded/m);
+    expect(r.stdout).toMatch(/^valid \(lenient\): \d+ valid skill\(s\), \d+ file\(s\); 0 invalid skill\(s\); 0 error\(s\)/m);
   });
 
   it('runs as `npx skillpress validate skills` through the package bin', () => {
@@ -95,7 +95,7 @@ describe('skillpress validate', () => {
       const lines = linesFor(r.stdout, broken, folder);
       expect(lines.some((l) => l.includes(`: ${lenient} [${rule}]`)), `${folder}: ${rule}\n${r.stdout}`).toBe(true);
     }
-    expect(r.stdout).toMatch(/^invalid \(lenient\): .* 5 invalid skill folders/m);
+    expect(r.stdout).toMatch(/^invalid \(lenient\): 6 valid skill\(s\), 6 file\(s\); 5 invalid skill\(s\); 5 error\(s\), 6 warning\(s\)$/m);
   });
 
   it('in --strict mode every broken folder is an error', () => {
@@ -104,7 +104,7 @@ describe('skillpress validate', () => {
     for (const [folder, { rule }] of Object.entries(BROKEN)) {
       expect(linesFor(r.stdout, broken, folder).some((l) => l.includes(`: error [${rule}]`)), `${folder}: ${rule}\n${r.stdout}`).toBe(true);
     }
-    expect(r.stdout).toMatch(/^invalid \(strict\): 0 skills loaded .* 11 invalid skill folders/m);
+    expect(r.stdout).toMatch(/^invalid \(strict\): 0 valid skill\(s\), 0 file\(s\); 11 invalid skill\(s\)/m);
   });
 
   it('gives file, line, field and an actionable message', () => {
@@ -117,7 +117,7 @@ describe('skillpress validate', () => {
 
   it('counts characters, not bytes: limits of multibyte text are valid', () => {
     const r = skillpress('validate', edges, '--strict');
-    expect(r.stdout).toMatch(/^valid \(strict\): 2 skills loaded/m);
+    expect(r.stdout).toMatch(/^valid \(strict\): 2 valid skill\(s\)/m);
     expect(r.code).toBe(0);
   });
 

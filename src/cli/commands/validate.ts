@@ -50,8 +50,6 @@ export function summarize(catalog: Catalog, root: string, mode: 'strict' | 'leni
   };
 }
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 export const validate: Command = {
   name: 'validate',
   summary: 'check every skill against the Agent Skills specification',
@@ -79,8 +77,9 @@ export const validate: Command = {
     } else {
       const out = catalog.problems.map((p) => formatProblem(p, root));
       out.push(
-        `${summary.valid ? 'valid' : 'invalid'} (${mode}): ${plural(summary.skills, 'skill')} loaded with ${plural(summary.files, 'file')}; ` +
-          `${plural(summary.invalid.length, 'invalid skill folder')}; ${plural(summary.errors, 'error')}, ${plural(summary.warnings, 'warning')}`,
+        // The part after the verdict is a stable format that scripts and tests match on.
+        `${summary.valid ? 'valid' : 'invalid'} (${mode}): ${summary.skills} valid skill(s), ${summary.files} file(s); ` +
+          `${summary.invalid.length} invalid skill(s); ${summary.errors} error(s), ${summary.warnings} warning(s)`,
       );
       process.stdout.write(out.join('\n') + '\n');
     }
