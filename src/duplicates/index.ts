@@ -1,0 +1,86 @@
+/**
+ * Duplicate skills, found without an LLM (seed 004 checks for duplicates before creating a
+ * skill; here the build reports them):
+ *
+ * - identical: the same SKILL.md body and the same other files (every path and sha256), whatever
+ *   the name and description say — one skill published twice;
+ * - near: TF-IDF cosine similarity of description + body at or above
+ *   `duplicates.near_threshold` — two skills an agent could not tell apart.
+ */
+import type { Problem, Skill } from '../model/skill.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { similarPairs, tfidfVectors, tokenize } from './tfidf.ts';
+
+export interface Duplicate {
+  kind: 'identical' | 'near';
+  /** Skill ids, `a` < `b`. */
+  a: string;
+  b: string;
+  /** Cosine similarity (1 for identical content). */
+  similarity: number;
+}
+
+/** Identity of a skill's content apart from its name: body plus every other file's path and digest. */
+export function contentKey(skill: Skill): string {
+  const files = skill.files
+    .filter((f) => f.path !== 'SKILL.md')
+    .map((f) => `${f.path}\0${f.sha256}\0${f.size}`)
+    .sort();
+  return sha256Hex(JSON.stringify([skill.body.replace(/\r\n?/g, '\n').trim(), files]));
+}
+
+export function findDuplicates(skills: readonly Skill[], opts: { nearThreshold: number }): Duplicate[] {
+  const sorted = [...skills].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+  const out: Duplicate[] = [];
+
+  const byKey = new Map<string, string[]>();
+  for (const s of sorted) {
+    const key = contentKey(s);
+    byKey.set(key, [...(byKey.get(key) ?? []), s.id]);
+  }
+  const identical = new Set<string>();
+  for (const ids of byKey.values()) {
+    for (let i = 0; i < ids.length; i++) {
+      for (let j = i + 1; j < ids.length; j++) {
+        out.push({ kind: 'identical', a: ids[i]!, b: ids[j]!, similarity: 1 });
+        identical.add(`${ids[i]}\0${ids[j]}`);
+      }
+    }
+  }
+
+  const vectors = tfidfVectors(sorted.map((s) => tokenize(`${s.description}\n${s.body}`)));
+  for (const { i, j, similarity } of similarPairs(vectors, opts.nearThreshold)) {
+    const a = sorted[i]!.id;
+    const b = sorted[j]!.id;
+    if (!identical.has(`${a}\0${b}`)) out.push({ kind: 'near', a, b, similarity: Math.round(similarity * 1000) / 1000 });
+  }
+  return out.sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
+}
+
+/** The report as warnings, one per pair, attached to the second skill of the pair. */
+export function duplicateProblems(duplicates: readonly Duplicate[], skills: readonly Skill[], threshold: number): Problem[] {
+  const where = (id: string): string => {
+    const s = skills.find((x) => x.id === id);
+    if (!s) return id;
+    return s.source.kind === 'local' ? s.source.dir : s.source.kind === 'peer' ? `peer:${s.source.peer}` : `url:${s.source.skill_md_url}`;
+  };
+  return duplicates.map((d) =>
+    d.kind === 'identical'
+      ? {
+          severity: 'warning',
+          skill: where(d.b),
+          file: 'SKILL.md',
+          rule: 'duplicate-identical',
+          message: `"${d.b}" has the same instructions and files as "${d.a}": remove one, or make it differ`,
+        }
+      : {
+          severity: 'warning',
+          skill: where(d.b),
+          file: 'SKILL.md',
+          rule: 'duplicate-near',
+          message:
+            `"${d.b}" is ${Math.round(d.similarity * 100)}% similar to "${d.a}" (TF-IDF cosine of description and body; ` +
+            `duplicates.near_threshold is ${threshold}): merge them, or make the descriptions say when to use each`,
+        },
+  );
+}
