@@ -53,27 +53,46 @@ export function tfidfVectors(docs: readonly string[][]): Array<Map<number, numbe
 }
 
 /**
- * Every pair (i < j) whose cosine similarity is at least `threshold`. Walks an inverted index,
- * so only documents that share a term are ever compared.
+ * Every pair (i < j) whose cosine similarity is at least `threshold`. Walks an inverted index
+ * in typed arrays, so only documents that share a term are compared, and each pair's dot
+ * product is accumulated once (from the lower-numbered document).
  */
 export function similarPairs(vectors: ReadonlyArray<Map<number, number>>, threshold: number): Array<{ i: number; j: number; similarity: number }> {
-  const postings = new Map<number, Array<[number, number]>>();
+  // Postings per term, in document order: docs[t][k] holds weight weights[t][k].
+  const df = new Map<number, number>();
+  for (const vec of vectors) for (const term of vec.keys()) df.set(term, (df.get(term) ?? 0) + 1);
+  const docs = new Map<number, Int32Array>();
+  const weights = new Map<number, Float64Array>();
+  const fill = new Map<number, number>();
+  for (const [term, count] of df) {
+    docs.set(term, new Int32Array(count));
+    weights.set(term, new Float64Array(count));
+    fill.set(term, 0);
+  }
   vectors.forEach((vec, doc) => {
     for (const [term, w] of vec) {
-      let list = postings.get(term);
-      if (!list) postings.set(term, (list = []));
-      list.push([doc, w]);
+      const k = fill.get(term)!;
+      docs.get(term)![k] = doc;
+      weights.get(term)![k] = w;
+      fill.set(term, k + 1);
     }
   });
+
   const out: Array<{ i: number; j: number; similarity: number }> = [];
   const scores = new Float64Array(vectors.length);
   const touched: number[] = [];
+  // cursor[term] is where document i sits in that term's postings while i is processed.
+  const cursor = new Map<number, number>();
   vectors.forEach((vec, i) => {
     for (const [term, w] of vec) {
-      for (const [j, v] of postings.get(term)!) {
-        if (j <= i) continue;
+      const at = cursor.get(term) ?? 0;
+      cursor.set(term, at + 1);
+      const d = docs.get(term)!;
+      const ws = weights.get(term)!;
+      for (let k = at + 1; k < d.length; k++) {
+        const j = d[k]!;
         if (scores[j] === 0) touched.push(j);
-        scores[j] += w * v;
+        scores[j] += w * ws[k]!;
       }
     }
     for (const j of touched) {
@@ -84,5 +103,5 @@ export function similarPairs(vectors: ReadonlyArray<Map<number, number>>, thresh
     }
     touched.length = 0;
   });
-  return out;
+  return out.sort((x, y) => x.i - y.i || x.j - y.j);
 }
