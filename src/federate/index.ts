@@ -78,11 +78,3 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
   }
   return { skills, problems: sortProblems(problems) };
 }
-
-/**
- * The skills this registry publishes in its own feeds: its own, plus imported ones only when
- * `federation.reexport` is set. (Skills registered by URL are this registry's own.)
- */
-export function exportedSkills(skills: readonly Skill[], config: SkillpressConfig): Skill[] {
-  return config.federation.reexport ? [...skills] : skills.filter((s) => s.source.kind !== 'peer');
-}

@@ -173,7 +173,8 @@ async function importSkill(
       continue;
     }
     if (!f.url) throw new Rejected('peer-invalid-feed', `file "${f.path}" has neither a url nor a skip reason`);
-    const fileUrl = resolveSameOrigin(f.url, skillUrl.href);
+    // Feed URLs are relative to the feed root (the folder holding index.json), in every file.
+    const fileUrl = resolveSameOrigin(f.url, indexUrl);
     if (!fileUrl) throw new Rejected('peer-foreign-url', `file "${f.path}": URL "${f.url}" leaves the peer's origin`);
     const bytes = await fetcher.verified(fileUrl.href, f.sha256);
     if (bytes.byteLength !== f.size) throw new Rejected('peer-inconsistent', `file "${f.path}" is ${bytes.byteLength} bytes, but the feed says ${f.size}`);

@@ -187,7 +187,7 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
           missing.push({ path: f.path, reason: f.skipped?.reason ?? 'no url' });
           continue;
         }
-        const fileUrl = new URL(f.url, skillUrl);
+        const fileUrl = new URL(f.url, url); // feed URLs are relative to the feed root
         const bytes = await reader.read(fileUrl);
         verify(bytes, f.sha256, `${name}/${f.path}`);
         files.set(f.path, bytes);
