@@ -130,6 +130,12 @@ describe('install from a skillpress feed', () => {
     expect((await install(feed.url, 'other-skill', { to, force: true })).action).toBe('updated');
   });
 
+  it("installs from the build's own .well-known index (its .tar.gz archive) to the same files", async () => {
+    const result = await install(`${feed.url}/.well-known/agent-skills/index.json`, 'pdf-tools', { to: freshTarget() });
+    expect(result.from).toBe(`${feed.url}/.well-known/agent-skills/index.json`);
+    await expectSameFiles(result.dir, path.join(tmp, 'skills', 'pdf-tools'));
+  });
+
   it('names a missing skill', async () => {
     await expect(install(feed.url, 'no-such-skill', { to: freshTarget() })).rejects.toThrow(`no skill "no-such-skill" in ${feed.url}/feed/v1/index.json`);
   });

@@ -1,0 +1,71 @@
+/**
+ * End to end: one skillpress build is served over HTTP on 127.0.0.1 and a second
+ * `skillpress build` imports from it — attribution in its feed, byte-exact files, and a
+ * rebuild against the unchanged peer costs one conditional request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { publish } from './helpers/feed.ts';
+import { serveDir, type TestServer } from './helpers/server.ts';
+import { tempDir, writeSkills } from './helpers/skills.ts';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
+
+let tmp: string;
+let peer: TestServer;
+
+beforeAll(async () => {
+  tmp = await tempDir('build-import');
+  await writeSkills(path.join(tmp, 'peer-skills'), [
+    { name: 'pdf-tools', tags: ['pdf'], files: { 'scripts/extract.py': 'print("extract")\n', 'data/bytes.bin': Uint8Array.from([0, 255, 1]) } },
+    { name: 'csv-clean', tags: ['data'] },
+  ]);
+  await publish(path.join(tmp, 'peer-skills'), path.join(tmp, 'peer-dist'), 'acme');
+  peer = await serveDir(path.join(tmp, 'peer-dist'));
+  await writeSkills(path.join(tmp, 'project', 'skills'), [{ name: 'local-one' }]);
+  await mkdir(path.join(tmp, 'project', 'config'), { recursive: true });
+  await writeFile(
+    path.join(tmp, 'project', 'config', 'skillpress.json'),
+    JSON.stringify({ registry: { name: 'home', title: 'Home' }, federation: { reexport: true, peers: [{ name: 'acme', url: peer.url, mode: 'tags', tags: ['pdf'] }] } }),
+  );
+});
+
+afterAll(async () => {
+  await peer?.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+const build = () =>
+  run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site', '--json'], {
+    cwd: path.join(tmp, 'project'),
+    env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', CI: '1' },
+  });
+
+describe('a second skillpress build importing from the first over HTTP', () => {
+  it('publishes the imported skill with the peer as its registry and the same bytes', async () => {
+    const { stdout } = await build();
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true, imported: 1 });
+    const feed = path.join(tmp, 'project', 'dist', 'feed', 'v1');
+    const index = JSON.parse(await readFile(path.join(feed, 'index.json'), 'utf8'));
+    expect(index.skills.map((s: { id: string }) => s.id).sort()).toEqual(['local-one', 'pdf-tools']);
+    const skill = JSON.parse(await readFile(path.join(feed, 'skills', 'pdf-tools.json'), 'utf8'));
+    expect(skill.card.registry).toBe('acme');
+    for (const f of ['scripts/extract.py', 'data/bytes.bin', 'SKILL.md']) {
+      const ours = await readFile(path.join(feed, 'files', 'pdf-tools', f));
+      expect(ours.equals(await readFile(path.join(tmp, 'peer-skills', 'pdf-tools', f))), f).toBe(true);
+    }
+  });
+
+  it('a rebuild against the unchanged peer sends one conditional request', async () => {
+    const before = peer.requests.length;
+    const { stdout, stderr } = await build();
+    expect(JSON.parse(stdout).ok).toBe(true);
+    expect(peer.requests.slice(before)).toEqual([{ path: '/feed/v1/index.json', conditional: true, status: 304 }]);
+    expect(stderr).toContain('peer acme: 1 skill(s) fetched, 1 request(s), index not modified');
+  });
+});
