@@ -6,8 +6,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Card, Cards, FeedFile, FeedIndex, FeedSkill } from '../model/feed.ts';
+import { PUBLIC_FEED_PATH, siteUrls, type SiteUrls } from './urls.ts';
 
 export const FEED_DIR_ENV = 'SKILLPRESS_FEED_DIR';
+/** Where the feed is below the published site (`feed/v1` or `catalog/v1`). */
+export const FEED_PATH_ENV = 'SKILLPRESS_FEED_PATH';
+
+/** The site's URLs for the base Astro builds with and the feed this build reads. */
+export function pageUrls(base: string): SiteUrls {
+  return siteUrls(base, process.env[FEED_PATH_ENV] || PUBLIC_FEED_PATH);
+}
 
 export function feedDir(): string {
   const dir = process.env[FEED_DIR_ENV];

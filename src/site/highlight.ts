@@ -3,7 +3,7 @@
  * (`t-keyword`, `t-string`, …) instead of inline colours, so the strict Content-Security-Policy
  * (no inline styles) holds, and one stylesheet colours them for light and dark mode.
  */
-import { createCssVariablesTheme, createHighlighter, type Highlighter } from 'shiki';
+import { createCssVariablesTheme, createHighlighter, type BundledLanguage, type BundledTheme, type Highlighter } from 'shiki';
 
 /** Files larger than this are shown as plain text (highlighting cost grows with size). */
 export const HIGHLIGHT_MAX_BYTES = 100 * 1024;
@@ -70,7 +70,7 @@ const loaded = new Map<string, Promise<void>>();
 async function getHighlighter(lang: string): Promise<Highlighter> {
   highlighter ??= createHighlighter({ themes: [THEME], langs: [] });
   const hl = await highlighter;
-  if (!loaded.has(lang)) loaded.set(lang, hl.loadLanguage(lang as Parameters<Highlighter['loadLanguage']>[0]));
+  if (!loaded.has(lang)) loaded.set(lang, hl.loadLanguage(lang as BundledLanguage));
   await loaded.get(lang);
   return hl;
 }
@@ -100,7 +100,7 @@ export async function highlightCode(code: string, fileName: string): Promise<{ h
     return { html: lines.map((l) => `<span class="line">${escapeHtml(l)}</span>`).join('\n'), language: 'text' };
   }
   const hl = await getHighlighter(lang);
-  const tokens = hl.codeToTokensBase(code, { lang, theme: 'skillpress' });
+  const tokens = hl.codeToTokensBase(code, { lang: lang as BundledLanguage, theme: THEME.name as BundledTheme });
   const html = tokens
     .map((line) => {
       const spans = line.map((t) => {

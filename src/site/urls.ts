@@ -48,16 +48,27 @@ export interface SiteUrls {
   skill(id: string): string;
   tag(tag: string): string;
   domain(domain: string): string;
+  /** A part of the feed the site reads in the browser (search index, files). */
   feed(rel: string): string;
+  /** A part of the published feed (`feed/v1`, what peers read). */
+  publicFeed(rel: string): string;
+  discovery: string;
   file(id: string, filePath: string): string;
   /** A link from the feed (relative to `feed/v1/<from>`), resolved against the site. */
   fromFeed(from: string, link: string): string;
   page(n: number): string;
 }
 
-export function siteUrls(baseInput: string): SiteUrls {
+/** The published feed's folder below the site. */
+export const PUBLIC_FEED_PATH = 'feed/v1';
+
+/**
+ * `feedPath` is the folder of the feed the site was built from, below the site: `feed/v1`, or
+ * `catalog/v1` when the site shows imported skills that the published feed leaves out.
+ */
+export function siteUrls(baseInput: string, feedPath = PUBLIC_FEED_PATH): SiteUrls {
   const base = normalizeBase(baseInput);
-  const feed = (rel: string) => `${base}feed/v1/${rel}`;
+  const feed = (rel: string) => `${base}${feedPath}/${rel}`;
   return {
     base,
     home: base,
@@ -67,6 +78,8 @@ export function siteUrls(baseInput: string): SiteUrls {
     tag: (tag) => `${base}tags/${slug(tag)}/`,
     domain: (domain) => `${base}domains/${slug(domain)}/`,
     feed,
+    publicFeed: (rel) => `${base}${PUBLIC_FEED_PATH}/${rel}`,
+    discovery: `${base}.well-known/agent-skills/index.json`,
     file: (id, filePath) => feed(`files/${encodeURIComponent(id)}/${encodePath(filePath)}`),
     fromFeed: (from, link) => {
       const url = new URL(link, `http://site${feed(from)}`);

@@ -47,6 +47,8 @@ function init(root: HTMLElement): void {
   let index: SkillSearch | undefined;
   let loading: Promise<SkillSearch> | undefined;
   let bodyLoading: Promise<void> | undefined;
+  /** Update times from cards.json, fetched only when someone sorts by them. */
+  let updatedAt: Map<string, string> | undefined;
   let shown = BATCH;
   let active = false;
   let showAllTags = false;
@@ -112,7 +114,7 @@ function init(root: HTMLElement): void {
     const sort = state.sort === 'relevance' && !state.q.trim() ? 'name' : state.sort;
     if (sort === 'name') filtered.sort((a, b) => a.name.localeCompare(b.name));
     if (sort === 'updated') {
-      const updated = (d: SearchDoc) => (d as SearchDoc & { updated_at?: string }).updated_at ?? '';
+      const updated = (d: SearchDoc) => updatedAt?.get(d.id) ?? '';
       filtered.sort((a, b) => updated(b).localeCompare(updated(a)) || a.name.localeCompare(b.name));
     }
     return filtered;
@@ -168,6 +170,10 @@ function init(root: HTMLElement): void {
     if (!index) {
       count.textContent = 'Loading search…';
       await loadIndex();
+    }
+    if (state.sort === 'updated' && !updatedAt) {
+      const cards = (await fetchJson('cards.json').catch(() => ({ skills: [] }))) as { skills: Array<{ id: string; updated_at: string }> };
+      updatedAt = new Map(cards.skills.map((c) => [c.id, c.updated_at]));
     }
     render();
     if (state.q.trim()) loadBody();

@@ -1,0 +1,295 @@
+/**
+ * The catalog site in a real Chromium (Debian's package, driven by playwright-core): search,
+ * filters, the skill page and its files, hostile content, and screenshots for people to look at.
+ * The fixture site is built once, with the real `skillpress build`.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { buildFixtureSite, ODD_NAMES, type BuiltFixture } from './helpers/fixture.ts';
+import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { hasChromium, launchChromium } from './helpers/browser.ts';
+
+const SCREENSHOTS = path.resolve('test-results/screenshots');
+
+let fixture: BuiltFixture;
+let server: StaticServer;
+let browser: Browser;
+
+/** A page that records what a hostile skill might try: dialogs, page errors, console errors. */
+interface Watched {
+  page: Page;
+  dialogs: string[];
+  errors: string[];
+}
+
+async function open(url: string, options: { width?: number } = {}): Promise<Watched> {
+  const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: 900 } });
+  const watched: Watched = { page, dialogs: [], errors: [] };
+  page.on('dialog', (d) => {
+    watched.dialogs.push(d.message());
+    void d.dismiss();
+  });
+  page.on('pageerror', (e) => watched.errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') watched.errors.push(`console: ${m.text()}`);
+  });
+  await page.goto(url);
+  return watched;
+}
+
+/** Ids of the listed skills, in order. */
+const listed = (page: Page): Promise<string[]> => page.$$eval('#results > li.card', (cards) => cards.map((c) => (c as HTMLElement).dataset.id!));
+
+async function searchFor(page: Page, query: string, expectFirst: string): Promise<string[]> {
+  await page.fill('#q', query);
+  await page.waitForFunction(
+    ([q, id]) => document.querySelector('#results')?.getAttribute('data-state')?.startsWith(`${q}|`) && document.querySelector<HTMLElement>('#results > li')?.dataset.id === id,
+    [query, expectFirst] as const,
+    { timeout: 10_000 },
+  ).catch(() => undefined);
+  return listed(page);
+}
+
+beforeAll(async () => {
+  if (!hasChromium()) throw new Error('Chromium is not installed at /usr/bin/chromium: apt-get install -y chromium');
+  fixture = await buildFixtureSite();
+  server = await serveStatic(fixture.outDir);
+  browser = await launchChromium();
+  await mkdir(SCREENSHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await fixture?.cleanup();
+});
+
+describe('catalog and search', () => {
+  it('lists every skill without JavaScript, with the total and filter links', async () => {
+    const page = await browser.newPage({ javaScriptEnabled: false });
+    await page.goto(server.url);
+    expect(await listed(page)).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler', 'odd-file-names', 'pdf-toolkit', 'xss-attempt']);
+    expect(await page.textContent('[data-results-count]')).toContain('6 skills');
+    expect(await page.getAttribute('[data-facet="domain"] a[data-facet-value="finance"]', 'href')).toBe('/domains/finance/');
+    await page.click('[data-facet="domain"] a[data-facet-value="finance"]');
+    expect(await page.$$eval('ol.card-grid > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler']);
+    await page.close();
+  });
+
+  it('loads nothing for search before the first focus, then only search.json', async () => {
+    const { page, errors } = await open(server.url);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.waitForLoadState('networkidle');
+    expect(requests.filter((p) => p.includes('/feed/'))).toEqual([]);
+    await page.focus('#q');
+    await page.waitForResponse((r) => r.url().endsWith('/feed/v1/search.json'));
+    expect(requests.filter((p) => p.includes('/feed/'))).toEqual(['/feed/v1/search.json']);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('finds a skill by name, misspelt name, body-only word and file path, first', async () => {
+    const { page, errors } = await open(server.url);
+    expect((await searchFor(page, 'invoice-reconciler', 'invoice-reconciler'))[0]).toBe('invoice-reconciler');
+    expect((await searchFor(page, 'invoce reconciler', 'invoice-reconciler'))[0]).toBe('invoice-reconciler');
+    expect((await searchFor(page, 'reconcilr', 'invoice-reconciler'))[0]).toBe('invoice-reconciler');
+    // Only in expense-auditor's SKILL.md body: found once the body index has loaded.
+    expect((await searchFor(page, 'quokkanomics', 'expense-auditor'))[0]).toBe('expense-auditor');
+    expect((await searchFor(page, 'scripts/extract.py', 'pdf-toolkit'))[0]).toBe('pdf-toolkit');
+    expect(new URL(page.url()).searchParams.get('q')).toBe('scripts/extract.py');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'search.png') });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the query in the URL: a shared link shows the same results', async () => {
+    const { page } = await open(`${server.url}?q=${encodeURIComponent('budget')}`);
+    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('budget|'));
+    expect(await page.inputValue('#q')).toBe('budget');
+    expect((await listed(page))[0]).toBe('budget-forecaster');
+    await page.close();
+  });
+
+  it('narrows with tag and domain filters whose counts match the results', async () => {
+    const { page, errors } = await open(server.url);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'home.png'), fullPage: true });
+    const count = async (facet: string, value: string) =>
+      Number(await page.textContent(`[data-facet="${facet}"] [data-facet-value="${value}"] .count`));
+
+    await page.click('[data-facet="domain"] [data-facet-value="finance"]');
+    await page.waitForSelector('[data-facet="domain"] button[aria-pressed="true"]');
+    expect(await listed(page)).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler']);
+    expect(await page.textContent('[data-results-count]')).toContain('3 skills');
+    expect(new URL(page.url()).searchParams.get('domain')).toBe('finance');
+
+    const accounting = await count('tag', 'accounting');
+    await page.click('[data-facet="tag"] [data-facet-value="accounting"]');
+    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.includes('|accounting|'));
+    const ids = await listed(page);
+    expect(ids).toEqual(['budget-forecaster', 'invoice-reconciler']);
+    expect(ids.length).toBe(accounting);
+    // Every tag's count is the number of results it would leave.
+    const tagCounts = await page.$$eval('[data-facet="tag"] [data-facet-value]', (items) =>
+      items.map((i) => [(i as HTMLElement).dataset.facetValue!, Number(i.querySelector('.count')!.textContent)] as const),
+    );
+    for (const [, n] of tagCounts) expect(n).toBeLessThanOrEqual(ids.length);
+    expect(Object.fromEntries(tagCounts).audit).toBe(1);
+
+    // Sorting by name keeps the filtered set; removing the filters brings everything back.
+    await page.selectOption('#sort', 'name');
+    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.includes('|name|'));
+    expect(await listed(page)).toEqual(['budget-forecaster', 'invoice-reconciler']);
+    await page.click('.chip >> text=finance');
+    await page.click('.chip >> text=#accounting');
+    await page.waitForFunction(() => document.querySelectorAll('#results > li').length === 6);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('skill page', () => {
+  it('shows the card, the summary and the rendered SKILL.md, and its files', async () => {
+    const { page, errors } = await open(`${server.url}skills/invoice-reconciler/`);
+    const card = page.locator('[data-tier="card"]');
+    expect(await card.locator('h1').textContent()).toBe('invoice-reconciler');
+    expect(await card.textContent()).toContain('Matches supplier invoices against purchase orders');
+    expect(await card.locator('.pill').allTextContents()).toEqual(['finance', '#invoices', '#accounting', '#audit']);
+    const summary = await page.locator('[data-tier="summary"]').textContent();
+    for (const text of ['License', 'MIT', 'Fixture Finance Team', '1.4.0', 'Tokens', 'Health']) expect(summary).toContain(text);
+    const full = page.locator('[data-tier="full"]');
+    expect(await full.locator('h1').textContent()).toBe('Invoice reconciler');
+    expect(await full.locator('ol li').count()).toBe(2);
+    expect(await page.locator('.file-tree a').allTextContents()).toEqual([expect.stringContaining('SKILL.md'), expect.stringContaining('match.py')]);
+    expect(await page.textContent('#install-snippet')).toBe(`npx skillpress install ${server.url} invoice-reconciler`);
+    expect(await page.textContent('#mcp-snippet')).toContain('"mcp"');
+
+    // The viewer shows SKILL.md first and any file by its #fragment, highlighted.
+    expect(await page.locator('.file-panel:visible .file-path').textContent()).toBe('SKILL.md');
+    await page.click('.file-tree a:has-text("match.py")');
+    expect(await page.locator('.file-panel:visible .file-path').textContent()).toBe('scripts/match.py');
+    expect(await page.locator('.file-panel:visible pre.code .t-keyword').first().textContent()).toBe('def');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${server.url}skills/pdf-toolkit/#file-1`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'skill.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('serves every file byte-exact, whatever its name, and the archives', async () => {
+    for (const id of ['odd-file-names', 'pdf-toolkit']) {
+      const { page, errors } = await open(`${server.url}skills/${id}/`);
+      const links = await page.$$eval('[data-raw-link]', (as) => as.map((a) => ({ href: (a as HTMLAnchorElement).href, path: a.closest('.file-panel')!.getAttribute('aria-label')! })));
+      const expected = id === 'odd-file-names' ? ['SKILL.md', ...ODD_NAMES] : ['SKILL.md', 'assets/logo.png', 'data/sample.bin', 'scripts/extract.py'];
+      expect(links.map((l) => l.path).sort()).toEqual(expected.sort());
+      for (const link of links) {
+        const source = await readFile(path.join(fixture.skillsDir, id, ...link.path.split('/')));
+        const got = await page.evaluate(async (href) => {
+          const res = await fetch(href);
+          const digest = await crypto.subtle.digest('SHA-256', await res.arrayBuffer());
+          return { status: res.status, sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('') };
+        }, link.href);
+        expect(got, link.path).toEqual({ status: 200, sha256: createHash('sha256').update(source).digest('hex') });
+      }
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    const { page } = await open(`${server.url}skills/pdf-toolkit/#file-2`);
+    // The image is shown, the binary offered for download.
+    expect(await page.locator('.file-panel:visible img').getAttribute('alt')).toBe('assets/logo.png');
+    expect(await page.locator('.file-panel:visible img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    await page.goto(`${server.url}skills/pdf-toolkit/#file-3`);
+    expect(await page.locator('.file-panel:visible .file-note').textContent()).toContain('Binary file');
+    // Relative links in SKILL.md point at the skill's own files.
+    expect(await page.locator('[data-skill-body] img').getAttribute('src')).toBe('/feed/v1/files/pdf-toolkit/assets/logo.png');
+    const zip = await page.getAttribute('a:has-text("Download .zip")', 'href');
+    const status = await page.evaluate(async (href) => (await fetch(href!)).status, zip);
+    expect(status).toBe(200);
+    await page.close();
+  });
+
+  it('renders hostile content without running any of it', async () => {
+    const { page, dialogs, errors } = await open(`${server.url}skills/xss-attempt/`);
+    await page.waitForLoadState('networkidle');
+    const body = page.locator('[data-skill-body]');
+    expect(await body.textContent()).toContain('Safe text survives');
+    expect(await page.locator('[data-skill-body] script, [data-skill-body] iframe, [data-skill-body] svg, [data-skill-body] [onerror], [data-skill-body] [onclick], [data-skill-body] [style]').count()).toBe(0);
+    const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => a.getAttribute('href')!));
+    expect(hrefs.filter((h) => /^\s*(javascript|data):/i.test(h))).toEqual([]);
+    // The hostile description is text, not markup.
+    expect(await page.locator('.skill-desc').textContent()).toContain('<script>');
+    // The hostile file shows as source.
+    await page.click('.file-tree a:has-text("evil.html")');
+    expect(await page.locator('.file-panel:visible pre.code').textContent()).toContain('<script>');
+    for (const url of [`${server.url}tags/`, `${server.url}domains/security/`, `${server.url}?q=xss`]) {
+      await page.goto(url);
+      await page.waitForLoadState('networkidle');
+    }
+    await page.fill('#q', 'harmless');
+    await page.waitForSelector('#results > li[data-id="xss-attempt"]');
+    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('sets a Content-Security-Policy without unsafe-inline scripts', async () => {
+    const { page } = await open(`${server.url}skills/xss-attempt/`);
+    const csp = (await page.getAttribute('meta[http-equiv="content-security-policy"]', 'content')) ?? '';
+    const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';
+    expect(scriptSrc).toContain("'self'");
+    expect(scriptSrc).not.toContain('unsafe-inline');
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-src 'none'");
+    // No inline script of ours either: only external modules.
+    expect(await page.locator('script:not([src])').count()).toBe(0);
+    expect(await page.locator('script[src]').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+});
+
+describe('site pages', () => {
+  it('serves tag pages, the about page and a 404 page', async () => {
+    const { page, errors } = await open(`${server.url}tags/`);
+    await page.click('a.pill:has-text("#accounting")');
+    expect(await page.locator('h1').textContent()).toBe('#accounting');
+    expect(await page.$$eval('ol.card-grid > li', (l) => l.length)).toBe(2);
+    await page.goto(`${server.url}about/`);
+    expect(await page.locator('#mcp h2').textContent()).toContain('MCP server');
+    const feedHref = await page.getAttribute('a:has-text("feed/v1/index.json")', 'href');
+    expect((await page.evaluate(async (h) => (await fetch(h!)).json(), feedHref)).feed_version).toBe('1');
+    const res = await page.goto(`${server.url}skills/no-such-skill/`);
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('h1').textContent()).toContain('not in the catalog');
+    expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
+    await page.close();
+  });
+
+  it('works on a phone-sized screen', async () => {
+    const { page } = await open(server.url, { width: 390 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'home-phone.png') });
+    await page.goto(`${server.url}skills/pdf-toolkit/`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+    await page.close();
+  });
+
+  it('is usable from the keyboard', async () => {
+    const { page } = await open(server.url);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await page.focus('#q');
+    await page.keyboard.type('pdf');
+    await page.waitForSelector('#results > li[data-id="pdf-toolkit"]');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('pdf-toolkit');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/skills\/pdf-toolkit\/$/);
+    await page.close();
+  });
+});
