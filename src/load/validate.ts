@@ -2,15 +2,17 @@
  * The Agent Skills specification's rules for SKILL.md front matter, as pure functions.
  *
  * `strict` follows the specification exactly: every rule broken is an error.
- * `lenient` (the default for builds) loads what an agent client would load, following the
- * spec's client-implementation guide: problems an agent can live with are warnings, and a skill
- * is skipped (an error) only when it cannot be used or published safely:
+ * `lenient` (the default for builds) follows the spec's client-implementation guide: warn and
+ * load when the name does not match its folder or is over 64 characters, skip when the
+ * description is missing. The name's format (a-z, 0-9, single inner hyphens) stays an error in
+ * both modes: the name is the skill's id in feed URLs, `skill://` URIs, archives and peer
+ * registries, which all require a spec-valid name.
  *
  * | problem                                                         | strict | lenient                          |
  * |-----------------------------------------------------------------|--------|----------------------------------|
- * | name ≠ folder, over 64 characters, uppercase, `--`, hyphen at an end, characters outside a-z 0-9 - | error | warning (loaded) |
- * | name unusable as an identifier (spaces, `/`, `:`, control characters, `.`/`..`, over 200 bytes) | error | error (skipped) |
- * | name missing                                                    | error  | warning, the folder name is used |
+ * | name ≠ folder; name over 64 characters (up to 200)              | error  | warning (loaded)                 |
+ * | name uppercase, `--`, hyphen at an end, characters outside a-z 0-9 -, over 200 characters | error | error (skipped) |
+ * | name missing                                                    | error  | warning, the folder name is used if it is a valid name |
  * | name or description not a string, description missing or empty | error  | error (skipped)                  |
  * | description over 1024, compatibility empty or over 500, license/compatibility/metadata/allowed-tools of the wrong type | error | warning (loaded) |
  * | fields the spec does not define                                 | error  | warning (registry fields: silent)|
@@ -63,20 +65,8 @@ export function charLength(s: string): number {
   return n;
 }
 
-/** Longest name, in UTF-8 bytes, that stays a safe file name (255-byte limits) with room for a suffix. */
-const SAFE_NAME_BYTES = 200;
-const SAFE_NAME = /^[\p{L}\p{N}\p{M}._-]+$/u;
-
-/**
- * Why a name cannot serve as a skill id (it becomes a URL segment, a file name and an
- * Elasticsearch document id), or undefined when it can. Looser than the spec's format.
- */
-export function unsafeNameReason(name: string): string | undefined {
-  if (name === '.' || name === '..') return 'is a relative path';
-  if (!SAFE_NAME.test(name)) return 'contains characters other than letters, digits, ".", "_" and "-"';
-  if (Buffer.byteLength(name) > SAFE_NAME_BYTES) return `is longer than ${SAFE_NAME_BYTES} bytes`;
-  return undefined;
-}
+/** Longest name lenient mode accepts: it becomes a file name, and file systems stop at 255 bytes. */
+export const LENIENT_NAME_MAX = 200;
 
 /** A spec-valid name to suggest for an invalid one, when there is an obvious one. */
 export function suggestName(name: string): string | undefined {
@@ -265,7 +255,8 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
 function validateName(raw: unknown, opts: ValidateOptions, soft: Severity, problems: FieldProblem[]): string | undefined {
   const strict = opts.mode === 'strict';
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-    const fallback = opts.folderName !== undefined && unsafeNameReason(opts.folderName) === undefined ? opts.folderName : undefined;
+    const folder = opts.folderName;
+    const fallback = folder !== undefined && SKILL_NAME_PATTERN.test(folder) && folder.length <= LENIENT_NAME_MAX ? folder : undefined;
     const usable = !strict && fallback !== undefined;
     problems.push({
       severity: usable ? 'warning' : 'error',
@@ -280,22 +271,11 @@ function validateName(raw: unknown, opts: ValidateOptions, soft: Severity, probl
     return undefined;
   }
   const name = raw.trim();
-  for (const p of checkName(name, opts.folderName)) problems.push({ severity: soft, field: 'name', ...p });
-  const unsafe = unsafeNameReason(name);
-  if (unsafe !== undefined) {
-    // Checked in both modes: the name becomes a URL segment, a file name and a document id.
-    if (!strict) {
-      const suggestion = suggestName(name);
-      problems.push({
-        severity: 'error',
-        field: 'name',
-        rule: 'name-unsafe',
-        message: `name "${name}" ${unsafe}, so it cannot be used in URLs and file names${suggestion ? `: use "${suggestion}"` : ''}`,
-      });
-    }
-    return undefined;
-  }
-  return name;
+  // The guide's two relaxations; every other name rule keeps the name usable as an id.
+  const forgiven = (rule: string): boolean => rule === 'name-matches-folder' || (rule === 'name-length' && charLength(name) <= LENIENT_NAME_MAX);
+  const found = checkName(name, opts.folderName).map((p) => ({ severity: strict || !forgiven(p.rule) ? 'error' : soft, field: 'name', ...p }) as FieldProblem);
+  problems.push(...found);
+  return found.some((p) => p.severity === 'error') ? undefined : name;
 }
 
 function validateDescription(raw: unknown, soft: Severity, problems: FieldProblem[]): string | undefined {

@@ -36,8 +36,8 @@ const BROKEN: Record<string, { skillMd: string; rule: string; lenient: 'error' |
   'missing-front-matter': { skillMd: '# Just markdown, no front matter\n', rule: 'frontmatter-missing', lenient: 'error' },
   'bad-yaml': { skillMd: front('name: bad-yaml\ndescription: [never closed'), rule: 'frontmatter-yaml', lenient: 'error' },
   'folder-name': { skillMd: front('name: another-name\ndescription: The name is not the folder name.'), rule: 'name-matches-folder', lenient: 'warning' },
-  'Uppercase': { skillMd: front('name: Uppercase\ndescription: An uppercase name.'), rule: 'name-lowercase', lenient: 'warning' },
-  'double--hyphen': { skillMd: front('name: double--hyphen\ndescription: Two hyphens in a row.'), rule: 'name-double-hyphen', lenient: 'warning' },
+  'Uppercase': { skillMd: front('name: Uppercase\ndescription: An uppercase name.'), rule: 'name-lowercase', lenient: 'error' },
+  'double--hyphen': { skillMd: front('name: double--hyphen\ndescription: Two hyphens in a row.'), rule: 'name-double-hyphen', lenient: 'error' },
   ['n'.repeat(65)]: { skillMd: front(`name: ${'n'.repeat(65)}\ndescription: A 65-character name.`), rule: 'name-length', lenient: 'warning' },
   'long-description': { skillMd: front(`name: long-description\ndescription: ${'é'.repeat(1025)}`), rule: 'description-length', lenient: 'warning' },
   'missing-description': { skillMd: front('name: missing-description'), rule: 'description-required', lenient: 'error' },
@@ -95,7 +95,7 @@ describe('skillpress validate', () => {
       const lines = linesFor(r.stdout, broken, folder);
       expect(lines.some((l) => l.includes(`: ${lenient} [${rule}]`)), `${folder}: ${rule}\n${r.stdout}`).toBe(true);
     }
-    expect(r.stdout).toMatch(/^invalid \(lenient\): 6 valid skill\(s\), 6 file\(s\); 5 invalid skill\(s\); 5 error\(s\), 6 warning\(s\)$/m);
+    expect(r.stdout).toMatch(/^invalid \(lenient\): 4 valid skill\(s\), 4 file\(s\); 7 invalid skill\(s\); 7 error\(s\), 4 warning\(s\)$/m);
   });
 
   it('in --strict mode every broken folder is an error', () => {
@@ -109,7 +109,7 @@ describe('skillpress validate', () => {
 
   it('gives file, line, field and an actionable message', () => {
     const r = skillpress('validate', broken);
-    expect(r.stdout).toContain(`${broken}/Uppercase/SKILL.md:2: warning [name-lowercase] name: name "Uppercase" must be lowercase: use "uppercase"`);
+    expect(r.stdout).toContain(`${broken}/Uppercase/SKILL.md:2: error [name-lowercase] name: name "Uppercase" must be lowercase: use "uppercase"`);
     expect(r.stdout).toContain(`${broken}/bad-yaml/SKILL.md:3: error [frontmatter-yaml]`);
     expect(r.stdout).toContain(`${broken}/long-description/SKILL.md:3: warning [description-length] description: description is 1025 characters; the limit is 1024`);
     expect(r.stdout).toContain(`${broken}/escaping-symlink/outside.txt: error [symlink-escape]`);
@@ -135,7 +135,7 @@ describe('skillpress validate', () => {
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout) as ValidationSummary;
     expect(summary).toMatchObject({ valid: false, mode: 'lenient', root: broken });
-    expect(summary.invalid.sort()).toEqual(['bad-yaml', 'empty-description', 'escaping-symlink', 'missing-description', 'missing-front-matter']);
+    expect(summary.invalid.sort()).toEqual(['Uppercase', 'bad-yaml', 'double--hyphen', 'empty-description', 'escaping-symlink', 'missing-description', 'missing-front-matter']);
     for (const [folder, { rule }] of Object.entries(BROKEN)) {
       expect(summary.problems).toContainEqual(expect.objectContaining({ skill: folder, rule, file: expect.any(String), message: expect.any(String) }));
     }

@@ -62,28 +62,29 @@ describe('validateFrontMatter', () => {
     expect(validate({}, 'strict').problems).toEqual([]);
   });
 
-  it('lenient: name format problems are warnings and the skill keeps its name', () => {
-    for (const name of ['My-Skill', 'my--skill', '-my-skill', 'my_skill', 'навык', 'a'.repeat(80)]) {
+  it('lenient: a name that differs from its folder or is over 64 characters is a warning, as the client guide says', () => {
+    const mismatch = validate({ name: 'other-name' }, 'lenient', 'my-skill');
+    expect(rules(mismatch)).toEqual(['warning:name-matches-folder']);
+    expect(mismatch.name).toBe('other-name');
+    const long = 'a'.repeat(80);
+    expect(rules(validate({ name: long }, 'lenient', long))).toEqual(['warning:name-length']);
+    expect(validate({ name: long }, 'lenient', long).name).toBe(long);
+  });
+
+  it('lenient: other name-format problems stay errors (the name is the id in feeds and URIs), with a suggestion', () => {
+    for (const name of ['My-Skill', 'my--skill', '-my-skill', 'my_skill', 'навык', 'PDF Processing', 'a/b', '..', 'a'.repeat(201)]) {
       const r = validate({ name }, 'lenient', name);
-      expect(r.problems.length, name).toBeGreaterThan(0);
-      expect(r.problems.every((p) => p.severity === 'warning'), name).toBe(true);
-      expect(r.name).toBe(name);
-    }
-  });
-
-  it('lenient: a name that cannot be an identifier is an error, with a suggestion', () => {
-    for (const name of ['PDF Processing', 'a/b', '..', 'x:y', 'a'.repeat(201)]) {
-      const r = validate({ name }, 'lenient', 'folder');
       expect(r.name, name).toBeUndefined();
-      expect(r.problems.find((p) => p.severity === 'error')?.rule, name).toBe('name-unsafe');
+      expect(r.problems.some((p) => p.severity === 'error' && p.field === 'name'), name).toBe(true);
     }
-    expect(validate({ name: 'PDF Processing' }, 'lenient').problems.find((p) => p.rule === 'name-unsafe')?.message).toContain('use "pdf-processing"');
+    expect(validate({ name: 'PDF Processing' }, 'lenient').problems.find((p) => p.rule === 'name-lowercase')?.message).toContain('use "pdf-processing"');
   });
 
-  it('lenient: a missing name falls back to the folder name with a warning; strict refuses', () => {
+  it('lenient: a missing name falls back to a valid folder name with a warning; strict refuses', () => {
     const lenient = validateFrontMatter({ description: 'd' }, { folderName: 'pdf-tools', mode: 'lenient' });
     expect(lenient.name).toBe('pdf-tools');
     expect(rules(lenient)).toEqual(['warning:name-required']);
+    expect(rules(validateFrontMatter({ description: 'd' }, { folderName: 'PDF Tools', mode: 'lenient' }))).toEqual(['error:name-required']);
     expect(validateFrontMatter({ description: 'd' }, { folderName: 'pdf-tools', mode: 'strict' }).name).toBeUndefined();
   });
 
