@@ -32,6 +32,9 @@ const CardOut = z.object({
   tokens: z.number(),
 });
 
+/** A scoped tool or resource definition from tools.json / resources.json, passed through as written. */
+const ScopedItem = z.looseObject({ name: z.string().optional(), description: z.string().optional() }).meta({ additionalProperties: true });
+
 const name = z.string().min(1, 'name must not be empty').max(200, 'name is at most 200 characters').describe('Skill name');
 const query = (what: string) => z.string().min(1, 'query must not be empty').max(MAX_QUERY, `query is at most ${MAX_QUERY} characters`).describe(what);
 
@@ -130,8 +133,8 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
           })
           .optional(),
         instructions: z.string().optional(),
-        tools: z.array(z.looseObject({})).optional(),
-        resources: z.array(z.looseObject({})).optional(),
+        tools: z.array(ScopedItem).optional(),
+        resources: z.array(ScopedItem).optional(),
         files: z
           .array(z.object({ path: z.string(), size: z.number(), type: z.string(), mimeType: z.string(), tokens: z.number().optional(), uri: z.string(), skipped: z.string().optional() }))
           .optional(),
