@@ -166,7 +166,7 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
   const result: ValidatedFrontMatter = { problems, metadata: {}, allowedTools: [], registry: RegistryFields.parse({}) };
   const written = (field: string, value: unknown): string => opts.sourceText?.[field] ?? (Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
-  result.name = validateName(data.name, opts, soft, problems);
+  result.name = validateName(data.name, opts, problems);
   result.description = validateDescription(data.description, soft, problems);
 
   if (!isEmpty(data.license)) {
@@ -252,7 +252,7 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
   return result;
 }
 
-function validateName(raw: unknown, opts: ValidateOptions, soft: Severity, problems: FieldProblem[]): string | undefined {
+function validateName(raw: unknown, opts: ValidateOptions, problems: FieldProblem[]): string | undefined {
   const strict = opts.mode === 'strict';
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
     const folder = opts.folderName;
@@ -273,7 +273,7 @@ function validateName(raw: unknown, opts: ValidateOptions, soft: Severity, probl
   const name = raw.trim();
   // The guide's two relaxations; every other name rule keeps the name usable as an id.
   const forgiven = (rule: string): boolean => rule === 'name-matches-folder' || (rule === 'name-length' && charLength(name) <= LENIENT_NAME_MAX);
-  const found = checkName(name, opts.folderName).map((p) => ({ severity: strict || !forgiven(p.rule) ? 'error' : soft, field: 'name', ...p }) as FieldProblem);
+  const found: FieldProblem[] = checkName(name, opts.folderName).map((p) => ({ severity: !strict && forgiven(p.rule) ? 'warning' : 'error', field: 'name', ...p }));
   problems.push(...found);
   return found.some((p) => p.severity === 'error') ? undefined : name;
 }
