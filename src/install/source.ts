@@ -28,6 +28,8 @@ interface Reader {
   root: URL;
   /** The most bytes one file (or one unpacked archive) may hold. */
   maxBytes: number;
+  /** A URL from an index, relative to `base`; `/…` means the site root (for folders: the folder given). */
+  resolve(relative: string, base: URL): URL;
   read(url: URL): Promise<Buffer>;
 }
 
@@ -37,6 +39,7 @@ function httpReader(root: URL, limits: Limits): Reader {
   return {
     root,
     maxBytes: limits.maxBytes,
+    resolve: (relative, base) => new URL(relative, base),
     async read(url) {
       if (url.origin !== root.origin) throw new InstallError(`${url} is on another host than ${root.host}; refused`);
       try {
@@ -54,6 +57,7 @@ function folderReader(root: URL, limits: Limits): Reader {
   return {
     root,
     maxBytes: limits.maxBytes,
+    resolve: (relative, base) => (relative.startsWith('/') && !relative.startsWith('//') ? new URL(`.${relative}`, root) : new URL(relative, base)),
     async read(url) {
       if (url.protocol !== 'file:') throw new InstallError(`${url} is not inside ${rootPath}; refused`);
       const file = path.resolve(fileURLToPath(url));
@@ -115,8 +119,15 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
     ? [root]
     : ['feed/v1/index.json', '.well-known/agent-skills/index.json', 'index.json'].map((rel) => new URL(rel, withSlash(root)));
   // The reader's root is the site (for URLs: the origin; for folders: the folder given, or the one holding the index file).
-  const readerRoot = isUrl ? new URL('/', root) : root.pathname.endsWith('.json') ? new URL('.', root) : withSlash(root);
+  const readerRoot = isUrl
+    ? new URL('/', root)
+    : root.pathname.endsWith('/.well-known/agent-skills/index.json')
+      ? new URL('../../', root)
+      : root.pathname.endsWith('.json')
+        ? new URL('.', root)
+        : withSlash(root);
   const reader = isUrl ? httpReader(readerRoot, limits) : folderReader(readerRoot, limits);
+  let notJson: InstallError | undefined;
   for (const url of candidates) {
     let bytes: Buffer;
     try {
@@ -125,10 +136,18 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
       if (err instanceof NotFound) continue;
       throw err;
     }
-    const data = parseJson(bytes, url.href);
+    let data: unknown;
+    try {
+      data = parseJson(bytes, url.href);
+    } catch (err) {
+      // Sites that answer every path with an HTML page: try the next place.
+      notJson ??= err as InstallError;
+      continue;
+    }
     if (data && typeof data === 'object' && 'feed_version' in data) return feedIndex(reader, url, data);
     return discoveryIndex(reader, url, data);
   }
+  if (notJson) throw notJson;
   throw new InstallError(`no skillpress feed (feed/v1/index.json) or .well-known/agent-skills/index.json found at ${source}`);
 }
 
@@ -172,7 +191,7 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
       const entry = index.skills.find((s) => s.id === name);
       if (!entry) throw new InstallError(`no skill "${name}" in ${url.href}`);
       requireValidName(entry.id);
-      const skillUrl = new URL(entry.url, url);
+      const skillUrl = reader.resolve(entry.url, url);
       const skillBytes = await reader.read(skillUrl);
       verify(skillBytes, entry.sha256, skillUrl.href);
       const skill = FeedSkill.safeParse(parseJson(skillBytes, skillUrl.href));
@@ -187,7 +206,7 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
           missing.push({ path: f.path, reason: f.skipped?.reason ?? 'no url' });
           continue;
         }
-        const fileUrl = new URL(f.url, url); // feed URLs are relative to the feed root
+        const fileUrl = reader.resolve(f.url, url); // feed URLs are relative to the feed root
         const bytes = await reader.read(fileUrl);
         verify(bytes, f.sha256, `${name}/${f.path}`);
         files.set(f.path, bytes);
@@ -223,7 +242,7 @@ function discoveryIndex(reader: Reader, url: URL, data: unknown): Located {
       if (entry.type !== 'skill-md' && entry.type !== 'archive') {
         throw new InstallError(`skill "${name}" has type "${entry.type}"; this client installs "skill-md" and "archive"`);
       }
-      const artifactUrl = new URL(entry.url, url);
+      const artifactUrl = reader.resolve(entry.url, url);
       const bytes = await reader.read(artifactUrl);
       verify(bytes, entry.digest.slice('sha256:'.length), artifactUrl.href);
       let files: Files;

@@ -156,6 +156,18 @@ describe('install from a .well-known/agent-skills index', () => {
     expect((await install(site.url, name, { to: path.dirname(result.dir) })).action).toBe('unchanged');
   });
 
+  it('installs from a site folder whose index uses root-relative URLs', async () => {
+    const result = await install(path.join(tmp, 'site'), 'zip-skill', { to: freshTarget() });
+    expect(await listTree(result.dir)).toEqual(['SKILL.md', 'assets/blob.bin', 'scripts/run.sh']);
+    const direct = await install(path.join(tmp, 'site', '.well-known', 'agent-skills', 'index.json'), 'md-only', { to: freshTarget() });
+    expect(direct.action).toBe('installed');
+  });
+
+  it('skips a path that answers with an HTML page and finds the discovery index', async () => {
+    site.override('/feed/v1/index.json', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>app</p>'));
+    expect((await install(site.url, 'md-only', { to: freshTarget() })).action).toBe('installed');
+  });
+
   it('accepts entries written as "./SKILL.md"', async () => {
     const result = await install(site.url, 'dot-slash', { to: freshTarget() });
     expect(await readdir(result.dir)).toEqual(['SKILL.md']);
