@@ -67,6 +67,8 @@ export function skillMd(name: string, description: string, extra = ''): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n# ${name}\n\nBody of ${name}.\n`;
 }
 
+export { syntheticCatalog } from './synthetic-catalog.ts';
+
 export interface CliResult {
   code: number;
   stdout: string;
@@ -88,3 +90,4 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 export async function removeDirs(...dirs: string[]): Promise<void> {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 }
+
