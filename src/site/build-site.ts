@@ -73,7 +73,7 @@ async function buildOnce(opts: BuildSiteOptions): Promise<void> {
       outDir: path.join(work, 'dist'),
       cacheDir: path.join(work, 'cache'),
       base: normalizeBase(opts.base),
-      logLevel: 'warn',
+      logLevel: (process.env.SKILLPRESS_SITE_LOG as 'info' | undefined) ?? 'warn',
     });
   } finally {
     process.chdir(cwd);

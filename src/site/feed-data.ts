@@ -38,8 +38,13 @@ export function loadCards(): Card[] {
   return cardsCache.cards;
 }
 
+let indexCache: { dir: string; index: FeedIndex } | undefined;
+
+/** The feed's manifest (read once per build: every page's layout needs the registry's name). */
 export function loadIndex(): FeedIndex {
-  return readJson<FeedIndex>(path.join(feedDir(), 'index.json'));
+  const dir = feedDir();
+  if (indexCache?.dir !== dir) indexCache = { dir, index: readJson<FeedIndex>(path.join(dir, 'index.json')) };
+  return indexCache.index;
 }
 
 export function loadSkill(id: string): FeedSkill {

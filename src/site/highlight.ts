@@ -3,7 +3,7 @@
  * (`t-keyword`, `t-string`, …) instead of inline colours, so the strict Content-Security-Policy
  * (no inline styles) holds, and one stylesheet colours them for light and dark mode.
  */
-import { createCssVariablesTheme, createHighlighter, type BundledLanguage, type BundledTheme, type Highlighter } from 'shiki';
+import { createCssVariablesTheme, createHighlighter, createJavaScriptRegexEngine, type BundledLanguage, type BundledTheme, type Highlighter } from 'shiki';
 
 /** Files larger than this are shown as plain text (highlighting cost grows with size). */
 export const HIGHLIGHT_MAX_BYTES = 100 * 1024;
@@ -68,7 +68,7 @@ const loaded = new Map<string, Promise<void>>();
 
 /** One highlighter per process; each grammar is loaded the first time a file needs it. */
 async function getHighlighter(lang: string): Promise<Highlighter> {
-  highlighter ??= createHighlighter({ themes: [THEME], langs: [] });
+  highlighter ??= createHighlighter({ themes: [THEME], langs: [], engine: createJavaScriptRegexEngine() });
   const hl = await highlighter;
   if (!loaded.has(lang)) loaded.set(lang, hl.loadLanguage(lang as BundledLanguage));
   await loaded.get(lang);

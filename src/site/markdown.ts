@@ -10,6 +10,7 @@ import remarkRehype from 'remark-rehype';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import type { Element, Root } from 'hast';
+import type { VFile } from 'vfile';
 
 export interface RenderOptions {
   /**
@@ -22,8 +23,10 @@ export interface RenderOptions {
 const RELATIVE = /^(?![a-z][a-z0-9+.-]*:|\/|#)/i;
 
 /** Relative links in the markdown point at the skill's own files: point them at the feed. */
-function rewriteLinks(resolve: NonNullable<RenderOptions['resolveLink']>) {
-  return (tree: Root) => {
+function rewriteLinks() {
+  return (tree: Root, file: VFile) => {
+    const resolve = (file.data as { resolveLink?: RenderOptions['resolveLink'] }).resolveLink;
+    if (!resolve) return;
     const visit = (node: Root | Element): void => {
       for (const child of node.children) {
         if (child.type !== 'element') continue;
@@ -63,16 +66,20 @@ const schema = {
   attributes: { ...defaultSchema.attributes, a: [...(defaultSchema.attributes?.a ?? []), 'rel'] },
 };
 
+/** Built once: creating a unified pipeline costs far more than running it. */
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  // allowDangerousHtml stays false: raw HTML in the markdown is dropped, not escaped-and-kept.
+  .use(remarkRehype)
+  .use(rehypeSanitize, schema)
+  .use(externalLinks)
+  .use(rewriteLinks)
+  .use(rehypeStringify)
+  .freeze();
+
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
-  const processor = unified()
-    .use(remarkParse)
-    .use(remarkGfm)
-    // allowDangerousHtml stays false: raw HTML in the markdown is dropped, not escaped-and-kept.
-    .use(remarkRehype)
-    .use(rehypeSanitize, schema)
-    .use(externalLinks);
-  if (options.resolveLink) processor.use(rewriteLinks, options.resolveLink);
-  return String(processor.use(rehypeStringify).processSync(markdown));
+  return String(processor.processSync({ value: markdown, data: { resolveLink: options.resolveLink } }));
 }
 
 /**

@@ -1,0 +1,120 @@
+/**
+ * Site benchmark: build time of the catalog site for 100 and 1,000 skills, what the first
+ * search downloads (gzip, per 1,000 skills), and search time in a real Chromium.
+ *
+ *   npm run bench:site            (or: node bench/site.ts)
+ *
+ * Targets (issue 5): site for 1,000 skills ≤ 30 s; first search download ≤ 300 KB gzip per
+ * 1,000 skills; first results < 100 ms after typing.
+ */
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { loadCatalog } from '../src/load/index.ts';
+import { writeFeed } from '../src/emit/feed/write-feed.ts';
+import { SkillpressConfig } from '../src/model/config.ts';
+import { buildSite } from '../src/site/build-site.ts';
+import { buildSearchIndexes } from '../src/search/index.ts';
+import { generateCatalog } from './lib/generate-catalog.ts';
+import { realisticEntries } from './lib/search-entries.ts';
+import { serveStatic } from '../test/site/helpers/static-server.ts';
+import { hasChromium, launchChromium } from '../test/site/helpers/browser.ts';
+
+const SIZES = (process.env.BENCH_SITE_SIZES ?? '100,1000').split(',').map(Number);
+const FILES_PER_SKILL = 5;
+const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
+const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
+const gz = (buf: Buffer | string): number => gzipSync(buf, { level: 9 }).length;
+
+interface Row {
+  skills: number;
+  feedMs: number;
+  siteMs: number;
+  pages: number;
+  searchGz: number;
+  bodyGz: number;
+  out: string;
+}
+
+const work = await mkdtemp(path.join(tmpdir(), 'skillpress-bench-site-'));
+const rows: Row[] = [];
+try {
+  for (const n of SIZES) {
+    const gen = await generateCatalog(path.join(tmpdir(), `skillpress-bench-catalog-${n}x${FILES_PER_SKILL}`), { skills: n, filesPerSkill: FILES_PER_SKILL, binaryRatio: 0.2 });
+    const catalog = await loadCatalog(gen.root);
+    const data = path.join(work, `data-${n}`);
+    const out = path.join(work, `site-${n}`);
+    let t = performance.now();
+    const feed = await writeFeed(catalog, { outDir: data, config: SkillpressConfig.parse({}), sourceDateEpoch: 1767225600 });
+    const feedMs = performance.now() - t;
+    t = performance.now();
+    await buildSite({ outDir: out, feedDir: feed.feedDir, base: '/' });
+    const siteMs = performance.now() - t;
+    await cp(data, out, { recursive: true });
+    const searchGz = gz(await readFile(path.join(feed.feedDir, 'search.json')));
+    const bodyGz = gz(await readFile(path.join(feed.feedDir, 'search-body.json')));
+    // Skill pages + tag/domain pages + catalog pages + home/about/tags/404.
+    rows.push({ skills: n, feedMs, siteMs, pages: catalog.skills.length, searchGz, bodyGz, out });
+  }
+
+  process.stdout.write('| skills | feed write | site build (Astro) | search.json gzip | per 1,000 skills | body index gzip (lazy) |\n|---:|---:|---:|---:|---:|---:|\n');
+  for (const r of rows) {
+    process.stdout.write(`| ${r.skills} | ${s(r.feedMs)} | ${s(r.siteMs)} | ${kb(r.searchGz)} | ${kb((r.searchGz * 1000) / r.skills)} | ${kb(r.bodyGz)} |\n`);
+  }
+
+  // The generated catalog repeats a small vocabulary; real skills do not. Index realistic text too.
+  const realistic = buildSearchIndexes(realisticEntries(1000));
+  process.stdout.write(
+    `\nRealistic text (bench/lib/search-entries.ts, Zipf vocabulary of 20,000 words), 1,000 skills: search.json ${kb(gz(JSON.stringify(realistic.search)))} gzip, body index ${kb(gz(JSON.stringify(realistic.body)))} gzip.\n`,
+  );
+
+  const largest = rows[rows.length - 1]!;
+  if (!hasChromium()) {
+    process.stdout.write('\nsearch in the browser: skipped, no Chromium at /usr/bin/chromium\n');
+  } else {
+    const server = await serveStatic(largest.out);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.goto(server.url);
+      // Cold: focus → search.json fetched and loaded → first query rendered.
+      const cold = await page.evaluate(async () => {
+        const input = document.querySelector<HTMLInputElement>('#q')!;
+        const list = document.querySelector<HTMLElement>('#results')!;
+        const started = performance.now();
+        input.focus();
+        input.value = 'skill';
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        while (!list.dataset.state?.startsWith('skill|')) await new Promise((r) => setTimeout(r, 1));
+        return performance.now() - started;
+      });
+      await page.waitForFunction(() => document.querySelector<HTMLElement>('#results')?.dataset.state?.endsWith('|body'), undefined, { timeout: 30_000 });
+      // Warm: each keystroke of a few queries, from the input event to the rendered list.
+      const queries = ['b', 'be', 'ben', 'bench', 'bench-skill-00042', 'synthetc', 'group-7', 'scripts', 'measuring fast', 'publishes catalog'];
+      const times = await page.evaluate(async (qs) => {
+        const input = document.querySelector<HTMLInputElement>('#q')!;
+        const out: number[] = [];
+        for (const q of qs) {
+          const started = performance.now();
+          input.value = q;
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+          // Rendering happens in the input handler once the index is loaded; wait a frame to include layout.
+          await new Promise((r) => requestAnimationFrame(() => r(null)));
+          out.push(performance.now() - started);
+        }
+        return out;
+      }, queries);
+      times.sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)]!;
+      process.stdout.write(
+        `\n| search in Chromium (${largest.skills} skills) | ms |\n|---|---:|\n| first search: focus → search.json loaded → results | ${cold.toFixed(0)} |\n| each keystroke after that, median | ${median.toFixed(1)} |\n| each keystroke after that, slowest | ${times[times.length - 1]!.toFixed(1)} |\n`,
+      );
+    } finally {
+      await browser.close();
+      await server.close();
+    }
+  }
+} finally {
+  await rm(work, { recursive: true, force: true });
+}
