@@ -9,6 +9,8 @@ import { sha256Hex } from '../lib/hash.ts';
 export interface FetcherOptions {
   timeoutMs: number;
   maxBytes: number;
+  /** Most bytes this fetcher may download in total (cache hits are free). */
+  totalBytes?: number;
   allowRedirect?: GetOptions['allowRedirect'];
 }
 
@@ -24,6 +26,8 @@ export class DigestMismatch extends Error {}
 export class Fetcher {
   /** Requests sent (for logs and the "unchanged peer costs one request" promise). */
   requests = 0;
+  /** Bytes downloaded. */
+  bytes = 0;
   private readonly cache: Cache;
   private readonly opts: FetcherOptions;
   constructor(cache: Cache, opts: FetcherOptions) {
@@ -32,8 +36,19 @@ export class Fetcher {
   }
 
   private async get(url: string, headers?: Record<string, string>) {
+    const total = this.opts.totalBytes ?? Infinity;
+    const left = total - this.bytes;
+    if (left <= 0) throw new FetchError('too-large', `${url}: not fetched, the ${total}-byte total for this source is used up (federation.max_peer_bytes)`);
     this.requests++;
-    return get(url, { ...this.opts, headers });
+    const perResponse = this.opts.maxBytes <= left;
+    const res = await get(url, {
+      ...this.opts,
+      maxBytes: perResponse ? this.opts.maxBytes : left,
+      limitName: perResponse ? 'federation.max_bytes' : 'left of federation.max_peer_bytes',
+      headers,
+    });
+    this.bytes += res.body.byteLength;
+    return res;
   }
 
   /** GET with If-None-Match / If-Modified-Since from the last answer; 304 → the cached body. */

@@ -13,6 +13,8 @@ export interface GetOptions {
   /** Extra request headers (If-None-Match, If-Modified-Since). */
   headers?: Record<string, string>;
   maxRedirects?: number;
+  /** Names the limit in error messages, e.g. `federation.max_bytes`. */
+  limitName?: string;
 }
 
 export interface GetResult {
@@ -70,7 +72,7 @@ export async function get(url: string, opts: GetOptions): Promise<GetResult> {
       await res.body?.cancel().catch(() => {});
       throw new FetchError('http-status', `${current}: HTTP ${res.status}`, res.status);
     }
-    const body = await readCapped(res, current, opts.maxBytes, opts.timeoutMs);
+    const body = await readCapped(res, current, opts.maxBytes, opts.timeoutMs, opts.limitName);
     return { status: res.status, url: current.href, headers: res.headers, body };
   }
 }
@@ -92,11 +94,12 @@ function asFetchError(err: unknown, url: URL, timeoutMs: number): FetchError {
 }
 
 /** Read the body, stopping (and closing the connection) as soon as it passes the cap. */
-async function readCapped(res: Response, url: URL, maxBytes: number, timeoutMs: number): Promise<Buffer> {
+async function readCapped(res: Response, url: URL, maxBytes: number, timeoutMs: number, limitName?: string): Promise<Buffer> {
+  const limit = `the ${maxBytes}-byte limit${limitName ? ` (${limitName})` : ''}`;
   const declared = Number(res.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     await res.body?.cancel().catch(() => {});
-    throw new FetchError('too-large', `${url}: body is ${declared} bytes, over the ${maxBytes}-byte limit (federation.max_bytes)`);
+    throw new FetchError('too-large', `${url}: body is ${declared} bytes, over ${limit}`);
   }
   if (!res.body) return Buffer.alloc(0);
   const reader = res.body.getReader();
@@ -109,7 +112,7 @@ async function readCapped(res: Response, url: URL, maxBytes: number, timeoutMs: 
       total += value.byteLength;
       if (total > maxBytes) {
         await reader.cancel().catch(() => {});
-        throw new FetchError('too-large', `${url}: body passed the ${maxBytes}-byte limit (federation.max_bytes); download stopped`);
+        throw new FetchError('too-large', `${url}: body passed ${limit}; download stopped`);
       }
       chunks.push(value);
     }

@@ -55,7 +55,7 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
   // Fetch everything concurrently, merge in a fixed order so the result does not depend on timing.
   const [urlResults, peerResults] = await Promise.all([
     Promise.all(fed.skill_urls.map((url) => importSkillUrl(url, { ...limits, trustedDomains: fed.trusted_domains, registry: config.registry.name }))),
-    Promise.all(fed.peers.map((peer) => importPeer(peer, limits))),
+    Promise.all(fed.peers.map((peer) => importPeer(peer, { ...limits, maxPeerBytes: fed.max_peer_bytes }))),
   ]);
 
   fed.skill_urls.forEach((url, i) => {

@@ -22,6 +22,8 @@ export interface PeerContext {
   cache: Cache;
   timeoutMs: number;
   maxBytes: number;
+  /** Most bytes downloaded from this peer in one build. */
+  maxPeerBytes?: number;
   now: Date;
 }
 
@@ -79,7 +81,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     const r = describe(err);
     problems.push({ severity: 'warning', skill: `peer:${peer.name}`, file: item, rule: r.rule, message: `peer "${peer.name}", ${item}: ${r.message}` });
   };
-  const fetcher = new Fetcher(ctx.cache, { timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes });
+  const fetcher = new Fetcher(ctx.cache, { timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, totalBytes: ctx.maxPeerBytes });
   const done = (skills: Skill[], notModified: boolean): PeerImport => ({ skills, problems, requests: fetcher.requests, notModified });
 
   let indexUrl: string;

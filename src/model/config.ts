@@ -38,8 +38,12 @@ export const FederationConfig = z.object({
   trusted_domains: z.array(z.string()).default(['raw.githubusercontent.com', 'gitlab.com', 'bitbucket.org']),
   /** Re-publish imported skills in this registry's own feed. */
   reexport: z.boolean().default(false),
+  /** Deadline for one whole request (headers and body). */
   timeout_ms: z.number().int().positive().default(10_000),
+  /** Most bytes read for one response; the download stops when it passes this. */
   max_bytes: z.number().int().positive().default(50 * MIB),
+  /** Most bytes downloaded from one peer in one build (cached items do not count). */
+  max_peer_bytes: z.number().int().positive().default(1024 * MIB),
 });
 
 export const DuplicatesConfig = z.object({

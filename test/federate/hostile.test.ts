@@ -193,6 +193,14 @@ describe('a hostile peer', () => {
     expectRejected(o, 'index.json', 'peer-too-large');
   });
 
+  it('a peer that sends more in total than federation.max_peer_bytes is stopped there', async () => {
+    const o = await withEvilPeer(
+      async ({ server }) => server.override('/feed/v1/files/evil-one/scripts/run.py', (_req, res) => void res.end(Buffer.alloc(60_000, 97))),
+      { max_bytes: 100_000, max_peer_bytes: 50_000 },
+    );
+    expectRejected(o, 'skills/evil-one', 'peer-too-large', 'federation.max_peer_bytes');
+  });
+
   it('a redirect to another host is not followed', async () => {
     const o = await withEvilPeer(async ({ server }) => {
       const port = new URL(server.url).port;
