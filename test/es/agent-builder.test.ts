@@ -1,0 +1,104 @@
+/**
+ * The seed's Agent Builder artifacts (config/agent_builder/): the ES|QL queries use only
+ * indexes and fields that the mappings define, each tool definition carries its query and
+ * declares its parameters; and where the cluster runs ES|QL (not the integ-test-zip), the
+ * queries are executed against ingested seed skills.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@elastic/elasticsearch';
+import { loadCatalog } from '../../src/load/index.ts';
+import { DEFAULT_NAMES, ingestCatalog } from '../../src/emit/elasticsearch/index.ts';
+import { REPO_ROOT } from '../helpers/run-seed-skill.ts';
+import { copySeedSkills, deleteIndexesWithPrefix, ES_URL, prefixedNames, removeDirs, testClient, uniquePrefix } from './helpers.ts';
+
+const CONFIG = path.join(REPO_ROOT, 'config');
+const readJson = (file: string) => JSON.parse(readFileSync(path.join(CONFIG, file), 'utf8'));
+const MAPPINGS: Record<string, Record<string, unknown>> = {
+  [DEFAULT_NAMES.skills]: readJson('index_mappings.json').properties,
+  [DEFAULT_NAMES.files]: readJson('skill_files_mappings.json').properties,
+};
+const TOOLS = ['get_skill_by_id', 'get_skill_files'] as const;
+const KEYWORDS = new Set(['FROM', 'WHERE', 'KEEP', 'SORT', 'LIMIT', 'ASC', 'DESC', 'AND', 'OR', 'NOT']);
+
+function query(tool: string): string {
+  return readFileSync(path.join(CONFIG, 'agent_builder', 'queries', `${tool}.esql`), 'utf8').trim();
+}
+
+/** The index, field names and ?parameters an ES|QL query of this simple shape refers to. */
+function references(esql: string): { index: string; fields: string[]; params: string[] } {
+  const index = /^FROM\s+([\w.-]+)/.exec(esql)?.[1] ?? '';
+  const params = [...esql.matchAll(/\?(\w+)/g)].map((m) => m[1]!);
+  const withoutParams = esql.replace(/\?\w+/g, '').replace(/^FROM\s+[\w.-]+/, '');
+  const fields = [...withoutParams.matchAll(/\b[a-z_][a-z0-9_]*\b/gi)].map((m) => m[0]).filter((w) => !KEYWORDS.has(w.toUpperCase()));
+  return { index, fields: [...new Set(fields)], params: [...new Set(params)] };
+}
+
+describe('Agent Builder artifacts', () => {
+  it.each(TOOLS)('%s.esql reads an existing index and only mapped fields', (tool) => {
+    const refs = references(query(tool));
+    expect(Object.keys(MAPPINGS)).toContain(refs.index);
+    for (const field of refs.fields) expect(MAPPINGS[refs.index], `${tool}: ${field}`).toHaveProperty(field);
+    expect(refs.params).toEqual(['skill_id']);
+  });
+
+  it('get_skill_files reads the files index, get_skill_by_id the metadata index', () => {
+    expect(references(query('get_skill_files')).index).toBe('agent_skill_files');
+    expect(references(query('get_skill_by_id')).index).toBe('agent_skills');
+    expect(references(query('get_skill_files')).fields).toEqual(expect.arrayContaining(['skill_id', 'file_name', 'file_path', 'file_type', 'file_content']));
+  });
+
+  it.each(TOOLS)('tools/%s.json is an esql tool carrying the query and declaring its parameters', (tool) => {
+    const def = readJson(path.join('agent_builder', 'tools', `${tool}.json`));
+    expect(def).toMatchObject({ id: tool, type: 'esql', tags: expect.arrayContaining(['agent-skills', 'mcp']) });
+    expect(def.description.length).toBeGreaterThan(20);
+    expect(def.configuration.query.trim()).toBe(query(tool));
+    expect(Object.keys(def.configuration.params)).toEqual(references(query(tool)).params);
+    expect(def.configuration.params.skill_id).toMatchObject({ type: 'keyword', description: expect.any(String) });
+  });
+});
+
+describe.skipIf(!ES_URL)('Agent Builder queries on the cluster', () => {
+  const prefix = uniquePrefix('esql');
+  const names = prefixedNames(prefix);
+  let client: Client;
+  let esql = false;
+  let skillsDir = '';
+
+  beforeAll(async () => {
+    client = testClient();
+    esql = await client.esql.query({ query: 'ROW a = 1' }).then(
+      () => true,
+      () => false,
+    );
+    if (!esql) return;
+    skillsDir = await copySeedSkills();
+    await ingestCatalog(await loadCatalog(skillsDir), { client, names });
+  });
+
+  afterAll(async () => {
+    await deleteIndexesWithPrefix(client, prefix);
+    await client.close();
+    if (skillsDir) await removeDirs(skillsDir);
+  });
+
+  it('runs get_skill_by_id and get_skill_files when the cluster has ES|QL', async (ctx) => {
+    if (!esql) {
+      ctx.skip('this cluster has no ES|QL (the integ-test-zip ships without it); the queries were checked statically');
+      return;
+    }
+    const run = async (tool: string) => {
+      const text = query(tool).replace(/^FROM agent_skill_files\b/, `FROM ${names.files}`).replace(/^FROM agent_skills\b/, `FROM ${names.skills}`);
+      const res = await client.esql.query({ query: text, params: [{ skill_id: 'verify-expense-policy' }] as never });
+      const columns = (res.columns as Array<{ name: string }>).map((c) => c.name);
+      return (res.values as unknown[][]).map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])));
+    };
+    const meta = await run('get_skill_by_id');
+    expect(meta).toHaveLength(1);
+    expect(meta[0]).toMatchObject({ skill_id: 'verify-expense-policy', domain: 'finance' });
+    const files = await run('get_skill_files');
+    expect(files.map((f) => f.file_path)).toEqual(['SKILL.md', 'allowance_table.json', 'policy_check.py']);
+    expect(files.every((f) => typeof f.file_content === 'string' && (f.file_content as string).length > 0)).toBe(true);
+  });
+});
