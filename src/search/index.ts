@@ -19,6 +19,7 @@
  * ```
  */
 import MiniSearch, { type Options, type Query, type SearchResult } from 'minisearch';
+import { decodeIndex, encodeIndex, type CompactIndex } from './codec.ts';
 import { bodyTerms, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
 
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
@@ -85,6 +86,7 @@ export interface SerializedIndex {
 }
 
 export const SEARCH_FORMAT_VERSION = 1;
+// (format 1 = MiniSearch 7 JSON with its `index` array rewritten by ./codec.ts)
 
 /** File names of the two indexes inside `feed/v1/`. */
 export const SEARCH_FILE = 'search.json';
@@ -101,8 +103,8 @@ const META_FIELDS = Object.keys(FIELD_BOOSTS) as Array<keyof typeof FIELD_BOOSTS
 const STORED_FIELDS = ['name', 'description', 'tags', 'domain', 'registry', 'version'] as const;
 const LIST_FIELDS = new Set(['tags', 'headings', 'paths']);
 
-/** Typo tolerance: none for short terms, then ~1 edit per 5 characters (at most 3). */
-const fuzzy = (term: string): number | false => (term.length < 4 ? false : term.length < 8 ? 1 : term.length < 13 ? 2 : 3);
+/** Typo tolerance: none for short terms, one edit from 4 characters, two from 8. */
+const fuzzy = (term: string): number | false => (term.length < 4 ? false : term.length < 8 ? 1 : 2);
 /** Prefix matching from two characters on (search as you type). */
 const prefix = (term: string): boolean => term.length >= 2;
 
@@ -126,15 +128,17 @@ const bodyOptions: Options<Record<string, unknown>> = {
   storeFields: [],
   tokenize: (text) => text.split(' '),
   processTerm: (term) => normalizeBodyTerm(term),
-  searchOptions: { tokenize: identity, processTerm: (t) => normalizeBodyTerm(t), prefix, fuzzy },
+  // Body: prefix only. Typos are caught by the metadata index; fuzzy matching over the whole
+  // vocabulary of every body would cost more time than it finds.
+  searchOptions: { tokenize: identity, processTerm: (t) => normalizeBodyTerm(t), prefix },
 };
 
 const wrap = (kind: SerializedIndex['kind'], index: MiniSearch<Record<string, unknown>>): SerializedIndex => ({
   format: 'skillpress-search',
   version: SEARCH_FORMAT_VERSION,
   kind,
-  // toJSON gives the plain object MiniSearch.loadJS reads back.
-  index: index.toJSON(),
+  // toJSON gives the plain object MiniSearch.loadJS reads back; the codec shrinks its postings.
+  index: encodeIndex(index.toJSON()),
 });
 
 /** Build both indexes. Entries should come in a stable order (by id) for reproducible output. */
@@ -168,7 +172,7 @@ function unwrap(json: unknown, kind: SerializedIndex['kind']): unknown {
   if (s.version !== SEARCH_FORMAT_VERSION) {
     throw new Error(`search index version ${String(s.version)} is not supported (this skillpress reads version ${SEARCH_FORMAT_VERSION})`);
   }
-  return s.index;
+  return decodeIndex(s.index as CompactIndex);
 }
 
 interface TokenHits {

@@ -52,19 +52,15 @@ export function tokenizeText(text: string): string[] {
 }
 
 /**
- * File paths: the full path, every segment, and every word part, so `scripts/extract.py`,
- * `extract.py`, `extract` and `py` all find a skill holding `scripts/extract.py`.
+ * File paths: the word parts of every segment (`scripts/extract.py` → `scripts`, `extract`,
+ * `py`). Whole file names and full paths are not terms of their own: they would be one unique
+ * term per file and grow `search.json` by a third. A query for `scripts/extract.py` or
+ * `extract.py` still matches, through its parts, all of which must be present (SkillSearch).
  */
 export function tokenizePath(path: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  push(out, seen, path);
-  const segments = path.split('/').filter(Boolean);
-  for (let i = 1; i < segments.length; i++) push(out, seen, segments.slice(i).join('/'));
-  for (const segment of segments) {
-    push(out, seen, segment);
-    for (const term of tokenizeText(segment)) push(out, seen, term);
-  }
+  for (const part of path.split(NON_WORD)) push(out, seen, part);
   return out;
 }
 

@@ -52,8 +52,8 @@ describe('tokenizing', () => {
   it('keeps a hyphenated name whole and in parts', () => {
     expect(tokenizeText('pdf-processing, (tables)')).toEqual(['pdf-processing', 'pdf', 'processing', 'tables']);
   });
-  it('emits the full path, its suffixes, segments and word parts', () => {
-    expect(tokenizePath('scripts/extract.py')).toEqual(['scripts/extract.py', 'extract.py', 'scripts', 'extract', 'py']);
+  it('splits a path into the word parts of its segments', () => {
+    expect(tokenizePath('scripts/extract.py')).toEqual(['scripts', 'extract', 'py']);
   });
   it('drops stop words, repeats and markdown from body terms', () => {
     expect(bodyTerms('# The [Guide](https://x.example/a) to **PDF** and pdf')).toBe('guide pdf');
@@ -136,5 +136,24 @@ describe('SkillSearch', () => {
 
   it('serializes the same entries to the same JSON', () => {
     expect(JSON.stringify(buildSearchIndexes(ENTRIES))).toBe(JSON.stringify({ search, body }));
+  });
+});
+
+describe('compact index codec', () => {
+  it('round-trips MiniSearch JSON exactly', async () => {
+    const { decodeIndex, encodeIndex } = await import('../../src/search/codec.ts');
+    const MiniSearch = (await import('minisearch')).default;
+    const ms = new MiniSearch({ fields: ['text'], storeFields: ['text'] });
+    ms.addAll([
+      { id: 'a', text: 'pdf pdf tables' },
+      { id: 'b', text: 'tables forms' },
+      { id: 'c', text: '' },
+    ]);
+    const plain = JSON.parse(JSON.stringify(ms.toJSON()));
+    const compact = encodeIndex(plain);
+    const terms = compact.terms.split('\n');
+    const postings = compact.postings.split('\n');
+    expect(Object.fromEntries(terms.map((t, i) => [t, postings[i]]))).toEqual({ pdf: '0:0*2', tables: '0:0,1', forms: '0:1' });
+    expect(decodeIndex(JSON.parse(JSON.stringify(compact)))).toEqual(plain);
   });
 });

@@ -4,7 +4,8 @@
  * group names, mode 0755 for files starting with `#!` and 0644 otherwise; gzip without a name or
  * timestamp. The root of the archive holds SKILL.md (no wrapper folder).
  */
-import { gzipSync } from 'node:zlib';
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { pack } from 'tar-stream';
 import { zipSync, type Zippable } from 'fflate';
 import { safeSegments } from './paths.ts';
@@ -16,6 +17,7 @@ export interface ArchiveEntry {
 }
 
 const SKILL_MD = 'SKILL.md';
+const gzipAsync = promisify(gzip);
 /** ZIP (DOS) timestamps cannot go before 1980. */
 const ZIP_MIN_SECONDS = Date.UTC(1980, 0, 1, 0, 0, 0) / 1000;
 
@@ -48,7 +50,8 @@ export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: numb
   tar.finalize();
   await done;
   // Node's gzip header has no file name and mtime 0, so the bytes depend only on the input.
-  return gzipSync(Buffer.concat(chunks), { level: 6 });
+  // Async: compression runs on libuv's thread pool, beside the main thread's work.
+  return gzipAsync(Buffer.concat(chunks), { level: 6 });
 }
 
 export function zip(entries: readonly ArchiveEntry[], mtimeSeconds: number): Buffer {
