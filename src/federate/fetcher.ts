@@ -18,6 +18,8 @@ export interface ConditionalResult {
   body: Buffer;
   /** true when the server answered 304 and the body came from the cache. */
   notModified: boolean;
+  /** The URL that answered, after same-host redirects: relative URLs in the body resolve against it. */
+  url: string;
   entry: UrlEntry;
 }
 
@@ -63,7 +65,7 @@ export class Fetcher {
     const res = await this.get(url, headers);
     if (res.status === 304) {
       if (!previous || !cachedBody) throw new FetchError('http-status', `${url}: answered 304 to a request that was not conditional`, 304);
-      return { body: cachedBody, notModified: true, entry: previous };
+      return { body: cachedBody, notModified: true, entry: previous, url: res.url };
     }
     const entry: UrlEntry = {
       url,
@@ -73,7 +75,7 @@ export class Fetcher {
       fetched_at: now.toISOString(),
     };
     await this.cache.putEntry(entry);
-    return { body: res.body, notModified: false, entry };
+    return { body: res.body, notModified: false, entry, url: res.url };
   }
 
   /** The body whose sha256 is `sha256`: from the cache when present, else fetched and checked. */

@@ -84,12 +84,15 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
   const fetcher = new Fetcher(ctx.cache, { timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, totalBytes: ctx.maxPeerBytes });
   const done = (skills: Skill[], notModified: boolean): PeerImport => ({ skills, problems, requests: fetcher.requests, notModified });
 
+  let feedUrl: string;
   let indexUrl: string;
   let index: FeedIndex;
   let notModified = false;
   try {
-    indexUrl = feedIndexUrl(peer.url);
-    const res = await fetcher.conditional(indexUrl, ctx.now);
+    feedUrl = feedIndexUrl(peer.url);
+    const res = await fetcher.conditional(feedUrl, ctx.now);
+    // Feed URLs are relative to the feed root: resolve them against where the index really is.
+    indexUrl = res.url;
     notModified = res.notModified;
     index = parseJson(res.body, FeedIndex, 'index.json');
   } catch (err) {
@@ -102,7 +105,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     const wanted = new Set(peer.skills);
     entries = entries.filter((e) => wanted.has(e.id));
     for (const name of wanted) {
-      if (!entries.some((e) => e.id === name)) report(name, new Rejected('peer-skill-missing', 'listed in the allowlist but not in the peer feed'));
+      if (!entries.some((e) => e.id === name)) report(`skills/${name}`, new Rejected('peer-skill-missing', 'listed in the allowlist but not in the peer feed'));
     }
   } else if (peer.mode === 'tags') {
     // cards.json holds every skill's tags: one (verified, cached) download instead of every skill JSON.
@@ -128,7 +131,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
       try {
         if (seen.has(entry.id)) throw new Rejected('peer-duplicate-id', `"${entry.id}" is listed twice in index.json`);
         seen.add(entry.id);
-        const skill = await importSkill(peer, indexUrl, entry, fetcher);
+        const skill = await importSkill(peer, feedUrl, indexUrl, entry, fetcher);
         if (peer.mode === 'tags' && !hasTag(skill.registry_fields.tags, peer.tags)) return undefined;
         return skill;
       } catch (err) {
@@ -148,6 +151,7 @@ function hasTag(tags: readonly string[], wanted: readonly string[]): boolean {
 
 async function importSkill(
   peer: PeerConfig,
+  feedUrl: string,
   indexUrl: string,
   entry: FeedIndex['skills'][number],
   fetcher: Fetcher,
@@ -219,7 +223,7 @@ async function importSkill(
     files,
     digest,
     registry: peer.name,
-    source: { kind: 'peer', peer: peer.name, feed_url: indexUrl },
+    source: { kind: 'peer', peer: peer.name, feed_url: feedUrl },
     health: feedSkill.summary.health,
     updated_at: feedSkill.card.updated_at,
   };

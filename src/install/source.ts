@@ -30,7 +30,8 @@ interface Reader {
   maxBytes: number;
   /** A URL from an index, relative to `base`; `/…` means the site root (for folders: the folder given). */
   resolve(relative: string, base: URL): URL;
-  read(url: URL): Promise<Buffer>;
+  /** The bytes, and the URL that answered (after same-host redirects). */
+  read(url: URL): Promise<{ body: Buffer; url: URL }>;
 }
 
 class NotFound extends Error {}
@@ -43,7 +44,8 @@ function httpReader(root: URL, limits: Limits): Reader {
     async read(url) {
       if (url.origin !== root.origin) throw new InstallError(`${url} is on another host than ${root.host}; refused`);
       try {
-        return (await get(url.href, { ...limits, allowRedirect: sameHost })).body;
+        const res = await get(url.href, { ...limits, allowRedirect: sameHost, limitName: '--max-bytes' });
+        return { body: res.body, url: new URL(res.url) };
       } catch (err) {
         if (err instanceof FetchError && err.status === 404) throw new NotFound(url.href);
         throw new InstallError((err as Error).message);
@@ -67,7 +69,7 @@ function folderReader(root: URL, limits: Limits): Reader {
       const [real, realRoot] = await Promise.all([realpath(file), realpath(rootPath)]);
       if (!real.startsWith(realRoot + path.sep)) throw new InstallError(`${file} is outside ${rootPath}; refused`);
       if (st.size > limits.maxBytes) throw new InstallError(`${file} is ${st.size} bytes, over the ${limits.maxBytes}-byte limit`);
-      return readFile(file);
+      return { body: await readFile(file), url };
     },
   };
 }
@@ -129,23 +131,24 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
   const reader = isUrl ? httpReader(readerRoot, limits) : folderReader(readerRoot, limits);
   let notJson: InstallError | undefined;
   for (const url of candidates) {
-    let bytes: Buffer;
+    let found: { body: Buffer; url: URL };
     try {
-      bytes = await reader.read(url);
+      found = await reader.read(url);
     } catch (err) {
       if (err instanceof NotFound) continue;
       throw err;
     }
     let data: unknown;
     try {
-      data = parseJson(bytes, url.href);
+      data = parseJson(found.body, url.href);
     } catch (err) {
       // Sites that answer every path with an HTML page: try the next place.
       notJson ??= err as InstallError;
       continue;
     }
-    if (data && typeof data === 'object' && 'feed_version' in data) return feedIndex(reader, url, data);
-    return discoveryIndex(reader, url, data);
+    // URLs inside an index resolve against where it really is.
+    if (data && typeof data === 'object' && 'feed_version' in data) return feedIndex(reader, found.url, data);
+    return discoveryIndex(reader, found.url, data);
   }
   if (notJson) throw notJson;
   throw new InstallError(`no skillpress feed (feed/v1/index.json) or .well-known/agent-skills/index.json found at ${source}`);
@@ -192,7 +195,7 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
       if (!entry) throw new InstallError(`no skill "${name}" in ${url.href}`);
       requireValidName(entry.id);
       const skillUrl = reader.resolve(entry.url, url);
-      const skillBytes = await reader.read(skillUrl);
+      const skillBytes = (await reader.read(skillUrl)).body;
       verify(skillBytes, entry.sha256, skillUrl.href);
       const skill = FeedSkill.safeParse(parseJson(skillBytes, skillUrl.href));
       if (!skill.success) throw schemaError(skillUrl.href, skill.error);
@@ -207,7 +210,7 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
           continue;
         }
         const fileUrl = reader.resolve(f.url, url); // feed URLs are relative to the feed root
-        const bytes = await reader.read(fileUrl);
+        const bytes = (await reader.read(fileUrl)).body;
         verify(bytes, f.sha256, `${name}/${f.path}`);
         files.set(f.path, bytes);
         hashes.push({ path: f.path, sha256: f.sha256 });
@@ -243,7 +246,7 @@ function discoveryIndex(reader: Reader, url: URL, data: unknown): Located {
         throw new InstallError(`skill "${name}" has type "${entry.type}"; this client installs "skill-md" and "archive"`);
       }
       const artifactUrl = reader.resolve(entry.url, url);
-      const bytes = await reader.read(artifactUrl);
+      const bytes = (await reader.read(artifactUrl)).body;
       verify(bytes, entry.digest.slice('sha256:'.length), artifactUrl.href);
       let files: Files;
       if (entry.type === 'skill-md') files = new Map([['SKILL.md', bytes]]);

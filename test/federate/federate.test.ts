@@ -101,6 +101,13 @@ describe('federate', () => {
     expect(logs.join('\n')).toContain('1 request(s), index not modified');
   });
 
+  it('follows a redirect on the same host', async () => {
+    server.override('/moved/feed/v1/index.json', (_req, res) => void res.writeHead(301, { location: '/feed/v1/index.json' }).end());
+    const result = await federate(local, config({ url: `${server.url}/moved`, mode: 'allowlist', skills: ['csv-clean'] }), { cacheDir: path.join(tmp, 'cache-moved') });
+    expect(names(result)).toContain('acme/csv-clean');
+    expect(result.problems.filter((p) => p.skill === 'peer:acme')).toEqual([]);
+  });
+
   it('accepts the feed index URL itself as well as the site root', async () => {
     const result = await federate(local, config({ url: `${server.url}/feed/v1/index.json`, mode: 'allowlist', skills: ['pdf-tools'] }), {
       cacheDir: path.join(tmp, 'cache-url'),

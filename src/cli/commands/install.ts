@@ -6,13 +6,14 @@ export const install: Command = {
   name: 'install',
   summary: "copy one skill from a skillpress feed or a .well-known/agent-skills site into an agent's skills folder",
   usage: [
-    'skillpress install <site or feed URL, or folder> <skill> [--to dir | --agent name] [--global] [--force] [--json]',
+    'skillpress install <site or feed URL, or folder> <skill> [--to dir | --agent name] [--global] [--force] [--timeout ms] [--max-bytes n] [--json]',
     '',
     '  --to dir       skills folder to install into (the skill goes to <dir>/<skill>/)',
     `  --agent name   the agent's usual folder: ${AGENTS.map((a) => a.name).join(', ')} (default: agents → .agents/skills)`,
     "  --global       the agent's folder in your home directory instead of the project's",
     '  --force        replace a skill edited locally or not installed by skillpress; reinstall an unchanged one',
     '  --timeout ms   per-request deadline (default 30000)',
+    '  --max-bytes n  most bytes of one download or one unpacked archive (default 52428800)',
     '  --json         print the result as JSON',
   ].join('\n'),
   async run(argv) {
@@ -24,6 +25,7 @@ export const install: Command = {
         global: { type: 'boolean' },
         force: { type: 'boolean' },
         timeout: { type: 'string' },
+        'max-bytes': { type: 'string' },
         json: { type: 'boolean' },
       },
       2,
@@ -33,6 +35,8 @@ export const install: Command = {
     if (values.to && (values.agent || values.global)) throw new UsageError('--to cannot be combined with --agent or --global');
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout must be a positive number of milliseconds');
+    const maxBytes = values['max-bytes'] === undefined ? undefined : Number(values['max-bytes']);
+    if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw new UsageError('--max-bytes must be a positive number of bytes');
     let to: string;
     try {
       to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
@@ -41,7 +45,7 @@ export const install: Command = {
     }
 
     try {
-      const result = await installSkill(source, name, { to, force: values.force, limits: { timeoutMs } });
+      const result = await installSkill(source, name, { to, force: values.force, limits: { timeoutMs, maxBytes } });
       if (values.json) {
         process.stdout.write(JSON.stringify(result, null, 2) + '\n');
         return EXIT.ok;
