@@ -8,7 +8,7 @@ import { Cards, FeedIndex, FeedSkill, type Card, type FeedFile } from '../model/
 import { sha256Hex } from '../lib/hash.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath } from './feed/paths.ts';
-import { FeedIntegrityError, type FeedStore } from './feed/store.ts';
+import type { FeedStore } from './feed/store.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
@@ -42,14 +42,14 @@ export class FeedCatalog {
       if (!this.#byName.has(card.name) || card.id === card.name) this.#byName.set(card.name, card);
     }
     for (const ref of index.skills) this.#skillRefs.set(ref.id, { path: resolveFeedPath('', ref.url), sha256: ref.sha256 });
-    this.#bodyPart = partByFile(index, BODY_INDEX_FILE);
+    this.#bodyPart = part(index, 'search_body', BODY_INDEX_FILE);
   }
 
   static async load(store: FeedStore): Promise<FeedCatalog> {
     const indexBytes = await store.readIndex();
     const index = parseJson(FeedIndex, indexBytes, 'index.json');
-    const cardsPart = partByFile(index, 'cards.json');
-    const searchPart = partByFile(index, SEARCH_FILE);
+    const cardsPart = part(index, 'cards', 'cards.json');
+    const searchPart = part(index, 'search', SEARCH_FILE);
     if (!cardsPart || !searchPart) throw new Error(`${store.location}: index.json lists no cards.json or ${SEARCH_FILE} part`);
     const [cardsBytes, searchBytes] = await Promise.all([
       store.read(cardsPart.path, cardsPart.sha256),
@@ -96,17 +96,7 @@ export class FeedCatalog {
     if (file.skipped || !file.url) {
       throw new NotFoundError(`File "${path}" of skill "${card.name}" is not published (${file.skipped?.reason ?? 'no content'}).`);
     }
-    const ref = this.#skillRefs.get(card.id)!;
-    // The schema makes file URLs relative to the skill JSON; feeds that wrote them relative to
-    // the feed root are read too. Either way the bytes must match the manifest's sha256.
-    const candidates = [...new Set([resolveFeedPath(ref.path, file.url), resolveFeedPath('', file.url)])];
-    for (let i = 0; ; i++) {
-      try {
-        return { file, bytes: await this.store.read(candidates[i]!, file.sha256) };
-      } catch (err) {
-        if (i === candidates.length - 1 || err instanceof FeedIntegrityError) throw err;
-      }
-    }
+    return { file, bytes: await this.store.read(resolveFeedPath('', file.url), file.sha256) };
   }
 
   /** Full-text search needs the body index; it is read once, on first use. */
@@ -122,12 +112,10 @@ export class FeedCatalog {
   }
 }
 
-function partByFile(index: FeedIndex, file: string): { path: string; sha256: string } | undefined {
-  for (const part of Object.values(index.parts)) {
-    const path = resolveFeedPath('', part.url);
-    if (path === file || path.endsWith(`/${file}`)) return { path, sha256: part.sha256 };
-  }
-  return undefined;
+/** A part of the feed by its key in index.json (or, failing that, by its file name). URLs are relative to the feed root. */
+function part(index: FeedIndex, key: string, file: string): { path: string; sha256: string } | undefined {
+  const found = index.parts[key] ?? Object.values(index.parts).find((p) => resolveFeedPath('', p.url) === file);
+  return found ? { path: resolveFeedPath('', found.url), sha256: found.sha256 } : undefined;
 }
 
 function parseJson<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, bytes: Buffer, what: string): T {

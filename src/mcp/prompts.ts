@@ -20,7 +20,7 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
       argsSchema: z.object({ query: z.string().max(500).optional().describe('The user\'s request, to pick which skills a big catalog lists') }),
     },
     async ({ query }) => {
-      const c = catalog();
+      const c = await catalog();
       let skills: readonly Card[] = c.cards;
       if (c.cards.length > ROUTER_MAX_SKILLS) {
         if (query?.trim()) {
@@ -43,14 +43,14 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
       title: 'Skill context (level 2)',
       description: 'The full context of one skill: instructions, scoped tools and resources, files.',
       argsSchema: z.object({
-        name: completable(z.string().min(1).max(200).describe('Skill name'), (value) => {
+        name: completable(z.string().min(1).max(200).describe('Skill name'), async (value) => {
           const prefix = String(value ?? '');
-          return catalog().cards.filter((c) => c.name.startsWith(prefix)).slice(0, 100).map((c) => c.name);
+          return (await catalog()).cards.filter((c) => c.name.startsWith(prefix)).slice(0, 100).map((c) => c.name);
         }),
       }),
     },
     async ({ name }) => {
-      const c = catalog();
+      const c = await catalog();
       const card = c.requireCard(name);
       const skill = await c.skill(card);
       return {

@@ -29,12 +29,26 @@ export interface ServeOptions {
 
 export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
-  const store = await openFeed(options.feed, { cacheDir: options.cacheDir, log });
-  let current = await FeedCatalog.load(store);
-  log(`serving ${current.cards.length} skill(s) from ${store.location}`);
+  const store = await openFeed(options.feed, { cacheDir: options.cacheDir });
+
+  // The handshake and tools/list need no catalog: serve at once and load the feed meanwhile;
+  // the first call that needs it waits for it. A feed that cannot load ends the server.
+  let current: Promise<FeedCatalog> = FeedCatalog.load(store);
+  let fatal: Error | undefined;
+  const transport = new LineTransport();
+  current.then(
+    (c) => {
+      log(`serving ${c.cards.length} skill(s) from ${store.location}`);
+      // Full-text search needs the body index; read it now, off the startup path.
+      setImmediate(() => c.loadBodyIndex().catch((err) => log(`body index: ${(err as Error).message}`)));
+    },
+    (err) => {
+      fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
+      void transport.close();
+    },
+  );
 
   const servers = new Set<McpServer>();
-  const transport = new LineTransport();
   serveStdio(
     () => {
       const server = createServer(() => current, { name: options.name, version: options.version, pageSize: options.pageSize, log });
@@ -48,8 +62,6 @@ export async function serve(options: ServeOptions): Promise<void> {
     },
     { transport, onerror: (err) => log(err.message) },
   );
-  // Full-text search needs the body index; read it now, off the startup path.
-  setImmediate(() => current.loadBodyIndex().catch((err) => log(`body index: ${(err as Error).message}`)));
 
   let reloading = false;
   /** Loads the feed again; false when it could not (tried again on the next check). */
@@ -58,8 +70,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     reloading = true;
     try {
       const next = await FeedCatalog.load(store);
-      if (next.version === current.version) return true;
-      current = next;
+      if (next.version === (await current).version) return true;
+      current = Promise.resolve(next);
       log(`feed changed: now ${next.cards.length} skill(s)`);
       for (const server of servers) {
         server.sendToolListChanged();
@@ -80,6 +92,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const timer = store instanceof DirStore ? watchDir(store, options.watchMs ?? 500, reload) : pollRemote(store, options.pollSeconds ?? 300, reload, log);
   await transport.closed;
   if (timer) clearInterval(timer);
+  if (fatal) throw fatal;
 }
 
 /** Local feeds: a cheap stat of index.json; a rebuild rewrites it last. */
@@ -101,17 +114,22 @@ function watchDir(store: DirStore, everyMs: number, onChange: () => Promise<bool
   return timer;
 }
 
-/** Remote feeds: a conditional request for index.json every `seconds`. */
+/**
+ * Remote feeds: a conditional request for index.json now (the server started from the cache
+ * without waiting for the network) and then every `seconds` (0: only the first one).
+ */
 function pollRemote(store: FeedStore, seconds: number, onChange: () => Promise<boolean>, log: (m: string) => void): NodeJS.Timeout | undefined {
-  if (!seconds) return undefined;
   let pending = false; // a change seen but not yet loaded
-  const timer = setInterval(async () => {
+  const check = async () => {
     try {
       if ((await store.refresh()) || pending) pending = !(await onChange());
     } catch (err) {
-      log(`feed check failed (serving the cached feed): ${(err as Error).message}`);
+      log(`offline: serving the cached feed (${(err as Error).message})`);
     }
-  }, seconds * 1000);
+  };
+  void check();
+  if (!seconds) return undefined;
+  const timer = setInterval(check, seconds * 1000);
   timer.unref();
   return timer;
 }

@@ -22,8 +22,8 @@ type DirectoryChild = { uri: string; name: string; mimeType: string; size?: numb
 export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE): SkillSource {
   /** Cards in URI order (the order SEP-2640 pages in), per snapshot. */
   let ordered: { version: string; cards: Card[] } | undefined;
-  const inUriOrder = (): Card[] => {
-    const c = catalog();
+  const inUriOrder = async (): Promise<Card[]> => {
+    const c = await catalog();
     if (ordered?.version !== c.version) {
       const keyed = c.cards.map((card) => ({ card, uri: skillFileUri(card, 'SKILL.md') }));
       keyed.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
@@ -33,7 +33,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
   };
 
   const entry = async (card: Card): Promise<Entry> => {
-    const skill = await catalog().skill(card);
+    const skill = await (await catalog()).skill(card);
     const resources = skill.files
       .filter((f) => !f.skipped)
       .map((f) => ({ uri: skillFileUri(card, f.path), digest: `sha256:${f.sha256}`, size: f.size }))
@@ -42,7 +42,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
   };
 
   /** The skill a URI points into and the decoded path below the skill's root ('' for the root). */
-  const locate = (uri: string): { card: Card; path: string } | undefined => {
+  const locate = async (uri: string): Promise<{ card: Card; path: string } | undefined> => {
     let segments: string[];
     try {
       segments = parseSkillUri(uri);
@@ -50,7 +50,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
       if (err instanceof FeedPathError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}. Skill URIs look like skill://<name>/<path>; list them with skills/list.`);
       throw err;
     }
-    const c = catalog();
+    const c = await catalog();
     // Skill paths are one segment (the name) or an imported skill's id (`peer/name`).
     for (let n = Math.min(segments.length, 4); n >= 1; n--) {
       const card = c.card(segments.slice(0, n).join('/'));
@@ -61,7 +61,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
 
   return {
     async list({ cursor }) {
-      const cards = inUriOrder();
+      const cards = await inUriOrder();
       let start = 0;
       if (cursor !== undefined) {
         const after = decodeCursor(cursor);
@@ -76,25 +76,26 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
     },
 
     async get(uri) {
-      const found = locate(uri);
+      const found = await locate(uri);
       if (!found || found.path !== 'SKILL.md') return undefined;
       return entry(found.card);
     },
 
     async read(uri): Promise<SkillReadResult | undefined> {
-      const found = locate(uri);
+      const found = await locate(uri);
       if (!found || found.path === '') return undefined;
-      const skill = await catalog().skill(found.card);
+      const c = await catalog();
+      const skill = await c.skill(found.card);
       const file = skill.files.find((f) => f.path === found.path);
       if (!file || file.skipped) return undefined;
-      const { bytes } = await catalog().file(found.card, file.path);
+      const { bytes } = await c.file(found.card, file.path);
       return file.encoding === 'utf-8' ? { text: bytes.toString('utf8'), mimeType: file.mime } : { bytes: new Uint8Array(bytes), mimeType: file.mime };
     },
 
     async readDirectory(uri, { cursor }) {
-      const found = locate(uri);
+      const found = await locate(uri);
       if (!found) return undefined;
-      const skill = await catalog().skill(found.card);
+      const skill = await (await catalog()).skill(found.card);
       const children = directoryChildren(found.card, skill, found.path);
       if (!children) return undefined;
       let start = 0;
@@ -109,7 +110,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
     },
 
     async listResources() {
-      return catalog().cards.map((card) => ({ uri: skillFileUri(card, 'SKILL.md'), name: card.name, description: card.description, mimeType: 'text/markdown' }));
+      return (await catalog()).cards.map((card) => ({ uri: skillFileUri(card, 'SKILL.md'), name: card.name, description: card.description, mimeType: 'text/markdown' }));
     },
   };
 }

@@ -11,8 +11,8 @@ import { bestSkill } from './best.ts';
 import { cardView, excerpt, bodyText, fileView, renderLevel2, type CardView } from './views.ts';
 import { skillFileUri } from './uris.ts';
 
-/** Gives the snapshot to answer from: the current one, swapped on reload. */
-export type CatalogRef = () => FeedCatalog;
+/** Gives the snapshot to answer from: the current one (swapped on reload), once it has loaded. */
+export type CatalogRef = () => Promise<FeedCatalog>;
 
 /** Catalog tools only read the feed (destructive/idempotent hints only apply to tools that write). */
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -66,7 +66,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
       annotations: READ_ONLY,
     },
     async (args) => {
-      const c = catalog();
+      const c = await catalog();
       const needle = args.query?.trim().toLowerCase();
       const tags = args.tags ?? [];
       const matching = c.cards.filter(
@@ -105,7 +105,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
       annotations: READ_ONLY,
     },
     async (args) => {
-      const c = catalog();
+      const c = await catalog();
       const { total, results } = await searchSkills(c, args.query, args.limit);
       const text = total === 0
         ? `No skill matches every token of "${args.query}". Try fewer or broader keywords, or skills_list.`
@@ -142,7 +142,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
       annotations: READ_ONLY,
     },
     async (args) => {
-      const c = catalog();
+      const c = await catalog();
       const card = c.requireCard(args.name);
       const view = cardView(card);
       if (args.detail === 'card') {
@@ -187,7 +187,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
       annotations: READ_ONLY,
     },
     async (args) => {
-      const c = catalog();
+      const c = await catalog();
       const card = c.requireCard(args.name);
       const { file, bytes } = await c.file(card, args.path);
       const uri = skillFileUri(card, file.path);
@@ -219,7 +219,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
       annotations: READ_ONLY,
     },
     async (args) => {
-      const c = catalog();
+      const c = await catalog();
       await c.loadBodyIndex();
       const started = performance.now();
       const verdict = bestSkill(c.search, args.query);

@@ -1,6 +1,6 @@
 /**
- * Paths inside a feed. Every URL a feed holds is relative to the file it is in; the server turns
- * each into a "feed path" (decoded, `/`-separated, relative to the feed root) and refuses any
+ * Paths inside a feed. Every URL a feed holds is relative to the feed root (src/model/feed.ts);
+ * the server turns each into a "feed path" (decoded, `/`-separated, relative to the feed root) and refuses any
  * that would leave the feed: `..` after resolution, absolute URLs, encoded slashes, NUL bytes.
  * Everything the server reads goes through `resolveFeedPath`, so nothing outside the feed is read.
  */

@@ -28,7 +28,6 @@ export interface RemoteStoreOptions {
   /** Cache root; default `$XDG_CACHE_HOME/skillpress/feeds` or `~/.cache/skillpress/feeds`. */
   cacheDir?: string;
   timeoutMs?: number;
-  log?: (message: string) => void;
 }
 
 export function defaultCacheRoot(): string {
@@ -41,7 +40,6 @@ export class RemoteStore implements FeedStore {
   readonly cacheDir: string;
   #indexUrl: URL;
   #timeoutMs: number;
-  #log: (message: string) => void;
   #index: Buffer | undefined;
   #meta: Meta;
 
@@ -51,23 +49,25 @@ export class RemoteStore implements FeedStore {
     const key = createHash('sha256').update(this.#indexUrl.href).digest('hex').slice(0, 24);
     this.cacheDir = path.join(options.cacheDir ?? defaultCacheRoot(), key);
     this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#log = options.log ?? (() => {});
     this.#meta = { url: this.#indexUrl.href };
   }
 
-  /** Loads the cached index, then revalidates it. Fails only when neither the cache nor the network has it. */
+  /**
+   * Loads the cached index; with nothing cached, fetches it. A cached feed is revalidated by the
+   * caller (`refresh`), so the server starts without waiting for the network.
+   */
   async open(): Promise<void> {
     try {
       this.#meta = { ...JSON.parse(await readFile(path.join(this.cacheDir, 'meta.json'), 'utf8')), url: this.#indexUrl.href };
       this.#index = await readFile(path.join(this.cacheDir, 'index.json'));
+      return;
     } catch {
       this.#index = undefined;
     }
     try {
       await this.refresh();
     } catch (err) {
-      if (!this.#index) throw new Error(`cannot fetch ${this.location} and nothing is cached: ${(err as Error).message}`);
-      this.#log(`offline: serving the cached feed from ${this.#meta.checked_at ?? 'an earlier run'} (${(err as Error).message})`);
+      throw new Error(`cannot fetch ${this.location} and nothing is cached: ${(err as Error).message}`);
     }
   }
 
