@@ -172,9 +172,9 @@ describe('skill page', () => {
     await page.click('.file-tree a:has-text("match.py")');
     expect(await page.locator('.file-panel:visible .file-path').textContent()).toBe('scripts/match.py');
     expect(await page.locator('.file-panel:visible pre.code .t-keyword').first().textContent()).toBe('def');
-    await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(`${server.url}skills/pdf-toolkit/#file-1`);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'skill.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 1500 });
+    await page.goto(`${server.url}skills/pdf-toolkit/`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'skill.png') });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -105,12 +105,14 @@ function init(root: HTMLElement): void {
       });
   }
 
-  /** Every result for the query and filters, in the chosen order. */
-  function results(search: SkillSearch, ignore?: 'tag' | 'domain'): SearchDoc[] {
-    const docs = state.q.trim() ? search.search(state.q).map((h) => h.doc) : search.all();
-    const filtered = docs.filter(
-      (d) => (ignore === 'domain' || !state.domain || d.domain === state.domain) && (ignore === 'tag' || state.tags.every((t) => d.tags?.includes(t))),
-    );
+  /** The skills the query matches, ranked (all of them, by name, without a query). */
+  function matches(search: SkillSearch): SearchDoc[] {
+    return state.q.trim() ? search.search(state.q).map((h) => h.doc) : search.all();
+  }
+
+  /** The matches that pass the filters (all but `ignore`), in the chosen order. */
+  function results(docs: SearchDoc[], ignore?: 'domain'): SearchDoc[] {
+    const filtered = docs.filter((d) => (ignore === 'domain' || !state.domain || d.domain === state.domain) && state.tags.every((t) => d.tags?.includes(t)));
     const sort = state.sort === 'relevance' && !state.q.trim() ? 'name' : state.sort;
     if (sort === 'name') filtered.sort((a, b) => a.name.localeCompare(b.name));
     if (sort === 'updated') {
@@ -140,10 +142,13 @@ function init(root: HTMLElement): void {
   function render(): void {
     if (!index) return;
     const started = performance.now();
-    const docs = results(index);
-    // Counts are over the results, so a filter's count is the number of results it leaves.
+    const matched = matches(index);
+    const docs = results(matched);
+    // Counts are over the results, so a tag's count is the number of results it leaves; domain
+    // counts ignore the chosen domain, so switching domains shows what each would give.
     renderFacet(tagFacet, facetCounts(docs, (d) => d.tags ?? []), state.tags, showAllTags ? Infinity : TAGS_SHOWN, (v) => `#${v}`);
-    renderFacet(domainFacet, facetCounts(results(index, 'domain'), (d) => (d.domain ? [d.domain] : [])), state.domain ? [state.domain] : [], Infinity, (v) => v);
+    const domainBase = state.domain ? results(matched, 'domain') : docs;
+    renderFacet(domainFacet, facetCounts(domainBase, (d) => (d.domain ? [d.domain] : [])), state.domain ? [state.domain] : [], Infinity, (v) => v);
 
     list.replaceChildren(...docs.slice(0, shown).map((d) => renderCard(d, urls, localRegistry)));
     const n = docs.length;
