@@ -50,6 +50,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
   try {
     raw = gunzipSync(bytes, { maxOutputLength: maxBytes + 64 * 1024 });
   } catch (err) {
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new ArchiveError(`archive unpacks to more than ${maxBytes} bytes`);
     throw new ArchiveError(`gzip: ${(err as Error).message}`);
   }
   const files: Files = new Map();
@@ -145,7 +146,8 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
     if (method === 0) out = Buffer.from(data);
     else if (method === 8) {
       try {
-        out = Buffer.from(inflateSync(data, { out: new Uint8Array(size) }));
+        // One byte of room beyond the declared size: an entry that inflates to more is caught, not truncated.
+        out = Buffer.from(inflateSync(data, { out: new Uint8Array(size + 1) }));
       } catch (err) {
         throw new ArchiveError(`zip: entry "${name}": ${(err as Error).message}`);
       }

@@ -192,6 +192,22 @@ describe('install from a .well-known/agent-skills index', () => {
   });
 });
 
+describe('archive limits', () => {
+  it('stops unpacking a compression bomb at --max-bytes', async () => {
+    const bomb = await tarGz([{ name: 'SKILL.md', data: skillMdText('bomb') }, { name: 'zeros.bin', data: new Uint8Array(20_000_000) }]);
+    const zipBomb = zip([{ name: 'SKILL.md', data: skillMdText('zip-bomb') }, { name: 'zeros.bin', data: new Uint8Array(20_000_000) }]);
+    const dir = path.join(tmp, 'bomb-site');
+    await writeDiscovery(dir, [
+      { name: 'bomb', type: 'archive', file: 'bomb.tar.gz', bytes: bomb },
+      { name: 'zip-bomb', type: 'archive', file: 'zip-bomb.zip', bytes: zipBomb },
+    ]);
+    expect(bomb.length).toBeLessThan(1_000_000);
+    for (const name of ['bomb', 'zip-bomb']) {
+      await expect(install(dir, name, { to: freshTarget(), limits: { maxBytes: 1_000_000 } })).rejects.toThrow('archive unpacks to more than 1000000 bytes');
+    }
+  });
+});
+
 describe('skillpress install (CLI)', () => {
   it('installs into the agent folder given by --agent, and says when it is up to date', async () => {
     const cwd = path.join(tmp, 'project');
