@@ -4,10 +4,9 @@
  * group names, mode 0755 for files starting with `#!` and 0644 otherwise; gzip without a name or
  * timestamp. The root of the archive holds SKILL.md (no wrapper folder).
  */
-import { gzip } from 'node:zlib';
+import { crc32, deflateRaw, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { pack } from 'tar-stream';
-import { zipSync, type Zippable } from 'fflate';
 import { safeSegments } from './paths.ts';
 
 export interface ArchiveEntry {
@@ -18,6 +17,7 @@ export interface ArchiveEntry {
 
 const SKILL_MD = 'SKILL.md';
 const gzipAsync = promisify(gzip);
+const deflateRawAsync = promisify(deflateRaw);
 /** ZIP (DOS) timestamps cannot go before 1980. */
 const ZIP_MIN_SECONDS = Date.UTC(1980, 0, 1, 0, 0, 0) / 1000;
 
@@ -54,15 +54,63 @@ export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: numb
   return gzipAsync(Buffer.concat(chunks), { level: 6 });
 }
 
-export function zip(entries: readonly ArchiveEntry[], mtimeSeconds: number): Buffer {
-  // fflate writes the DOS time from local-time fields; give it a Date whose local fields are
-  // the UTC time, so the bytes do not depend on the machine's time zone.
-  const utc = new Date(Math.max(mtimeSeconds, ZIP_MIN_SECONDS) * 1000);
-  const mtime = new Date(utc.getUTCFullYear(), utc.getUTCMonth(), utc.getUTCDate(), utc.getUTCHours(), utc.getUTCMinutes(), utc.getUTCSeconds());
-  const files: Zippable = {};
-  for (const e of ordered(entries)) {
-    // os 3 = Unix, so `attrs` carries the file mode in its high 16 bits.
-    files[e.path] = [e.bytes, { mtime, os: 3, attrs: (0o100000 | modeOf(e.bytes)) << 16, level: 6 }];
-  }
-  return Buffer.from(zipSync(files));
+/**
+ * A plain ZIP (no ZIP64: skill files stay far below 4 GiB) written here rather than with a
+ * library so that deflate runs on libuv's thread pool like gzip does, off the main thread.
+ * Names are UTF-8 (flag bit 11); "made by" Unix so the external attributes carry the mode; an
+ * entry is stored instead of deflated when deflating does not make it smaller.
+ */
+export async function zip(entries: readonly ArchiveEntry[], mtimeSeconds: number): Promise<Buffer> {
+  const t = new Date(Math.max(mtimeSeconds, ZIP_MIN_SECONDS) * 1000);
+  const dosTime = (t.getUTCHours() << 11) | (t.getUTCMinutes() << 5) | (t.getUTCSeconds() >> 1);
+  const dosDate = ((t.getUTCFullYear() - 1980) << 9) | ((t.getUTCMonth() + 1) << 5) | t.getUTCDate();
+  const files = ordered(entries);
+  const packed = await Promise.all(files.map((e) => deflateRawAsync(e.bytes, { level: 6 })));
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  files.forEach((e, i) => {
+    const name = Buffer.from(e.path, 'utf8');
+    const deflated = packed[i]!.byteLength < e.bytes.byteLength;
+    const data = deflated ? packed[i]! : Buffer.from(e.bytes);
+    const crc = crc32(e.bytes);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed: 2.0
+    local.writeUInt16LE(0x0800, 6); // UTF-8 names
+    local.writeUInt16LE(deflated ? 8 : 0, 8);
+    local.writeUInt16LE(dosTime, 10);
+    local.writeUInt16LE(dosDate, 12);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.byteLength, 18);
+    local.writeUInt32LE(e.bytes.byteLength, 22);
+    local.writeUInt16LE(name.byteLength, 26);
+    local.writeUInt16LE(0, 28);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, 2.0
+    central.writeUInt16LE(20, 6);
+    central.writeUInt16LE(0x0800, 8);
+    central.writeUInt16LE(deflated ? 8 : 0, 10);
+    central.writeUInt16LE(dosTime, 12);
+    central.writeUInt16LE(dosDate, 14);
+    central.writeUInt32LE(crc, 16);
+    central.writeUInt32LE(data.byteLength, 20);
+    central.writeUInt32LE(e.bytes.byteLength, 24);
+    central.writeUInt16LE(name.byteLength, 28);
+    // extra length, comment length, disk number, internal attributes: 0
+    central.writeUInt32LE(((0o100000 | modeOf(e.bytes)) << 16) >>> 0, 38);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, name, data);
+    centrals.push(central, name);
+    offset += local.byteLength + name.byteLength + data.byteLength;
+  });
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(directory.byteLength, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
 }

@@ -167,7 +167,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
       if (scope === 'published') {
         const base = `${DISCOVERY_PATH}/${skill.id}`;
         const targz = await tarGz(entries, archiveMtime);
-        await Promise.all([out.write(`${base}.tar.gz`, targz), out.write(`${base}.zip`, zip(entries, archiveMtime))]);
+        await Promise.all([out.write(`${base}.tar.gz`, targz), zip(entries, archiveMtime).then((z) => out.write(`${base}.zip`, z))]);
         const onlySkillMd = entries.length === 1 && entries[0]!.path === SKILL_MD;
         const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
         if (onlySkillMd) {
