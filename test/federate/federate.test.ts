@@ -101,6 +101,29 @@ describe('federate', () => {
     expect(logs.join('\n')).toContain('1 request(s), index not modified');
   });
 
+  it('a changed peer costs the index plus only the items whose digest changed', async () => {
+    const skills = path.join(tmp, 'changing-skills');
+    const dist = path.join(tmp, 'changing-dist');
+    await writeSkills(skills, [{ name: 'stays-same', files: { 'a.txt': 'a\n' } }, { name: 'gets-edited', files: { 'b.txt': 'b\n', 'c.txt': 'c\n' } }]);
+    await publish(skills, dist, 'acme');
+    const changing = await serveDir(dist);
+    try {
+      const cfg = SkillpressConfig.parse({ federation: { peers: [{ name: 'acme', url: changing.url }] } });
+      const cacheDir = path.join(tmp, 'cache-changing');
+      await federate(local, cfg, { cacheDir });
+      await writeSkills(skills, [{ name: 'gets-edited', files: { 'b.txt': 'b, edited\n', 'c.txt': 'c\n' } }]);
+      await rm(dist, { recursive: true });
+      await publish(skills, dist, 'acme');
+      const before = changing.requests.length;
+      const result = await federate(local, cfg, { cacheDir });
+      expect(changing.requests.slice(before).map((r) => r.path).sort()).toEqual(['/feed/v1/files/gets-edited/b.txt', '/feed/v1/index.json', '/feed/v1/skills/gets-edited.json']);
+      const edited = result.skills.find((s) => s.name === 'gets-edited')!;
+      expect(fileBytes(edited.files.find((f) => f.path === 'b.txt')!).toString()).toBe('b, edited\n');
+    } finally {
+      await changing.close();
+    }
+  });
+
   it('follows a redirect on the same host', async () => {
     server.override('/moved/feed/v1/index.json', (_req, res) => void res.writeHead(301, { location: '/feed/v1/index.json' }).end());
     const result = await federate(local, config({ url: `${server.url}/moved`, mode: 'allowlist', skills: ['csv-clean'] }), { cacheDir: path.join(tmp, 'cache-moved') });
