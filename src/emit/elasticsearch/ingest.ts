@@ -92,7 +92,8 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
     const digest = catalogDigest(operations(), definitions);
     const total = countOperations(operations());
 
-    const live = { skills: await liveState(client, names.skills), files: await liveState(client, names.files) };
+    const [liveSkills, liveFiles] = await Promise.all([liveState(client, names.skills), liveState(client, names.files)]);
+    const live = { skills: liveSkills, files: liveFiles };
     if (!options.force && live.skills.digest === digest && live.files.digest === digest && live.skills.indexes.length === 1 && live.files.indexes.length === 1) {
       log(`Elasticsearch already holds this catalog (${digest.slice(0, 19)}…); aliases unchanged`);
       return {
@@ -109,8 +110,10 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
     const version = versionSuffix();
     const target: IndexNames = { skills: `${names.skills}-${version}`, files: `${names.files}-${version}` };
     const meta = { created_by: CREATED_BY, catalog_digest: digest, skills: total.skills, files: total.files };
-    const semanticContentType = await createIndex(client, target.skills, definitions.skills, meta, options.semanticContent ?? 'auto');
-    await createIndex(client, target.files, definitions.files, meta, 'text');
+    const [semanticContentType] = await Promise.all([
+      createIndex(client, target.skills, definitions.skills, meta, options.semanticContent ?? 'auto'),
+      createIndex(client, target.files, definitions.files, meta, 'text'),
+    ]);
     log(`writing ${total.skills} skill(s) and ${total.files} file(s) into ${target.skills}, ${target.files}`);
 
     try {
@@ -141,11 +144,18 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
   }
 }
 
-/** sha256 over the index definitions and every document, in their stable order. */
+/**
+ * sha256 over the index definitions and every document in their stable order. A file's
+ * content is represented by its sha256 and encoding (which determine it), so the digest stays
+ * cheap for large catalogs.
+ */
 function catalogDigest(operations: Iterable<IndexOperation>, definitions: IndexDefinitions): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(definitions));
-  for (const op of operations) hash.update(`\n${op.target}\0${op.id}\0${JSON.stringify(op.doc)}`);
+  for (const op of operations) {
+    const doc = op.target === 'files' ? { ...op.doc, file_content: undefined } : op.doc;
+    hash.update(`\n${op.target}\0${op.id}\0${JSON.stringify(doc)}`);
+  }
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -260,17 +270,19 @@ async function bulkLoad(
 
 /** Back to the configured refresh interval, then make everything searchable. */
 async function finishLoading(client: Client, target: IndexNames, definitions: IndexDefinitions): Promise<void> {
-  for (const key of ['skills', 'files'] as const) {
-    // null resets to the cluster default when the config sets no interval.
-    const interval = (definitions[key].settings.refresh_interval ?? null) as string;
-    await client.indices.putSettings({ index: target[key], settings: { refresh_interval: interval } });
-  }
+  await Promise.all(
+    (['skills', 'files'] as const).map((key) => {
+      // null resets to the cluster default when the config sets no interval.
+      const interval = (definitions[key].settings.refresh_interval ?? null) as string;
+      return client.indices.putSettings({ index: target[key], settings: { refresh_interval: interval } });
+    }),
+  );
   await client.indices.refresh({ index: [target.skills, target.files] });
 }
 
 async function checkCounts(client: Client, target: IndexNames, expected: { skills: number; files: number }): Promise<void> {
-  for (const key of ['skills', 'files'] as const) {
-    const { count } = await client.count({ index: target[key] });
+  const counts = await Promise.all((['skills', 'files'] as const).map(async (key) => [key, (await client.count({ index: target[key] })).count] as const));
+  for (const [key, count] of counts) {
     if (count !== expected[key]) {
       throw new IngestError(`${target[key]} holds ${count} documents, expected ${expected[key]}; the aliases still point to the previous catalog`, []);
     }
