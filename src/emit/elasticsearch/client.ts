@@ -22,7 +22,7 @@ export interface ConnectionOptions {
  */
 export function connectionFromEnv(flags: Partial<ConnectionOptions> = {}, env: NodeJS.ProcessEnv = process.env): ConnectionOptions {
   return {
-    url: flags.url ?? env.ELASTICSEARCH_URL ?? DEFAULT_URL,
+    url: flags.url ?? (env.ELASTICSEARCH_URL || DEFAULT_URL),
     apiKey: flags.apiKey ?? (env.ELASTICSEARCH_API_KEY || undefined),
     username: flags.username ?? (env.ELASTICSEARCH_USERNAME || undefined),
     password: flags.password ?? (env.ELASTICSEARCH_PASSWORD || undefined),
