@@ -18,3 +18,5 @@ export declare function isUp(url: string): Promise<boolean>;
 export declare function javaHome(): string | undefined;
 export declare function startElasticsearch(options?: InstanceOptions): Promise<Instance>;
 export declare function stopElasticsearch(options?: InstanceOptions): Promise<boolean>;
+/** Folder of the unpacked distribution and the instances (readable by the node's user). */
+export declare function workDir(): string;

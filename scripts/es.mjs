@@ -21,10 +21,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, realpathSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, realpathSync, statSync } from 'node:fs';
 import { chmod, cp, mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -42,8 +43,22 @@ export function defaultPort() {
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_PORT;
 }
 
+/**
+ * Where the unpacked distribution and the instances live: `.cache/elasticsearch/`, unless we
+ * are root and the node's user could not reach it (a checkout under /root, say); then a
+ * folder under the system temp dir.
+ */
+export function workDir() {
+  if (process.getuid?.() !== 0) return CACHE;
+  for (let dir = path.dirname(CACHE); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const mode = existsSync(dir) ? statSync(dir).mode : 0o755; // folders we create get 755
+    if ((mode & 0o001) === 0) return path.join(tmpdir(), 'skillpress-elasticsearch');
+  }
+  return CACHE;
+}
+
 export function instanceDir(port) {
-  return path.join(CACHE, `node-${port}`);
+  return path.join(workDir(), `node-${port}`);
 }
 
 /**
@@ -89,9 +104,10 @@ async function download() {
   return zip;
 }
 
-/** `.cache/elasticsearch/elasticsearch-<version>/`, unpacked from the verified zip. */
+/** `<workDir>/elasticsearch-<version>/`, unpacked from the verified zip. */
 async function distribution() {
-  const home = path.join(CACHE, `elasticsearch-${VERSION}`);
+  await mkdir(workDir(), { recursive: true, mode: 0o755 });
+  const home = path.join(workDir(), `elasticsearch-${VERSION}`);
   if (existsSync(path.join(home, 'bin', 'elasticsearch'))) return home;
   const zip = await download();
   const tmp = `${home}.unpacking`;

@@ -8,9 +8,8 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
-import { startElasticsearch, stopElasticsearch, type Instance } from '../../scripts/es.mjs';
+import { startElasticsearch, stopElasticsearch, workDir, type Instance } from '../../scripts/es.mjs';
 import { DEFAULT_NAMES, getSkillById, ingestCatalog, SkillNotFoundError } from '../../src/emit/elasticsearch/index.ts';
-import { REPO_ROOT } from '../helpers/run-seed-skill.ts';
 import { aliasTargets, ES_URL, removeDirs, syntheticCatalog, testClient } from './helpers.ts';
 
 function freePort(): Promise<number> {
@@ -25,7 +24,7 @@ function freePort(): Promise<number> {
 }
 
 describe.skipIf(!ES_URL)('an ingest interrupted by a crash', () => {
-  const dir = path.join(REPO_ROOT, '.cache', 'elasticsearch', `crash-test-${randomBytes(3).toString('hex')}`);
+  const dir = path.join(workDir(), `crash-test-${randomBytes(3).toString('hex')}`);
   let port: number;
   let node: Instance | undefined;
   let client: Client;
