@@ -3,6 +3,7 @@
  * (`t-keyword`, `t-string`, …) instead of inline colours, so the strict Content-Security-Policy
  * (no inline styles) holds, and one stylesheet colours them for light and dark mode.
  */
+import type { ElementContent } from 'hast';
 import { createCssVariablesTheme, createHighlighter, createJavaScriptRegexEngine, type BundledLanguage, type BundledTheme, type Highlighter } from 'shiki';
 
 /** Files larger than this are shown as plain text (highlighting cost grows with size). */
@@ -89,27 +90,60 @@ function colorClass(color: string | undefined): string | undefined {
   return m && m[1] !== 'foreground' ? `t-${m[1]}` : undefined;
 }
 
+interface Token {
+  text: string;
+  classes: string[];
+}
+
+/** Lines of tokens with their classes; undefined when the language is unknown or the code large. */
+async function tokenize(code: string, lang: string | undefined): Promise<Token[][] | undefined> {
+  if (!lang || code.length > HIGHLIGHT_MAX_BYTES) return undefined;
+  const hl = await getHighlighter(lang);
+  return hl.codeToTokensBase(code, { lang: lang as BundledLanguage, theme: THEME.name as BundledTheme }).map((line) =>
+    line.map((t) => {
+      const style = t.fontStyle ?? 0;
+      const classes = [colorClass(t.color), ...FONT_CLASSES.filter(([bit]) => style > 0 && (style & bit) !== 0).map(([, c]) => c)];
+      return { text: t.content, classes: classes.filter((c): c is string => c !== undefined) };
+    }),
+  );
+}
+
 /**
  * The inner HTML of a `<code>` element: one `<span class="line">` per line, tokens as spans
  * with classes. Plain (escaped) text when the language is unknown or the file is large.
  */
 export async function highlightCode(code: string, fileName: string): Promise<{ html: string; language: string }> {
   const lang = languageFor(fileName);
-  const lines = code.split(/\r?\n/);
-  if (!lang || code.length > HIGHLIGHT_MAX_BYTES) {
-    return { html: lines.map((l) => `<span class="line">${escapeHtml(l)}</span>`).join('\n'), language: 'text' };
+  const lines = await tokenize(code, lang);
+  if (!lines) {
+    return { html: code.split(/\r?\n/).map((l) => `<span class="line">${escapeHtml(l)}</span>`).join('\n'), language: 'text' };
   }
-  const hl = await getHighlighter(lang);
-  const tokens = hl.codeToTokensBase(code, { lang: lang as BundledLanguage, theme: THEME.name as BundledTheme });
-  const html = tokens
+  const html = lines
     .map((line) => {
-      const spans = line.map((t) => {
-        const classes = [colorClass(t.color), ...FONT_CLASSES.filter(([bit]) => (t.fontStyle ?? 0) > 0 && ((t.fontStyle ?? 0) & bit) !== 0).map(([, c]) => c)].filter(Boolean);
-        const text = escapeHtml(t.content);
-        return classes.length ? `<span class="${classes.join(' ')}">${text}</span>` : text;
-      });
+      const spans = line.map((t) => (t.classes.length ? `<span class="${t.classes.join(' ')}">${escapeHtml(t.text)}</span>` : escapeHtml(t.text)));
       return `<span class="line">${spans.join('')}</span>`;
     })
     .join('\n');
-  return { html, language: lang };
+  return { html, language: lang! };
+}
+
+/** A fence's info string (`py`, `python`, `bash`) → Shiki language, if we highlight it. */
+export function fenceLanguage(info: string): string | undefined {
+  const name = info.toLowerCase();
+  if (LANGUAGES[name]) return LANGUAGES[name];
+  return Object.values(LANGUAGES).includes(name) ? name : undefined;
+}
+
+/** Highlighted children for a `<code>` element (hast), for code blocks in rendered markdown. */
+export async function highlightHast(code: string, lang: string): Promise<ElementContent[] | undefined> {
+  const lines = await tokenize(code, lang);
+  if (!lines) return undefined;
+  const out: ElementContent[] = [];
+  lines.forEach((line, i) => {
+    if (i > 0) out.push({ type: 'text', value: '\n' });
+    for (const t of line) {
+      out.push(t.classes.length ? { type: 'element', tagName: 'span', properties: { className: t.classes }, children: [{ type: 'text', value: t.text }] } : { type: 'text', value: t.text });
+    }
+  });
+  return out;
 }

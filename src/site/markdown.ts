@@ -10,7 +10,7 @@ import remarkRehype from 'remark-rehype';
 import rehypeSanitize, { defaultSchema } from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import type { Element, Root } from 'hast';
-import type { VFile } from 'vfile';
+import { fenceLanguage, highlightHast } from './highlight.ts';
 
 export interface RenderOptions {
   /**
@@ -24,7 +24,7 @@ const RELATIVE = /^(?![a-z][a-z0-9+.-]*:|\/|#)/i;
 
 /** Relative links in the markdown point at the skill's own files: point them at the feed. */
 function rewriteLinks() {
-  return (tree: Root, file: VFile) => {
+  return (tree: Root, file: { data: unknown }) => {
     const resolve = (file.data as { resolveLink?: RenderOptions['resolveLink'] }).resolveLink;
     if (!resolve) return;
     const visit = (node: Root | Element): void => {
@@ -80,6 +80,40 @@ const processor = unified()
 
 export function renderMarkdown(markdown: string, options: RenderOptions = {}): string {
   return String(processor.processSync({ value: markdown, data: { resolveLink: options.resolveLink } }));
+}
+
+/**
+ * Like renderMarkdown, and code blocks with a known language (```python) are highlighted.
+ * Highlighting runs on the sanitized tree and only adds spans with our own classes.
+ */
+export async function renderMarkdownHighlighted(markdown: string, options: RenderOptions = {}): Promise<string> {
+  const file = { value: markdown, data: { resolveLink: options.resolveLink } };
+  const tree = processor.runSync(processor.parse(markdown), file) as Root;
+  const blocks: Array<{ code: Element; lang: string }> = [];
+  const visit = (node: Root | Element): void => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (child.tagName === 'pre') {
+        const code = child.children.find((c): c is Element => c.type === 'element' && c.tagName === 'code');
+        const cls = (code?.properties.className as string[] | undefined)?.find((c) => c.startsWith('language-'));
+        const lang = cls ? fenceLanguage(cls.slice('language-'.length)) : undefined;
+        if (code && lang) blocks.push({ code, lang });
+        continue;
+      }
+      visit(child);
+    }
+  };
+  visit(tree);
+  for (const { code, lang } of blocks) {
+    const text = toText(code);
+    const children = await highlightHast(text.replace(/\n$/, ''), lang);
+    if (children) code.children = children;
+  }
+  return processor.stringify(tree);
+}
+
+function toText(node: Element): string {
+  return node.children.map((c) => (c.type === 'text' ? c.value : c.type === 'element' ? toText(c) : '')).join('');
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
 import { readFeedFile } from './feed-data.ts';
 import { highlightCode } from './highlight.ts';
-import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
+import { renderMarkdownHighlighted, skillFileLinkResolver } from './markdown.ts';
 import type { SiteUrls } from './urls.ts';
 
 /** Text shown in the viewer is cut here; the raw file link always has all of it. */
@@ -96,9 +96,9 @@ export function fileTree(files: readonly ViewedFile[]): TreeNode[] {
 }
 
 /** SKILL.md's body as sanitized HTML; links to the skill's own files open them in the viewer. */
-export function renderSkillBody(skill: FeedSkill, files: readonly ViewedFile[], urls: SiteUrls): string {
+export function renderSkillBody(skill: FeedSkill, files: readonly ViewedFile[], urls: SiteUrls): Promise<string> {
   const byPath = new Map(files.map((f) => [f.file.path, f]));
-  return renderMarkdown(skill.body, {
+  return renderMarkdownHighlighted(skill.body, {
     resolveLink: skillFileLinkResolver(
       new Set(byPath.keys()),
       (p) => urls.file(skill.card.id, p),

@@ -9,13 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture } from './helpers/fixture.ts';
 import { serveStatic, type StaticServer } from './helpers/static-server.ts';
-import { launchChromium } from './helpers/browser.ts';
+import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 let fixture: BuiltFixture;
 let server: StaticServer;
 let browser: Browser;
 
+const skip = skipWithoutChromium();
+
 beforeAll(async () => {
+  if (skip) return;
   fixture = await buildFixtureSite({ base: '/catalog/' });
   server = await serveStatic(fixture.outDir, '/catalog/');
   browser = await launchChromium();
@@ -27,7 +30,7 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
-describe('served from /catalog/', () => {
+describe.skipIf(skip)('served from /catalog/', () => {
   it('searches, opens a skill and downloads its files', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];

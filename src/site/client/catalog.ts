@@ -21,6 +21,11 @@ interface State {
 }
 
 const BATCH = 48;
+/**
+ * While typing, results come from the metadata index at once; the body index (whose prefix
+ * and typo expansion of short words costs more) refines them once typing pauses this long.
+ */
+const REFINE_AFTER_MS = 150;
 const TAGS_SHOWN = 24;
 
 const root = document.querySelector<HTMLElement>('.catalog');
@@ -52,6 +57,7 @@ function init(root: HTMLElement): void {
   let shown = BATCH;
   let active = false;
   let showAllTags = false;
+  let refineTimer: ReturnType<typeof setTimeout> | undefined;
 
   input.value = state.q;
   sortSelect.value = state.sort;
@@ -98,7 +104,7 @@ function init(root: HTMLElement): void {
     bodyLoading = fetchJson('search-body.json')
       .then((json) => {
         index!.attachBody(json);
-        if (state.q) render();
+        if (state.q.trim()) render();
       })
       .catch(() => {
         // Metadata search still works; body-only words are just not found.
@@ -106,8 +112,8 @@ function init(root: HTMLElement): void {
   }
 
   /** The skills the query matches, ranked (all of them, by name, without a query). */
-  function matches(search: SkillSearch): SearchDoc[] {
-    return state.q.trim() ? search.search(state.q).map((h) => h.doc) : search.all();
+  function matches(search: SkillSearch, metadataOnly: boolean): SearchDoc[] {
+    return state.q.trim() ? search.search(state.q, { metadataOnly }).map((h) => h.doc) : search.all();
   }
 
   /** The matches that pass the filters (all but `ignore`), in the chosen order. */
@@ -139,10 +145,13 @@ function init(root: HTMLElement): void {
     if (moreLink) moreLink.hidden = entries.length <= limit;
   }
 
-  function render(): void {
+  /** `quick`: metadata index only (while typing); `full`: with the body index when loaded. */
+  function render(mode: 'quick' | 'full' = 'full'): void {
     if (!index) return;
+    clearTimeout(refineTimer);
     const started = performance.now();
-    const matched = matches(index);
+    const metadataOnly = mode === 'quick' || !index.hasBody;
+    const matched = matches(index, metadataOnly);
     const docs = results(matched);
     // Counts are over the results, so a tag's count is the number of results it leaves; domain
     // counts ignore the chosen domain, so switching domains shows what each would give.
@@ -165,7 +174,7 @@ function init(root: HTMLElement): void {
     activeFilters.replaceChildren(...chips);
     activeFilters.hidden = chips.length === 0;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
-    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${index.hasBody ? 'body' : 'meta'}`;
+    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}`;
   }
 
   async function update(resetShown = true): Promise<void> {
@@ -180,7 +189,10 @@ function init(root: HTMLElement): void {
       const cards = (await fetchJson('cards.json').catch(() => ({ skills: [] }))) as { skills: Array<{ id: string; updated_at: string }> };
       updatedAt = new Map(cards.skills.map((c) => [c.id, c.updated_at]));
     }
-    render();
+    if (state.q.trim() && index!.hasBody) {
+      render('quick');
+      refineTimer = setTimeout(() => render('full'), REFINE_AFTER_MS);
+    } else render();
     if (state.q.trim()) loadBody();
   }
 

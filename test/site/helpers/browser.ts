@@ -14,3 +14,14 @@ export function launchChromium(): Promise<Browser> {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
 }
+
+/**
+ * Browser tests run wherever Chromium is installed and always under CI (.ci/run installs it);
+ * elsewhere they are skipped with one loud line instead of failing on a missing binary.
+ */
+export function skipWithoutChromium(): boolean {
+  if (hasChromium()) return false;
+  if (process.env.CI) throw new Error(`Chromium is required under CI: nothing at ${CHROMIUM} (apt-get install -y chromium)`);
+  process.stderr.write(`\n*** site browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH) ***\n\n`);
+  return true;
+}
