@@ -10,7 +10,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { loadCatalog } from '../../src/load/index.ts';
 import { getSkillById, ingestCatalog, ingestIfConfigured, IngestError } from '../../src/emit/elasticsearch/index.ts';
 import type { Catalog } from '../../src/model/skill.ts';
-import { aliasTargets, deleteIndexesWithPrefix, ES_URL, prefixedNames, removeDirs, runCli, skillMd, tempDir, testClient, uniquePrefix, writeSkill } from './helpers.ts';
+import { aliasTargets, deleteIndexesWithPrefix, ES_URL, prefixedNames, removeDirs, runCli, skillMd, syntheticCatalog, tempDir, testClient, uniquePrefix, writeSkill } from './helpers.ts';
 
 async function countBySkill(client: Client, index: string, skillId: string): Promise<number> {
   return (await client.count({ index, query: { term: { skill_id: skillId } } })).count;
@@ -43,6 +43,30 @@ describe.skipIf(!ES_URL)('ingest lifecycle', () => {
     expect(await aliasTargets(client, names.files)).toEqual([result.indexes.files]);
     const gamma = await getSkillById(client, 'gamma', { names });
     expect(gamma).toMatchObject({ visibility: 'private', owner: 'team-a' });
+  });
+
+  it('maps semantic_content as semantic_text only where the cluster supports it', async () => {
+    const result = await ingestCatalog(await loadCatalog(root), { client, names });
+    const mapping = await client.indices.getMapping({ index: names.skills });
+    const field = Object.values(mapping)[0]!.mappings.properties!.semantic_content as { type: string };
+    expect(field.type).toBe(result.semanticContentType);
+    const plugins = await client.nodes.info({ metric: 'plugins' });
+    const modules = Object.values(plugins.nodes).flatMap((n) => (n.modules ?? []).map((m) => m.name));
+    expect(result.semanticContentType).toBe(modules.includes('x-pack-inference') ? 'semantic_text' : 'text');
+  });
+
+  it('reads back every file of a skill with more files than one page', async () => {
+    const many = syntheticCatalog(1, 1200, 20, 'many');
+    const manyPrefix = uniquePrefix('many');
+    const manyNames = prefixedNames(manyPrefix);
+    try {
+      await ingestCatalog(many, { client, names: manyNames });
+      const skill = await getSkillById(client, 'many-00000', { names: manyNames });
+      expect(Object.keys(skill.files)).toHaveLength(1200);
+      expect(skill.file_entries.map((e) => e.file_path)).toEqual(many.skills[0]!.files.map((f) => f.path).sort());
+    } finally {
+      await deleteIndexesWithPrefix(client, manyPrefix);
+    }
   });
 
   it('changes nothing a reader can see when the input is unchanged', async () => {
