@@ -4,8 +4,10 @@
  */
 import type { Card } from '../model/feed.ts';
 
-/** Cards per page of the list that works without JavaScript. */
+/** Cards per page of the list that works without JavaScript (and per "Show more" with it). */
 export const PAGE_SIZE = 48;
+/** Tags listed in the catalog's filter before "All tags". */
+export const TAGS_SHOWN = 24;
 
 export interface Facet {
   value: string;

@@ -205,6 +205,8 @@ describe.skipIf(skip)('skill page', () => {
     expect(await page.locator('.file-panel:visible img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
     await page.goto(`${server.url}skills/pdf-toolkit/#file-3`);
     expect(await page.locator('.file-panel:visible .file-note').textContent()).toContain('Binary file');
+    // Code blocks in SKILL.md are highlighted with classes (no inline styles).
+    expect(await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().textContent()).toBe('from');
     // Relative links in SKILL.md point at the skill's own files.
     expect(await page.locator('[data-skill-body] img').getAttribute('src')).toBe('/feed/v1/files/pdf-toolkit/assets/logo.png');
     const zip = await page.getAttribute('a:has-text("Download .zip")', 'href');

@@ -9,6 +9,7 @@
  */
 import { SkillSearch, type SearchDoc } from '../../search/index.ts';
 import { siteUrls } from '../urls.ts';
+import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { renderCard, renderChip, renderFacetItems, type FacetEntry } from './render.ts';
 
 type Sort = 'relevance' | 'name' | 'updated';
@@ -20,13 +21,12 @@ interface State {
   sort: Sort;
 }
 
-const BATCH = 48;
+const BATCH = PAGE_SIZE;
 /**
  * While typing, results come from the metadata index at once; the body index (whose prefix
  * and typo expansion of short words costs more) refines them once typing pauses this long.
  */
 const REFINE_AFTER_MS = 150;
-const TAGS_SHOWN = 24;
 
 const root = document.querySelector<HTMLElement>('.catalog');
 if (root) init(root);
