@@ -166,14 +166,18 @@ export interface BuiltFixture {
 }
 
 /** Write the fixture skills and build them with `skillpress build` (the real CLI). */
-export async function buildFixtureSite(options: { base?: string; skills?: FixtureSkill[] } = {}): Promise<BuiltFixture> {
+export async function buildFixtureSite(options: { base?: string; skills?: FixtureSkill[]; config?: unknown } = {}): Promise<BuiltFixture> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-site-'));
   const skillsDir = path.join(tmp, 'skills');
   const outDir = path.join(tmp, 'out');
   await writeFixtureSkills(skillsDir, options.skills);
+  if (options.config) {
+    await mkdir(path.join(tmp, 'config'), { recursive: true });
+    await writeFile(path.join(tmp, 'config', 'skillpress.json'), JSON.stringify(options.config, null, 2));
+  }
   const args = [path.join(REPO, 'scripts/skillpress.mjs'), 'build', '--skills', skillsDir, '--out', outDir];
   if (options.base) args.push('--base', options.base);
-  // Run from the temp folder: no config/ there, so the defaults apply.
+  // Run from the temp folder: its config/ (if any) applies, else the defaults.
   await run(NODE, args, { cwd: tmp, env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1767225600' }, maxBuffer: 16 * 1024 * 1024 }).catch((err: Error & { stderr?: string; stdout?: string }) => {
     throw new Error(`skillpress build failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
   });

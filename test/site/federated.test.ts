@@ -1,0 +1,66 @@
+/**
+ * A site that shows skills imported from a peer registry without re-exporting them: the site is
+ * built from its own catalog feed (`catalog/v1`), imported skills carry the peer's name, and
+ * search and file links work against that feed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { buildFixtureSite, SKILLS, type BuiltFixture } from './helpers/fixture.ts';
+import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
+
+const skip = skipWithoutChromium();
+const built: BuiltFixture[] = [];
+const servers: StaticServer[] = [];
+let site: StaticServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (skip) return;
+  const peer = await buildFixtureSite({ skills: SKILLS.filter((s) => s.name === 'pdf-toolkit'), config: { registry: { name: 'acme', title: 'Acme skills' } } });
+  built.push(peer);
+  const peerServer = await serveStatic(peer.outDir);
+  servers.push(peerServer);
+  const local = await buildFixtureSite({
+    skills: SKILLS.filter((s) => s.name === 'invoice-reconciler'),
+    config: { registry: { name: 'home', title: 'Home skills' }, federation: { peers: [{ name: 'acme', url: peerServer.url, mode: 'all' }] } },
+  });
+  built.push(local);
+  site = await serveStatic(local.outDir);
+  servers.push(site);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  for (const s of servers) await s.close();
+  for (const b of built) await b.cleanup();
+});
+
+describe.skipIf(skip)('imported skills on the site', () => {
+  it('lists, searches and opens a skill imported from a peer, with its registry', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(site.url);
+    expect(await page.locator('#results > li').count()).toBe(2);
+    expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe('from acme');
+    expect(await page.locator('#results > li[data-id="invoice-reconciler"] .card-registry').count()).toBe(0);
+
+    const searchRequest = page.waitForRequest((r) => r.url().endsWith('search.json'));
+    await page.fill('#q', 'extract.py');
+    expect(new URL((await searchRequest).url()).pathname).toBe('/catalog/v1/search.json');
+    await page.waitForFunction(() => document.querySelector<HTMLElement>('#results > li')?.dataset.id === 'pdf-toolkit');
+    expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe('from acme');
+
+    await page.click('#results > li[data-id="pdf-toolkit"] h3 a');
+    await page.waitForURL(`${site.url}skills/pdf-toolkit/`);
+    expect(await page.locator('[data-tier="card"] .badge-accent').textContent()).toBe('from acme');
+    expect(await page.locator('[data-tier="summary"]').textContent()).toContain('acme');
+    const href = await page.locator('.file-panel[aria-label="scripts/extract.py"] [data-raw-link]').evaluate((a: HTMLAnchorElement) => a.href);
+    expect(await page.evaluate(async (h) => (await fetch(h)).status, href)).toBe(200);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
