@@ -30,6 +30,9 @@ function ordered(entries: readonly ArchiveEntry[]): ArchiveEntry[] {
   });
 }
 
+/** Formats that are compressed already: stored as they are in a ZIP (deflating them is wasted time). */
+const COMPRESSED = /\.(png|jpe?g|gif|webp|avif|ico|pdf|zip|gz|tgz|bz2|xz|zst|7z|jar|whl|docx|xlsx|pptx|odt|woff2?|mp3|mp4|m4a|ogg|webm|mov)$/i;
+
 const isScript = (bytes: Uint8Array): boolean => bytes[0] === 0x23 && bytes[1] === 0x21; // "#!"
 const modeOf = (bytes: Uint8Array): number => (isScript(bytes) ? 0o755 : 0o644);
 
@@ -65,13 +68,13 @@ export async function zip(entries: readonly ArchiveEntry[], mtimeSeconds: number
   const dosTime = (t.getUTCHours() << 11) | (t.getUTCMinutes() << 5) | (t.getUTCSeconds() >> 1);
   const dosDate = ((t.getUTCFullYear() - 1980) << 9) | ((t.getUTCMonth() + 1) << 5) | t.getUTCDate();
   const files = ordered(entries);
-  const packed = await Promise.all(files.map((e) => deflateRawAsync(e.bytes, { level: 6 })));
+  const packed = await Promise.all(files.map((e) => (COMPRESSED.test(e.path) || e.bytes.byteLength === 0 ? undefined : deflateRawAsync(e.bytes, { level: 6 }))));
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
   files.forEach((e, i) => {
     const name = Buffer.from(e.path, 'utf8');
-    const deflated = packed[i]!.byteLength < e.bytes.byteLength;
+    const deflated = packed[i] !== undefined && packed[i].byteLength < e.bytes.byteLength;
     const data = deflated ? packed[i]! : Buffer.from(e.bytes);
     const crc = crc32(e.bytes);
     const local = Buffer.alloc(30);

@@ -86,7 +86,8 @@ class OutputWriter {
   constructor(root: string) {
     this.root = root;
   }
-  async write(rel: string, data: string | Uint8Array): Promise<{ sha256: string; bytes: number }> {
+  /** Write one file; its sha256 is computed only when asked for (raw files carry theirs already). */
+  async write(rel: string, data: string | Uint8Array, hash = true): Promise<{ sha256: string; bytes: number }> {
     const abs = resolveInside(this.root, rel);
     const dir = path.dirname(abs);
     let made = this.folders.get(dir);
@@ -98,7 +99,7 @@ class OutputWriter {
     await writeFile(abs, data);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
-    return { sha256: sha256Hex(data), bytes };
+    return { sha256: hash ? sha256Hex(data) : '', bytes };
   }
 }
 
@@ -155,7 +156,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
         stored.map(async (f) => {
           const bytes = fileBytes(f);
           try {
-            await out.write(feed(`files/${skill.id}/${f.path}`), bytes);
+            await out.write(feed(`files/${skill.id}/${f.path}`), bytes, false);
             entries.push({ path: f.path, bytes });
           } catch (err) {
             p.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${(err as Error).message}; the file was not written` });
@@ -167,7 +168,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
       if (scope === 'published') {
         const base = `${DISCOVERY_PATH}/${skill.id}`;
         const targz = await tarGz(entries, archiveMtime);
-        await Promise.all([out.write(`${base}.tar.gz`, targz), zip(entries, archiveMtime).then((z) => out.write(`${base}.zip`, z))]);
+        await Promise.all([out.write(`${base}.tar.gz`, targz, false), zip(entries, archiveMtime).then((z) => out.write(`${base}.zip`, z, false))]);
         const onlySkillMd = entries.length === 1 && entries[0]!.path === SKILL_MD;
         const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
         if (onlySkillMd) {
