@@ -24,8 +24,18 @@ export interface UrlEntry {
 
 export class Cache {
   readonly dir: string;
+  /** Folders created by this instance, so each is made once rather than per write. */
+  private readonly folders = new Map<string, Promise<unknown>>();
   constructor(dir: string) {
     this.dir = path.resolve(dir);
+  }
+
+  private async write(file: string, data: Uint8Array | string): Promise<void> {
+    const folder = path.dirname(file);
+    let made = this.folders.get(folder);
+    if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
+    await made;
+    await atomicWrite(file, data, false);
   }
 
   /** A cached body whose bytes still hash to `sha256`, or undefined. */
@@ -37,7 +47,7 @@ export class Cache {
 
   async putBlob(bytes: Uint8Array): Promise<string> {
     const sha256 = sha256Hex(bytes);
-    await atomicWrite(path.join(this.dir, 'blobs', sha256), bytes);
+    await this.write(path.join(this.dir, 'blobs', sha256), bytes);
     return sha256;
   }
 
@@ -53,7 +63,7 @@ export class Cache {
   }
 
   async putEntry(entry: UrlEntry): Promise<void> {
-    await atomicWrite(this.entryPath(entry.url), JSON.stringify(entry, null, 2) + '\n');
+    await this.write(this.entryPath(entry.url), JSON.stringify(entry, null, 2) + '\n');
   }
 
   private entryPath(url: string): string {
@@ -62,8 +72,8 @@ export class Cache {
 }
 
 /** Write through a temporary name and rename, so a crash never leaves a half-written file. */
-export async function atomicWrite(file: string, data: Uint8Array | string): Promise<void> {
-  await mkdir(path.dirname(file), { recursive: true });
+export async function atomicWrite(file: string, data: Uint8Array | string, makeFolder = true): Promise<void> {
+  if (makeFolder) await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, data);
   await rename(tmp, file);

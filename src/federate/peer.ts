@@ -165,27 +165,34 @@ async function importSkill(
     throw new Rejected('peer-inconsistent', `skill JSON names "${feedSkill.card.name}" (id "${feedSkill.card.id}"), but index.json lists "${entry.id}"`);
   }
 
-  const files: SkillFile[] = [];
+  // Check every path and URL before fetching anything.
   const paths = new Set<string>();
-  for (const f of feedSkill.files) {
+  const planned = feedSkill.files.map((f) => {
     const unsafe = unsafePathReason(f.path);
     if (unsafe) throw new Rejected('peer-unsafe-path', `file "${f.path}": ${unsafe}`);
     if (paths.has(f.path)) throw new Rejected('peer-inconsistent', `file "${f.path}" is listed twice`);
     paths.add(f.path);
-    if (f.skipped) {
-      const skipped = skippedFile(f.path, undefined, f.size, f.skipped.reason);
-      skipped.sha256 = f.sha256;
-      files.push(skipped);
-      continue;
-    }
+    if (f.skipped) return { f, url: undefined };
     if (!f.url) throw new Rejected('peer-invalid-feed', `file "${f.path}" has neither a url nor a skip reason`);
     // Feed URLs are relative to the feed root (the folder holding index.json), in every file.
-    const fileUrl = resolveSameOrigin(f.url, indexUrl);
-    if (!fileUrl) throw new Rejected('peer-foreign-url', `file "${f.path}": URL "${f.url}" leaves the peer's origin`);
-    const bytes = await fetcher.verified(fileUrl.href, f.sha256);
-    if (bytes.byteLength !== f.size) throw new Rejected('peer-inconsistent', `file "${f.path}" is ${bytes.byteLength} bytes, but the feed says ${f.size}`);
-    files.push(storedFile(f.path, bytes));
-  }
+    const url = resolveSameOrigin(f.url, indexUrl);
+    if (!url) throw new Rejected('peer-foreign-url', `file "${f.path}": URL "${f.url}" leaves the peer's origin`);
+    return { f, url };
+  });
+  const files = await pMap(
+    planned,
+    async ({ f, url }): Promise<SkillFile> => {
+      if (!url) {
+        const skipped = skippedFile(f.path, undefined, f.size, f.skipped!.reason);
+        skipped.sha256 = f.sha256;
+        return skipped;
+      }
+      const bytes = await fetcher.verified(url.href, f.sha256);
+      if (bytes.byteLength !== f.size) throw new Rejected('peer-inconsistent', `file "${f.path}" is ${bytes.byteLength} bytes, but the feed says ${f.size}`);
+      return storedFile(f.path, bytes);
+    },
+    4,
+  );
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
   const digest = skillDigest(files.filter((f) => !f.skipped));
