@@ -160,9 +160,16 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
             entries.push({ path: f.path, bytes });
           } catch (err) {
             p.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${(err as Error).message}; the file was not written` });
+            // List it as not stored rather than point at a file that does not exist.
+            const listed = json.files.find((x) => x.path === f.path);
+            if (listed) {
+              delete listed.url;
+              listed.skipped = { reason: `not published: ${(err as Error).message}` };
+            }
           }
         }),
       );
+      entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       const written = await out.write(feed(`skills/${skill.id}.json`), pretty(json));
       let disc: DiscoverySkill | undefined;
       if (scope === 'published') {
@@ -179,7 +186,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
         }
       }
       opts.onProgress?.(++done, skills.length);
-      return { skill, card, written, disc, problems: p, stored: stored.length, skipped: skill.files.length - stored.length };
+      return { skill, card, written, disc, problems: p, stored: entries.length, skipped: skill.files.length - entries.length };
     },
     16,
   );
