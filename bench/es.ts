@@ -45,13 +45,26 @@ try {
   const mib = catalog.skills.reduce((n, s) => n + s.files.reduce((m, f) => m + (f.content?.length ?? 0), 0), 0) / 2 ** 20;
 
   const ingestSeconds: number[] = [];
+  const bulkSeconds: number[] = [];
   for (let run = 0; run < INGEST_RUNS; run++) {
     const t = performance.now();
-    await ingestCatalog(catalog, { client, names, force: true });
+    let bulkStart = 0;
+    let bulkEnd = 0;
+    await ingestCatalog(catalog, {
+      client,
+      names,
+      force: true,
+      onProgress: (done, total) => {
+        if (done === 0) bulkStart = performance.now();
+        if (done === total) bulkEnd = performance.now();
+      },
+    });
     ingestSeconds.push((performance.now() - t) / 1000);
+    bulkSeconds.push((bulkEnd - bulkStart) / 1000);
   }
   const best = Math.min(...ingestSeconds);
   const docsPerSecond = files / best;
+  const bulkDocsPerSecond = (files + catalog.skills.length) / Math.min(...bulkSeconds);
 
   const tenFiles = catalog.skills.find((s) => s.files.length === 10)!;
   for (let i = 0; i < 30; i++) await getSkillById(client, tenFiles.id, { names });
@@ -69,8 +82,9 @@ try {
   const rows = [
     ['measure', 'value', 'target', 'ok'],
     [`ingest ${catalog.skills.length} skills × 10 files (${files} file docs, ${mib.toFixed(1)} MiB), best of ${INGEST_RUNS}`, `${best.toFixed(2)} s`, '', ''],
-    ['ingest throughput (file documents/s)', docsPerSecond.toFixed(0), `≥ ${TARGET_DOCS_PER_SECOND}`, docsPerSecond >= TARGET_DOCS_PER_SECOND ? 'yes' : 'NO'],
-    ['ingest runs (s)', ingestSeconds.map((s) => s.toFixed(2)).join(', '), '', ''],
+    ['ingest throughput, end to end (file documents/s)', docsPerSecond.toFixed(0), `≥ ${TARGET_DOCS_PER_SECOND}`, docsPerSecond >= TARGET_DOCS_PER_SECOND ? 'yes' : 'NO'],
+    ['ingest runs, end to end (s)', ingestSeconds.map((s) => s.toFixed(2)).join(', '), '', ''],
+    ['bulk phase only (documents/s, best run)', bulkDocsPerSecond.toFixed(0), '', ''],
     [`getSkillById, 10-file skill, p50 (${READS} reads)`, `${p50.toFixed(1)} ms`, '', ''],
     ['getSkillById p95', `${p95.toFixed(1)} ms`, `< ${TARGET_P95_MS} ms`, p95 < TARGET_P95_MS ? 'yes' : 'NO'],
     ['getSkillById p99', `${p99.toFixed(1)} ms`, '', ''],

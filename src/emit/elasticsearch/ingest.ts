@@ -3,7 +3,7 @@
  * in one atomic `updateAliases` call. Readers see either the previous complete catalog or the
  * new complete one, never a half-written mix:
  *
- *   agent_skills-<version>, agent_skill_files-<version>   created (refresh off while loading)
+ *   agent_skills-<version>, agent_skill_files-<version>   created
  *   bulk every document; any failed document → delete them, aliases untouched, IngestError
  *   refresh, count check, then one updateAliases that adds the new and removes the old
  *   delete the previous versioned indexes (and leftovers of interrupted ingests)
@@ -121,7 +121,7 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
       if (failures.length > 0) {
         throw new IngestError(`${failures.length} document(s) failed; the aliases still point to the previous catalog`, failures);
       }
-      await finishLoading(client, target, definitions);
+      await finishLoading(client, target);
       await checkCounts(client, target, total);
     } catch (err) {
       await deleteIndexes(client, [target.skills, target.files]).catch(() => {});
@@ -189,7 +189,7 @@ async function semanticTypeOf(client: Client, index: string): Promise<'semantic_
 }
 
 /**
- * Create one index with refresh off for the load. `semantic_content` is semantic_text where
+ * Create one index. `semantic_content` is semantic_text where
  * the cluster can (the inference plugin is there) and falls back to text where it cannot.
  */
 async function createIndex(
@@ -202,7 +202,7 @@ async function createIndex(
   const create = (def: IndexDefinition) =>
     client.indices.create({
       index,
-      settings: { ...def.settings, refresh_interval: '-1' },
+      settings: def.settings,
       mappings: { ...def.mappings, _meta: meta } as never,
     });
   const hasSemantic = Object.values(definition.mappings.properties).some((f) => f.type === 'semantic_text');
@@ -268,15 +268,11 @@ async function bulkLoad(
   return failures;
 }
 
-/** Back to the configured refresh interval, then make everything searchable. */
-async function finishLoading(client: Client, target: IndexNames, definitions: IndexDefinitions): Promise<void> {
-  await Promise.all(
-    (['skills', 'files'] as const).map((key) => {
-      // null resets to the cluster default when the config sets no interval.
-      const interval = (definitions[key].settings.refresh_interval ?? null) as string;
-      return client.indices.putSettings({ index: target[key], settings: { refresh_interval: interval } });
-    }),
-  );
+/**
+ * Make everything searchable. No refresh_interval juggling during the load: with the default
+ * interval, shards nobody searches yet are "search idle" and skip scheduled refreshes anyway.
+ */
+async function finishLoading(client: Client, target: IndexNames): Promise<void> {
   await client.indices.refresh({ index: [target.skills, target.files] });
 }
 
