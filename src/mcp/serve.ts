@@ -8,11 +8,14 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { FeedCatalog } from './catalog.ts';
+import type { FeedCatalog } from './catalog.ts';
 import { openFeed } from './feed/locate.ts';
 import { DirStore, type FeedStore } from './feed/store.ts';
 import { createServer } from './server.ts';
 import { LineTransport } from './transport.ts';
+
+/** How long after start the feed loads when no request has asked for it yet. */
+const WARM_UP_MS = 150;
 
 export interface ServeOptions {
   feed: string;
@@ -31,27 +34,35 @@ export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
   const store = await openFeed(options.feed, { cacheDir: options.cacheDir });
 
-  // The handshake and tools/list need no catalog: serve at once and load the feed meanwhile;
-  // the first call that needs it waits for it. A feed that cannot load ends the server.
-  let current: Promise<FeedCatalog> = FeedCatalog.load(store);
+  // The handshake and tools/list need no catalog, and parsing a big feed would hold up the event
+  // loop: answer them first and load the feed on first need, or shortly after start. A feed that
+  // cannot load ends the server.
+  let current: Promise<FeedCatalog> | undefined;
   let fatal: Error | undefined;
   const transport = new LineTransport();
-  current.then(
-    (c) => {
-      log(`serving ${c.cards.length} skill(s) from ${store.location}`);
-      // Full-text search needs the body index; read it now, off the startup path.
-      setImmediate(() => c.loadBodyIndex().catch((err) => log(`body index: ${(err as Error).message}`)));
-    },
-    (err) => {
-      fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
-      void transport.close();
-    },
-  );
+  const catalog = (): Promise<FeedCatalog> => {
+    if (!current) {
+      current = loadCatalog(store);
+      current.then(
+        (c) => {
+          log(`serving ${c.cards.length} skill(s) from ${store.location}`);
+          // Full-text search needs the body index; read it now, before the first search asks.
+          setImmediate(() => c.loadBodyIndex().catch((err) => log(`body index: ${(err as Error).message}`)));
+        },
+        (err) => {
+          fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
+          void transport.close();
+        },
+      );
+    }
+    return current;
+  };
+  setTimeout(catalog, WARM_UP_MS);
 
   const servers = new Set<McpServer>();
   serveStdio(
     () => {
-      const server = createServer(() => current, { name: options.name, version: options.version, pageSize: options.pageSize, log });
+      const server = createServer(catalog, { name: options.name, version: options.version, pageSize: options.pageSize, log });
       servers.add(server);
       const previous = server.server.onclose;
       server.server.onclose = () => {
@@ -69,8 +80,8 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (reloading) return false;
     reloading = true;
     try {
-      const next = await FeedCatalog.load(store);
-      if (next.version === (await current).version) return true;
+      const next = await loadCatalog(store);
+      if (next.version === (await catalog()).version) return true;
       current = Promise.resolve(next);
       log(`feed changed: now ${next.cards.length} skill(s)`);
       for (const server of servers) {
@@ -93,6 +104,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   await transport.closed;
   if (timer) clearInterval(timer);
   if (fatal) throw fatal;
+}
+
+/** The catalog (with the search index library) loads after the handshake, so import it then too. */
+async function loadCatalog(store: FeedStore): Promise<FeedCatalog> {
+  const { FeedCatalog } = await import('./catalog.ts');
+  return FeedCatalog.load(store);
 }
 
 /** Local feeds: a cheap stat of index.json; a rebuild rewrites it last. */

@@ -4,7 +4,7 @@
  * excerpts around a search match. Pure functions over the feed model.
  */
 import type { Card, FeedFile, FeedSkill } from '../model/feed.ts';
-import { markdownToText } from '../search/index.ts';
+import { markdownToText } from '../search/text.ts';
 import { skillFileUri } from './uris.ts';
 
 export interface CardView {
