@@ -85,6 +85,23 @@ describe('skillpress build', () => {
     }
   });
 
+  it('reports a skill published twice under two names as a duplicate', async () => {
+    const copy = readFileSync(path.join(fx.skills, 'kitchen-sink', 'SKILL.md'), 'utf8').replace('name: kitchen-sink', 'name: kitchen-copy');
+    write(fx.skills, 'kitchen-copy/SKILL.md', copy);
+    try {
+      const r = await build(path.join(fx.dir, 'dist-dup'));
+      expect(r.code, r.stderr).toBe(0);
+      const res = result(r);
+      expect(res.duplicates).toBe(1);
+      const dup = res.problems.find((p) => p.rule.startsWith('duplicate'))!;
+      expect(dup.severity).toBe('warning');
+      expect(dup.message).toContain('"kitchen-copy"');
+      expect(dup.message).toContain('"kitchen-sink"');
+    } finally {
+      rmSync(path.join(fx.skills, 'kitchen-copy'), { recursive: true });
+    }
+  });
+
   it('replaces the previous build and lists what changed since it', async () => {
     const out = path.join(fx.dir, 'dist-rebuild');
     expect((await build(out)).code).toBe(0);

@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
 import { federate } from '../../federate/index.ts';
+import { duplicateProblems, findDuplicates } from '../../duplicates/index.ts';
 import { buildSite } from '../../site/build-site.ts';
 import { CATALOG_PATH, FEED_PATH, loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from '../../emit/feed/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
@@ -109,7 +110,11 @@ export const build: Command = {
       registry: config.registry.name,
       sourceDateEpoch: epoch,
     });
-    const catalog = await federate(local, config, { cacheDir: path.resolve('.cache/federation'), log });
+    const federated = await federate(local, config, { cacheDir: path.resolve('.cache/federation'), log });
+    // Duplicates (identical content, near-identical text) are reported, never dropped.
+    const threshold = config.duplicates.near_threshold;
+    const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold });
+    const catalog = { ...federated, problems: [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)] };
 
     let previous: PreviousFeed | undefined;
     if (values.previous) {
@@ -160,7 +165,7 @@ export const build: Command = {
         imported: catalogSummary?.imported ?? feed.imported,
         imported_not_exported: feed.importedNotExported,
         invalid: new Set(errors.map((p) => p.skill)).size,
-        duplicates: problems.filter((p) => p.rule.startsWith('duplicate')).length,
+        duplicates: duplicates.length,
         changes: feed.changes,
         ...(catalogSummary ? { catalog_dir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
         ...(elasticsearch !== undefined ? { elasticsearch } : {}),
