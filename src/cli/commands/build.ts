@@ -56,13 +56,15 @@ async function checkOutDir(out: string, skillsRoot: string): Promise<void> {
   }
 }
 
-/** Elasticsearch ingest when ELASTICSEARCH_URL is set (src/emit/elasticsearch exports ingestIfConfigured). */
+/** Elasticsearch ingest when ELASTICSEARCH_URL is set; otherwise one line saying it was skipped. */
 async function ingestElasticsearch(catalog: Catalog, log: (line: string) => void): Promise<unknown> {
-  if (!process.env.ELASTICSEARCH_URL) return undefined;
-  const modulePath = '../../emit/elasticsearch/index.ts';
-  const mod = (await import(modulePath)) as { ingestIfConfigured?: (c: Catalog, l: (line: string) => void) => Promise<unknown> };
-  if (typeof mod.ingestIfConfigured !== 'function') throw new Error('Elasticsearch ingest is not available in this build of skillpress');
-  return mod.ingestIfConfigured(catalog, log);
+  if (!process.env.ELASTICSEARCH_URL) {
+    log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
+    return undefined;
+  }
+  // Loaded lazily: the Elasticsearch client is only needed when ingesting.
+  const { ingestIfConfigured } = await import('../../emit/elasticsearch/index.ts');
+  return ingestIfConfigured(catalog, log);
 }
 
 /** Move `from` to `to`, replacing what is there. */
