@@ -1,0 +1,243 @@
+/**
+ * The query-time form of one serialized index: a sorted term list and flat typed-array
+ * postings, read straight from the compact wire form (./codec.ts) without building MiniSearch's
+ * tree of Maps. About a tenth of the memory and load time, and a term's prefix range or typo
+ * neighbours are found by binary search over the sorted terms (an implicit trie).
+ * Browser-safe: no node: imports.
+ */
+import type { CompactIndex } from './codec.ts';
+
+/** A matched index term: its number in `terms` and its edit distance (fuzzy) or extra length (prefix). */
+export interface Expansion {
+  term: number;
+  kind: 'exact' | 'prefix' | 'fuzzy';
+  distance: number;
+}
+
+export class TermIndex {
+  /** Every term, sorted by UTF-16 code units (`<`). */
+  readonly terms: string[];
+  /** Postings of term t: positions offsets[t] .. offsets[t + 1] - 1 of docs / fields / freqs, grouped by field, docs ascending. */
+  readonly offsets: Uint32Array;
+  /** Document numbers (positions in `ids`). */
+  readonly docs: Uint32Array;
+  readonly fields: Uint8Array;
+  readonly freqs: Uint16Array;
+  /** Field names by field number. */
+  readonly fieldNames: string[];
+  /** Length (in terms) of field f of document d: fieldLength[d * fieldNames.length + f]. */
+  readonly fieldLength: Float32Array;
+  readonly averageFieldLength: number[];
+  /** Document ids (skill ids) by document number. */
+  readonly ids: string[];
+  /** Stored fields by document number (the objects of the parsed JSON, not copied). */
+  readonly stored: Array<Record<string, unknown> | undefined>;
+
+  constructor(compact: CompactIndex) {
+    const { terms, postings } = compact;
+    if (typeof terms !== 'string' || typeof postings !== 'string') throw new Error('search index: "terms" and "postings" must be strings');
+    const documentIds = compact.documentIds as Record<string, string>;
+    const fieldIds = compact.fieldIds as Record<string, number>;
+    const lengths = compact.fieldLength as Record<string, number[]>;
+    const storedFields = (compact.storedFields ?? {}) as Record<string, Record<string, unknown>>;
+    if (!documentIds || !fieldIds || !lengths) throw new Error('search index: documentIds, fieldIds and fieldLength are required');
+
+    // MiniSearch's short ids → dense document numbers, in short-id order (= insertion order).
+    const shortIds = Object.keys(documentIds);
+    const dense = new Map<number, number>();
+    this.ids = shortIds.map((s, i) => (dense.set(Number(s), i), documentIds[s]!));
+    this.stored = shortIds.map((s) => storedFields[s]);
+    this.fieldNames = [];
+    for (const [name, id] of Object.entries(fieldIds)) this.fieldNames[id] = name;
+    const nf = this.fieldNames.length;
+    this.fieldLength = new Float32Array(shortIds.length * nf);
+    shortIds.forEach((s, d) => lengths[s]?.forEach((len, f) => (this.fieldLength[d * nf + f] = len ?? 0)));
+    this.averageFieldLength = compact.averageFieldLength as number[];
+
+    const termList = terms === '' ? [] : terms.split('\n');
+    const lines = postings === '' ? [] : postings.split('\n');
+    if (termList.length !== lines.length) throw new Error('search index: terms and postings differ in length');
+    // Older feeds list terms in insertion order: sort them (with their postings) once here.
+    let order: number[] | undefined;
+    for (let i = 1; i < termList.length; i++) {
+      if (!(termList[i - 1]! < termList[i]!)) {
+        order = termList.map((_, j) => j).sort((a, b) => (termList[a]! < termList[b]! ? -1 : 1));
+        break;
+      }
+    }
+    this.terms = order ? order.map((j) => termList[j]!) : termList;
+
+    // One posting per document id in the text: count separators to size the arrays.
+    let count = 0;
+    for (let i = 0; i < postings.length; i++) {
+      const c = postings.charCodeAt(i);
+      if (c === 44 /* , */ || c === 59 /* ; */ || c === 10 /* \n */) count++;
+    }
+    if (postings !== '') count++;
+    this.offsets = new Uint32Array(this.terms.length + 1);
+    this.docs = new Uint32Array(count);
+    this.fields = new Uint8Array(count);
+    this.freqs = new Uint16Array(count);
+    let n = 0;
+    for (let t = 0; t < this.terms.length; t++) {
+      this.offsets[t] = n;
+      const line = lines[order ? order[t]! : t]!;
+      for (const part of line.split(';')) {
+        const colon = part.indexOf(':');
+        const field = Number(part.slice(0, colon));
+        let id = 0;
+        for (const item of part.slice(colon + 1).split(',')) {
+          const star = item.indexOf('*');
+          id += Number(star < 0 ? item : item.slice(0, star));
+          const d = dense.get(id);
+          if (d === undefined) throw new Error(`search index: posting for unknown document ${id}`);
+          this.docs[n] = d;
+          this.fields[n] = field;
+          this.freqs[n] = star < 0 ? 1 : Math.min(65535, Number(item.slice(star + 1)));
+          n++;
+        }
+      }
+    }
+    this.offsets[this.terms.length] = n;
+  }
+
+  get documentCount(): number {
+    return this.ids.length;
+  }
+
+  /** First term index whose term is ≥ `s`. */
+  lowerBound(s: string, lo = 0, hi = this.terms.length): number {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.terms[mid]! < s) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  find(term: string): number {
+    const i = this.lowerBound(term);
+    return i < this.terms.length && this.terms[i] === term ? i : -1;
+  }
+
+  /** Terms that start with `prefix`: the range [from, to). */
+  prefixRange(prefix: string): [number, number] {
+    const from = this.lowerBound(prefix);
+    let lo = from;
+    let hi = this.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.terms[mid]!.startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return [from, lo];
+  }
+
+  /**
+   * Terms within `maxDistance` edits (Levenshtein) of `query`, as [term, distance] pairs. The
+   * sorted list is walked as a trie: the terms sharing a prefix are one range, its children the
+   * sub-ranges by next character, and a branch is dropped once every edit count exceeds the limit.
+   */
+  fuzzy(query: string, maxDistance: number): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    const m = query.length;
+    const first = new Array<number>(m + 1);
+    for (let j = 0; j <= m; j++) first[j] = j;
+    const terms = this.terms;
+    const walk = (lo: number, hi: number, depth: number, row: number[]): void => {
+      let i = lo;
+      if (terms[i]!.length === depth) {
+        if (row[m]! <= maxDistance) out.push([i, row[m]!]);
+        i++;
+      }
+      while (i < hi) {
+        const c = terms[i]!.charCodeAt(depth);
+        // End of the run of terms with character c at `depth`.
+        let a = i + 1;
+        let b = hi;
+        while (a < b) {
+          const mid = (a + b) >>> 1;
+          if (terms[mid]!.charCodeAt(depth) === c) a = mid + 1;
+          else b = mid;
+        }
+        const next = new Array<number>(m + 1);
+        next[0] = row[0]! + 1;
+        let best = next[0];
+        for (let j = 1; j <= m; j++) {
+          const v = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (query.charCodeAt(j - 1) === c ? 0 : 1));
+          next[j] = v;
+          if (v < best) best = v;
+        }
+        if (best <= maxDistance) walk(i, a, depth + 1, next);
+        i = a;
+      }
+    };
+    if (terms.length > 0) walk(0, terms.length, 0, first);
+    return out;
+  }
+
+  /**
+   * The terms a query term matches: itself, the terms it is a prefix of (when `prefix`), and those
+   * within `fuzzy` edits; each term once, a prefix match wins over a fuzzy one (as in MiniSearch).
+   */
+  expand(term: string, prefix: boolean, fuzzy: number): Expansion[] {
+    const out: Expansion[] = [];
+    const exact = this.find(term);
+    if (exact >= 0) out.push({ term: exact, kind: 'exact', distance: 0 });
+    let from = 0;
+    let to = 0;
+    if (prefix) {
+      [from, to] = this.prefixRange(term);
+      for (let t = from; t < to; t++) if (t !== exact) out.push({ term: t, kind: 'prefix', distance: this.terms[t]!.length - term.length });
+    }
+    if (fuzzy > 0) {
+      for (const [t, distance] of this.fuzzy(term, fuzzy)) {
+        if (t !== exact && (t < from || t >= to)) out.push({ term: t, kind: 'fuzzy', distance });
+      }
+    }
+    return out;
+  }
+
+  /** The fields (by name) in which document `doc` has term `t`. */
+  fieldsOf(t: number, doc: number): string[] {
+    const out: string[] = [];
+    const start = this.offsets[t]!;
+    const end = this.offsets[t + 1]!;
+    // Postings are sorted by (field, document): one binary search per field.
+    for (let f = 0; f < this.fieldNames.length; f++) {
+      let lo = start;
+      let hi = end;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        const mf = this.fields[mid]!;
+        if (mf < f || (mf === f && this.docs[mid]! < doc)) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo < end && this.fields[lo] === f && this.docs[lo] === doc) out.push(this.fieldNames[f]!);
+    }
+    return out;
+  }
+
+  /**
+   * Renumber documents (`map[old] = new`, or -1 to drop a posting's document from every search)
+   * and restore the (field, document) order of each term's postings.
+   */
+  renumber(map: Int32Array): void {
+    const { docs, fields, freqs, offsets } = this;
+    for (let i = 0; i < docs.length; i++) {
+      const d = map[docs[i]!]!;
+      docs[i] = d < 0 ? 0xffffffff : d;
+    }
+    for (let t = 0; t + 1 < offsets.length; t++) {
+      const from = offsets[t]!;
+      const to = offsets[t + 1]!;
+      const order = Array.from({ length: to - from }, (_, k) => from + k).sort((a, b) => fields[a]! - fields[b]! || docs[a]! - docs[b]!);
+      const d = order.map((k) => docs[k]!);
+      const f = order.map((k) => fields[k]!);
+      const q = order.map((k) => freqs[k]!);
+      docs.set(d, from);
+      fields.set(f, from);
+      freqs.set(q, from);
+    }
+  }
+}
