@@ -2,6 +2,12 @@
 // skillpress entry point. Runs the TypeScript sources directly: Node ≥ 22.18 strips types
 // natively (fast start, which the MCP server needs); where it cannot (older Node, or the
 // package installed under node_modules, where Node refuses to strip types) tsx loads them.
+import module from 'node:module';
+
+// Cache V8's compiled code on disk (Node ≥ 22.1; the OS temp folder, or NODE_COMPILE_CACHE):
+// later starts skip parsing and compiling the modules, which `skillpress mcp` feels most.
+module.enableCompileCache?.();
+
 const entry = new URL('../src/cli/main.ts', import.meta.url);
 let mod;
 try {

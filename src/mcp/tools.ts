@@ -240,9 +240,9 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
 /** skills_search's work, also used by the router prompt: ranked hits with excerpts. */
 export async function searchSkills(c: FeedCatalog, q: string, limit: number): Promise<{ total: number; results: Array<CardView & { score: number; excerpt: string }> }> {
   await c.loadBodyIndex();
-  const hits = c.search.search(q, { allTokens: true });
+  const { total, hits } = c.search.searchPage(q, { allTokens: true, limit });
   const results = await Promise.all(
-    hits.slice(0, limit).map(async (hit) => {
+    hits.map(async (hit) => {
       const card = c.card(hit.id);
       if (!card) return undefined;
       const metaMatch = Object.values(hit.match).some((fields) => fields.some((f) => f !== 'body' && f !== 'paths'));
@@ -255,7 +255,7 @@ export async function searchSkills(c: FeedCatalog, q: string, limit: number): Pr
       return { ...cardView(card), score: Math.round(hit.score * 1000) / 1000, excerpt: excerpt(text, hit.terms) };
     }),
   );
-  return { total: hits.length, results: results.filter((r) => r !== undefined) };
+  return { total, results: results.filter((r) => r !== undefined) };
 }
 
 function lines(cards: readonly Card[]): string {

@@ -20,9 +20,10 @@ export class TermIndex {
   /** Postings of term t: positions offsets[t] .. offsets[t + 1] - 1 of docs / fields / freqs, grouped by field, docs ascending. */
   readonly offsets: Uint32Array;
   /** Document numbers (positions in `ids`). */
-  readonly docs: Uint32Array;
+  docs: Uint16Array | Uint32Array;
   readonly fields: Uint8Array;
-  readonly freqs: Uint16Array;
+  /** Term frequencies, capped at 255 (BM25 saturates long before). */
+  readonly freqs: Uint8Array;
   /** Field names by field number. */
   readonly fieldNames: string[];
   /** Length (in terms) of field f of document d: fieldLength[d * fieldNames.length + f]. */
@@ -55,8 +56,9 @@ export class TermIndex {
     this.averageFieldLength = compact.averageFieldLength as number[];
 
     const termList = terms === '' ? [] : terms.split('\n');
-    const lines = postings === '' ? [] : postings.split('\n');
-    if (termList.length !== lines.length) throw new Error('search index: terms and postings differ in length');
+    let lines = postings === '' ? 0 : 1;
+    for (let i = postings.indexOf('\n'); i >= 0; i = postings.indexOf('\n', i + 1)) lines++;
+    if (termList.length !== lines) throw new Error('search index: terms and postings differ in length');
     // Older feeds list terms in insertion order: sort them (with their postings) once here.
     let order: number[] | undefined;
     for (let i = 1; i < termList.length; i++) {
@@ -74,31 +76,66 @@ export class TermIndex {
       if (c === 44 /* , */ || c === 59 /* ; */ || c === 10 /* \n */) count++;
     }
     if (postings !== '') count++;
+    const many = shortIds.length > 0xffff;
     this.offsets = new Uint32Array(this.terms.length + 1);
-    this.docs = new Uint32Array(count);
+    this.docs = many ? new Uint32Array(count) : new Uint16Array(count);
     this.fields = new Uint8Array(count);
-    this.freqs = new Uint16Array(count);
+    this.freqs = new Uint8Array(count);
+    // Where each term's line starts in `postings` (lines are read in sorted-term order).
+    const lineStart = new Uint32Array(lines + 1);
+    for (let i = 0, l = 1; i < postings.length; i++) if (postings.charCodeAt(i) === 10) lineStart[l++] = i + 1;
+    lineStart[lines] = postings.length + 1;
     let n = 0;
     for (let t = 0; t < this.terms.length; t++) {
       this.offsets[t] = n;
-      const line = lines[order ? order[t]! : t]!;
-      for (const part of line.split(';')) {
-        const colon = part.indexOf(':');
-        const field = Number(part.slice(0, colon));
-        let id = 0;
-        for (const item of part.slice(colon + 1).split(',')) {
-          const star = item.indexOf('*');
-          id += Number(star < 0 ? item : item.slice(0, star));
-          const d = dense.get(id);
-          if (d === undefined) throw new Error(`search index: posting for unknown document ${id}`);
-          this.docs[n] = d;
-          this.fields[n] = field;
-          this.freqs[n] = star < 0 ? 1 : Math.min(65535, Number(item.slice(star + 1)));
-          n++;
-        }
-      }
+      const line = order ? order[t]! : t;
+      n = this.readLine(postings, lineStart[line]!, lineStart[line + 1]! - 1, n, dense);
     }
     this.offsets[this.terms.length] = n;
+  }
+
+  /**
+   * Parses one term's postings, `field:delta,delta*tf;field:…` (./codec.ts), from `from` to `to`
+   * into the arrays at position `n`, character by character: no substrings, so no garbage.
+   */
+  private readLine(text: string, from: number, to: number, n: number, dense: Map<number, number>): number {
+    let field = 0;
+    let id = 0;
+    let num = 0;
+    let tf = 1;
+    let inTf = false;
+    let inField = true;
+    const flush = (): void => {
+      if (inTf) tf = num;
+      else id += num;
+      const d = dense.get(id);
+      if (d === undefined) throw new Error(`search index: posting for unknown document ${id}`);
+      this.docs[n] = d;
+      this.fields[n] = field;
+      this.freqs[n] = Math.min(255, tf);
+      n++;
+    };
+    for (let i = from; i <= to; i++) {
+      const c = i < to ? text.charCodeAt(i) : 59; /* end = ; */
+      if (c >= 48 && c <= 57) num = num * 10 + (c - 48);
+      else if (c === 58 /* : */) {
+        field = num;
+        id = 0;
+        inField = false;
+        num = 0;
+      } else if (c === 42 /* * */) {
+        id += num;
+        inTf = true;
+        num = 0;
+      } else if (c === 44 /* , */ || c === 59 /* ; */) {
+        if (!inField) flush();
+        tf = 1;
+        inTf = false;
+        num = 0;
+        if (c === 59) inField = true;
+      } else throw new Error(`search index: unexpected character in postings at ${i}`);
+    }
+    return n;
   }
 
   get documentCount(): number {
@@ -223,11 +260,9 @@ export class TermIndex {
    * and restore the (field, document) order of each term's postings.
    */
   renumber(map: Int32Array): void {
-    const { docs, fields, freqs, offsets } = this;
-    for (let i = 0; i < docs.length; i++) {
-      const d = map[docs[i]!]!;
-      docs[i] = d < 0 ? 0xffffffff : d;
-    }
+    const { fields, freqs, offsets } = this;
+    // -1 becomes 0xffffffff: beyond every document number, so skipped when scoring.
+    const docs = (this.docs = Uint32Array.from(this.docs, (old) => map[old] ?? -1));
     for (let t = 0; t + 1 < offsets.length; t++) {
       const from = offsets[t]!;
       const to = offsets[t + 1]!;
