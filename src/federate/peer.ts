@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { Cards, FeedIndex, FeedSkill } from '../model/feed.ts';
 import type { PeerConfig } from '../model/config.ts';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
-import { checkName, parseSkillMarkdown, skillDigest, skippedFile, storedFile, validateFrontMatter } from '../load/index.ts';
+import { assembleSkill, checkName, isLoadable, parseSkillMarkdown, skillDigest, skippedFile, storedFile, validateFrontMatter } from '../load/index.ts';
 import { pMap } from '../lib/p-map.ts';
 import { Cache } from './cache.ts';
 import { DigestMismatch, Fetcher } from './fetcher.ts';
@@ -209,29 +209,21 @@ async function importSkill(
   if (!parsed.ok) throw new Rejected('peer-invalid-skill', `SKILL.md: ${parsed.message}`);
   const fm = validateFrontMatter(parsed.data, { folderName: entry.id, mode: 'lenient' });
   const errors = fm.problems.filter((p) => p.severity === 'error' || p.field === 'name');
-  if (errors.length > 0 || fm.name === undefined || fm.description === undefined) {
+  if (errors.length > 0 || !isLoadable(fm)) {
     throw new Rejected('peer-invalid-skill', `SKILL.md: ${errors.map((p) => p.message).join('; ') || 'name or description missing'}`);
   }
   if (fm.registry.visibility !== 'public') {
     throw new Rejected('peer-not-public', `visibility is "${fm.registry.visibility}"; only public skills are imported`);
   }
 
-  return {
-    id: fm.name,
-    name: fm.name,
-    description: fm.description,
-    frontmatter: parsed.data,
-    license: fm.license,
-    compatibility: fm.compatibility,
-    allowed_tools: fm.allowedTools,
-    registry_fields: fm.registry,
-    body: parsed.body,
-    body_line: parsed.bodyLine,
+  return assembleSkill({
+    parsed,
+    frontMatter: fm,
     files,
     digest,
     registry: peer.name,
     source: { kind: 'peer', peer: peer.name, feed_url: feedUrl },
     health: feedSkill.summary.health,
     updated_at: feedSkill.card.updated_at,
-  };
+  });
 }

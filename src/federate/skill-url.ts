@@ -5,7 +5,7 @@
  * An unreachable skill is kept from the cache, marked unhealthy, and the build goes on.
  */
 import type { Problem, Skill } from '../model/skill.ts';
-import { parseSkillMarkdown, skillDigest, storedFile, validateFrontMatter } from '../load/index.ts';
+import { assembleSkill, isLoadable, parseSkillMarkdown, storedFile, validateFrontMatter } from '../load/index.ts';
 import { Cache } from './cache.ts';
 import { Fetcher } from './fetcher.ts';
 
@@ -123,26 +123,17 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
   const fm = validateFrontMatter(parsed.data, { folderName, mode: 'lenient' });
   // Reported as warnings: a broken remote skill is left out, it does not fail the build.
   for (const p of fm.problems) report(p.rule, `${p.field ? `${p.field}: ` : ''}${p.message}`);
-  if (fm.problems.some((p) => p.severity === 'error') || fm.name === undefined || fm.description === undefined) return { problems };
+  if (fm.problems.some((p) => p.severity === 'error') || !isLoadable(fm)) return { problems };
 
   const updated = lastModified && !Number.isNaN(Date.parse(lastModified)) ? new Date(lastModified).toISOString() : checkedAt;
-  const skill: Skill = {
-    id: fm.name,
-    name: fm.name,
-    description: fm.description,
-    frontmatter: parsed.data,
-    license: fm.license,
-    compatibility: fm.compatibility,
-    allowed_tools: fm.allowedTools,
-    registry_fields: fm.registry,
-    body: parsed.body,
-    body_line: parsed.bodyLine,
+  const skill = assembleSkill({
+    parsed,
+    frontMatter: fm,
     files: [file],
-    digest: skillDigest([file]),
     registry: ctx.registry,
     source: { kind: 'url', skill_md_url: skillMdUrl, skill_md_raw_url: rawUrl },
     health,
     updated_at: updated,
-  };
+  });
   return { skill, problems };
 }

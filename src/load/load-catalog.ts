@@ -16,10 +16,11 @@ import type { Catalog, Problem, Skill, SkillFile } from '../model/skill.ts';
 import { MIB } from '../model/config.ts';
 import { DEFAULT_IGNORE, ignoreMatcher, type IgnoreMatcher } from '../lib/ignore.ts';
 import { parseSkillMarkdown } from './frontmatter.ts';
-import { readFileFromDisk, skillDigest, skippedFile } from './read-file.ts';
+import { readFileFromDisk, skippedFile } from './read-file.ts';
 import { validateFrontMatter, type ValidationMode } from './validate.ts';
 import { checkBody } from './body-checks.ts';
 import { pMap } from '../lib/p-map.ts';
+import { assembleSkill, isLoadable } from './assemble-skill.ts';
 
 export interface LoadOptions {
   mode?: ValidationMode;
@@ -267,28 +268,19 @@ async function loadSkill(
   for (const p of fm.problems) at({ ...p, file: SKILL_FILE, line: lineOf(p.field) });
   for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)))) at({ ...p, file: SKILL_FILE });
 
-  if (problems.some((p) => p.severity === 'error') || fm.name === undefined || fm.description === undefined) {
+  if (problems.some((p) => p.severity === 'error') || !isLoadable(fm)) {
     return { problems };
   }
   const epoch = opts.sourceDateEpoch;
   const updatedMs = epoch !== undefined ? Math.min(newest, epoch * 1000) : newest;
-  const skill: Skill = {
-    id: fm.name,
-    name: fm.name,
-    description: fm.description,
-    frontmatter: parsed.data,
-    license: fm.license,
-    compatibility: fm.compatibility,
-    allowed_tools: fm.allowedTools,
-    registry_fields: fm.registry,
-    body: parsed.body,
-    body_line: parsed.bodyLine,
+  const skill = assembleSkill({
+    parsed,
+    frontMatter: fm,
     files,
-    digest: skillDigest(files.filter((f) => !f.skipped)),
     registry: opts.registry,
     source: { kind: 'local', dir: found.rel },
     health: { status: 'healthy' },
     updated_at: new Date(Math.floor(updatedMs / 1000) * 1000).toISOString(),
-  };
+  });
   return { skill, problems, nameLine: parsed.fieldLines.name };
 }
