@@ -250,9 +250,9 @@ function matchTerm(m: Matching, raw: string, n: number): TermHits | undefined {
     let i = offsets[e.term]!;
     while (i < end) {
       // One run of postings per field: BM25+ as MiniSearch computes it.
-      const f = fields[i]!;
-      let runEnd = i + 1;
-      while (runEnd < end && fields[runEnd] === f) runEnd++;
+      const f = fields ? fields[i]! : 0;
+      let runEnd = fields ? i + 1 : end;
+      while (runEnd < end && fields![runEnd] === f) runEnd++;
       const matching = runEnd - i;
       const idf = Math.log(1 + (ix.documentCount - matching + 0.5) / (matching + 0.5));
       const scale = weight * (m.boosts[f] ?? 1) * idf;
@@ -261,7 +261,7 @@ function matchTerm(m: Matching, raw: string, n: number): TermHits | undefined {
       for (; i < runEnd; i++) {
         const d = docs[i]!;
         if (d >= n) continue; // a body posting of a skill not in the metadata index
-        const tf = freqs[i]!;
+        const tf = freqs ? freqs[i]! : 1;
         scores[d]! += scale * (BM25.d + (tf * (BM25.k + 1)) / (tf + base + lengthNorm * fieldLength[d * nf + f]!));
       }
     }

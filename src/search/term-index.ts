@@ -21,9 +21,10 @@ export class TermIndex {
   readonly offsets: Uint32Array;
   /** Document numbers (positions in `ids`). */
   docs: Uint16Array | Uint32Array;
-  readonly fields: Uint8Array;
-  /** Term frequencies, capped at 255 (BM25 saturates long before). */
-  readonly freqs: Uint8Array;
+  /** Field numbers; absent when the index has one field. */
+  fields: Uint8Array | undefined;
+  /** Term frequencies, capped at 255 (BM25 saturates long before); absent when every one is 1 (the body index). */
+  freqs: Uint8Array | undefined;
   /** Field names by field number. */
   readonly fieldNames: string[];
   /** Length (in terms) of field f of document d: fieldLength[d * fieldNames.length + f]. */
@@ -79,8 +80,8 @@ export class TermIndex {
     const many = shortIds.length > 0xffff;
     this.offsets = new Uint32Array(this.terms.length + 1);
     this.docs = many ? new Uint32Array(count) : new Uint16Array(count);
-    this.fields = new Uint8Array(count);
-    this.freqs = new Uint8Array(count);
+    const fields = (this.fields = new Uint8Array(count));
+    const freqs = (this.freqs = new Uint8Array(count));
     // Where each term's line starts in `postings` (lines are read in sorted-term order).
     const lineStart = new Uint32Array(lines + 1);
     for (let i = 0, l = 1; i < postings.length; i++) if (postings.charCodeAt(i) === 10) lineStart[l++] = i + 1;
@@ -92,6 +93,9 @@ export class TermIndex {
       n = this.readLine(postings, lineStart[line]!, lineStart[line + 1]! - 1, n, dense);
     }
     this.offsets[this.terms.length] = n;
+    // The body index has one field and lists each word once per skill: half its memory.
+    if (nf <= 1 && fields.every((f) => f === 0)) this.fields = undefined;
+    if (freqs.every((f) => f === 1)) this.freqs = undefined;
   }
 
   /**
@@ -111,8 +115,8 @@ export class TermIndex {
       const d = dense.get(id);
       if (d === undefined) throw new Error(`search index: posting for unknown document ${id}`);
       this.docs[n] = d;
-      this.fields[n] = field;
-      this.freqs[n] = Math.min(255, tf);
+      this.fields![n] = field;
+      this.freqs![n] = Math.min(255, tf);
       n++;
     };
     for (let i = from; i <= to; i++) {
@@ -246,11 +250,11 @@ export class TermIndex {
       let hi = end;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        const mf = this.fields[mid]!;
+        const mf = this.fields ? this.fields[mid]! : 0;
         if (mf < f || (mf === f && this.docs[mid]! < doc)) lo = mid + 1;
         else hi = mid;
       }
-      if (lo < end && this.fields[lo] === f && this.docs[lo] === doc) out.push(this.fieldNames[f]!);
+      if (lo < end && (this.fields ? this.fields[lo] : 0) === f && this.docs[lo] === doc) out.push(this.fieldNames[f]!);
     }
     return out;
   }
@@ -260,7 +264,9 @@ export class TermIndex {
    * and restore the (field, document) order of each term's postings.
    */
   renumber(map: Int32Array): void {
-    const { fields, freqs, offsets } = this;
+    const { offsets } = this;
+    const fields = this.fields ?? new Uint8Array(this.docs.length);
+    const freqs = this.freqs ?? new Uint8Array(this.docs.length).fill(1);
     // -1 becomes 0xffffffff: beyond every document number, so skipped when scoring.
     const docs = (this.docs = Uint32Array.from(this.docs, (old) => map[old] ?? -1));
     for (let t = 0; t + 1 < offsets.length; t++) {
@@ -271,8 +277,8 @@ export class TermIndex {
       const f = order.map((k) => fields[k]!);
       const q = order.map((k) => freqs[k]!);
       docs.set(d, from);
-      fields.set(f, from);
-      freqs.set(q, from);
+      if (this.fields) fields.set(f, from);
+      if (this.freqs) freqs.set(q, from);
     }
   }
 }
