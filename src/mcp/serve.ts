@@ -14,8 +14,11 @@ import { DirStore, type FeedStore } from './feed/store.ts';
 import { createServer } from './server.ts';
 import { LineTransport } from './transport.ts';
 
-/** How long after start the feed loads when no request has asked for it yet. */
-const WARM_UP_MS = 150;
+/**
+ * The feed loads once the client's opening requests (initialize, then tools/list or whatever
+ * comes next) are answered, so its parsing never delays them — or this long after start, at the latest.
+ */
+const WARM_UP_MS = 1000;
 
 export interface ServeOptions {
   feed: string;
@@ -56,6 +59,10 @@ export async function serve(options: ServeOptions): Promise<void> {
       );
     }
     return current;
+  };
+  let answers = 0;
+  transport.onsent = (message) => {
+    if ('id' in message && ++answers === 2) setImmediate(catalog);
   };
   setTimeout(catalog, WARM_UP_MS);
 

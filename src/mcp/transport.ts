@@ -13,6 +13,8 @@ export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called after each message is written (the server uses it to start work once the client's first requests are answered). */
+  onsent?: (message: JSONRPCMessage) => void;
   /** Resolves when stdin ends or the transport is closed. */
   readonly closed: Promise<void>;
   #resolveClosed!: () => void;
@@ -44,6 +46,7 @@ export class LineTransport implements Transport {
     if (this.#isClosed) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const ok = this.#stdout.write(JSON.stringify(message) + '\n', (err) => (err ? reject(err) : undefined));
+      this.onsent?.(message);
       if (ok) resolve();
       else this.#stdout.once('drain', () => resolve());
     });
