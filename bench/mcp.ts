@@ -3,6 +3,7 @@
  *
  *   npm run bench:mcp                # 1,000 and 10,000 skills
  *   npm run bench:mcp -- 1000        # chosen sizes
+ *   npm run bench:mcp -- --prepare   # only generate and build the feeds (reused by later runs)
  *
  * For each size it prints:
  * - cold start: spawn → first `tools/list` answer over stdio (median of 5 starts; the process
@@ -264,6 +265,11 @@ async function measure(count: number): Promise<Row> {
     rss,
     peak,
   };
+}
+
+if (process.argv.includes('--prepare')) {
+  for (const count of counts) feedFor(count);
+  process.exit(0);
 }
 
 const rows: Row[] = [];
