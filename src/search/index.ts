@@ -331,7 +331,7 @@ export class SkillSearch {
   attachBody(bodyJson: unknown): void {
     const body = unwrap(bodyJson, 'body');
     // Both indexes are built from the same entries, so document numbers normally agree.
-    if (body.ids.some((id, d) => this.numbers.get(id) !== d)) body.renumber(Int32Array.from(body.ids, (id) => this.numbers.get(id) ?? -1));
+    if (body.ids.some((id, d) => this.numbers.get(id) !== d)) body.renumber(Int32Array.from(body.ids, (id) => this.numbers.get(id) ?? -1), this.size);
     this.body = { index: body, boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body' };
   }
 

@@ -28,7 +28,7 @@ export class TermIndex {
   /** Field names by field number. */
   readonly fieldNames: string[];
   /** Length (in terms) of field f of document d: fieldLength[d * fieldNames.length + f]. */
-  readonly fieldLength: Float32Array;
+  fieldLength: Float32Array;
   readonly averageFieldLength: number[];
   /** Document ids (skill ids) by document number. */
   readonly ids: string[];
@@ -263,8 +263,14 @@ export class TermIndex {
    * Renumber documents (`map[old] = new`, or -1 to drop a posting's document from every search)
    * and restore the (field, document) order of each term's postings.
    */
-  renumber(map: Int32Array): void {
+  renumber(map: Int32Array, count: number): void {
     const { offsets } = this;
+    const nf = this.fieldNames.length;
+    const lengths = new Float32Array(count * nf);
+    map.forEach((d, old) => {
+      if (d >= 0) lengths.set(this.fieldLength.subarray(old * nf, old * nf + nf), d * nf);
+    });
+    this.fieldLength = lengths;
     const fields = this.fields ?? new Uint8Array(this.docs.length);
     const freqs = this.freqs ?? new Uint8Array(this.docs.length).fill(1);
     // -1 becomes 0xffffffff: beyond every document number, so skipped when scoring.

@@ -157,3 +157,59 @@ describe('compact index codec', () => {
     expect(decodeIndex(JSON.parse(JSON.stringify(compact)))).toEqual(plain);
   });
 });
+
+describe('query index (term-index.ts)', () => {
+  it('finds prefixes and typo neighbours exactly as a brute-force scan does', async () => {
+    const { TermIndex } = await import('../../src/search/term-index.ts');
+    const { encodeIndex } = await import('../../src/search/codec.ts');
+    const words = ['extract', 'extraction', 'extras', 'exact', 'tract', 'pdf', 'pdfs', 'pd', 'form', 'forms', 'from', 'farm', 'fort', 'xtract'];
+    const MiniSearch = (await import('minisearch')).default;
+    const ms = new MiniSearch({ fields: ['text'] });
+    ms.addAll(words.map((w, i) => ({ id: String(i), text: w })));
+    const ix = new TermIndex(encodeIndex(JSON.parse(JSON.stringify(ms.toJSON()))));
+    expect(ix.terms).toEqual([...words].sort());
+    const [from, to] = ix.prefixRange('extra');
+    expect(ix.terms.slice(from, to)).toEqual(['extract', 'extraction', 'extras']);
+    const distance = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+      for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+      for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      return d[a.length]![b.length]!;
+    };
+    for (const [q, max] of [['form', 1], ['extrct', 1], ['pdf', 1], ['xtract', 2]] as const) {
+      const got = ix.fuzzy(q, max).map(([t, d]) => `${ix.terms[t]}:${d}`).sort();
+      const want = ix.terms.filter((t) => distance(q, t) <= max).map((t) => `${t}:${distance(q, t)}`).sort();
+      expect(got, q).toEqual(want);
+    }
+  });
+
+  it('matches body words exactly, and by prefix only from four characters', () => {
+    const s = SkillSearch.load(search, body);
+    expect(s.search('chargeback').map((h) => h.id)).toEqual(['refund-approval']); // prefix of "chargebacks"
+    expect(s.search('escalat').map((h) => h.id)).toEqual(['refund-approval']);
+    expect(s.search('esc')).toEqual([]); // a 3-character prefix of a body word alone
+    expect(s.search('human').map((h) => h.id)).toEqual(['refund-approval']);
+  });
+
+  it('counts every match but builds only `limit` hits', () => {
+    const page = full.searchPage('pdf', { limit: 1 });
+    expect(page.total).toBe(full.search('pdf').length);
+    expect(page.hits.map((h) => h.id)).toEqual([full.search('pdf')[0]!.id]);
+  });
+
+  it('reads indexes whose terms are not sorted, and a body index listing skills in another order', () => {
+    const unsorted = (x: unknown): unknown => {
+      const copy = JSON.parse(JSON.stringify(x));
+      const terms: string[] = copy.index.terms.split('\n');
+      const postings: string[] = copy.index.postings.split('\n');
+      copy.index.terms = [...terms].reverse().join('\n');
+      copy.index.postings = [...postings].reverse().join('\n');
+      return copy;
+    };
+    const reordered = buildSearchIndexes([...ENTRIES].reverse()).body;
+    const s = SkillSearch.load(unsorted(search), unsorted(reordered));
+    expect(s.search('chargebacks').map((h) => h.id)).toEqual(['refund-approval']);
+    expect(s.search('pdfplumber').map((h) => h.id)).toEqual(['pdf-processing']);
+    expect(s.search('pdf').map((h) => [h.id, h.score])).toEqual(full.search('pdf').map((h) => [h.id, h.score]));
+  });
+});
