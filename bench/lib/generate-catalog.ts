@@ -18,6 +18,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { xorshift32 } from './prng.ts';
 
 export interface GenerateOptions {
   skills: number;
@@ -39,18 +40,7 @@ export interface GeneratedCatalog {
 const MARKER = '.generated.json';
 const VERSION = 1;
 
-/** xorshift32: fast, seedable, and good enough for filler bytes. */
-function prng(seed: number): () => number {
-  let x = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x;
-  };
-}
+const prng = xorshift32;
 
 const WORDS = (
   'policy claim sample expense threshold review region limit receipt approve refer deny ' +

@@ -8,17 +8,12 @@
  * with code blocks. Deterministic for a given count.
  */
 import type { SearchEntry } from '../../src/search/index.ts';
+import { xorshift32 } from './prng.ts';
 
+/** Uniform floats in [0, 1). */
 function prng(seed: number): () => number {
-  let x = seed >>> 0 || 0x9e3779b9;
-  return () => {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    return x / 0x1_0000_0000;
-  };
+  const next = xorshift32(seed);
+  return () => next() / 0x1_0000_0000;
 }
 
 const SYLLABLES = 'ka lo mi tra ven sor pel dri an ex con fig qua ter bil nox rem sta tic por lin gra phe mon cal dat ist ion ent ure'.split(' ');
