@@ -3,8 +3,13 @@
  * search.json are read (and checked against the index's digests) when it loads; the body index
  * is read on first use, skill JSONs and files on demand (with a small cache). A rebuild produces
  * a new snapshot; the old one keeps serving until the new one has loaded completely.
+ *
+ * Memory: a snapshot keeps only what the tools need — a compact card per skill (no digest or
+ * links), and per skill its JSON's URL and digest (packed) — not the parsed index.json or
+ * cards.json, which are garbage once loaded.
  */
-import { Cards, FeedIndex, FeedSkill, type Card, type FeedFile } from '../model/feed.ts';
+import { z } from 'zod';
+import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath } from './feed/paths.ts';
@@ -12,27 +17,34 @@ import type { FeedStore } from './feed/store.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
+/** What tools, prompts and the skills extension show of a skill: its card without digest and links. */
+export type CatalogCard = Pick<Card, 'id' | 'name' | 'description' | 'tags' | 'domain' | 'version' | 'registry' | 'updated_at' | 'tokens'>;
+
 /** A skill or file the agent named that is not in the feed; the message says what to do next. */
 export class NotFoundError extends Error {}
 
+/** cards.json with its skills left unparsed: each card is checked on its own, so zod never copies the whole list at once. */
+const CardsHead = Cards.extend({ skills: z.array(z.unknown()) });
+
 export class FeedCatalog {
   readonly store: FeedStore;
-  readonly index: FeedIndex;
   /** sha256 of index.json's bytes: changes whenever anything in the feed changes. */
   readonly version: string;
   /** Every card, sorted by name. */
-  readonly cards: readonly Card[];
+  readonly cards: readonly CatalogCard[];
   readonly search: SkillSearch;
-  #byId = new Map<string, Card>();
-  #byName = new Map<string, Card>();
-  #skillRefs = new Map<string, { path: string; sha256: string }>();
+  #byId = new Map<string, CatalogCard>();
+  #byName = new Map<string, CatalogCard>();
+  /** Skill JSONs: id → slot in #skillUrls and #skillDigests (32 raw bytes of sha256 per slot). */
+  #skillSlots = new Map<string, number>();
+  #skillUrls: string[];
+  #skillDigests: Buffer;
   #skills = new Map<string, Promise<FeedSkill>>();
   #body: Promise<void> | undefined;
   #bodyPart: { path: string; sha256: string } | undefined;
 
-  private constructor(store: FeedStore, index: FeedIndex, version: string, cards: Card[], search: SkillSearch) {
+  private constructor(store: FeedStore, index: FeedIndex, version: string, cards: CatalogCard[], search: SkillSearch) {
     this.store = store;
-    this.index = index;
     this.version = version;
     this.cards = cards.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
     this.search = search;
@@ -41,7 +53,13 @@ export class FeedCatalog {
       // Local skills win a name shared with an imported one.
       if (!this.#byName.has(card.name) || card.id === card.name) this.#byName.set(card.name, card);
     }
-    for (const ref of index.skills) this.#skillRefs.set(ref.id, { path: resolveFeedPath('', ref.url), sha256: ref.sha256 });
+    this.#skillUrls = new Array<string>(index.skills.length);
+    this.#skillDigests = Buffer.alloc(index.skills.length * 32);
+    index.skills.forEach((ref, slot) => {
+      this.#skillSlots.set(ref.id, slot);
+      this.#skillUrls[slot] = ref.url;
+      this.#skillDigests.write(ref.sha256, slot * 32, 32, 'hex');
+    });
     this.#bodyPart = part(index, 'search_body', BODY_INDEX_FILE);
   }
 
@@ -51,34 +69,33 @@ export class FeedCatalog {
     const cardsPart = part(index, 'cards', 'cards.json');
     const searchPart = part(index, 'search', SEARCH_FILE);
     if (!cardsPart || !searchPart) throw new Error(`${store.location}: index.json lists no cards.json or ${SEARCH_FILE} part`);
-    const [cardsBytes, searchBytes] = await Promise.all([
-      store.read(cardsPart.path, cardsPart.sha256),
-      store.read(searchPart.path, searchPart.sha256),
-    ]);
-    const cards = parseJson(Cards, cardsBytes, 'cards.json').skills;
-    const search = SkillSearch.load(searchBytes.toString('utf8'));
-    return new FeedCatalog(store, index, sha256Hex(indexBytes), cards, search);
+    // One big file at a time, each dropped once parsed: the heap never holds two of them raw.
+    const cards = compactCards(await store.readText(cardsPart.path, cardsPart.sha256));
+    const search = SkillSearch.load(await store.readText(searchPart.path, searchPart.sha256));
+    return new FeedCatalog(store, index, sha256Hex(indexBytes), shareStrings(cards, search), search);
   }
 
   /** A card by id or name. */
-  card(name: string): Card | undefined {
+  card(name: string): CatalogCard | undefined {
     return this.#byId.get(name) ?? this.#byName.get(name);
   }
 
   /** Like `card`, but a missing skill is a NotFoundError that tells the agent how to recover. */
-  requireCard(name: string): Card {
+  requireCard(name: string): CatalogCard {
     const card = this.card(name);
     if (!card) throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
     return card;
   }
 
   /** The full skill (level 2 and 3), read on demand and checked against the index's digest. */
-  skill(card: Card): Promise<FeedSkill> {
+  skill(card: CatalogCard): Promise<FeedSkill> {
     let pending = this.#skills.get(card.id);
     if (!pending) {
-      const ref = this.#skillRefs.get(card.id);
-      if (!ref) return Promise.reject(new Error(`index.json lists no JSON for skill "${card.id}"`));
-      pending = this.store.read(ref.path, ref.sha256).then((bytes) => parseJson(FeedSkill, bytes, ref.path));
+      const slot = this.#skillSlots.get(card.id);
+      if (slot === undefined) return Promise.reject(new Error(`index.json lists no JSON for skill "${card.id}"`));
+      const path = resolveFeedPath('', this.#skillUrls[slot]!);
+      const sha256 = this.#skillDigests.toString('hex', slot * 32, slot * 32 + 32);
+      pending = this.store.read(path, sha256).then((bytes) => parseJson(FeedSkill, bytes, path));
       pending.catch(() => this.#skills.delete(card.id));
       this.#skills.set(card.id, pending);
       if (this.#skills.size > SKILL_CACHE_SIZE) this.#skills.delete(this.#skills.keys().next().value!);
@@ -87,7 +104,7 @@ export class FeedCatalog {
   }
 
   /** One file of a skill, by its path in the skill's manifest; nothing outside the manifest is read. */
-  async file(card: Card, path: string): Promise<{ file: FeedFile; bytes: Buffer }> {
+  async file(card: CatalogCard, path: string): Promise<{ file: FeedFile; bytes: Buffer }> {
     const skill = await this.skill(card);
     const file = skill.files.find((f) => f.path === path);
     if (!file) {
@@ -104,7 +121,7 @@ export class FeedCatalog {
     if (!this.#body) {
       const part = this.#bodyPart;
       this.#body = part
-        ? this.store.read(part.path, part.sha256).then((bytes) => this.search.attachBody(bytes.toString('utf8')))
+        ? this.store.readText(part.path, part.sha256).then((text) => this.search.attachBody(text))
         : Promise.resolve();
       this.#body.catch(() => (this.#body = undefined));
     }
@@ -118,17 +135,64 @@ function part(index: FeedIndex, key: string, file: string): { path: string; sha2
   return found ? { path: resolveFeedPath('', found.url), sha256: found.sha256 } : undefined;
 }
 
-function parseJson<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } }, bytes: Buffer, what: string): T {
+/** cards.json → compact cards, checking each card against the Card schema (errors name `skills.<i>.<field>`). */
+function compactCards(text: string): CatalogCard[] {
+  const { skills } = parseJson(CardsHead, text, 'cards.json');
+  const out = new Array<CatalogCard>(skills.length);
+  for (let i = 0; i < skills.length; i++) {
+    const c = check(Card, skills[i], 'cards.json', `skills.${i}`);
+    const card: CatalogCard = { id: c.id, name: c.name === c.id ? c.id : c.name, description: c.description, tags: c.tags, registry: c.registry, updated_at: c.updated_at, tokens: c.tokens };
+    if (c.domain !== undefined) card.domain = c.domain;
+    if (c.version !== undefined) card.version = c.version;
+    out[i] = card;
+  }
+  return out;
+}
+
+/**
+ * The search index stores the same name, description, tags, domain, version and registry: cards
+ * point at its strings (and share one copy of each repeated tag, domain and version) instead of
+ * holding their own.
+ */
+function shareStrings(cards: CatalogCard[], search: SkillSearch): CatalogCard[] {
+  const pool = new Map<string, string>();
+  const intern = (s: string): string => {
+    const known = pool.get(s);
+    if (known !== undefined) return known;
+    pool.set(s, s);
+    return s;
+  };
+  for (const card of cards) {
+    const doc = search.doc(card.id);
+    if (doc?.description === card.description) card.description = doc.description;
+    if (doc?.name === card.name) card.name = doc.name;
+    card.tags = card.tags.map(intern);
+    card.registry = intern(card.registry);
+    if (card.domain !== undefined) card.domain = intern(card.domain);
+    if (card.version !== undefined) card.version = intern(card.version);
+  }
+  return cards;
+}
+
+function parseJson<T>(schema: Schema<T>, bytes: Buffer | string, what: string): T {
   let data: unknown;
   try {
-    data = JSON.parse(bytes.toString('utf8'));
+    data = JSON.parse(typeof bytes === 'string' ? bytes : bytes.toString('utf8'));
   } catch (err) {
     throw new Error(`${what}: not JSON (${(err as Error).message})`);
   }
+  return check(schema, data, what);
+}
+
+type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } };
+
+/** Data checked against a schema; the error names the file, the field (below `at`, a path in the file) and the rule. */
+function check<T>(schema: Schema<T>, data: unknown, what: string, at?: string): T {
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new Error(`${what}: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    const field = [...(at === undefined ? [] : [at]), ...issue.path.map(String)].join('.');
+    throw new Error(`${what}: ${field || '(root)'}: ${issue.message}`);
   }
   return parsed.data;
 }

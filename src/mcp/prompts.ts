@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { completable, type McpServer } from '@modelcontextprotocol/server';
-import type { Card } from '../model/feed.ts';
+import type { CatalogCard } from './catalog.ts';
 import { UNIVERSAL_TOOLS, type CatalogRef } from './tools.ts';
 import { renderLevel2, renderRouter } from './views.ts';
 
@@ -21,11 +21,11 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
     },
     async ({ query }) => {
       const c = await catalog();
-      let skills: readonly Card[] = c.cards;
+      let skills: readonly CatalogCard[] = c.cards;
       if (c.cards.length > ROUTER_MAX_SKILLS) {
         if (query?.trim()) {
           await c.loadBodyIndex();
-          skills = c.search.search(query, { limit: ROUTER_MAX_SKILLS }).map((h) => c.card(h.id)).filter((x): x is Card => x !== undefined);
+          skills = c.search.search(query, { limit: ROUTER_MAX_SKILLS }).map((h) => c.card(h.id)).filter((x): x is CatalogCard => x !== undefined);
         } else {
           skills = [...c.cards].sort((a, b) => (a.updated_at > b.updated_at ? -1 : a.updated_at < b.updated_at ? 1 : 0)).slice(0, ROUTER_MAX_SKILLS);
         }

@@ -12,6 +12,7 @@ import type { FeedCatalog } from './catalog.ts';
 import { openFeed } from './feed/locate.ts';
 import { DirStore, type FeedStore } from './feed/store.ts';
 import { createServer } from './server.ts';
+import { releaseMemory } from './memory.ts';
 import { LineTransport } from './transport.ts';
 
 /**
@@ -50,7 +51,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         (c) => {
           log(`serving ${c.cards.length} skill(s) from ${store.location}`);
           // Full-text search needs the body index; read it now, before the first search asks.
-          setImmediate(() => c.loadBodyIndex().catch((err) => log(`body index: ${(err as Error).message}`)));
+          setImmediate(() => c.loadBodyIndex().then(afterLoad, (err) => log(`body index: ${(err as Error).message}`)));
         },
         (err) => {
           fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
@@ -96,7 +97,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         server.sendResourceListChanged();
         server.sendPromptListChanged();
       }
-      void next.loadBodyIndex().catch(() => {});
+      void next.loadBodyIndex().then(afterLoad, () => {});
       return true;
     } catch (err) {
       // A rebuild in progress (parts not yet matching the index) or a broken feed: keep serving the last good one.
@@ -111,6 +112,11 @@ export async function serve(options: ServeOptions): Promise<void> {
   await transport.closed;
   if (timer) clearInterval(timer);
   if (fatal) throw fatal;
+}
+
+/** Once a feed has loaded, its parsing garbage goes (after the requests waiting for it are answered). */
+function afterLoad(): void {
+  setTimeout(releaseMemory, 0);
 }
 
 /** The catalog (with the search index library) loads after the handshake, so import it then too. */

@@ -8,7 +8,8 @@
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { SkillReadResult, SkillSource } from '@modelcontextprotocol/server/ext/skills';
-import type { Card, FeedSkill } from '../model/feed.ts';
+import type { FeedSkill } from '../model/feed.ts';
+import type { CatalogCard } from './catalog.ts';
 import { FeedPathError } from './feed/paths.ts';
 import type { CatalogRef } from './tools.ts';
 import { parseSkillUri, skillFileUri, skillPathSegments, skillRootUri } from './uris.ts';
@@ -21,8 +22,8 @@ type DirectoryChild = { uri: string; name: string; mimeType: string; size?: numb
 
 export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE): SkillSource {
   /** Cards in URI order (the order SEP-2640 pages in), per snapshot. */
-  let ordered: { version: string; cards: Card[] } | undefined;
-  const inUriOrder = async (): Promise<Card[]> => {
+  let ordered: { version: string; cards: CatalogCard[] } | undefined;
+  const inUriOrder = async (): Promise<CatalogCard[]> => {
     const c = await catalog();
     if (ordered?.version !== c.version) {
       const keyed = c.cards.map((card) => ({ card, uri: skillFileUri(card, 'SKILL.md') }));
@@ -32,7 +33,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
     return ordered.cards;
   };
 
-  const entry = async (card: Card): Promise<Entry> => {
+  const entry = async (card: CatalogCard): Promise<Entry> => {
     const skill = await (await catalog()).skill(card);
     const resources = skill.files
       .filter((f) => !f.skipped)
@@ -42,7 +43,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
   };
 
   /** The skill a URI points into and the decoded path below the skill's root ('' for the root). */
-  const locate = async (uri: string): Promise<{ card: Card; path: string } | undefined> => {
+  const locate = async (uri: string): Promise<{ card: CatalogCard; path: string } | undefined> => {
     let segments: string[];
     try {
       segments = parseSkillUri(uri);
@@ -116,7 +117,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
 }
 
 /** Direct children of folder `dir` ('' = the skill root), or undefined when it is not a folder. */
-function directoryChildren(card: Card, skill: FeedSkill, dir: string): DirectoryChild[] | undefined {
+function directoryChildren(card: CatalogCard, skill: FeedSkill, dir: string): DirectoryChild[] | undefined {
   const prefix = dir === '' ? '' : `${dir}/`;
   const folders = new Set<string>();
   const children: DirectoryChild[] = [];

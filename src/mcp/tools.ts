@@ -5,8 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { Card } from '../model/feed.ts';
-import type { FeedCatalog } from './catalog.ts';
+import type { CatalogCard, FeedCatalog } from './catalog.ts';
 import { bestSkill } from './best.ts';
 import { cardView, excerpt, bodyText, fileView, renderLevel2, type CardView } from './views.ts';
 import { skillFileUri } from './uris.ts';
@@ -258,7 +257,7 @@ export async function searchSkills(c: FeedCatalog, q: string, limit: number): Pr
   return { total, results: results.filter((r) => r !== undefined) };
 }
 
-function lines(cards: readonly Card[]): string {
+function lines(cards: readonly CatalogCard[]): string {
   return cards.map((c) => `- ${c.name}: ${c.description}`).join('\n');
 }
 

@@ -3,7 +3,8 @@
  * context of seed 002 (persona/instructions, scoped tools and resources, file manifest), and
  * excerpts around a search match. Pure functions over the feed model.
  */
-import type { Card, FeedFile, FeedSkill } from '../model/feed.ts';
+import type { FeedFile, FeedSkill } from '../model/feed.ts';
+import type { CatalogCard } from './catalog.ts';
 import { markdownToText } from '../search/text.ts';
 import { skillFileUri } from './uris.ts';
 
@@ -20,7 +21,7 @@ export interface CardView {
   tokens: number;
 }
 
-export function cardView(card: Card): CardView {
+export function cardView(card: CatalogCard): CardView {
   const view: CardView = { name: card.name, description: card.description, tags: card.tags, registry: card.registry, uri: skillFileUri(card, 'SKILL.md'), tokens: card.tokens };
   if (card.domain !== undefined) view.domain = card.domain;
   if (card.version !== undefined) view.version = card.version;
@@ -37,7 +38,7 @@ export interface FileView {
   skipped?: string;
 }
 
-export function fileView(card: Card, file: FeedFile): FileView {
+export function fileView(card: CatalogCard, file: FeedFile): FileView {
   const view: FileView = { path: file.path, size: file.size, type: file.type, mimeType: file.mime, uri: skillFileUri(card, file.path) };
   if (file.tokens !== undefined) view.tokens = file.tokens;
   if (file.skipped) view.skipped = file.skipped.reason;
@@ -52,7 +53,7 @@ interface Scoped {
 }
 
 /** Seed 002's level-2 prompt: persona, scoped + universal tools, scoped resources, then files. */
-export function renderLevel2(card: Card, skill: FeedSkill, universalTools: ReadonlyArray<{ name: string; description: string }>): string {
+export function renderLevel2(card: CatalogCard, skill: FeedSkill, universalTools: ReadonlyArray<{ name: string; description: string }>): string {
   const tool = (t: Scoped) => `    <tool>\n        <name>${xml(t.name ?? '')}</name>\n        <description>${xml(t.description ?? '')}</description>\n    </tool>`;
   const resource = (r: Scoped) =>
     `    <resource>\n        <uri>${xml(r.uri ?? r.name ?? '')}</uri>\n        <description>${xml(r.description ?? '')}</description>\n    </resource>`;
@@ -78,7 +79,7 @@ export function renderLevel2(card: Card, skill: FeedSkill, universalTools: Reado
 }
 
 /** Seed 002's level-1 router prompt, bounded: at most `skills.length` skills, plus how to find the rest. */
-export function renderRouter(skills: readonly Card[], total: number, query?: string): string {
+export function renderRouter(skills: readonly CatalogCard[], total: number, query?: string): string {
   const listed = skills
     .map((s) => `    <skill>\n        <name>${xml(s.name)}</name>\n        <description>${xml(s.description)}</description>\n    </skill>`)
     .join('\n');

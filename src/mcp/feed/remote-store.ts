@@ -15,6 +15,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { encodePath } from './paths.ts';
+import { readVerifiedText } from './read-text.ts';
 import { verify, type FeedStore } from './store.ts';
 
 interface Meta {
@@ -99,9 +100,23 @@ export class RemoteStore implements FeedStore {
     return changed;
   }
 
-  async read(feedPath: string, sha256: string): Promise<Buffer> {
+  async readText(feedPath: string, sha256: string): Promise<string> {
+    try {
+      return await readVerifiedText(this.#object(feedPath, sha256), sha256, feedPath);
+    } catch {
+      // not cached (or a damaged copy): fetch it
+    }
+    return (await this.read(feedPath, sha256)).toString('utf8');
+  }
+
+  /** The cache file of a part: content-addressed by its digest. */
+  #object(feedPath: string, sha256: string): string {
     if (!/^[0-9a-f]{64}$/.test(sha256)) throw new Error(`${feedPath}: the index gives no valid sha256`);
-    const object = path.join(this.cacheDir, 'objects', sha256.slice(0, 2), sha256);
+    return path.join(this.cacheDir, 'objects', sha256.slice(0, 2), sha256);
+  }
+
+  async read(feedPath: string, sha256: string): Promise<Buffer> {
+    const object = this.#object(feedPath, sha256);
     try {
       return verify(await readFile(object), sha256, feedPath);
     } catch {

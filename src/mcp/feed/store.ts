@@ -6,6 +6,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../../lib/hash.ts';
 import { checkPath } from './paths.ts';
+import { readVerifiedText } from './read-text.ts';
 
 export interface FeedStore {
   /** Where the feed is, for messages. */
@@ -14,6 +15,8 @@ export interface FeedStore {
   readIndex(): Promise<Buffer>;
   /** The bytes of a feed path, which must hash to `sha256`. */
   read(feedPath: string, sha256: string): Promise<Buffer>;
+  /** Like `read`, as UTF-8 text; for the big parts (read in chunks, see read-text.ts). */
+  readText(feedPath: string, sha256: string): Promise<string>;
   /** Asks the source whether index.json changed (a conditional request for URLs). */
   refresh(): Promise<boolean>;
 }
@@ -47,14 +50,23 @@ export class DirStore implements FeedStore {
     return verify(await this.#readInside(checkPath(feedPath)), sha256, feedPath);
   }
 
+  async readText(feedPath: string, sha256: string): Promise<string> {
+    return readVerifiedText(await this.#inside(checkPath(feedPath)), sha256, feedPath);
+  }
+
   async refresh(): Promise<boolean> {
     return false; // the watcher notices local changes
   }
 
   async #readInside(feedPath: string): Promise<Buffer> {
+    return readFile(await this.#inside(feedPath));
+  }
+
+  /** The real path of a feed path, refused when a symlink leads it out of the feed. */
+  async #inside(feedPath: string): Promise<string> {
     const root = await this.#realRoot;
     const real = await realpath(path.join(this.#root, ...feedPath.split('/')));
     if (!real.startsWith(root + path.sep)) throw new Error(`${feedPath} resolves outside the feed`);
-    return readFile(real);
+    return real;
   }
 }
