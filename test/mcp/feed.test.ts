@@ -4,7 +4,7 @@
  * working offline, and polled for changes by a running `skillpress mcp`.
  */
 import { createHash } from 'node:crypto';
-import { readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { cp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { openFeed } from '../../src/mcp/feed/locate.ts';
 import { FeedPathError, resolveFeedPath } from '../../src/mcp/feed/paths.ts';
+import { readVerifiedText } from '../../src/mcp/feed/read-text.ts';
 import { RemoteStore } from '../../src/mcp/feed/remote-store.ts';
 import { DirStore, FeedIntegrityError } from '../../src/mcp/feed/store.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
@@ -72,6 +73,31 @@ describe('local feeds', () => {
     const script = path.join(feedDir, 'files', 'pdf-processing', 'scripts', 'extract.py');
     await writeFile(script, 'import os; os.system("rm -rf /")\n');
     await expect(catalog.file(card, 'scripts/extract.py')).rejects.toThrow(FeedIntegrityError);
+  });
+
+  test('cards.json is checked against its digest, then card by card, with errors naming the field', async () => {
+    const copy = path.join(tmp.dir, 'copy');
+    await cp(feedDir, copy, { recursive: true });
+    const cardsFile = path.join(copy, 'cards.json');
+    const cards = JSON.parse(await readFile(cardsFile, 'utf8'));
+    cards.skills[1].tokens = 'many';
+    await writeFile(cardsFile, JSON.stringify(cards));
+    await expect(FeedCatalog.load(new DirStore(copy))).rejects.toThrow(FeedIntegrityError);
+
+    const indexFile = path.join(copy, 'index.json');
+    const index = JSON.parse(await readFile(indexFile, 'utf8'));
+    index.parts.cards.sha256 = sha256(await readFile(cardsFile));
+    await writeFile(indexFile, JSON.stringify(index));
+    await expect(FeedCatalog.load(new DirStore(copy))).rejects.toThrow(/^cards\.json: skills\.1\.tokens: /);
+  });
+
+  test('big parts are read in chunks: text split across chunks decodes whole, and the digest covers every byte', async () => {
+    // 3-byte characters straddle every 64 KiB chunk boundary.
+    const text = JSON.stringify({ text: '€ skill ✓'.repeat(30_000) });
+    const file = path.join(tmp.dir, 'big.json');
+    await writeFile(file, text);
+    expect(await readVerifiedText(file, sha256(text), 'big.json')).toBe(text);
+    await expect(readVerifiedText(file, sha256(text + ' '), 'big.json')).rejects.toThrow(/big\.json: sha256 .* does not match/);
   });
 });
 

@@ -8,6 +8,7 @@
  * ~30 MB of such memory in a 10,000-skill server; small chunks leave none.
  */
 import { createHash } from 'node:crypto';
+import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { FeedIntegrityError } from './store.ts';
@@ -23,8 +24,10 @@ export async function readVerifiedText(file: string, sha256: string, what: strin
     const hash = createHash('sha256');
     const decoder = new StringDecoder('utf8');
     const parts: string[] = [];
+    // Synchronous chunk reads: as fast as one whole-file read (an async read per chunk costs a
+    // thread-pool round trip each, ~40% slower), and parsing the text blocks for as long anyway.
     for (;;) {
-      const { bytesRead } = await handle.read(chunk, 0, CHUNK, null);
+      const bytesRead = readSync(handle.fd, chunk, 0, CHUNK, null);
       if (bytesRead === 0) break;
       const bytes = chunk.subarray(0, bytesRead);
       hash.update(bytes);
