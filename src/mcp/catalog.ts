@@ -10,7 +10,6 @@
  */
 import { z } from 'zod';
 import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
-import { sha256Hex } from '../lib/hash.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath } from './feed/paths.ts';
 import type { FeedStore } from './feed/store.ts';
@@ -64,15 +63,15 @@ export class FeedCatalog {
   }
 
   static async load(store: FeedStore): Promise<FeedCatalog> {
-    const indexBytes = await store.readIndex();
-    const index = parseJson(FeedIndex, indexBytes, 'index.json');
+    const indexFile = await store.readIndex();
+    const index = parseJson(FeedIndex, indexFile.text, 'index.json');
     const cardsPart = part(index, 'cards', 'cards.json');
     const searchPart = part(index, 'search', SEARCH_FILE);
     if (!cardsPart || !searchPart) throw new Error(`${store.location}: index.json lists no cards.json or ${SEARCH_FILE} part`);
     // One big file at a time, each dropped once parsed: the heap never holds two of them raw.
     const cards = compactCards(await store.readText(cardsPart.path, cardsPart.sha256));
     const search = SkillSearch.load(await store.readText(searchPart.path, searchPart.sha256));
-    return new FeedCatalog(store, index, sha256Hex(indexBytes), shareStrings(cards, search), search);
+    return new FeedCatalog(store, index, indexFile.sha256, shareStrings(cards, search), search);
   }
 
   /** A card by id or name. */

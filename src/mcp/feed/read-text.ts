@@ -11,13 +11,20 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { FeedIntegrityError } from './store.ts';
+import { FeedIntegrityError, type FeedText } from './store.ts';
 
 /** Below glibc's default mmap threshold (128 KiB). */
 const CHUNK = 64 * 1024;
 
 /** The UTF-8 text of `file`, which must hash to `sha256` (else a FeedIntegrityError naming `what`). */
 export async function readVerifiedText(file: string, sha256: string, what: string): Promise<string> {
+  const { text, sha256: actual } = await readTextFile(file);
+  if (actual !== sha256) throw new FeedIntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`);
+  return text;
+}
+
+/** The UTF-8 text of `file` and the sha256 of its bytes. */
+export async function readTextFile(file: string): Promise<FeedText> {
   const handle = await open(file, 'r');
   try {
     const chunk = Buffer.allocUnsafeSlow(CHUNK);
@@ -34,9 +41,7 @@ export async function readVerifiedText(file: string, sha256: string, what: strin
       parts.push(decoder.write(bytes));
     }
     parts.push(decoder.end());
-    const actual = hash.digest('hex');
-    if (actual !== sha256) throw new FeedIntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`);
-    return parts.join('');
+    return { text: parts.join(''), sha256: hash.digest('hex') };
   } finally {
     await handle.close();
   }

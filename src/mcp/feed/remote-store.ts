@@ -14,9 +14,10 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { sha256Hex } from '../../lib/hash.ts';
 import { encodePath } from './paths.ts';
 import { readVerifiedText } from './read-text.ts';
-import { verify, type FeedStore } from './store.ts';
+import { verify, type FeedStore, type FeedText } from './store.ts';
 
 interface Meta {
   url: string;
@@ -72,9 +73,9 @@ export class RemoteStore implements FeedStore {
     }
   }
 
-  async readIndex(): Promise<Buffer> {
+  async readIndex(): Promise<FeedText> {
     if (!this.#index) throw new Error('remote feed not opened');
-    return this.#index;
+    return { text: this.#index.toString('utf8'), sha256: sha256Hex(this.#index) };
   }
 
   /** Conditional GET of index.json; true when it changed. Throws when the network fails. */

@@ -6,19 +6,25 @@ import { readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../../lib/hash.ts';
 import { checkPath } from './paths.ts';
-import { readVerifiedText } from './read-text.ts';
+import { readTextFile, readVerifiedText } from './read-text.ts';
 
 export interface FeedStore {
   /** Where the feed is, for messages. */
   readonly location: string;
-  /** The bytes of `index.json`: the root of trust, every other part is checked against it. */
-  readIndex(): Promise<Buffer>;
+  /** `index.json`: the root of trust, every other part is checked against it. */
+  readIndex(): Promise<FeedText>;
   /** The bytes of a feed path, which must hash to `sha256`. */
   read(feedPath: string, sha256: string): Promise<Buffer>;
   /** Like `read`, as UTF-8 text; for the big parts (read in chunks, see read-text.ts). */
   readText(feedPath: string, sha256: string): Promise<string>;
   /** Asks the source whether index.json changed (a conditional request for URLs). */
   refresh(): Promise<boolean>;
+}
+
+/** A feed file's text and the sha256 of its bytes. */
+export interface FeedText {
+  text: string;
+  sha256: string;
 }
 
 /** The bytes of a part do not match the digest the index gives (a rebuild in progress, or tampering). */
@@ -42,8 +48,8 @@ export class DirStore implements FeedStore {
     this.#realRoot = realpath(this.#root);
   }
 
-  readIndex(): Promise<Buffer> {
-    return this.#readInside('index.json');
+  async readIndex(): Promise<FeedText> {
+    return readTextFile(await this.#inside('index.json'));
   }
 
   async read(feedPath: string, sha256: string): Promise<Buffer> {
