@@ -57,6 +57,32 @@ export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: numb
   return gzipAsync(Buffer.concat(chunks), { level: 6 });
 }
 
+interface ZipEntryFields {
+  method: number;
+  dosTime: number;
+  dosDate: number;
+  crc: number;
+  compressed: number;
+  size: number;
+  nameLength: number;
+}
+
+/**
+ * The fields a local header and its central directory record share, in the same order (from
+ * "version needed" to the name length); only their start differs (offset 4 and 6).
+ */
+function writeCommonFields(header: Buffer, at: number, f: ZipEntryFields): void {
+  header.writeUInt16LE(20, at); // version needed: 2.0
+  header.writeUInt16LE(0x0800, at + 2); // UTF-8 names
+  header.writeUInt16LE(f.method, at + 4);
+  header.writeUInt16LE(f.dosTime, at + 6);
+  header.writeUInt16LE(f.dosDate, at + 8);
+  header.writeUInt32LE(f.crc, at + 10);
+  header.writeUInt32LE(f.compressed, at + 14);
+  header.writeUInt32LE(f.size, at + 18);
+  header.writeUInt16LE(f.nameLength, at + 22);
+}
+
 /**
  * A plain ZIP (no ZIP64: skill files stay far below 4 GiB) written here rather than with a
  * library so that deflate runs on libuv's thread pool like gzip does, off the main thread.
@@ -77,30 +103,15 @@ export async function zip(entries: readonly ArchiveEntry[], mtimeSeconds: number
     const deflated = packed[i] !== undefined && packed[i].byteLength < e.bytes.byteLength;
     const data = deflated ? packed[i]! : Buffer.from(e.bytes);
     const crc = crc32(e.bytes);
+    const fields = { method: deflated ? 8 : 0, dosTime, dosDate, crc, compressed: data.byteLength, size: e.bytes.byteLength, nameLength: name.byteLength };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0
-    local.writeUInt16LE(0x0800, 6); // UTF-8 names
-    local.writeUInt16LE(deflated ? 8 : 0, 8);
-    local.writeUInt16LE(dosTime, 10);
-    local.writeUInt16LE(dosDate, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(data.byteLength, 18);
-    local.writeUInt32LE(e.bytes.byteLength, 22);
-    local.writeUInt16LE(name.byteLength, 26);
-    local.writeUInt16LE(0, 28);
+    writeCommonFields(local, 4, fields);
+    // extra length: 0
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, 2.0
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(deflated ? 8 : 0, 10);
-    central.writeUInt16LE(dosTime, 12);
-    central.writeUInt16LE(dosDate, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(data.byteLength, 20);
-    central.writeUInt32LE(e.bytes.byteLength, 24);
-    central.writeUInt16LE(name.byteLength, 28);
+    writeCommonFields(central, 6, fields);
     // extra length, comment length, disk number, internal attributes: 0
     central.writeUInt32LE(((0o100000 | modeOf(e.bytes)) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
