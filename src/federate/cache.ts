@@ -62,6 +62,13 @@ export class Cache {
     }
   }
 
+  /** The last answer for `url` with its body, when both are still in the cache. */
+  async lastAnswer(url: string): Promise<{ entry: UrlEntry; body: Buffer } | undefined> {
+    const entry = await this.entry(url);
+    const body = entry ? await this.blob(entry.sha256) : undefined;
+    return entry && body ? { entry, body } : undefined;
+  }
+
   async putEntry(entry: UrlEntry): Promise<void> {
     await this.write(this.entryPath(entry.url), JSON.stringify(entry, null, 2) + '\n');
   }

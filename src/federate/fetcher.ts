@@ -55,17 +55,14 @@ export class Fetcher {
 
   /** GET with If-None-Match / If-Modified-Since from the last answer; 304 → the cached body. */
   async conditional(url: string, now: Date): Promise<ConditionalResult> {
-    const previous = await this.cache.entry(url);
-    const cachedBody = previous ? await this.cache.blob(previous.sha256) : undefined;
+    const previous = await this.cache.lastAnswer(url);
     const headers: Record<string, string> = {};
-    if (previous && cachedBody) {
-      if (previous.etag) headers['if-none-match'] = previous.etag;
-      if (previous.last_modified) headers['if-modified-since'] = previous.last_modified;
-    }
+    if (previous?.entry.etag) headers['if-none-match'] = previous.entry.etag;
+    if (previous?.entry.last_modified) headers['if-modified-since'] = previous.entry.last_modified;
     const res = await this.get(url, headers);
     if (res.status === 304) {
-      if (!previous || !cachedBody) throw new FetchError('http-status', `${url}: answered 304 to a request that was not conditional`, 304);
-      return { body: cachedBody, notModified: true, entry: previous, url: res.url };
+      if (!previous) throw new FetchError('http-status', `${url}: answered 304 to a request that was not conditional`, 304);
+      return { body: previous.body, notModified: true, entry: previous.entry, url: res.url };
     }
     const entry: UrlEntry = {
       url,

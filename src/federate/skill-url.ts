@@ -94,16 +94,15 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
     health = { status: 'healthy', checked_at: checkedAt, detail: res.notModified ? 'not modified since the last check' : undefined };
   } catch (err) {
     // Unreachable: serve the last good copy, marked unhealthy, if there is one.
-    const previous = await ctx.cache.entry(rawUrl);
-    const cached = previous ? await ctx.cache.blob(previous.sha256) : undefined;
+    const previous = await ctx.cache.lastAnswer(rawUrl);
     const detail = (err as Error).message;
-    if (!previous || !cached) {
+    if (!previous) {
       report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
       return { problems };
     }
-    report('url-unhealthy', `${detail}; using the copy fetched at ${previous.fetched_at}`);
-    body = cached;
-    lastModified = previous.last_modified;
+    report('url-unhealthy', `${detail}; using the copy fetched at ${previous.entry.fetched_at}`);
+    body = previous.body;
+    lastModified = previous.entry.last_modified;
     health = { status: 'unhealthy', checked_at: checkedAt, detail };
   }
 
