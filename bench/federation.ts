@@ -8,45 +8,19 @@
  *   node bench/federation.ts            # 100 and 1000
  *   node bench/federation.ts 1000
  */
-import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
 import { federate } from '../src/federate/index.ts';
 import { findDuplicates } from '../src/duplicates/index.ts';
 import { writeFeed } from '../src/emit/feed/index.ts';
 import { loadCatalog } from '../src/load/index.ts';
 import { SkillpressConfig } from '../src/model/config.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
+import { serveDir } from '../test/federate/helpers/server.ts';
 
 const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-federation-'));
-
-async function serve(root: string) {
-  let requests = 0;
-  const server = createServer(async (req, res) => {
-    requests++;
-    const file = path.join(root, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    const body = await readFile(file).catch(() => undefined);
-    if (!body) return void res.writeHead(404).end();
-    const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
-    if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
-    res.writeHead(200, { etag, 'content-length': body.byteLength }).end(body);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    taken: () => {
-      const n = requests;
-      requests = 0;
-      return n;
-    },
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
 
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(2);
 const rows: string[][] = [];
@@ -56,7 +30,9 @@ try {
     const catalog = await loadCatalog(generated.root, { registry: 'peer' });
     const dist = path.join(work, `dist-${skills}`);
     await writeFeed(catalog, { outDir: dist, config: SkillpressConfig.parse({ registry: { name: 'peer' } }), sourceDateEpoch: 1_767_225_600 });
-    const server = await serve(dist);
+    const server = await serveDir(dist);
+    // Requests since the last call.
+    const taken = (): number => server.requests.splice(0).length;
     const config = SkillpressConfig.parse({ federation: { peers: [{ name: 'peer', url: server.url }] } });
     const cacheDir = path.join(work, `cache-${skills}`);
     const empty = { skills: [], problems: [] };
@@ -64,11 +40,11 @@ try {
       let t0 = performance.now();
       const cold = await federate(empty, config, { cacheDir });
       const coldS = seconds(t0);
-      const coldRequests = server.taken();
+      const coldRequests = taken();
       t0 = performance.now();
       await federate(empty, config, { cacheDir });
       const warmS = seconds(t0);
-      const warmRequests = server.taken();
+      const warmRequests = taken();
       t0 = performance.now();
       const dups = findDuplicates(catalog.skills, { nearThreshold: 0.85 });
       const dupS = seconds(t0);
