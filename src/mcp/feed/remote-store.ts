@@ -10,11 +10,11 @@
  * other object is named by the sha256 the index gives for it, verified when fetched, and never
  * refetched. When the network is down the cached index and objects keep serving.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sha256Hex } from '../../lib/hash.ts';
+import { atomicWrite } from '../../federate/cache.ts';
 import { encodePath } from './paths.ts';
 import { readVerifiedText } from './read-text.ts';
 import { verify, type FeedStore, type FeedText } from './store.ts';
@@ -48,7 +48,7 @@ export class RemoteStore implements FeedStore {
   constructor(indexUrl: string, options: RemoteStoreOptions = {}) {
     this.#indexUrl = new URL(indexUrl);
     this.location = this.#indexUrl.href;
-    const key = createHash('sha256').update(this.#indexUrl.href).digest('hex').slice(0, 24);
+    const key = sha256Hex(this.#indexUrl.href).slice(0, 24);
     this.cacheDir = path.join(options.cacheDir ?? defaultCacheRoot(), key);
     this.#timeoutMs = options.timeoutMs ?? 10_000;
     this.#meta = { url: this.#indexUrl.href };
@@ -95,7 +95,6 @@ export class RemoteStore implements FeedStore {
     this.#index = bytes;
     this.#meta.etag = response.headers.get('etag') ?? undefined;
     this.#meta.last_modified = response.headers.get('last-modified') ?? undefined;
-    await mkdir(this.cacheDir, { recursive: true });
     await atomicWrite(path.join(this.cacheDir, 'index.json'), bytes);
     await this.#writeMeta();
     return changed;
@@ -127,19 +126,11 @@ export class RemoteStore implements FeedStore {
     const response = await fetch(url, { signal: AbortSignal.timeout(this.#timeoutMs) });
     if (!response.ok) throw new Error(`${url.href}: HTTP ${response.status}`);
     const bytes = verify(Buffer.from(await response.arrayBuffer()), sha256, url.href);
-    await mkdir(path.dirname(object), { recursive: true });
     await atomicWrite(object, bytes);
     return bytes;
   }
 
   async #writeMeta(): Promise<void> {
-    await mkdir(this.cacheDir, { recursive: true });
     await atomicWrite(path.join(this.cacheDir, 'meta.json'), JSON.stringify(this.#meta, null, 2) + '\n');
   }
-}
-
-async function atomicWrite(file: string, data: Buffer | string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
 }
