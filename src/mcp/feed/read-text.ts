@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { FeedIntegrityError, type FeedText } from './store.ts';
+import { checkDigest, type FeedText } from './store.ts';
 
 /** Below glibc's default mmap threshold (128 KiB). */
 const CHUNK = 64 * 1024;
@@ -19,7 +19,7 @@ const CHUNK = 64 * 1024;
 /** The UTF-8 text of `file`, which must hash to `sha256` (else a FeedIntegrityError naming `what`). */
 export async function readVerifiedText(file: string, sha256: string, what: string): Promise<string> {
   const { text, sha256: actual } = await readTextFile(file);
-  if (actual !== sha256) throw new FeedIntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`);
+  checkDigest(actual, sha256, what);
   return text;
 }
 

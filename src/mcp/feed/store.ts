@@ -31,9 +31,13 @@ export interface FeedText {
 export class FeedIntegrityError extends Error {}
 
 export function verify(bytes: Buffer, sha256: string, what: string): Buffer {
-  const actual = sha256Hex(bytes);
-  if (actual !== sha256) throw new FeedIntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`);
+  checkDigest(sha256Hex(bytes), sha256, what);
   return bytes;
+}
+
+/** Throws a FeedIntegrityError naming `what` unless `actual` is the digest the index gives. */
+export function checkDigest(actual: string, sha256: string, what: string): void {
+  if (actual !== sha256) throw new FeedIntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`);
 }
 
 /** A feed folder (`dist/feed/v1`). Symlinks that leave the folder are refused. */
