@@ -16,7 +16,7 @@ import { readVerifiedText } from '../../src/mcp/feed/read-text.ts';
 import { RemoteStore } from '../../src/mcp/feed/remote-store.ts';
 import { DirStore, FeedIntegrityError } from '../../src/mcp/feed/store.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
-import { buildFeed, connect, FIXTURE, PNG, tempDir, writeSkills, type Connected } from './helpers.ts';
+import { buildFeed, connect, fixtureFeed, PNG, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -40,13 +40,12 @@ describe('feed paths', () => {
 });
 
 describe('local feeds', () => {
-  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let tmp: FixtureFeed;
   let feedDir: string;
 
   beforeAll(async () => {
-    tmp = await tempDir();
-    await writeSkills(path.join(tmp.dir, 'skills'), FIXTURE);
-    feedDir = await buildFeed(path.join(tmp.dir, 'skills'), path.join(tmp.dir, 'dist'));
+    tmp = await fixtureFeed();
+    feedDir = tmp.feed;
   });
   afterAll(() => tmp?.remove());
 
@@ -131,19 +130,16 @@ async function staticServer(root: string): Promise<{ server: Server; url: string
 const stop = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 describe('remote feeds', () => {
-  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let tmp: FixtureFeed;
   let site: Awaited<ReturnType<typeof staticServer>>;
   let cacheDir: string;
   let skillsDir: string;
   let dist: string;
 
   beforeAll(async () => {
-    tmp = await tempDir();
-    skillsDir = path.join(tmp.dir, 'skills');
-    dist = path.join(tmp.dir, 'dist');
+    tmp = await fixtureFeed();
+    ({ skills: skillsDir, dist } = tmp);
     cacheDir = path.join(tmp.dir, 'cache');
-    await writeSkills(skillsDir, FIXTURE);
-    await buildFeed(skillsDir, dist);
     site = await staticServer(dist);
   });
   afterAll(async () => {

@@ -65,6 +65,31 @@ export async function tempDir(prefix = 'skillpress-mcp-'): Promise<{ dir: string
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
 }
 
+export interface FixtureFeed {
+  dir: string;
+  /** `<dir>/skills`: FIXTURE written out. */
+  skills: string;
+  /** `<dir>/dist`: the build output. */
+  dist: string;
+  /** `<dir>/dist/feed/v1`. */
+  feed: string;
+  remove: () => Promise<void>;
+}
+
+/** A temp folder with FIXTURE in `skills/` and the feed built from it in `dist/` (removed again if the build fails). */
+export async function fixtureFeed(): Promise<FixtureFeed> {
+  const tmp = await tempDir();
+  try {
+    const skills = path.join(tmp.dir, 'skills');
+    const dist = path.join(tmp.dir, 'dist');
+    await writeSkills(skills, FIXTURE);
+    return { ...tmp, skills, dist, feed: await buildFeed(skills, dist) };
+  } catch (err) {
+    await tmp.remove();
+    throw err;
+  }
+}
+
 export type Era = 'legacy' | 'modern';
 export const ERAS: Era[] = ['legacy', 'modern'];
 export const MODERN_REVISION = '2026-07-28';

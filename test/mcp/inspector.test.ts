@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildFeed, CLI, ERAS, FIXTURE, NODE, PNG, ROOT, tempDir, writeSkills } from './helpers.ts';
+import { CLI, ERAS, FIXTURE, fixtureFeed, NODE, PNG, ROOT, type FixtureFeed } from './helpers.ts';
 
 const INSPECTOR = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 
@@ -23,7 +23,7 @@ interface Run {
  */
 describe.each(ERAS)('MCP Inspector CLI (%s era)', (era) => {
   const full = era === 'legacy';
-  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let tmp: FixtureFeed;
   let dist: string;
 
   const inspect = async (...args: string[]): Promise<Run> => {
@@ -41,10 +41,8 @@ describe.each(ERAS)('MCP Inspector CLI (%s era)', (era) => {
   };
 
   beforeAll(async () => {
-    tmp = await tempDir();
-    await writeSkills(path.join(tmp.dir, 'skills'), FIXTURE);
-    dist = path.join(tmp.dir, 'dist');
-    await buildFeed(path.join(tmp.dir, 'skills'), dist);
+    tmp = await fixtureFeed();
+    dist = tmp.dist;
   });
   afterAll(() => tmp?.remove());
 

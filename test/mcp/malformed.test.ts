@@ -4,9 +4,8 @@
  * server keeps serving afterwards.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildFeed, CLI, FIXTURE, NODE, ROOT, tempDir, writeSkills } from './helpers.ts';
+import { CLI, fixtureFeed, NODE, ROOT, type FixtureFeed } from './helpers.ts';
 
 interface Answer {
   id: string | number | null;
@@ -66,14 +65,12 @@ class RawSession {
 }
 
 describe('malformed input', () => {
-  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let tmp: FixtureFeed;
   let s: RawSession;
 
   beforeAll(async () => {
-    tmp = await tempDir();
-    await writeSkills(path.join(tmp.dir, 'skills'), FIXTURE);
-    await buildFeed(path.join(tmp.dir, 'skills'), path.join(tmp.dir, 'dist'));
-    s = new RawSession(path.join(tmp.dir, 'dist'));
+    tmp = await fixtureFeed();
+    s = new RawSession(tmp.dist);
     const init = await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
     expect(init.result.serverInfo.name).toBe('skillpress');
     s.writeLine(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));

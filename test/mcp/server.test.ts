@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
-import { buildFeed, connect, ERAS, FIXTURE, MODERN_REVISION, PNG, tempDir, writeSkills, type Connected } from './helpers.ts';
+import { buildFeed, connect, ERAS, FIXTURE, fixtureFeed, MODERN_REVISION, PNG, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
 
 const SkillEntry = z.looseObject({
   uri: z.string(),
@@ -24,16 +24,14 @@ const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
 
 describe.each(ERAS)('skillpress mcp over stdio (%s era)', (era) => {
-  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let tmp: FixtureFeed;
   let dist: string;
   let server: Connected;
   const changed = { tools: 0, prompts: 0, resources: 0 };
 
   beforeAll(async () => {
-    tmp = await tempDir();
-    await writeSkills(path.join(tmp.dir, 'skills'), FIXTURE);
-    dist = path.join(tmp.dir, 'dist');
-    await buildFeed(path.join(tmp.dir, 'skills'), dist);
+    tmp = await fixtureFeed();
+    dist = tmp.dist;
     const count = (kind: keyof typeof changed) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => void changed[kind]++ });
     server = await connect(dist, era, ['--page-size', '2', '--watch-ms', '100'], {
       listChanged: { tools: count('tools'), prompts: count('prompts'), resources: count('resources') },
