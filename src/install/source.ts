@@ -76,20 +76,16 @@ function folderReader(root: URL, limits: Limits): Reader {
 
 /** What to install: the files, and the digest that identifies this version of them. */
 export interface Package {
-  name: string;
   /** The digest the source publishes for this version (feed content digest, or the discovery artifact digest). */
   digest: string;
   version?: string;
   files: Files;
   /** Files the source lists but does not publish (over its size limit), with why. */
   missing: Array<{ path: string; reason: string }>;
-  /** The index the package came from. */
-  from: string;
 }
 
 /** A located index: knows the remote digest of a skill before downloading it. */
 export interface Located {
-  kind: 'feed' | 'discovery';
   indexUrl: string;
   /** The published digest of `name`, or undefined when the index does not list it. */
   digestOf(name: string): string | undefined;
@@ -187,7 +183,6 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
   if (!parsed.success) throw schemaError(url.href, parsed.error);
   const index = parsed.data;
   return {
-    kind: 'feed',
     indexUrl: url.href,
     digestOf: (name) => index.skills.find((s) => s.id === name)?.digest,
     async fetch(name) {
@@ -217,7 +212,7 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
       }
       const digest = skillDigest(hashes);
       if (digest !== entry.digest) throw new InstallError(`${name}: content digest is ${digest}, but the index lists ${entry.digest}; refusing to install`);
-      return { name, digest, version: skill.data.card.version, files, missing, from: url.href };
+      return { digest, version: skill.data.card.version, files, missing };
     },
   };
 }
@@ -235,7 +230,6 @@ function discoveryIndex(reader: Reader, url: URL, data: unknown): Located {
     return undefined;
   };
   return {
-    kind: 'discovery',
     indexUrl: url.href,
     digestOf: (name) => find(name)?.digest,
     async fetch(name) {
@@ -257,7 +251,7 @@ function discoveryIndex(reader: Reader, url: URL, data: unknown): Located {
           throw new InstallError(`${artifactUrl.href}: ${(err as Error).message}; refusing to install`);
         }
       }
-      return { name, digest: entry.digest, version: entry.version, files, missing: [], from: url.href };
+      return { digest: entry.digest, version: entry.version, files, missing: [] };
     },
   };
 }
