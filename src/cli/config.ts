@@ -1,6 +1,7 @@
 /** Read `config/skillpress.json` (optional) and validate it against the zod schema. */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { LoadOptions } from '../load/index.ts';
 import { SkillpressConfig } from '../model/config.ts';
 import { UsageError } from './args.ts';
 
@@ -24,6 +25,11 @@ export async function loadConfig(configDir = 'config'): Promise<SkillpressConfig
     throw new UsageError(issues.join('\n'));
   }
   return parsed.data;
+}
+
+/** The loader options `config.skills` sets, the same for every command that reads the skills folder. */
+export function skillsLoadOptions(config: SkillpressConfig): Pick<LoadOptions, 'ignore' | 'maxFileBytes' | 'maxDepth'> {
+  return { ignore: config.skills.ignore, maxFileBytes: config.skills.max_file_bytes, maxDepth: config.skills.max_depth };
 }
 
 /** SOURCE_DATE_EPOCH (reproducible builds) if set and valid. */

@@ -18,7 +18,7 @@ import { CATALOG_PATH, FEED_PATH, loadPreviousFeed, writeFeed, type FeedSummary,
 import type { Catalog, Problem } from '../../model/skill.ts';
 import { progress } from '../../lib/progress.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
-import { loadConfig, sourceDateEpoch } from '../config.ts';
+import { loadConfig, skillsLoadOptions, sourceDateEpoch } from '../config.ts';
 import { formatProblem } from './validate.ts';
 
 export interface BuildResult {
@@ -79,7 +79,7 @@ export const build: Command = {
   usage:
     'skillpress build [--skills dir=skills] [--out dir=dist] [--config dir=config] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
   async run(argv) {
-    const { values, positionals } = parse(
+    const { values } = parse(
       argv,
       {
         skills: { type: 'string' },
@@ -93,7 +93,6 @@ export const build: Command = {
       },
       0,
     );
-    void positionals;
     const started = Date.now();
     const log = (line: string): void => {
       process.stderr.write(`${line}\n`);
@@ -105,10 +104,8 @@ export const build: Command = {
     await checkOutDir(out, skillsRoot);
 
     const local = await loadCatalog(skillsRoot, {
+      ...skillsLoadOptions(config),
       mode: values.strict ? 'strict' : 'lenient',
-      ignore: config.skills.ignore,
-      maxFileBytes: config.skills.max_file_bytes,
-      maxDepth: config.skills.max_depth,
       registry: config.registry.name,
       sourceDateEpoch: epoch,
     });

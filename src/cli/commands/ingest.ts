@@ -13,7 +13,7 @@ import {
   type IndexNames,
 } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, skillsLoadOptions } from '../config.ts';
 import { formatProblem } from './validate.ts';
 
 /** Options every Elasticsearch command takes. */
@@ -44,12 +44,7 @@ export const ingest: Command = {
     const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
     const config = await loadConfig(values.config);
     const root = values.skills ?? positionals[0] ?? config.skills.root;
-    const catalog = await loadCatalog(root, {
-      ignore: config.skills.ignore,
-      maxFileBytes: config.skills.max_file_bytes,
-      maxDepth: config.skills.max_depth,
-      registry: config.registry.name,
-    });
+    const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
     const errors = catalog.problems.filter((p) => p.severity === 'error');
     for (const p of catalog.problems) process.stderr.write(formatProblem(p) + '\n');
     if (errors.length > 0) {

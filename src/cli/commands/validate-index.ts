@@ -5,7 +5,7 @@
 import { loadCatalog } from '../../load/index.ts';
 import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, skillsLoadOptions } from '../config.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
 export const validateIndexCommand: Command = {
@@ -16,7 +16,7 @@ export const validateIndexCommand: Command = {
     const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } });
     const config = await loadConfig(values.config);
     const root = values.skills ?? positionals[0] ?? config.skills.root;
-    const catalog = await loadCatalog(root, { ignore: config.skills.ignore, maxFileBytes: config.skills.max_file_bytes, maxDepth: config.skills.max_depth });
+    const catalog = await loadCatalog(root, skillsLoadOptions(config));
     const connection = esConnection(values);
     const client = createClient(connection);
     try {

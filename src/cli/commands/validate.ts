@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, skillsLoadOptions } from '../config.ts';
 
 /** Where a problem is, as a path a terminal or editor can open: `skills/x/SKILL.md:3`. */
 export function problemLocation(p: Problem, root?: string): string {
@@ -65,12 +65,7 @@ export const validate: Command = {
     const rootStat = await stat(root).catch(() => undefined);
     if (!rootStat?.isDirectory()) throw new UsageError(`"${root}" is not a folder: give the folder that holds your skills`);
     const mode = values.strict ? 'strict' : 'lenient';
-    const catalog = await loadCatalog(root, {
-      mode,
-      ignore: config.skills.ignore,
-      maxFileBytes: config.skills.max_file_bytes,
-      maxDepth: config.skills.max_depth,
-    });
+    const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), mode });
     const summary = summarize(catalog, root, mode);
     if (values.json) {
       process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
