@@ -44,7 +44,7 @@ export const AGENTS: AgentLocation[] = [
   { name: 'roo', label: 'Roo Code', project: '.roo/skills', global: under('.roo', 'skills') },
 ];
 
-export function agentLocation(name: string): AgentLocation | undefined {
+function agentLocation(name: string): AgentLocation | undefined {
   return AGENTS.find((a) => a.name === name);
 }
 

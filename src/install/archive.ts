@@ -13,7 +13,7 @@ export class ArchiveError extends Error {}
 
 export type Files = Map<string, Buffer>;
 
-export function detectArchive(bytes: Uint8Array): 'tar.gz' | 'zip' | undefined {
+function detectArchive(bytes: Uint8Array): 'tar.gz' | 'zip' | undefined {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
   if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return 'zip';
   return undefined;

@@ -21,7 +21,7 @@ function tokensOf(file: SkillFile, cache: TokenCache): number | undefined {
 }
 
 /** Links of a card, relative to the feed root (`feed/v1/`). */
-export function cardLinks(id: string, withArchive: boolean): Card['links'] {
+function cardLinks(id: string, withArchive: boolean): Card['links'] {
   const e = encodeURIComponent(id);
   return {
     skill: `skills/${e}.json`,
