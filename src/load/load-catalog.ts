@@ -227,9 +227,7 @@ async function loadSkill(
     if (read.kind === 'stored') return read.file;
     const reason = `file is ${read.size} bytes, over the ${opts.maxFileBytes}-byte limit (skills.max_file_bytes)`;
     at({ severity: 'warning', file: rel, rule: 'file-too-large', message: `${reason}; it is listed but not stored: shrink it, move it out of the skill, or raise skills.max_file_bytes` });
-    const f = skippedFile(rel, undefined, read.size, reason);
-    f.sha256 = read.sha256;
-    return f;
+    return skippedFile(rel, read.sha256, read.size, reason);
   });
   for (const r of found.rejects) {
     at({ severity: r.severity, file: r.path, rule: r.rule, message: r.reason });

@@ -38,8 +38,11 @@ export function storedFile(path: string, bytes: Uint8Array): SkillFile {
   };
 }
 
-/** A file listed but not stored; the sha256 is still computed so peers can tell it apart. */
-export function skippedFile(path: string, bytes: Uint8Array | undefined, size: number, reason: string): SkillFile {
+/**
+ * A file listed but not stored. Its sha256 is kept when known (a file over the size limit is
+ * still hashed, so peers can tell it apart); zeros when its bytes were never read.
+ */
+export function skippedFile(path: string, sha256: string | undefined, size: number, reason: string): SkillFile {
   const name = baseName(path);
   return {
     path,
@@ -47,7 +50,7 @@ export function skippedFile(path: string, bytes: Uint8Array | undefined, size: n
     type: fileType(name),
     mime: mimeType(name, 'base64'),
     size,
-    sha256: bytes ? sha256Hex(bytes) : '0'.repeat(64),
+    sha256: sha256 ?? '0'.repeat(64),
     encoding: 'base64',
     skipped: { reason },
   };
