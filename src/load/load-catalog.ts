@@ -44,11 +44,16 @@ interface FoundSkill {
   /** Symlinks and other entries that cannot be stored, with why. */
   rejects: Array<{ path: string; reason: string; severity: 'error' | 'warning'; rule: string }>;
   nestedSkills: string[];
+  /** realpath of `abs`, resolved once for the first symlink in the skill. */
+  realAbs?: string;
 }
 
 const SKILL_FILE = 'SKILL.md';
 
 const toPosix = (p: string): string => p.split(path.sep).join('/');
+
+// Code-unit order, not localeCompare: the same on every machine whatever its locale.
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export async function loadCatalog(root: string, options: LoadOptions = {}): Promise<Catalog> {
   const opts = {
@@ -69,7 +74,7 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
 
   const found: FoundSkill[] = [];
   await findSkills(absRoot, absRoot, 0, undefined, opts.ignore, opts.maxDepth, found, problems);
-  found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  found.sort((a, b) => byCodeUnit(a.rel, b.rel));
   if (found.length === 0 && problems.length === 0) {
     problems.push({ severity: 'error', skill: '.', rule: 'no-skills', message: `no SKILL.md found in "${root}" or its sub-folders: a skill is a folder holding a SKILL.md file` });
   }
@@ -104,9 +109,6 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   }
   return { skills: unique, problems: sortProblems(problems) };
 }
-
-// Code-unit order, not localeCompare: the same on every machine whatever its locale.
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function sortProblems(problems: Problem[]): Problem[] {
   return problems.sort((a, b) => byCodeUnit(a.skill, b.skill) || byCodeUnit(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
@@ -150,7 +152,7 @@ async function findSkills(
       message: `found "${actual}" but the file must be named exactly "SKILL.md": rename it`,
     });
   }
-  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  entries.sort((a, b) => byCodeUnit(a.name, b.name));
   // This folder's path inside its skill, computed once: per-file path.relative is a hot spot with 50,000 files.
   const relDir = current ? toPosix(path.relative(current.abs, dir)) : '';
   for (const entry of entries) {
@@ -164,7 +166,7 @@ async function findSkills(
       if (ignore.file(entry.name)) continue;
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
       if (entry.isFile()) current.files.push(rel);
-      else if (entry.isSymbolicLink()) await classifySymlink(current, abs, rel, ignore);
+      else if (entry.isSymbolicLink()) await classifySymlink(current, abs, rel);
       else current.rejects.push({ path: rel, reason: 'not a regular file (device, socket or pipe): remove it from the skill', severity: 'warning', rule: 'special-file' });
     } else if (entry.isSymbolicLink() && !ignore.dir(entry.name)) {
       // Outside any skill a link is not followed: it could lead anywhere, or loop.
@@ -179,8 +181,8 @@ async function findSkills(
 }
 
 /** A symlink inside the skill is stored as the file it points to; one leaving the skill is an error. */
-async function classifySymlink(skill: FoundSkill, abs: string, rel: string, _ignore: IgnoreMatcher): Promise<void> {
-  const skillReal = await realpath(skill.abs);
+async function classifySymlink(skill: FoundSkill, abs: string, rel: string): Promise<void> {
+  const skillReal = (skill.realAbs ??= await realpath(skill.abs));
   const target = await realpath(abs).catch(() => undefined);
   if (target === undefined) {
     skill.rejects.push({ path: rel, reason: 'symlink is broken (its target does not exist): remove it or fix its target', severity: 'warning', rule: 'symlink-broken' });
@@ -233,7 +235,7 @@ async function loadSkill(
     at({ severity: r.severity, file: r.path, rule: r.rule, message: r.reason });
     if (r.rule !== 'symlink-escape') files.push(skippedFile(r.path, undefined, 0, r.reason));
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.sort((a, b) => byCodeUnit(a.path, b.path));
   for (const nested of found.nestedSkills) {
     at({
       severity: 'warning',
