@@ -89,8 +89,7 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
     const names = indexNames(options.names);
     const definitions = options.definitions ?? (await loadIndexDefinitions(options.configDir));
     const operations = (): Generator<IndexOperation> => catalogOperations(catalog.skills);
-    const digest = catalogDigest(operations(), definitions);
-    const total = countOperations(operations());
+    const { digest, total } = digestAndCount(operations(), definitions);
 
     const [liveSkills, liveFiles] = await Promise.all([liveState(client, names.skills), liveState(client, names.files)]);
     const live = { skills: liveSkills, files: liveFiles };
@@ -145,24 +144,20 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
 }
 
 /**
- * sha256 over the index definitions and every document in their stable order. A file's
- * content is represented by its sha256 and encoding (which determine it), so the digest stays
- * cheap for large catalogs.
+ * sha256 over the index definitions and every document in their stable order, and the number
+ * of documents per index, in one pass over the documents. A file's content is represented by
+ * its sha256 and encoding (which determine it), so the digest stays cheap for large catalogs.
  */
-function catalogDigest(operations: Iterable<IndexOperation>, definitions: IndexDefinitions): string {
+function digestAndCount(operations: Iterable<IndexOperation>, definitions: IndexDefinitions): { digest: string; total: { skills: number; files: number } } {
   const hash = createHash('sha256');
+  const total = { skills: 0, files: 0 };
   hash.update(JSON.stringify(definitions));
   for (const op of operations) {
+    total[op.target]++;
     const doc = op.target === 'files' ? { ...op.doc, file_content: undefined } : op.doc;
     hash.update(`\n${op.target}\0${op.id}\0${JSON.stringify(doc)}`);
   }
-  return `sha256:${hash.digest('hex')}`;
-}
-
-function countOperations(operations: Iterable<IndexOperation>): { skills: number; files: number } {
-  const count = { skills: 0, files: 0 };
-  for (const op of operations) count[op.target]++;
-  return count;
+  return { digest: `sha256:${hash.digest('hex')}`, total };
 }
 
 /** Sortable, lowercase and unique enough: 20261121t221500123-a1b2. */
