@@ -4,6 +4,7 @@
  * with many files.
  */
 import type { Client } from '@elastic/elasticsearch';
+import { fileBytes } from '../../load/read-file.ts';
 import { indexNames, type IndexNames } from './definitions.ts';
 import type { FileDocument, SkillDocument } from './documents.ts';
 
@@ -91,10 +92,9 @@ export async function getSkillById(client: Client, skillId: string, options: Rea
   };
 }
 
-/** A stored file's bytes (text is UTF-8, base64 is decoded). */
+/** A stored file's bytes (text is UTF-8, base64 is decoded): the loader's decoding, under the index's field names. */
 export function storedBytes(entry: Pick<FileDocument, 'file_content' | 'encoding'>): Buffer {
-  if (entry.file_content === undefined) throw new Error('file has no stored content');
-  return entry.encoding === 'base64' ? Buffer.from(entry.file_content, 'base64') : Buffer.from(entry.file_content, 'utf8');
+  return fileBytes({ content: entry.file_content, encoding: entry.encoding });
 }
 
 function fileText(entry: FileDocument): string {
