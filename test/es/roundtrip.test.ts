@@ -28,6 +28,22 @@ const FILES: Record<string, Uint8Array | string> = {
   'big.bin': randomBytes(LIMIT + 1),
 };
 
+/** A hand-made file document at `filePath` holding the one byte "x", as if read from the index. */
+function xFile(filePath: string): FileDocument {
+  return {
+    skill_id: 's',
+    file_name: filePath.slice(filePath.lastIndexOf('/') + 1),
+    file_path: filePath,
+    file_type: 'txt',
+    mime_type: 'text/plain',
+    file_content: 'x',
+    encoding: 'utf-8',
+    sha256: '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881',
+    file_size_bytes: 1,
+    created_at: '2026-01-01T00:00:00.000Z',
+  };
+}
+
 async function listFiles(dir: string, base = ''): Promise<string[]> {
   const out: string[] = [];
   for (const e of await readdir(path.join(dir, base), { withFileTypes: true })) {
@@ -109,18 +125,7 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
   });
 
   it('refuses a path from the index that would leave the output folder, writing nothing', async () => {
-    const evil: FileDocument = {
-      skill_id: SKILL,
-      file_name: 'pwned',
-      file_path: '../pwned',
-      file_type: 'unknown',
-      mime_type: 'text/plain',
-      file_content: 'x',
-      encoding: 'utf-8',
-      sha256: '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881',
-      file_size_bytes: 1,
-      created_at: '2026-01-01T00:00:00.000Z',
-    };
+    const evil: FileDocument = { ...xFile('../pwned'), skill_id: SKILL, file_type: 'unknown' };
     await client.index({ index: names.files, id: 'evil', document: evil, refresh: true });
     try {
       const target = path.join(out, 'evil');
@@ -136,20 +141,10 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
 });
 
 describe('writeSkillFolder refuses unsafe paths and bad content', () => {
-  const base: Omit<FileDocument, 'file_path' | 'file_name'> = {
-    skill_id: 's',
-    file_type: 'txt',
-    mime_type: 'text/plain',
-    file_content: 'x',
-    encoding: 'utf-8',
-    sha256: '2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881',
-    file_size_bytes: 1,
-    created_at: '2026-01-01T00:00:00.000Z',
-  };
   it.each(['/etc/passwd', '../x', 'a/../../x', 'a//b', './x', 'C:/x', 'a\\..\\x'])('refuses %j', async (p) => {
     const dir = await tempDir('unsafe');
     try {
-      await expect(writeSkillFolder([{ ...base, file_path: p, file_name: 'x' }], path.join(dir, 'out'))).rejects.toThrow(/refusing/);
+      await expect(writeSkillFolder([{ ...xFile(p), file_name: 'x' }], path.join(dir, 'out'))).rejects.toThrow(/refusing/);
       expect(await readdir(dir)).toEqual([]);
     } finally {
       await removeDirs(dir);
@@ -158,7 +153,7 @@ describe('writeSkillFolder refuses unsafe paths and bad content', () => {
   it('refuses content that does not match its sha256', async () => {
     const dir = await tempDir('unsafe');
     try {
-      await expect(writeSkillFolder([{ ...base, file_path: 'x.txt', file_name: 'x.txt', file_content: 'y' }], path.join(dir, 'out'))).rejects.toThrow(/sha256/);
+      await expect(writeSkillFolder([{ ...xFile('x.txt'), file_content: 'y' }], path.join(dir, 'out'))).rejects.toThrow(/sha256/);
     } finally {
       await removeDirs(dir);
     }
@@ -168,7 +163,7 @@ describe('writeSkillFolder refuses unsafe paths and bad content', () => {
     try {
       await mkdir(path.join(dir, 'out'));
       await writeFile(path.join(dir, 'out', 'keep.txt'), 'mine');
-      await expect(writeSkillFolder([{ ...base, file_path: 'x.txt', file_name: 'x.txt' }], path.join(dir, 'out'))).rejects.toThrow(/not empty/);
+      await expect(writeSkillFolder([xFile('x.txt')], path.join(dir, 'out'))).rejects.toThrow(/not empty/);
     } finally {
       await removeDirs(dir);
     }
