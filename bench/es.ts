@@ -12,7 +12,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { isUp, startElasticsearch, stopElasticsearch } from '../scripts/es.mjs';
+import { startElasticsearch, stopElasticsearch } from '../scripts/es.mjs';
 import { loadCatalog } from '../src/load/index.ts';
 import { createClient, getSkillById, ingestCatalog, type IndexNames } from '../src/emit/elasticsearch/index.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
@@ -29,9 +29,10 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-let url = process.env.ELASTICSEARCH_URL || 'http://127.0.0.1:9200';
+let url = process.env.ELASTICSEARCH_URL;
 let startedPort: number | undefined;
-if (!process.env.ELASTICSEARCH_URL && !(await isUp(url))) {
+if (!url) {
+  // Finds a node already answering on the port, or starts one (then it is ours to stop).
   const node = await startElasticsearch({ port: 9200 });
   url = node.url;
   if (node.started) startedPort = 9200;

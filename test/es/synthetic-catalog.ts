@@ -1,4 +1,4 @@
-/** Catalogs built in memory for the crash test and bench/es.ts: no disk, no loader. */
+/** Catalogs built in memory for the crash and lifecycle tests: no disk, no loader. */
 import { skillDigest, storedFile } from '../../src/load/index.ts';
 import type { Catalog, Skill } from '../../src/model/skill.ts';
 
