@@ -5,12 +5,14 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { DirStore, type FeedStore } from './store.ts';
-import { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';
+import type { RemoteStoreOptions } from './remote-store.ts';
 
 export const FEED_SUBDIR = 'feed/v1';
 
 export async function openFeed(feed: string, options: RemoteStoreOptions = {}): Promise<FeedStore> {
   if (/^https?:\/\//i.test(feed)) {
+    // Only URL feeds need the cache and HTTP code: local ones start without loading it.
+    const { RemoteStore } = await import('./remote-store.ts');
     const store = new RemoteStore(indexUrlOf(feed), options);
     await store.open();
     return store;
