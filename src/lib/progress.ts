@@ -7,7 +7,7 @@ export interface Progress {
   done(message?: string): void;
 }
 
-export function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
+function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
   return Boolean(stream.isTTY) && !process.env.CI;
 }
 

@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 
-export const MAX_SKILL_MD_LINES = 500;
-export const MAX_BODY_TOKENS = 5000;
+const MAX_SKILL_MD_LINES = 500;
+const MAX_BODY_TOKENS = 5000;
 
 export interface BodyProblem {
   severity: 'warning';
@@ -53,7 +53,7 @@ export function relativeLinks(body: string): Array<{ target: string; line: numbe
 }
 
 /** The path a relative link points to inside the skill, or undefined if it leaves the skill. */
-export function linkPath(target: string): string | undefined {
+function linkPath(target: string): string | undefined {
   let p = target.split('#')[0]!.split('?')[0]!;
   try {
     p = decodeURIComponent(p);

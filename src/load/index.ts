@@ -1,5 +1,5 @@
 export { loadCatalog, type LoadOptions } from './load-catalog.ts';
 export { parseSkillMarkdown, type FrontMatterResult, type ParsedSkillMarkdown } from './frontmatter.ts';
-export { validateFrontMatter, checkName, charLength, type ValidationMode } from './validate.ts';
-export { storedFile, skippedFile, fileBytes, skillDigest, decodeText } from './read-file.ts';
+export { validateFrontMatter, checkName, type ValidationMode } from './validate.ts';
+export { storedFile, skippedFile, fileBytes, skillDigest } from './read-file.ts';
 export { assembleSkill, isLoadable, type SkillParts } from './assemble-skill.ts';

@@ -9,7 +9,7 @@ import { fileType, mimeType } from '../lib/mime.ts';
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Valid UTF-8 without NUL bytes decodes to text; anything else is binary. */
-export function decodeText(bytes: Uint8Array): string | undefined {
+function decodeText(bytes: Uint8Array): string | undefined {
   if (bytes.includes(0)) return undefined;
   try {
     return utf8.decode(bytes);
@@ -18,7 +18,7 @@ export function decodeText(bytes: Uint8Array): string | undefined {
   }
 }
 
-export function baseName(path: string): string {
+function baseName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 

@@ -59,17 +59,17 @@ export interface ValidateOptions {
 }
 
 /** Characters (code points), not UTF-16 code units or bytes: "é" and "😀" count once. */
-export function charLength(s: string): number {
+function charLength(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;
 }
 
 /** Longest name lenient mode accepts: it becomes a file name, and file systems stop at 255 bytes. */
-export const LENIENT_NAME_MAX = 200;
+const LENIENT_NAME_MAX = 200;
 
 /** A spec-valid name to suggest for an invalid one, when there is an obvious one. */
-export function suggestName(name: string): string | undefined {
+function suggestName(name: string): string | undefined {
   const slug = name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -118,7 +118,7 @@ function optionalString(value: unknown): string | undefined {
  * repository URL) from `metadata` first, then the top level. In `metadata` lists are
  * comma- or space-separated strings, as the spec only allows string values there.
  */
-export function readRegistryFields(data: Record<string, unknown>, metadata: Record<string, string>): { fields: RegistryFields; problems: FieldProblem[] } {
+function readRegistryFields(data: Record<string, unknown>, metadata: Record<string, string>): { fields: RegistryFields; problems: FieldProblem[] } {
   const pick = (...keys: string[]): unknown => {
     for (const key of keys) {
       if (metadata[key] !== undefined) return metadata[key];

@@ -11,7 +11,7 @@ import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { loadConfig, skillsLoadOptions } from '../config.ts';
 
 /** Where a problem is, as a path a terminal or editor can open: `skills/x/SKILL.md:3`. */
-export function problemLocation(p: Problem, root?: string): string {
+function problemLocation(p: Problem, root?: string): string {
   const parts = [root, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string => Boolean(s));
   const where = parts.length > 0 ? path.posix.join(...parts.map((s) => s.split(path.sep).join('/'))) : p.skill;
   return where + (p.line ? `:${p.line}` : '');
@@ -35,7 +35,7 @@ export interface ValidationSummary {
   problems: Problem[];
 }
 
-export function summarize(catalog: Catalog, root: string, mode: 'strict' | 'lenient'): ValidationSummary {
+function summarize(catalog: Catalog, root: string, mode: 'strict' | 'lenient'): ValidationSummary {
   const errors = catalog.problems.filter((p) => p.severity === 'error');
   return {
     valid: errors.length === 0,
