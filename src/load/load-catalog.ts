@@ -73,7 +73,7 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   }
 
   const found: FoundSkill[] = [];
-  await findSkills(absRoot, absRoot, 0, undefined, opts.ignore, opts.maxDepth, found, problems);
+  await findSkills({ absRoot, ignore: opts.ignore, maxDepth: opts.maxDepth, found, problems }, absRoot, 0, undefined);
   found.sort((a, b) => byCodeUnit(a.rel, b.rel));
   if (found.length === 0 && problems.length === 0) {
     problems.push({ severity: 'error', skill: '.', rule: 'no-skills', message: `no SKILL.md found in "${root}" or its sub-folders: a skill is a folder holding a SKILL.md file` });
@@ -114,16 +114,18 @@ export function sortProblems(problems: Problem[]): Problem[] {
   return problems.sort((a, b) => byCodeUnit(a.skill, b.skill) || byCodeUnit(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
 }
 
-async function findSkills(
-  absRoot: string,
-  dir: string,
-  depth: number,
-  owner: FoundSkill | undefined,
-  ignore: IgnoreMatcher,
-  maxDepth: number,
-  out: FoundSkill[],
-  problems: Problem[],
-): Promise<void> {
+/** What stays the same through the whole walk of the skills folder. */
+interface Walk {
+  absRoot: string;
+  ignore: IgnoreMatcher;
+  maxDepth: number;
+  /** Skill folders found so far. */
+  found: FoundSkill[];
+  problems: Problem[];
+}
+
+async function findSkills(walk: Walk, dir: string, depth: number, owner: FoundSkill | undefined): Promise<void> {
+  const { absRoot, ignore, maxDepth, problems } = walk;
   let entries;
   try {
     entries = readdirSync(dir, { withFileTypes: true });
@@ -139,7 +141,7 @@ async function findSkills(
     const rel = toPosix(path.relative(absRoot, dir)) || '.';
     const skill: FoundSkill = { abs: dir, rel, skillMd: path.join(dir, SKILL_FILE), files: [], rejects: [], nestedSkills: [] };
     if (owner) owner.nestedSkills.push(toPosix(path.relative(owner.abs, dir)));
-    out.push(skill);
+    walk.found.push(skill);
     current = skill;
   } else if (!owner && entries.some((e) => e.name.toLowerCase() === 'skill.md' && e.isFile())) {
     const rel = toPosix(path.relative(absRoot, dir)) || '.';
@@ -161,7 +163,7 @@ async function findSkills(
       if (ignore.dir(entry.name)) continue;
       // max_depth bounds the search for skills; inside a skill every folder is read.
       if (!current && depth + 1 > maxDepth) continue;
-      await findSkills(absRoot, abs, depth + 1, current, ignore, maxDepth, out, problems);
+      await findSkills(walk, abs, depth + 1, current);
     } else if (current) {
       if (ignore.file(entry.name)) continue;
       const rel = relDir === '' ? entry.name : `${relDir}/${entry.name}`;
