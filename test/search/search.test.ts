@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndexes, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
+import { buildSearchIndexes, FIELD_BOOSTS, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
 import { bodyTerms, extractHeadings, tokenizePath, tokenizeText } from '../../src/search/text.ts';
 
 const entry = (e: Partial<SearchEntry> & { id: string }): SearchEntry => ({
@@ -159,6 +159,47 @@ describe('compact index codec', () => {
 });
 
 describe('query index (term-index.ts)', () => {
+  it('scores, ranks and reports matches exactly as MiniSearch does over the metadata index', async () => {
+    const MiniSearch = (await import('minisearch')).default;
+    const { decodeIndex } = await import('../../src/search/codec.ts');
+    const { normalizePathTerm } = await import('../../src/search/text.ts');
+    // A small syllable vocabulary, so that prefixes and typos expand to many terms.
+    const syllables = ['ka', 'lo', 'mi', 'tra', 'ven', 'sor', 'pel', 'dri', 'an', 'ex', 'con', 'fig'];
+    let seed = 7;
+    const pick = (n: number): number => Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
+    const word = (): string => Array.from({ length: 1 + pick(4) }, () => syllables[pick(syllables.length)]).join('');
+    const words = (n: number): string => Array.from({ length: n }, word).join(' ');
+    const entries = Array.from({ length: 300 }, (_, i) =>
+      entry({ id: `s${i}-${word()}`, description: words(8 + pick(20)), tags: [word(), word()], domain: word(), headings: [words(2)], paths: ['SKILL.md', `scripts/${word()}_${word()}.py`] }),
+    );
+    const built = buildSearchIndexes(entries).search;
+    const ours = SkillSearch.load(built);
+    const reference = MiniSearch.loadJSON(JSON.stringify(decodeIndex((built as { index: never }).index)), { fields: Object.keys(FIELD_BOOSTS) });
+    const queries = ['ka', 'tra', 'ven', 'sorpel', 'drian', 'extracon', 'figkalomi', 'venxsor', 'konfig', 'tralomiven', 'py', 'scripts'];
+    for (const q of queries) {
+      const want = reference.search(q, {
+        tokenize: (t) => [t],
+        processTerm: (t) => normalizePathTerm(t),
+        prefix: (t) => t.length >= 2,
+        fuzzy: (t) => (t.length < 4 ? 0 : t.length < 8 ? 1 : 2),
+        boost: { ...FIELD_BOOSTS },
+        weights: { prefix: 0.375, fuzzy: 0.45 },
+      });
+      const got = ours.search(q);
+      expect(want.length, q).toBeGreaterThan(0);
+      expect(got.map((h) => h.id).sort(), q).toEqual(want.map((h) => h.id).sort());
+      const wanted = new Map(want.map((h) => [h.id, h]));
+      for (const h of got) {
+        expect(h.score, `${q} ${h.id}`).toBeCloseTo(wanted.get(h.id)!.score, 9);
+        expect(Object.fromEntries(Object.entries(h.match).map(([t, f]) => [t, [...f].sort()])), `${q} ${h.id}`).toEqual(
+          Object.fromEntries(Object.entries(wanted.get(h.id)!.match).map(([t, f]) => [t, [...f].sort()])),
+        );
+      }
+      // Ranked by score, ties by id.
+      expect(got.map((h) => h.score)).toEqual([...got.map((h) => h.score)].sort((a, b) => b - a));
+    }
+  });
+
   it('finds prefixes and typo neighbours exactly as a brute-force scan does', async () => {
     const { TermIndex } = await import('../../src/search/term-index.ts');
     const { encodeIndex } = await import('../../src/search/codec.ts');
