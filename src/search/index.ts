@@ -25,6 +25,7 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import { encodeIndex, type CompactIndex } from './codec.ts';
+import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
 import { bodyTerms, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
 
@@ -104,6 +105,8 @@ export const FIELD_BOOSTS = { name: 6, description: 3, tags: 2.5, domain: 1.5, h
 export const BODY_WEIGHT = 0.3;
 /** A skill whose name equals the query (or one of its tokens) gets its score multiplied by this. */
 const EXACT_NAME_BONUS = 3;
+/** Score arrays kept for reuse between searches: enough for a few-word query over both indexes. */
+const SPARE_SCORES = 16;
 
 const META_FIELDS = Object.keys(FIELD_BOOSTS) as Array<keyof typeof FIELD_BOOSTS>;
 const STORED_FIELDS = ['name', 'description', 'tags', 'domain', 'registry', 'version'] as const;
@@ -154,6 +157,18 @@ interface Matching {
   fuzzy: (term: string) => number;
   /** Field name reported in matches (`body` for every field of the body index). */
   label?: string;
+  /** BM25's length normalization per document and field (d * fields + f), worked out once per index. */
+  norms: Float64Array;
+}
+
+/** `k(1 - b + b · length / average)` for every document and field: the part of BM25 that depends on the document only. */
+function lengthNorms(ix: TermIndex): Float64Array {
+  const nf = ix.fieldNames.length;
+  const norms = new Float64Array(ix.fieldLength.length);
+  for (let x = 0; x < norms.length; x++) {
+    norms[x] = BM25.k * (1 - BM25.b) + ((BM25.k * BM25.b) / ix.averageFieldLength[x % nf]!) * ix.fieldLength[x]!;
+  }
+  return norms;
 }
 
 const wrap = (kind: SerializedIndex['kind'], index: MiniSearch<Record<string, unknown>>): SerializedIndex => ({
@@ -217,13 +232,10 @@ function tokenQuery(token: string): TokenQuery | undefined {
   return { whole, parts: parts.filter((p) => p !== whole) };
 }
 
-/**
- * What one query term matched in one index: its expanded terms and each document's score
- * (dense, by document number; 0 = no match: every match scores above 0).
- */
+/** What one query term matched in one index: its expanded terms and each document's score. */
 interface TermHits {
   terms: number[];
-  scores: Float64Array;
+  scores: Scores;
 }
 
 /** One token in one index: MiniSearch's `whole OR (part AND part …)`, scored as MiniSearch scores it. */
@@ -233,14 +245,15 @@ interface IndexHits {
   parts: TermHits[];
 }
 
-/** Documents are numbered densely, so per-document scores live in typed arrays, not Maps. */
-function matchTerm(m: Matching, raw: string, n: number): TermHits | undefined {
+function matchTerm(m: Matching, raw: string, take: () => Scores): TermHits | undefined {
   const term = m.normalize(raw);
   if (term === undefined) return undefined;
   const ix = m.index;
   const nf = ix.fieldNames.length;
-  const { offsets, fields, docs, freqs, fieldLength, averageFieldLength } = ix;
-  const scores = new Float64Array(n);
+  const { offsets, fields, docs, freqs } = ix;
+  const norms = m.norms;
+  const scores = take();
+  const n = scores.values.length;
   const terms: number[] = [];
   for (const e of ix.expand(term, m.prefix(term), m.fuzzy(term))) {
     const len = ix.terms[e.term]!.length;
@@ -256,13 +269,11 @@ function matchTerm(m: Matching, raw: string, n: number): TermHits | undefined {
       const matching = runEnd - i;
       const idf = Math.log(1 + (ix.documentCount - matching + 0.5) / (matching + 0.5));
       const scale = weight * (m.boosts[f] ?? 1) * idf;
-      const lengthNorm = (BM25.k * BM25.b) / averageFieldLength[f]!;
-      const base = BM25.k * (1 - BM25.b);
       for (; i < runEnd; i++) {
         const d = docs[i]!;
         if (d >= n) continue; // a body posting of a skill not in the metadata index
         const tf = freqs ? freqs[i]! : 1;
-        scores[d]! += scale * (BM25.d + (tf * (BM25.k + 1)) / (tf + base + lengthNorm * fieldLength[d * nf + f]!));
+        scores.add(d, scale * (BM25.d + (tf * (BM25.k + 1)) / (tf + norms[d * nf + f]!)));
       }
     }
   }
@@ -270,32 +281,52 @@ function matchTerm(m: Matching, raw: string, n: number): TermHits | undefined {
 }
 
 /** Adds this index's score for one token to `into` (× `weight`); MiniSearch multiplies by the number of query terms matched. */
-function matchToken(m: Matching, q: TokenQuery, n: number, into: Float64Array, weight: number): IndexHits {
-  const whole = matchTerm(m, q.whole, n);
+function matchToken(m: Matching, q: TokenQuery, take: () => Scores, into: Scores, weight: number): IndexHits {
+  const whole = matchTerm(m, q.whole, take);
   let parts: TermHits[] = [];
   for (const p of q.parts) {
-    const hits = matchTerm(m, p, n);
+    const hits = matchTerm(m, p, take);
     if (!hits) {
       parts = [];
       break;
     }
     parts.push(hits);
   }
-  const w = whole?.scores;
   const k = parts.length;
-  for (let d = 0; d < n; d++) {
+  /** The sum of the parts' scores when every part matches `d`, else 0. */
+  const partScore = (d: number): number => {
     let s = 0;
-    let all = k > 0;
-    for (let j = 0; j < k && all; j++) {
-      const v = parts[j]!.scores[d]!;
-      if (v === 0) all = false;
-      else s += v;
+    for (let j = 0; j < k; j++) {
+      const v = parts[j]!.scores.values[d]!;
+      if (v === 0) return 0;
+      s += v;
     }
-    const ws = w ? w[d]! : 0;
-    const score = all ? (ws > 0 ? (ws + s) * (1 + k) : s * k) : ws;
-    if (score > 0) into[d]! += score * weight;
+    return s;
+  };
+  if (whole) {
+    const { values: w, docs, count } = whole.scores;
+    for (let i = 0; i < count; i++) {
+      const d = docs[i]!;
+      const s = k > 0 ? partScore(d) : 0;
+      into.add(d, (s > 0 ? (w[d]! + s) * (1 + k) : w[d]!) * weight);
+    }
+  }
+  if (k > 0) {
+    // A document all parts match is in the shortest part's list.
+    const { docs, count } = shortest(parts.map((p) => p.scores));
+    for (let i = 0; i < count; i++) {
+      const d = docs[i]!;
+      if (whole && whole.scores.values[d]! > 0) continue; // counted above
+      const s = partScore(d);
+      if (s > 0) into.add(d, s * k * weight);
+    }
   }
   return { whole, parts };
+}
+
+/** The scores with the fewest documents. */
+function shortest(all: readonly Scores[]): Scores {
+  return all.reduce((a, b) => (b.count < a.count ? b : a));
 }
 
 export class SkillSearch {
@@ -304,6 +335,7 @@ export class SkillSearch {
   private readonly numbers = new Map<string, number>();
   /** Document numbers by skill name (an exact name match wins). */
   private readonly byName = new Map<string, number[]>();
+  private readonly pool: ScorePool;
 
   private constructor(meta: TermIndex) {
     this.meta = {
@@ -312,7 +344,9 @@ export class SkillSearch {
       normalize: normalizePathTerm,
       prefix,
       fuzzy,
+      norms: lengthNorms(meta),
     };
+    this.pool = new ScorePool(meta.documentCount, SPARE_SCORES);
     meta.ids.forEach((id, d) => this.numbers.set(id, d));
     meta.stored.forEach((stored, d) => {
       const name = stored?.name;
@@ -332,7 +366,7 @@ export class SkillSearch {
     const body = unwrap(bodyJson, 'body');
     // Both indexes are built from the same entries, so document numbers normally agree.
     if (body.ids.some((id, d) => this.numbers.get(id) !== d)) body.renumber(Int32Array.from(body.ids, (id) => this.numbers.get(id) ?? -1), this.size);
-    this.body = { index: body, boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body' };
+    this.body = { index: body, boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body', norms: lengthNorms(body) };
   }
 
   get hasBody(): boolean {
@@ -365,44 +399,70 @@ export class SkillSearch {
   searchPage(query: string, options: SearchOptions = {}): { total: number; hits: SearchHit[] } {
     const tokens = [...new Set(query.split(/\s+/).filter(Boolean))];
     const useBody = this.body !== undefined && !options.metadataOnly;
-    const n = this.size;
-    const perToken: Array<{ meta: IndexHits; body?: IndexHits; scores: Float64Array }> = [];
-    for (const token of tokens) {
-      const q = tokenQuery(token);
-      if (q === undefined) continue; // punctuation only
-      const scores = new Float64Array(n);
-      const meta = matchToken(this.meta, q, n, scores, 1);
-      const body = useBody ? matchToken(this.body!, q, n, scores, BODY_WEIGHT) : undefined;
-      perToken.push({ meta, body, scores });
+    const taken: Scores[] = [];
+    const take = (): Scores => {
+      const scores = this.pool.take();
+      taken.push(scores);
+      return scores;
+    };
+    try {
+      const perToken: Array<{ meta: IndexHits; body?: IndexHits; scores: Scores }> = [];
+      for (const token of tokens) {
+        const q = tokenQuery(token);
+        if (q === undefined) continue; // punctuation only
+        const scores = take();
+        const meta = matchToken(this.meta, q, take, scores, 1);
+        const body = useBody ? matchToken(this.body!, q, take, scores, BODY_WEIGHT) : undefined;
+        perToken.push({ meta, body, scores });
+      }
+      if (perToken.length === 0) return { total: 0, hits: [] };
+      return this.rank(query, tokens, perToken, take(), options);
+    } finally {
+      for (const scores of taken) this.pool.give(scores);
     }
-    if (perToken.length === 0) return { total: 0, hits: [] };
+  }
 
-    // Total score per document; 0 when it is not a result (allTokens: some token missed it).
-    const total = new Float64Array(n);
-    for (const { scores } of perToken) {
-      for (let d = 0; d < n; d++) {
-        const s = scores[d]!;
-        if (s > 0) total[d]! += s;
-        else if (options.allTokens) total[d] = -Infinity;
+  /** Totals per document (with allTokens, only documents every token matched), the `limit` best, their hits. */
+  private rank(query: string, tokens: string[], perToken: Array<{ meta: IndexHits; body?: IndexHits; scores: Scores }>, total: Scores, options: SearchOptions): { total: number; hits: SearchHit[] } {
+    const sum = (d: number): number => {
+      let s = 0;
+      for (const t of perToken) {
+        const v = t.scores.values[d]!;
+        if (v === 0 && options.allTokens) return 0;
+        s += v;
+      }
+      return s;
+    };
+    if (options.allTokens) {
+      // A document every token matches is in the shortest token's list.
+      const { docs, count } = shortest(perToken.map((t) => t.scores));
+      for (let i = 0; i < count; i++) {
+        const s = sum(docs[i]!);
+        if (s > 0) total.add(docs[i]!, s);
+      }
+    } else {
+      for (const { scores: { docs, count } } of perToken) {
+        for (let i = 0; i < count; i++) if (total.values[docs[i]!] === 0) total.add(docs[i]!, sum(docs[i]!));
       }
     }
     // An exact name match wins.
+    const values = total.values;
     const wholeQuery = normalizeTerm(query.trim(), 200);
     const tokenSet = new Set(tokens.map((t) => normalizeTerm(t, 200)));
     for (const name of new Set([wholeQuery, ...tokenSet])) {
       for (const d of (name !== undefined && this.byName.get(name)) || []) {
-        if (total[d]! > 0) total[d]! *= name === wholeQuery ? EXACT_NAME_BONUS * 2 : EXACT_NAME_BONUS;
+        if (values[d]! > 0) values[d]! *= name === wholeQuery ? EXACT_NAME_BONUS * 2 : EXACT_NAME_BONUS;
       }
     }
 
     const ids = this.meta.index.ids;
-    const before = (a: number, b: number): boolean => total[a]! > total[b]! || (total[a] === total[b] && ids[a]! < ids[b]!);
+    const before = (a: number, b: number): boolean => values[a]! > values[b]! || (values[a] === values[b] && ids[a]! < ids[b]!);
     const limit = options.limit ?? Infinity;
     // The best `limit` documents, kept sorted; everything else is only counted.
     const best: number[] = [];
     let count = 0;
-    for (let d = 0; d < n; d++) {
-      if (!(total[d]! > 0)) continue;
+    for (let i = 0; i < total.count; i++) {
+      const d = total.docs[i]!;
       if (options.filter && !options.filter(this.docAt(d))) continue;
       count++;
       if (best.length >= limit && !before(d, best[best.length - 1]!)) continue;
@@ -410,35 +470,59 @@ export class SkillSearch {
         best.push(d);
         continue;
       }
-      let i = best.length;
-      while (i > 0 && before(d, best[i - 1]!)) i--;
-      best.splice(i, 0, d);
+      let at = best.length;
+      while (at > 0 && before(d, best[at - 1]!)) at--;
+      best.splice(at, 0, d);
       if (best.length > limit) best.pop();
     }
     if (limit === Infinity) best.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    return { total: count, hits: best.map((d) => this.hit(d, total[d]!, perToken)) };
+    const matches = this.matchesOf(best, perToken);
+    return {
+      total: count,
+      hits: best.map((d, h) => ({ id: ids[d]!, score: values[d]!, terms: Object.keys(matches[h]!), match: matches[h]!, doc: this.docAt(d) })),
+    };
   }
 
-  /** A hit with the terms that matched and where: only worked out for the hits returned. */
-  private hit(d: number, score: number, perToken: Array<{ meta: IndexHits; body?: IndexHits }>): SearchHit {
-    const match: Record<string, string[]> = {};
-    const add = (m: Matching, hits: TermHits) => {
+  /**
+   * For each of the returned documents, the terms that matched and in which fields: worked out
+   * only for those. A term's postings are scanned once for all of them, or binary-searched per
+   * document when its list is long (a common word), whichever reads fewer postings.
+   */
+  private matchesOf(best: readonly number[], perToken: ReadonlyArray<{ meta: IndexHits; body?: IndexHits }>): Array<Record<string, string[]>> {
+    const matches = best.map((): Record<string, string[]> => ({}));
+    if (best.length === 0) return matches;
+    const slot = new Map(best.map((d, h) => [d, h]));
+    const record = (h: number, term: string, field: string): void => {
+      const into = (matches[h]![term] ??= []);
+      if (!into.includes(field)) into.push(field);
+    };
+    const add = (m: Matching, hits: TermHits, counts: (d: number) => boolean): void => {
+      const ix = m.index;
+      const wanted = best.map((d, h) => (counts(d) ? h : -1)).filter((h) => h >= 0);
+      if (wanted.length === 0) return;
       for (const t of hits.terms) {
-        const fields = m.index.fieldsOf(t, d);
-        if (fields.length === 0) continue;
-        const term = m.index.terms[t]!;
-        const into = (match[term] ??= []);
-        for (const f of m.label ? [m.label] : fields) if (!into.includes(f)) into.push(f);
+        const term = ix.terms[t]!;
+        const from = ix.offsets[t]!;
+        const to = ix.offsets[t + 1]!;
+        if (to - from <= wanted.length * ix.fieldNames.length * 8) {
+          for (let i = from; i < to; i++) {
+            const h = slot.get(ix.docs[i]!);
+            if (h !== undefined && counts(best[h]!)) record(h, term, m.label ?? ix.fieldNames[ix.fields ? ix.fields[i]! : 0]!);
+          }
+        } else {
+          for (const h of wanted) for (const f of ix.fieldsOf(t, best[h]!)) record(h, term, m.label ?? f);
+        }
       }
     };
     for (const t of perToken) {
       for (const [m, ih] of [[this.meta, t.meta], [this.body, t.body]] as const) {
         if (!m || !ih) continue;
-        if (ih.whole && ih.whole.scores[d]! > 0) add(m, ih.whole);
-        if (ih.parts.length > 0 && ih.parts.every((p) => p.scores[d]! > 0)) for (const p of ih.parts) add(m, p);
+        const { whole, parts } = ih;
+        if (whole) add(m, whole, (d) => whole.scores.values[d]! > 0);
+        if (parts.length > 0) for (const p of parts) add(m, p, (d) => parts.every((q) => q.scores.values[d]! > 0));
       }
     }
-    return { id: this.meta.index.ids[d]!, score, terms: Object.keys(match), match, doc: this.docAt(d) };
+    return matches;
   }
 
   private docAt(d: number): SearchDoc {

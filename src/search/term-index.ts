@@ -34,6 +34,8 @@ export class TermIndex {
   readonly ids: string[];
   /** Stored fields by document number (the objects of the parsed JSON, not copied). */
   readonly stored: Array<Record<string, unknown> | undefined>;
+  /** The terms as a trie, for typo matching; built on the first fuzzy search. */
+  private trie: Trie | undefined;
 
   constructor(compact: CompactIndex) {
     const { terms, postings } = compact;
@@ -175,45 +177,20 @@ export class TermIndex {
   }
 
   /**
-   * Terms within `maxDistance` edits (Levenshtein) of `query`, as [term, distance] pairs. The
-   * sorted list is walked as a trie: the terms sharing a prefix are one range, its children the
-   * sub-ranges by next character, and a branch is dropped once every edit count exceeds the limit.
+   * Terms within `maxDistance` edits (Levenshtein) of `query`, as [term, distance] pairs in term
+   * order. Walks the trie of the terms (built on first use) with one DP row per depth, dropping a
+   * branch once every edit count in its row exceeds the limit. The rows live in one typed array,
+   * so a walk allocates nothing per node.
    */
   fuzzy(query: string, maxDistance: number): Array<[number, number]> {
     const out: Array<[number, number]> = [];
-    const m = query.length;
-    const first = new Array<number>(m + 1);
-    for (let j = 0; j <= m; j++) first[j] = j;
-    const terms = this.terms;
-    const walk = (lo: number, hi: number, depth: number, row: number[]): void => {
-      let i = lo;
-      if (terms[i]!.length === depth) {
-        if (row[m]! <= maxDistance) out.push([i, row[m]!]);
-        i++;
-      }
-      while (i < hi) {
-        const c = terms[i]!.charCodeAt(depth);
-        // End of the run of terms with character c at `depth`.
-        let a = i + 1;
-        let b = hi;
-        while (a < b) {
-          const mid = (a + b) >>> 1;
-          if (terms[mid]!.charCodeAt(depth) === c) a = mid + 1;
-          else b = mid;
-        }
-        const next = new Array<number>(m + 1);
-        next[0] = row[0]! + 1;
-        let best = next[0];
-        for (let j = 1; j <= m; j++) {
-          const v = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (query.charCodeAt(j - 1) === c ? 0 : 1));
-          next[j] = v;
-          if (v < best) best = v;
-        }
-        if (best <= maxDistance) walk(i, a, depth + 1, next);
-        i = a;
-      }
-    };
-    if (terms.length > 0) walk(0, terms.length, 0, first);
+    if (this.terms.length === 0) return out;
+    const trie = (this.trie ??= buildTrie(this.terms));
+    const width = query.length + 1;
+    // A branch deeper than query.length + maxDistance has every entry above the limit: pruned.
+    const rows = new Uint16Array(width * (query.length + maxDistance + 2));
+    for (let j = 0; j < width; j++) rows[j] = j;
+    walkTrie(trie, query, maxDistance, rows, 0, 0, out);
     return out;
   }
 
@@ -286,5 +263,85 @@ export class TermIndex {
       if (this.fields) fields.set(f, from);
       if (this.freqs) freqs.set(q, from);
     }
+  }
+}
+
+/**
+ * A trie of sorted terms in flat arrays, nodes numbered in depth-first order: the children of
+ * node v are v + 1, then end[v + 1], end[end[v + 1]], … up to end[v]. Node 0 is the empty prefix.
+ * About 10 bytes per node, where a tree of Maps would take a hundred.
+ */
+interface Trie {
+  /** The character leading into each node. */
+  chars: Uint16Array;
+  /** One past the last node of each node's subtree. */
+  end: Uint32Array;
+  /** The term that ends at each node, or -1. */
+  term: Int32Array;
+}
+
+function buildTrie(terms: readonly string[]): Trie {
+  // A node per distinct prefix: at most the characters of all terms, plus the root.
+  let size = 1;
+  for (let t = 0; t < terms.length; t++) size += terms[t]!.length - (t > 0 ? commonPrefix(terms[t - 1]!, terms[t]!) : 0);
+  const chars = new Uint16Array(size);
+  const end = new Uint32Array(size);
+  const term = new Int32Array(size).fill(-1);
+  // The open path from the root: path[depth] is the node of the current term's prefix of that length.
+  const path: number[] = [0];
+  let n = 1;
+  for (let t = 0; t < terms.length; t++) {
+    const word = terms[t]!;
+    const shared = t > 0 ? commonPrefix(terms[t - 1]!, word) : 0;
+    while (path.length > shared + 1) end[path.pop()!] = n;
+    for (let i = shared; i < word.length; i++) {
+      chars[n] = word.charCodeAt(i);
+      path.push(n++);
+    }
+    term[path[path.length - 1]!] = t;
+  }
+  while (path.length > 0) end[path.pop()!] = n;
+  return { chars, end, term };
+}
+
+function commonPrefix(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * Visits node v at `depth` and its children within reach. Row `depth` of `rows` is v's DP row,
+ * valid inside the band |j - depth| <= maxDistance: outside it every distance exceeds the limit
+ * (it is at least |j - depth|), so only the band is computed, and the cells just beside it hold
+ * maxDistance + 1. Capping every value there keeps each value up to the limit exact.
+ */
+function walkTrie(trie: Trie, query: string, maxDistance: number, rows: Uint16Array, v: number, depth: number, out: Array<[number, number]>): void {
+  const { chars, end, term } = trie;
+  const m = query.length;
+  const width = m + 1;
+  const row = depth * width;
+  if (term[v]! >= 0 && Math.abs(m - depth) <= maxDistance && rows[row + m]! <= maxDistance) out.push([term[v]!, rows[row + m]!]);
+  const next = row + width;
+  const over = maxDistance + 1;
+  // The band of the children's row.
+  const from = Math.max(0, depth + 1 - maxDistance);
+  const to = Math.min(m, depth + 1 + maxDistance);
+  if (from > to) return;
+  if (from > 0) rows[next + from - 1] = over;
+  if (to < m) rows[next + to + 1] = over;
+  for (let child = v + 1; child < end[v]!; child = end[child]!) {
+    const c = chars[child]!;
+    let best = over;
+    for (let j = from; j <= to; j++) {
+      const value =
+        j === 0
+          ? depth + 1
+          : Math.min(rows[row + j]! + 1, rows[next + j - 1]! + 1, rows[row + j - 1]! + (query.charCodeAt(j - 1) === c ? 0 : 1), over);
+      rows[next + j] = value;
+      if (value < best) best = value;
+    }
+    if (best <= maxDistance) walkTrie(trie, query, maxDistance, rows, child, depth + 1, out);
   }
 }

@@ -174,7 +174,7 @@ describe('query index (term-index.ts)', () => {
     );
     const built = buildSearchIndexes(entries).search;
     const ours = SkillSearch.load(built);
-    const reference = MiniSearch.loadJSON(JSON.stringify(decodeIndex((built as { index: never }).index)), { fields: Object.keys(FIELD_BOOSTS) });
+    const reference = MiniSearch.loadJSON(JSON.stringify(decodeIndex(built.index as Parameters<typeof decodeIndex>[0])), { fields: Object.keys(FIELD_BOOSTS) });
     const queries = ['ka', 'tra', 'ven', 'sorpel', 'drian', 'extracon', 'figkalomi', 'venxsor', 'konfig', 'tralomiven', 'py', 'scripts'];
     for (const q of queries) {
       const want = reference.search(q, {
@@ -221,6 +221,20 @@ describe('query index (term-index.ts)', () => {
       const got = ix.fuzzy(q, max).map(([t, d]) => `${ix.terms[t]}:${d}`).sort();
       const want = ix.terms.filter((t) => distance(q, t) <= max).map((t) => `${t}:${distance(q, t)}`).sort();
       expect(got, q).toEqual(want);
+    }
+    // Many short words over three letters: dense neighbourhoods, every length against every other.
+    let seed = 1;
+    const random = (n: number): number => Math.floor(((seed = (seed * 48271) % 2147483647) / 2147483647) * n);
+    const word = (): string => Array.from({ length: 1 + random(7) }, () => 'abc'[random(3)]).join('');
+    const dense = new MiniSearch({ fields: ['text'] });
+    dense.addAll(Array.from({ length: 400 }, (_, i) => ({ id: String(i), text: word() })));
+    const dix = new TermIndex(encodeIndex(JSON.parse(JSON.stringify(dense.toJSON()))));
+    for (let i = 0; i < 60; i++) {
+      const q = word();
+      const max = 1 + (i % 2);
+      const got = dix.fuzzy(q, max).map(([t, d]) => `${dix.terms[t]}:${d}`);
+      const want = dix.terms.filter((t) => distance(q, t) <= max).map((t) => `${t}:${distance(q, t)}`);
+      expect(got, `${q} within ${max}`).toEqual(want); // in term order
     }
   });
 
