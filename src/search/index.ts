@@ -25,6 +25,7 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import { encodeIndex, type CompactIndex } from './codec.ts';
+import { matching, matchToken, planToken, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
 import { bodyTerms, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
@@ -123,11 +124,6 @@ const prefix = (term: string): boolean => term.length >= 2;
  */
 const BODY_PREFIX_MIN = 4;
 const bodyPrefix = (term: string): boolean => term.length >= BODY_PREFIX_MIN;
-/** MiniSearch's weights for prefix and fuzzy expansions, and its BM25+ parameters. */
-const PREFIX_WEIGHT = 0.375;
-const FUZZY_WEIGHT = 0.45;
-const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
-
 /** Build-time options (MiniSearch builds both indexes; ./term-index.ts answers the queries). */
 const metaOptions: Options<Record<string, unknown>> = {
   idField: 'id',
@@ -146,30 +142,6 @@ const bodyOptions: Options<Record<string, unknown>> = {
   tokenize: (text) => text.split(' '),
   processTerm: (term) => normalizeBodyTerm(term),
 };
-
-/** How one index is queried. */
-interface Matching {
-  index: TermIndex;
-  /** Boost by field number. */
-  boosts: number[];
-  normalize: (term: string) => string | undefined;
-  prefix: (term: string) => boolean;
-  fuzzy: (term: string) => number;
-  /** Field name reported in matches (`body` for every field of the body index). */
-  label?: string;
-  /** BM25's length normalization per document and field (d * fields + f), worked out once per index. */
-  norms: Float64Array;
-}
-
-/** `k(1 - b + b · length / average)` for every document and field: the part of BM25 that depends on the document only. */
-function lengthNorms(ix: TermIndex): Float64Array {
-  const nf = ix.fieldNames.length;
-  const norms = new Float64Array(ix.fieldLength.length);
-  for (let x = 0; x < norms.length; x++) {
-    norms[x] = BM25.k * (1 - BM25.b) + ((BM25.k * BM25.b) / ix.averageFieldLength[x % nf]!) * ix.fieldLength[x]!;
-  }
-  return norms;
-}
 
 const wrap = (kind: SerializedIndex['kind'], index: MiniSearch<Record<string, unknown>>): SerializedIndex => ({
   format: 'skillpress-search',
@@ -219,116 +191,6 @@ function unwrap(json: unknown, kind: SerializedIndex['kind']): TermIndex {
   return new TermIndex(s.index as CompactIndex);
 }
 
-/** A query token: the whole token, or all of its word parts (`scripts/extract.py` or scripts + extract + py). */
-interface TokenQuery {
-  whole: string;
-  parts: string[];
-}
-
-function tokenQuery(token: string): TokenQuery | undefined {
-  const parts = tokenizeText(token);
-  if (parts.length === 0) return undefined;
-  const whole = token.replace(/^[^\p{L}\p{N}/]+|[^\p{L}\p{N}]+$/gu, '');
-  return { whole, parts: parts.filter((p) => p !== whole) };
-}
-
-/** What one query term matched in one index: its expanded terms and each document's score. */
-interface TermHits {
-  terms: number[];
-  scores: Scores;
-}
-
-/** One token in one index: MiniSearch's `whole OR (part AND part …)`, scored as MiniSearch scores it. */
-interface IndexHits {
-  whole: TermHits | undefined;
-  /** One per word part, or none when some part matched nothing. */
-  parts: TermHits[];
-}
-
-function matchTerm(m: Matching, raw: string, take: () => Scores): TermHits | undefined {
-  const term = m.normalize(raw);
-  if (term === undefined) return undefined;
-  const ix = m.index;
-  const nf = ix.fieldNames.length;
-  const { offsets, fields, docs, freqs } = ix;
-  const norms = m.norms;
-  const scores = take();
-  const n = scores.values.length;
-  const terms: number[] = [];
-  for (const e of ix.expand(term, m.prefix(term), m.fuzzy(term))) {
-    const len = ix.terms[e.term]!.length;
-    const weight = e.kind === 'exact' ? 1 : e.kind === 'prefix' ? (PREFIX_WEIGHT * len) / (len + 0.3 * e.distance) : (FUZZY_WEIGHT * len) / (len + e.distance);
-    terms.push(e.term);
-    const end = offsets[e.term + 1]!;
-    let i = offsets[e.term]!;
-    while (i < end) {
-      // One run of postings per field: BM25+ as MiniSearch computes it.
-      const f = fields ? fields[i]! : 0;
-      let runEnd = fields ? i + 1 : end;
-      while (runEnd < end && fields![runEnd] === f) runEnd++;
-      const matching = runEnd - i;
-      const idf = Math.log(1 + (ix.documentCount - matching + 0.5) / (matching + 0.5));
-      const scale = weight * (m.boosts[f] ?? 1) * idf;
-      for (; i < runEnd; i++) {
-        const d = docs[i]!;
-        if (d >= n) continue; // a body posting of a skill not in the metadata index
-        const tf = freqs ? freqs[i]! : 1;
-        scores.add(d, scale * (BM25.d + (tf * (BM25.k + 1)) / (tf + norms[d * nf + f]!)));
-      }
-    }
-  }
-  return { terms, scores };
-}
-
-/** Adds this index's score for one token to `into` (× `weight`); MiniSearch multiplies by the number of query terms matched. */
-function matchToken(m: Matching, q: TokenQuery, take: () => Scores, into: Scores, weight: number): IndexHits {
-  const whole = matchTerm(m, q.whole, take);
-  let parts: TermHits[] = [];
-  for (const p of q.parts) {
-    const hits = matchTerm(m, p, take);
-    if (!hits) {
-      parts = [];
-      break;
-    }
-    parts.push(hits);
-  }
-  const k = parts.length;
-  /** The sum of the parts' scores when every part matches `d`, else 0. */
-  const partScore = (d: number): number => {
-    let s = 0;
-    for (let j = 0; j < k; j++) {
-      const v = parts[j]!.scores.values[d]!;
-      if (v === 0) return 0;
-      s += v;
-    }
-    return s;
-  };
-  if (whole) {
-    const { values: w, docs, count } = whole.scores;
-    for (let i = 0; i < count; i++) {
-      const d = docs[i]!;
-      const s = k > 0 ? partScore(d) : 0;
-      into.add(d, (s > 0 ? (w[d]! + s) * (1 + k) : w[d]!) * weight);
-    }
-  }
-  if (k > 0) {
-    // A document all parts match is in the shortest part's list.
-    const { docs, count } = shortest(parts.map((p) => p.scores));
-    for (let i = 0; i < count; i++) {
-      const d = docs[i]!;
-      if (whole && whole.scores.values[d]! > 0) continue; // counted above
-      const s = partScore(d);
-      if (s > 0) into.add(d, s * k * weight);
-    }
-  }
-  return { whole, parts };
-}
-
-/** The scores with the fewest documents. */
-function shortest(all: readonly Scores[]): Scores {
-  return all.reduce((a, b) => (b.count < a.count ? b : a));
-}
-
 export class SkillSearch {
   private readonly meta: Matching;
   private body: Matching | undefined;
@@ -338,14 +200,12 @@ export class SkillSearch {
   private readonly pool: ScorePool;
 
   private constructor(meta: TermIndex) {
-    this.meta = {
-      index: meta,
+    this.meta = matching(meta, {
       boosts: meta.fieldNames.map((f) => (FIELD_BOOSTS as Record<string, number>)[f] ?? 1),
       normalize: normalizePathTerm,
       prefix,
       fuzzy,
-      norms: lengthNorms(meta),
-    };
+    });
     this.pool = new ScorePool(meta.documentCount, SPARE_SCORES);
     meta.ids.forEach((id, d) => this.numbers.set(id, d));
     meta.stored.forEach((stored, d) => {
@@ -366,7 +226,7 @@ export class SkillSearch {
     const body = unwrap(bodyJson, 'body');
     // Both indexes are built from the same entries, so document numbers normally agree.
     if (body.ids.some((id, d) => this.numbers.get(id) !== d)) body.renumber(Int32Array.from(body.ids, (id) => this.numbers.get(id) ?? -1), this.size);
-    this.body = { index: body, boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body', norms: lengthNorms(body) };
+    this.body = matching(body, { boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body' });
   }
 
   get hasBody(): boolean {
@@ -406,16 +266,23 @@ export class SkillSearch {
       return scores;
     };
     try {
-      const perToken: Array<{ meta: IndexHits; body?: IndexHits; scores: Scores }> = [];
-      for (const token of tokens) {
+      const plans = tokens.flatMap((token) => {
         const q = tokenQuery(token);
-        if (q === undefined) continue; // punctuation only
-        const scores = take();
-        const meta = matchToken(this.meta, q, take, scores, 1);
-        const body = useBody ? matchToken(this.body!, q, take, scores, BODY_WEIGHT) : undefined;
-        perToken.push({ meta, body, scores });
+        return q === undefined ? [] : [{ meta: planToken(this.meta, q), body: useBody ? planToken(this.body!, q) : undefined }]; // undefined: punctuation only
+      });
+      if (plans.length === 0) return { total: 0, hits: [] };
+      // With allTokens a result matches every token: score the token that reads the fewest
+      // postings first, then the others only on the documents it matched.
+      const cost = (p: (typeof plans)[number]): number => p.meta.postings + (p.body?.postings ?? 0);
+      const order = plans.map((_, i) => i);
+      if (options.allTokens) order.sort((a, b) => cost(plans[a]!) - cost(plans[b]!));
+      const perToken: TokenScores[] = [];
+      let only: TokenScores | undefined;
+      for (const i of order) {
+        const { meta, body } = plans[i]!;
+        perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only), BODY_WEIGHT);
+        if (options.allTokens) only ??= perToken[i];
       }
-      if (perToken.length === 0) return { total: 0, hits: [] };
       return this.rank(query, tokens, perToken, take(), options);
     } finally {
       for (const scores of taken) this.pool.give(scores);
@@ -423,26 +290,27 @@ export class SkillSearch {
   }
 
   /** Totals per document (with allTokens, only documents every token matched), the `limit` best, their hits. */
-  private rank(query: string, tokens: string[], perToken: Array<{ meta: IndexHits; body?: IndexHits; scores: Scores }>, total: Scores, options: SearchOptions): { total: number; hits: SearchHit[] } {
-    const sum = (d: number): number => {
-      let s = 0;
-      for (const t of perToken) {
-        const v = t.scores.values[d]!;
-        if (v === 0 && options.allTokens) return 0;
-        s += v;
-      }
-      return s;
-    };
+  private rank(query: string, tokens: string[], perToken: TokenScores[], total: Scores, options: SearchOptions): { total: number; hits: SearchHit[] } {
     if (options.allTokens) {
-      // A document every token matches is in the shortest token's list.
-      const { docs, count } = shortest(perToken.map((t) => t.scores));
-      for (let i = 0; i < count; i++) {
-        const s = sum(docs[i]!);
-        if (s > 0) total.add(docs[i]!, s);
-      }
+      // A document every token matches is one the smallest token matches.
+      const smallest = perToken.reduce((a, b) => (b.size < a.size ? b : a));
+      smallest.forEach((d) => {
+        let s = 0;
+        for (const t of perToken) {
+          const v = t.value(d);
+          if (v === 0) return;
+          s += v;
+        }
+        total.add(d, s);
+      });
     } else {
-      for (const { scores: { docs, count } } of perToken) {
-        for (let i = 0; i < count; i++) if (total.values[docs[i]!] === 0) total.add(docs[i]!, sum(docs[i]!));
+      for (const token of perToken) {
+        token.forEach((d) => {
+          if (total.values[d] !== 0) return;
+          let s = 0;
+          for (const t of perToken) s += t.value(d);
+          total.add(d, s);
+        });
       }
     }
     // An exact name match wins.
@@ -488,7 +356,7 @@ export class SkillSearch {
    * only for those. A term's postings are scanned once for all of them, or binary-searched per
    * document when its list is long (a common word), whichever reads fewer postings.
    */
-  private matchesOf(best: readonly number[], perToken: ReadonlyArray<{ meta: IndexHits; body?: IndexHits }>): Array<Record<string, string[]>> {
+  private matchesOf(best: readonly number[], perToken: readonly TokenScores[]): Array<Record<string, string[]>> {
     const matches = best.map((): Record<string, string[]> => ({}));
     if (best.length === 0) return matches;
     const slot = new Map(best.map((d, h) => [d, h]));
