@@ -198,6 +198,8 @@ export class SkillSearch {
   /** Document numbers by skill name (an exact name match wins). */
   private readonly byName = new Map<string, number[]>();
   private readonly pool: ScorePool;
+  /** Scratch for matchesOf: which returned hit a document is. */
+  private slots: Int32Array | undefined;
 
   private constructor(meta: TermIndex) {
     this.meta = matching(meta, {
@@ -359,14 +361,18 @@ export class SkillSearch {
   private matchesOf(best: readonly number[], perToken: readonly TokenScores[]): Array<Record<string, string[]>> {
     const matches = best.map((): Record<string, string[]> => ({}));
     if (best.length === 0) return matches;
-    const slot = new Map(best.map((d, h) => [d, h]));
+    // slots[d] = 1 + the hit number of document d (0: not a hit); cleared before returning.
+    const slots = (this.slots ??= new Int32Array(this.size));
+    best.forEach((d, h) => (slots[d] = h + 1));
+    const n = slots.length;
     const record = (h: number, term: string, field: string): void => {
       const into = (matches[h]![term] ??= []);
       if (!into.includes(field)) into.push(field);
     };
     const add = (m: Matching, hits: TermHits, counts: (d: number) => boolean): void => {
       const ix = m.index;
-      const wanted = best.map((d, h) => (counts(d) ? h : -1)).filter((h) => h >= 0);
+      const counted = best.map(counts);
+      const wanted = best.map((_, h) => h).filter((h) => counted[h]);
       if (wanted.length === 0) return;
       for (const t of hits.terms) {
         const term = ix.terms[t]!;
@@ -374,8 +380,9 @@ export class SkillSearch {
         const to = ix.offsets[t + 1]!;
         if (to - from <= wanted.length * ix.fieldNames.length * 8) {
           for (let i = from; i < to; i++) {
-            const h = slot.get(ix.docs[i]!);
-            if (h !== undefined && counts(best[h]!)) record(h, term, m.label ?? ix.fieldNames[ix.fields ? ix.fields[i]! : 0]!);
+            const d = ix.docs[i]!;
+            const h = d < n ? slots[d]! - 1 : -1;
+            if (h >= 0 && counted[h]) record(h, term, m.label ?? ix.fieldNames[ix.fields ? ix.fields[i]! : 0]!);
           }
         } else {
           for (const h of wanted) for (const f of ix.fieldsOf(t, best[h]!)) record(h, term, m.label ?? f);
@@ -390,6 +397,7 @@ export class SkillSearch {
         if (parts.length > 0) for (const p of parts) add(m, p, (d) => parts.every((q) => q.scores.values[d]! > 0));
       }
     }
+    for (const d of best) slots[d] = 0;
     return matches;
   }
 

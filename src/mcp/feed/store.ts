@@ -2,7 +2,8 @@
  * Where a feed's bytes come from: a folder on disk, or a URL mirrored into a disk cache
  * (remote-store.ts). The catalog reads feed paths (see paths.ts) through this interface only.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { readFileSync, realpathSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../../lib/hash.ts';
 import { checkPath } from './paths.ts';
@@ -68,14 +69,16 @@ export class DirStore implements FeedStore {
     return false; // the watcher notices local changes
   }
 
+  // Skill JSON and raw files are small (kilobytes): read synchronously. An async readFile is
+  // several thread-pool round trips (open, stat, read, close), ~0.5 ms, ten times the read itself.
   async #readInside(feedPath: string): Promise<Buffer> {
-    return readFile(await this.#inside(feedPath));
+    return readFileSync(await this.#inside(feedPath));
   }
 
   /** The real path of a feed path, refused when a symlink leads it out of the feed. */
   async #inside(feedPath: string): Promise<string> {
     const root = await this.#realRoot;
-    const real = await realpath(path.join(this.#root, ...feedPath.split('/')));
+    const real = realpathSync(path.join(this.#root, ...feedPath.split('/')));
     if (!real.startsWith(root + path.sep)) throw new Error(`${feedPath} resolves outside the feed`);
     return real;
   }
