@@ -25,7 +25,7 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import { encodeIndex, type CompactIndex } from './codec.ts';
-import { matching, matchToken, planToken, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
+import { matching, matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
 import { bodyTerms, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
@@ -198,6 +198,8 @@ export class SkillSearch {
   /** Document numbers by skill name (an exact name match wins). */
   private readonly byName = new Map<string, number[]>();
   private readonly pool: ScorePool;
+  /** Whether document numbers follow the ids' order. */
+  private readonly idOrder: boolean;
   /** Scratch for matchesOf: which returned hit a document is. */
   private slots: Int32Array | undefined;
 
@@ -210,6 +212,8 @@ export class SkillSearch {
     });
     this.pool = new ScorePool(meta.documentCount, SPARE_SCORES);
     meta.ids.forEach((id, d) => this.numbers.set(id, d));
+    // Feeds number skills in id order: then ties are broken by number, no string compares.
+    this.idOrder = meta.ids.every((id, d) => d === 0 || meta.ids[d - 1]! < id);
     meta.stored.forEach((stored, d) => {
       const name = stored?.name;
       if (typeof name === 'string') this.byName.set(name, [...(this.byName.get(name) ?? []), d]);
@@ -293,28 +297,7 @@ export class SkillSearch {
 
   /** Totals per document (with allTokens, only documents every token matched), the `limit` best, their hits. */
   private rank(query: string, tokens: string[], perToken: TokenScores[], total: Scores, options: SearchOptions): { total: number; hits: SearchHit[] } {
-    if (options.allTokens) {
-      // A document every token matches is one the smallest token matches.
-      const smallest = perToken.reduce((a, b) => (b.size < a.size ? b : a));
-      smallest.forEach((d) => {
-        let s = 0;
-        for (const t of perToken) {
-          const v = t.value(d);
-          if (v === 0) return;
-          s += v;
-        }
-        total.add(d, s);
-      });
-    } else {
-      for (const token of perToken) {
-        token.forEach((d) => {
-          if (total.values[d] !== 0) return;
-          let s = 0;
-          for (const t of perToken) s += t.value(d);
-          total.add(d, s);
-        });
-      }
-    }
+    sumTokens(perToken, total, options.allTokens === true);
     // An exact name match wins.
     const values = total.values;
     const wholeQuery = normalizeTerm(query.trim(), 200);
@@ -326,7 +309,9 @@ export class SkillSearch {
     }
 
     const ids = this.meta.index.ids;
-    const before = (a: number, b: number): boolean => values[a]! > values[b]! || (values[a] === values[b] && ids[a]! < ids[b]!);
+    // Higher score first; equal scores by id.
+    const idOrder = this.idOrder;
+    const before = (a: number, b: number): boolean => values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!));
     const limit = options.limit ?? Infinity;
     // The best `limit` documents, kept sorted; everything else is only counted.
     const best: number[] = [];

@@ -146,40 +146,64 @@ export function matchToken(plan: TokenPlan, take: () => Scores, only?: TokenScor
 export class TokenScores {
   readonly meta: IndexHits;
   readonly body: IndexHits | undefined;
-  private readonly m: Float64Array;
-  private readonly b: Float64Array | undefined;
-  private readonly bodyWeight: number;
+  readonly bodyWeight: number;
 
   constructor(meta: IndexHits, body: IndexHits | undefined, bodyWeight: number) {
     this.meta = meta;
     this.body = body;
-    this.m = meta.scores.values;
-    this.b = body?.scores.values;
     this.bodyWeight = bodyWeight;
   }
 
-  /** The token's score for document d; 0 when it does not match d. */
-  value(d: number): number {
-    return this.b === undefined ? this.m[d]! : this.m[d]! + this.b[d]! * this.bodyWeight;
-  }
-
   has(d: number): boolean {
-    return this.m[d] !== 0 || (this.b !== undefined && this.b[d] !== 0);
+    return this.meta.scores.values[d] !== 0 || (this.body !== undefined && this.body.scores.values[d] !== 0);
   }
 
   /** At least the number of documents the token matches, and at most twice that. */
   get size(): number {
     return this.meta.scores.count + (this.body?.scores.count ?? 0);
   }
+}
 
-  /** Calls `visit` once for each document the token matches. */
-  forEach(visit: (d: number) => void): void {
-    const { docs, count } = this.meta.scores;
-    for (let i = 0; i < count; i++) visit(docs[i]!);
-    if (!this.body) return;
-    const body = this.body.scores;
-    for (let i = 0; i < body.count; i++) if (this.m[body.docs[i]!] === 0) visit(body.docs[i]!);
-  }
+/**
+ * Adds each document's summed score over `tokens` to `total`: with `all`, only the documents
+ * every token matches (they are among the smallest token's), else every document any matches.
+ * Written as plain loops over the score arrays: this visits thousands of documents per query.
+ */
+export function sumTokens(tokens: readonly TokenScores[], total: Scores, all: boolean): void {
+  const k = tokens.length;
+  const meta = tokens.map((t) => t.meta.scores.values);
+  const body = tokens.map((t) => t.body?.scores.values);
+  const weight = tokens.map((t) => t.bodyWeight);
+  /** The summed score of d; 0 when `all` and some token does not match it. */
+  const score = (d: number): number => {
+    let s = 0;
+    for (let j = 0; j < k; j++) {
+      const b = body[j];
+      const v = b === undefined ? meta[j]![d]! : meta[j]![d]! + b[d]! * weight[j]!;
+      if (v === 0 && all) return 0;
+      s += v;
+    }
+    return s;
+  };
+  const visit = (t: TokenScores): void => {
+    const m = t.meta.scores;
+    for (let i = 0; i < m.count; i++) {
+      const d = m.docs[i]!;
+      if (total.values[d] !== 0) continue; // another token listed it
+      const s = score(d);
+      if (s > 0) total.add(d, s);
+    }
+    if (!t.body) return;
+    const b = t.body.scores;
+    for (let i = 0; i < b.count; i++) {
+      const d = b.docs[i]!;
+      if (m.values[d] !== 0 || total.values[d] !== 0) continue;
+      const s = score(d);
+      if (s > 0) total.add(d, s);
+    }
+  };
+  if (all) visit(tokens.reduce((a, b) => (b.size < a.size ? b : a)));
+  else tokens.forEach(visit);
 }
 
 function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: TokenScores | undefined): TermHits {
