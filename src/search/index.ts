@@ -200,6 +200,8 @@ export class SkillSearch {
   private readonly pool: ScorePool;
   /** Whether document numbers follow the ids' order. */
   private readonly idOrder: boolean;
+  /** Scratch for searchPage: the documents the rarest token matched. */
+  private mask: Uint8Array | undefined;
   /** Scratch for matchesOf: which returned hit a document is. */
   private slots: Int32Array | undefined;
 
@@ -283,15 +285,18 @@ export class SkillSearch {
       const order = plans.map((_, i) => i);
       if (options.allTokens) order.sort((a, b) => cost(plans[a]!) - cost(plans[b]!));
       const perToken: TokenScores[] = [];
-      let only: TokenScores | undefined;
+      // A byte per document (L1-sized), rather than the rarest token's score arrays: this is
+      // read once per posting of every other token.
+      let only: Uint8Array | undefined;
       for (const i of order) {
         const { meta, body } = plans[i]!;
         perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only), BODY_WEIGHT);
-        if (options.allTokens) only ??= perToken[i];
+        if (options.allTokens && only === undefined && order.length > 1) perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
       }
       return this.rank(query, tokens, perToken, take(), options);
     } finally {
       for (const scores of taken) this.pool.give(scores);
+      this.mask?.fill(0);
     }
   }
 

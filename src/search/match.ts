@@ -103,10 +103,10 @@ export interface IndexHits {
 
 /**
  * Scores one token's plan. As MiniSearch does, a match of the whole token and all its parts
- * counts (1 + parts) times. With `only`, just the documents it matched are scored (the others
+ * counts (1 + parts) times. With `only`, just the documents marked there (1) are scored (the others
  * cannot be results).
  */
-export function matchToken(plan: TokenPlan, take: () => Scores, only?: TokenScores): IndexHits {
+export function matchToken(plan: TokenPlan, take: () => Scores, only?: Uint8Array): IndexHits {
   const whole = plan.whole && matchTerm(plan.m, plan.whole, take(), only);
   const parts = plan.parts.map((expansions) => matchTerm(plan.m, expansions, take(), only));
   const k = parts.length;
@@ -154,8 +154,9 @@ export class TokenScores {
     this.bodyWeight = bodyWeight;
   }
 
-  has(d: number): boolean {
-    return this.meta.scores.values[d] !== 0 || (this.body !== undefined && this.body.scores.values[d] !== 0);
+  /** Sets mask[d] = 1 for every document the token matches. */
+  mark(mask: Uint8Array): void {
+    for (const { docs, count } of [this.meta.scores, ...(this.body ? [this.body.scores] : [])]) for (let i = 0; i < count; i++) mask[docs[i]!] = 1;
   }
 
   /** At least the number of documents the token matches, and at most twice that. */
@@ -206,7 +207,7 @@ export function sumTokens(tokens: readonly TokenScores[], total: Scores, all: bo
   else tokens.forEach(visit);
 }
 
-function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: TokenScores | undefined): TermHits {
+function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: Uint8Array | undefined): TermHits {
   const ix = m.index;
   const nf = ix.fieldNames.length;
   const { offsets, fields, docs, freqs } = ix;
@@ -231,7 +232,7 @@ function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: T
       for (; i < runEnd; i++) {
         const d = docs[i]!;
         // d ≥ n: a body posting of a skill not in the metadata index.
-        if (d >= n || (only !== undefined && !only.has(d))) continue;
+        if (d >= n || (only !== undefined && only[d] === 0)) continue;
         const x = d * nf + f;
         const tf = freqs ? freqs[i]! : 1;
         const v = scale * (tf === 1 ? once[x]! : bm25(tf, lengthNorm(ix, x)));
