@@ -90,10 +90,9 @@ export class FeedCatalog {
   skill(card: CatalogCard): Promise<FeedSkill> {
     let pending = this.#skills.get(card.id);
     if (!pending) {
-      const slot = this.#skillSlots.get(card.id);
-      if (slot === undefined) return Promise.reject(new Error(`index.json lists no JSON for skill "${card.id}"`));
-      const path = resolveFeedPath('', this.#skillUrls[slot]!);
-      const sha256 = this.#skillDigests.toString('hex', slot * 32, slot * 32 + 32);
+      const ref = this.#skillRef(card);
+      if (!ref) return Promise.reject(new Error(`index.json lists no JSON for skill "${card.id}"`));
+      const { path, sha256 } = ref;
       pending = this.store.read(path, sha256).then((bytes) => parseJson(FeedSkill, bytes, path));
       pending.catch(() => this.#skills.delete(card.id));
       this.#skills.set(card.id, pending);
@@ -113,6 +112,37 @@ export class FeedCatalog {
       throw new NotFoundError(`File "${path}" of skill "${card.name}" is not published (${file.skipped?.reason ?? 'no content'}).`);
     }
     return { file, bytes: await this.store.read(resolveFeedPath('', file.url), file.sha256) };
+  }
+
+  /**
+   * What a search excerpt needs of a skill that matched only in its body or file paths. Read
+   * like `skill` (digest checked) but only these two fields are checked, not the whole skill
+   * against its schema: on the search path that is rare work, and it costs a millisecond while
+   * the JIT has not compiled the schema's code.
+   */
+  async excerptSource(card: CatalogCard): Promise<{ body: string; paths: string[] }> {
+    const cached = this.#skills.get(card.id);
+    const skill: unknown = cached ? await cached : await this.#readSkillJson(card);
+    const { body, files } = (skill ?? {}) as { body?: unknown; files?: unknown };
+    const paths = Array.isArray(files) ? files.map((f: { path?: unknown } | null) => f?.path).filter((p): p is string => typeof p === 'string') : [];
+    return { body: typeof body === 'string' ? body : '', paths };
+  }
+
+  async #readSkillJson(card: CatalogCard): Promise<unknown> {
+    const ref = this.#skillRef(card);
+    if (!ref) throw new Error(`index.json lists no JSON for skill "${card.id}"`);
+    const bytes = await this.store.read(ref.path, ref.sha256);
+    try {
+      return JSON.parse(bytes.toString('utf8'));
+    } catch (err) {
+      throw new Error(`${ref.path}: not JSON (${(err as Error).message})`);
+    }
+  }
+
+  #skillRef(card: CatalogCard): { path: string; sha256: string } | undefined {
+    const slot = this.#skillSlots.get(card.id);
+    if (slot === undefined) return undefined;
+    return { path: resolveFeedPath('', this.#skillUrls[slot]!), sha256: this.#skillDigests.toString('hex', slot * 32, slot * 32 + 32) };
   }
 
   /** Full-text search needs the body index; it is read once, on first use. */

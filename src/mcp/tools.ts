@@ -247,9 +247,9 @@ export async function searchSkills(c: FeedCatalog, q: string, limit: number): Pr
       const metaMatch = Object.values(hit.match).some((fields) => fields.some((f) => f !== 'body' && f !== 'paths'));
       let text = card.description;
       if (!metaMatch) {
-        const skill = await c.skill(card);
+        const { body, paths } = await c.excerptSource(card);
         const bodyMatch = Object.values(hit.match).some((fields) => fields.includes('body'));
-        text = bodyMatch ? bodyText(skill) : `Files: ${skill.files.map((f) => f.path).join(', ')}`;
+        text = bodyMatch ? bodyText(body) : `Files: ${paths.join(', ')}`;
       }
       return { ...cardView(card), score: Math.round(hit.score * 1000) / 1000, excerpt: excerpt(text, hit.terms) };
     }),

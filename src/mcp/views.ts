@@ -151,8 +151,8 @@ export function excerpt(text: string, terms: readonly string[], width = EXCERPT)
 }
 
 /** Excerpt source for a hit: the description when metadata matched, else the body as text. */
-export function bodyText(skill: FeedSkill): string {
-  return markdownToText(skill.body);
+export function bodyText(body: string): string {
+  return markdownToText(body);
 }
 
 function xml(text: string): string {
