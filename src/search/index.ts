@@ -13,9 +13,11 @@
  * domain > headings > paths; body hits count with a lower weight; an exact name match wins.
  * Body words match exactly, or as a prefix from 4 characters, never fuzzily.
  *
- * MiniSearch builds the indexes; queries run on ./term-index.ts, which reads the same files into
- * sorted terms and typed-array postings and scores exactly as MiniSearch does (BM25+, its prefix
- * and fuzzy weights), with per-document scores in dense arrays: a tenth of the memory and time.
+ * MiniSearch builds the indexes. Queries run on ./term-index.ts (sorted terms, typed-array
+ * postings, a trie for typos), scored by ./match.ts exactly as MiniSearch scores (BM25+, its
+ * prefix and fuzzy weights) into reusable score arrays (./scores.ts): a tenth of MiniSearch's
+ * memory and time. When every token must match, the rarest token is scored first and the others
+ * only on its documents.
  *
  * ```ts
  * const { search, body } = buildSearchIndexes(entries);      // at build time
