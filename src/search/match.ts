@@ -23,26 +23,10 @@ export interface Matching {
   fuzzy: (term: string) => number;
   /** Field name reported in matches (`body` for every field of the body index). */
   label?: string;
-  /**
-   * BM25+'s factor for a term that occurs once, per document and field (d * fields + f): it
-   * depends on the field's length only, so it is worked out once per index, not per posting.
-   */
-  once: Float64Array;
 }
 
-export function matching(index: TermIndex, how: Omit<Matching, 'index' | 'once'>): Matching {
-  const once = new Float64Array(index.fieldLength.length);
-  for (let x = 0; x < once.length; x++) once[x] = bm25(1, lengthNorm(index, x));
-  return { index, ...how, once };
-}
-
-/** `k(1 - b + b · length / average)` of field x % fields of document ⌊x / fields⌋. */
-function lengthNorm(ix: TermIndex, x: number): number {
-  return BM25.k * (1 - BM25.b) + ((BM25.k * BM25.b) / ix.averageFieldLength[x % ix.fieldNames.length]!) * ix.fieldLength[x]!;
-}
-
-function bm25(tf: number, norm: number): number {
-  return BM25.d + (tf * (BM25.k + 1)) / (tf + norm);
+export function matching(index: TermIndex, how: Omit<Matching, 'index'>): Matching {
+  return { index, ...how };
 }
 
 /** A query token: the whole token, or all of its word parts (`scripts/extract.py` or scripts + extract + py). */
@@ -211,7 +195,7 @@ function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: U
   const ix = m.index;
   const nf = ix.fieldNames.length;
   const { offsets, fields, docs, freqs } = ix;
-  const { once } = m;
+  const { fieldLength, averageFieldLength } = ix;
   // The hot loop works on locals: this runs once per posting, tens of thousands per query.
   const { values, docs: list } = scores;
   let count = scores.count;
@@ -229,13 +213,16 @@ function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: U
       const matching = runEnd - i;
       const idf = Math.log(1 + (ix.documentCount - matching + 0.5) / (matching + 0.5));
       const scale = weight * (m.boosts[f] ?? 1) * idf;
+      // BM25's length normalization k(1 - b + b · length / average), computed per posting from
+      // the field length: a table of it per document would be read cold, a miss per posting.
+      const perLength = (BM25.k * BM25.b) / averageFieldLength[f]!;
       for (; i < runEnd; i++) {
         const d = docs[i]!;
         // d ≥ n: a body posting of a skill not in the metadata index.
         if (d >= n || (only !== undefined && only[d] === 0)) continue;
         const x = d * nf + f;
         const tf = freqs ? freqs[i]! : 1;
-        const v = scale * (tf === 1 ? once[x]! : bm25(tf, lengthNorm(ix, x)));
+        const v = scale * (BM25.d + (tf * (BM25.k + 1)) / (tf + (BM25.k * (1 - BM25.b) + perLength * fieldLength[x]!)));
         if (values[d] === 0) list[count++] = d;
         values[d]! += v;
       }
