@@ -128,7 +128,8 @@ const EXCERPT = 160;
  * on word boundaries, with ellipses where it was cut. Falls back to the start of the text.
  */
 export function excerpt(text: string, terms: readonly string[], width = EXCERPT): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  // Most descriptions have single spaces only: check before copying (this runs for every hit).
+  const flat = (/\s\s|[^\S ]/.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
   if (flat.length <= width) return flat;
   const lower = flat.toLowerCase();
   let at = -1;

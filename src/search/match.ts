@@ -5,7 +5,7 @@
  * part …)` for a token with word parts. Browser-safe.
  */
 import type { Scores } from './scores.ts';
-import type { Expansion, TermIndex } from './term-index.ts';
+import type { TermIndex } from './term-index.ts';
 import { tokenizeText } from './text.ts';
 
 /** MiniSearch's weights for prefix and fuzzy expansions, and its BM25+ parameters. */
@@ -42,22 +42,35 @@ export function tokenQuery(token: string): TokenQuery | undefined {
   return { whole, parts: parts.filter((p) => p !== whole) };
 }
 
+/** The index terms one query term matched, with their weights: 1 when exact, MiniSearch's prefix and fuzzy weights otherwise. */
+export interface Expansions {
+  terms: number[];
+  weights: number[];
+}
+
 /** A token's terms in one index, expanded but not yet scored, and how many postings scoring reads. */
 export interface TokenPlan {
   m: Matching;
-  whole: Expansion[] | undefined;
+  whole: Expansions | undefined;
   /** One list per word part, or none when some part is not a term at all (a stop word, say). */
-  parts: Expansion[][];
+  parts: Expansions[];
   postings: number;
 }
 
 export function planToken(m: Matching, q: TokenQuery): TokenPlan {
-  const expand = (raw: string): Expansion[] | undefined => {
+  const expand = (raw: string): Expansions | undefined => {
     const term = m.normalize(raw);
-    return term === undefined ? undefined : m.index.expand(term, m.prefix(term), m.fuzzy(term));
+    if (term === undefined) return undefined;
+    const out: Expansions = { terms: [], weights: [] };
+    m.index.expand(term, m.prefix(term), m.fuzzy(term), (t, kind, distance) => {
+      const len = m.index.terms[t]!.length;
+      out.terms.push(t);
+      out.weights.push(kind === 'exact' ? 1 : kind === 'prefix' ? (PREFIX_WEIGHT * len) / (len + 0.3 * distance) : (FUZZY_WEIGHT * len) / (len + distance));
+    });
+    return out;
   };
   const whole = expand(q.whole);
-  let parts: Expansion[][] = [];
+  let parts: Expansions[] = [];
   for (const p of q.parts) {
     const expansions = expand(p);
     if (!expansions) {
@@ -68,7 +81,7 @@ export function planToken(m: Matching, q: TokenQuery): TokenPlan {
   }
   const { offsets } = m.index;
   let postings = 0;
-  for (const list of [whole ?? [], ...parts]) for (const e of list) postings += offsets[e.term + 1]! - offsets[e.term]!;
+  for (const { terms } of [...(whole ? [whole] : []), ...parts]) for (const t of terms) postings += offsets[t + 1]! - offsets[t]!;
   return { m, whole, parts, postings };
 }
 
@@ -152,46 +165,58 @@ export class TokenScores {
 /**
  * Adds each document's summed score over `tokens` to `total`: with `all`, only the documents
  * every token matches (they are among the smallest token's), else every document any matches.
- * Written as plain loops over the score arrays: this visits thousands of documents per query.
  */
 export function sumTokens(tokens: readonly TokenScores[], total: Scores, all: boolean): void {
-  const k = tokens.length;
-  const meta = tokens.map((t) => t.meta.scores.values);
-  const body = tokens.map((t) => t.body?.scores.values);
-  const weight = tokens.map((t) => t.bodyWeight);
-  /** The summed score of d; 0 when `all` and some token does not match it. */
-  const score = (d: number): number => {
-    let s = 0;
-    for (let j = 0; j < k; j++) {
-      const b = body[j];
-      const v = b === undefined ? meta[j]![d]! : meta[j]![d]! + b[d]! * weight[j]!;
-      if (v === 0 && all) return 0;
-      s += v;
-    }
-    return s;
+  const sums: Sums = {
+    meta: tokens.map((t) => t.meta.scores.values),
+    body: tokens.map((t) => t.body?.scores.values),
+    weight: tokens.map((t) => t.bodyWeight),
+    all,
+    total,
   };
-  const visit = (t: TokenScores): void => {
-    const m = t.meta.scores;
-    for (let i = 0; i < m.count; i++) {
-      const d = m.docs[i]!;
-      if (total.values[d] !== 0) continue; // another token listed it
-      const s = score(d);
-      if (s > 0) total.add(d, s);
-    }
-    if (!t.body) return;
-    const b = t.body.scores;
-    for (let i = 0; i < b.count; i++) {
-      const d = b.docs[i]!;
-      if (m.values[d] !== 0 || total.values[d] !== 0) continue;
-      const s = score(d);
-      if (s > 0) total.add(d, s);
-    }
-  };
-  if (all) visit(tokens.reduce((a, b) => (b.size < a.size ? b : a)));
-  else tokens.forEach(visit);
+  for (const t of all ? [tokens.reduce((a, b) => (b.size < a.size ? b : a))] : tokens) {
+    addSums(sums, t.meta.scores.docs, t.meta.scores.count, undefined);
+    // A document the token matches in both indexes is on both lists: visit it once.
+    if (t.body) addSums(sums, t.body.scores.docs, t.body.scores.count, t.meta.scores.values);
+  }
 }
 
-function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: Uint8Array | undefined): TermHits {
+interface Sums {
+  meta: Float64Array[];
+  body: Array<Float64Array | undefined>;
+  weight: number[];
+  all: boolean;
+  total: Scores;
+}
+
+/**
+ * The documents docs[0 .. count - 1] (but those `skip` scored), each once, into `total` with
+ * their summed score. One loop without calls: a call returning a double would box it, an
+ * allocation per document.
+ */
+function addSums({ meta, body, weight, all, total }: Sums, docs: Int32Array, count: number, skip: Float64Array | undefined): void {
+  const k = meta.length;
+  const { values, docs: list } = total;
+  let n = total.count;
+  for (let i = 0; i < count; i++) {
+    const d = docs[i]!;
+    if (values[d] !== 0 || (skip !== undefined && skip[d] !== 0)) continue;
+    let s = 0;
+    let j = 0;
+    for (; j < k; j++) {
+      const b = body[j];
+      const v = b === undefined ? meta[j]![d]! : meta[j]![d]! + b[d]! * weight[j]!;
+      if (v === 0 && all) break;
+      s += v;
+    }
+    if (j < k || !(s > 0)) continue;
+    list[n++] = d;
+    values[d] = s;
+  }
+  total.count = n;
+}
+
+function matchTerm(m: Matching, expansions: Expansions, scores: Scores, only: Uint8Array | undefined): TermHits {
   const ix = m.index;
   const nf = ix.fieldNames.length;
   const { offsets, fields, docs, freqs } = ix;
@@ -200,11 +225,11 @@ function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: U
   const { values, docs: list } = scores;
   let count = scores.count;
   const n = values.length;
-  for (const e of expansions) {
-    const len = ix.terms[e.term]!.length;
-    const weight = e.kind === 'exact' ? 1 : e.kind === 'prefix' ? (PREFIX_WEIGHT * len) / (len + 0.3 * e.distance) : (FUZZY_WEIGHT * len) / (len + e.distance);
-    const end = offsets[e.term + 1]!;
-    let i = offsets[e.term]!;
+  for (let e = 0; e < expansions.terms.length; e++) {
+    const term = expansions.terms[e]!;
+    const weight = expansions.weights[e]!;
+    const end = offsets[term + 1]!;
+    let i = offsets[term]!;
     while (i < end) {
       // One run of postings per field, each with its own document frequency.
       const f = fields ? fields[i]! : 0;
@@ -229,7 +254,7 @@ function matchTerm(m: Matching, expansions: Expansion[], scores: Scores, only: U
     }
   }
   scores.count = count;
-  return { terms: expansions.map((e) => e.term), scores };
+  return { terms: expansions.terms, scores };
 }
 
 /** The scores with the fewest documents. */

@@ -7,12 +7,8 @@
  */
 import type { CompactIndex } from './codec.ts';
 
-/** A matched index term: its number in `terms` and its edit distance (fuzzy) or extra length (prefix). */
-export interface Expansion {
-  term: number;
-  kind: 'exact' | 'prefix' | 'fuzzy';
-  distance: number;
-}
+/** How a query term matched an index term. */
+export type ExpansionKind = 'exact' | 'prefix' | 'fuzzy';
 
 export class TermIndex {
   /** Every term, sorted by UTF-16 code units (`<`). */
@@ -195,25 +191,25 @@ export class TermIndex {
   }
 
   /**
-   * The terms a query term matches: itself, the terms it is a prefix of (when `prefix`), and those
-   * within `fuzzy` edits; each term once, a prefix match wins over a fuzzy one (as in MiniSearch).
+   * Calls `found` for each term a query term matches: itself, the terms it is a prefix of (when
+   * `prefix`), and those within `fuzzy` edits; each term once, a prefix match wins over a fuzzy
+   * one (as in MiniSearch). `distance`: the edit distance (fuzzy) or the extra length (prefix).
+   * A callback, not a list of objects: a short prefix matches hundreds of terms.
    */
-  expand(term: string, prefix: boolean, fuzzy: number): Expansion[] {
-    const out: Expansion[] = [];
+  expand(term: string, prefix: boolean, fuzzy: number, found: (t: number, kind: ExpansionKind, distance: number) => void): void {
     const exact = this.find(term);
-    if (exact >= 0) out.push({ term: exact, kind: 'exact', distance: 0 });
+    if (exact >= 0) found(exact, 'exact', 0);
     let from = 0;
     let to = 0;
     if (prefix) {
       [from, to] = this.prefixRange(term);
-      for (let t = from; t < to; t++) if (t !== exact) out.push({ term: t, kind: 'prefix', distance: this.terms[t]!.length - term.length });
+      for (let t = from; t < to; t++) if (t !== exact) found(t, 'prefix', this.terms[t]!.length - term.length);
     }
     if (fuzzy > 0) {
       for (const [t, distance] of this.fuzzy(term, fuzzy)) {
-        if (t !== exact && (t < from || t >= to)) out.push({ term: t, kind: 'fuzzy', distance });
+        if (t !== exact && (t < from || t >= to)) found(t, 'fuzzy', distance);
       }
     }
-    return out;
   }
 
   /** The fields (by name) in which document `doc` has term `t`. */
