@@ -27,7 +27,7 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import { encodeIndex, type CompactIndex } from './codec.ts';
-import { matching, matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
+import { matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
 import { bodyTerms, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
@@ -208,12 +208,13 @@ export class SkillSearch {
   private slots: Int32Array | undefined;
 
   private constructor(meta: TermIndex) {
-    this.meta = matching(meta, {
+    this.meta = {
+      index: meta,
       boosts: meta.fieldNames.map((f) => (FIELD_BOOSTS as Record<string, number>)[f] ?? 1),
       normalize: normalizePathTerm,
       prefix,
       fuzzy,
-    });
+    };
     this.pool = new ScorePool(meta.documentCount, SPARE_SCORES);
     meta.ids.forEach((id, d) => this.numbers.set(id, d));
     // Feeds number skills in id order: then ties are broken by number, no string compares.
@@ -236,7 +237,7 @@ export class SkillSearch {
     const body = unwrap(bodyJson, 'body');
     // Both indexes are built from the same entries, so document numbers normally agree.
     if (body.ids.some((id, d) => this.numbers.get(id) !== d)) body.renumber(Int32Array.from(body.ids, (id) => this.numbers.get(id) ?? -1), this.size);
-    this.body = matching(body, { boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body' });
+    this.body = { index: body, boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body' };
   }
 
   get hasBody(): boolean {

@@ -25,10 +25,6 @@ export interface Matching {
   label?: string;
 }
 
-export function matching(index: TermIndex, how: Omit<Matching, 'index'>): Matching {
-  return { index, ...how };
-}
-
 /** A query token: the whole token, or all of its word parts (`scripts/extract.py` or scripts + extract + py). */
 export interface TokenQuery {
   whole: string;
@@ -219,8 +215,7 @@ function addSums({ meta, body, weight, all, total }: Sums, docs: Int32Array, cou
 function matchTerm(m: Matching, expansions: Expansions, scores: Scores, only: Uint8Array | undefined): TermHits {
   const ix = m.index;
   const nf = ix.fieldNames.length;
-  const { offsets, fields, docs, freqs } = ix;
-  const { fieldLength, averageFieldLength } = ix;
+  const { offsets, fields, docs, freqs, fieldLength, averageFieldLength } = ix;
   // The hot loop works on locals: this runs once per posting, tens of thousands per query.
   const { values, docs: list } = scores;
   let count = scores.count;
