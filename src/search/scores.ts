@@ -30,7 +30,7 @@ export class Scores {
   }
 }
 
-/** Cleared `Scores` kept between searches. Searches are synchronous, so one pool per index is safe. */
+/** Cleared `Scores` kept between searches. Searches are synchronous, so one pool per `SkillSearch` is safe. */
 export class ScorePool {
   private readonly spare: Scores[] = [];
   private readonly size: number;

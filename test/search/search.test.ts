@@ -200,6 +200,34 @@ describe('query index (term-index.ts)', () => {
     }
   });
 
+  it('scores a query of several words as the sum of its words, over the intersection with allTokens', () => {
+    // Bodies share common words, so the rarest-first and mask paths see large and small sets.
+    const syllables = ['ka', 'lo', 'mi', 'tra', 'ven', 'sor', 'pel', 'dri'];
+    let seed = 11;
+    const pick = (n: number): number => Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
+    const word = (): string => Array.from({ length: 1 + pick(3) }, () => syllables[pick(syllables.length)]).join('');
+    const words = (n: number): string => Array.from({ length: n }, word).join(' ');
+    const entries = Array.from({ length: 200 }, (_, i) => entry({ id: `s${String(i).padStart(3, '0')}`, description: words(6 + pick(10)), tags: [word()], body: words(20 + pick(60)) }));
+    const built = buildSearchIndexes(entries);
+    const s = SkillSearch.load(built.search, built.body);
+    const scoresOf = (q: string): Map<string, number> => new Map(s.search(q).map((h) => [h.id, h.score]));
+    for (const q of ['ka lo', 'tra venmi', 'sor pel dri', 'kalo mitra', 'dri ka ven lo', 'venven pelka']) {
+      const perWord = q.split(' ').map(scoresOf);
+      const union = new Set(perWord.flatMap((m) => [...m.keys()]));
+      const any = scoresOf(q);
+      expect([...any.keys()].sort(), q).toEqual([...union].sort());
+      for (const [id, score] of any) expect(score, `${q} ${id}`).toBeCloseTo(perWord.reduce((sum, m) => sum + (m.get(id) ?? 0), 0), 9);
+      const all = s.searchPage(q, { allTokens: true });
+      const both = [...union].filter((id) => perWord.every((m) => m.has(id)));
+      expect(all.hits.map((h) => h.id).sort(), q).toEqual(both.sort());
+      expect(all.total).toBe(both.length);
+      for (const h of all.hits) expect(h.score).toBe(any.get(h.id));
+      // The limit keeps the best, ties by id.
+      const top = s.searchPage(q, { allTokens: true, limit: 5 }).hits.map((h) => h.id);
+      expect(top).toEqual([...all.hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, 5).map((h) => h.id));
+    }
+  });
+
   it('finds prefixes and typo neighbours exactly as a brute-force scan does', async () => {
     const { TermIndex } = await import('../../src/search/term-index.ts');
     const { encodeIndex } = await import('../../src/search/codec.ts');
