@@ -7,7 +7,8 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CatalogCard, FeedCatalog } from './catalog.ts';
 import { bestSkill } from './best.ts';
-import { cardView, excerpt, bodyText, fileView, renderLevel2, type CardView } from './views.ts';
+import { markdownToText } from '../search/text.ts';
+import { cardView, excerpt, fileView, renderLevel2, type CardView } from './views.ts';
 import { skillFileUri } from './uris.ts';
 
 /** Gives the snapshot to answer from: the current one (swapped on reload), once it has loaded. */
@@ -249,7 +250,7 @@ export async function searchSkills(c: FeedCatalog, q: string, limit: number): Pr
       if (!metaMatch) {
         const { body, paths } = await c.excerptSource(card);
         const bodyMatch = Object.values(hit.match).some((fields) => fields.includes('body'));
-        text = bodyMatch ? bodyText(body) : `Files: ${paths.join(', ')}`;
+        text = bodyMatch ? markdownToText(body) : `Files: ${paths.join(', ')}`;
       }
       return { ...cardView(card), score: Math.round(hit.score * 1000) / 1000, excerpt: excerpt(text, hit.terms) };
     }),

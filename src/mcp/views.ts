@@ -5,7 +5,6 @@
  */
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
 import type { CatalogCard } from './catalog.ts';
-import { markdownToText } from '../search/text.ts';
 import { skillFileUri } from './uris.ts';
 
 export interface CardView {
@@ -149,11 +148,6 @@ export function excerpt(text: string, terms: readonly string[], width = EXCERPT)
     if (space > end - 20) end = space;
   }
   return `${start > 0 ? '…' : ''}${flat.slice(start, end)}${end < flat.length ? '…' : ''}`;
-}
-
-/** Excerpt source for a hit: the description when metadata matched, else the body as text. */
-export function bodyText(body: string): string {
-  return markdownToText(body);
 }
 
 function xml(text: string): string {

@@ -271,6 +271,9 @@ export class SkillSearch {
     const tokens = [...new Set(query.split(/\s+/).filter(Boolean))];
     const useBody = this.body !== undefined && !options.metadataOnly;
     const taken: Scores[] = [];
+    // A byte per document (L1-sized), rather than the rarest token's score arrays: this is
+    // read once per posting of every other token.
+    let only: Uint8Array | undefined;
     const take = (): Scores => {
       const scores = this.pool.take();
       taken.push(scores);
@@ -288,24 +291,21 @@ export class SkillSearch {
       const order = plans.map((_, i) => i);
       if (options.allTokens) order.sort((a, b) => cost(plans[a]!) - cost(plans[b]!));
       const perToken: TokenScores[] = [];
-      // A byte per document (L1-sized), rather than the rarest token's score arrays: this is
-      // read once per posting of every other token.
-      let only: Uint8Array | undefined;
       for (const i of order) {
         const { meta, body } = plans[i]!;
-        perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only), BODY_WEIGHT);
+        perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only));
         if (options.allTokens && only === undefined && order.length > 1) perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
       }
       return this.rank(query, tokens, perToken, take(), options);
     } finally {
       for (const scores of taken) this.pool.give(scores);
-      this.mask?.fill(0);
+      only?.fill(0);
     }
   }
 
   /** Totals per document (with allTokens, only documents every token matched), the `limit` best, their hits. */
   private rank(query: string, tokens: string[], perToken: TokenScores[], total: Scores, options: SearchOptions): { total: number; hits: SearchHit[] } {
-    sumTokens(perToken, total, options.allTokens === true);
+    sumTokens(perToken, BODY_WEIGHT, total, options.allTokens === true);
     // An exact name match wins.
     const values = total.values;
     const wholeQuery = normalizeTerm(query.trim(), 200);

@@ -135,16 +135,14 @@ export function matchToken(plan: TokenPlan, take: () => Scores, only?: Uint8Arra
   return { whole, parts, scores };
 }
 
-/** One query token over both indexes: its score per document is metadata + `bodyWeight` × body. */
+/** One query token over both indexes (see `sumTokens` for how they add up). */
 export class TokenScores {
   readonly meta: IndexHits;
   readonly body: IndexHits | undefined;
-  readonly bodyWeight: number;
 
-  constructor(meta: IndexHits, body: IndexHits | undefined, bodyWeight: number) {
+  constructor(meta: IndexHits, body: IndexHits | undefined) {
     this.meta = meta;
     this.body = body;
-    this.bodyWeight = bodyWeight;
   }
 
   /** Sets mask[d] = 1 for every document the token matches. */
@@ -159,14 +157,15 @@ export class TokenScores {
 }
 
 /**
- * Adds each document's summed score over `tokens` to `total`: with `all`, only the documents
- * every token matches (they are among the smallest token's), else every document any matches.
+ * Adds each document's summed score over `tokens` to `total` (a token's score is its metadata
+ * score + `bodyWeight` × its body score): with `all`, only the documents every token matches
+ * (they are among the smallest token's), else every document any matches.
  */
-export function sumTokens(tokens: readonly TokenScores[], total: Scores, all: boolean): void {
+export function sumTokens(tokens: readonly TokenScores[], bodyWeight: number, total: Scores, all: boolean): void {
   const sums: Sums = {
     meta: tokens.map((t) => t.meta.scores.values),
     body: tokens.map((t) => t.body?.scores.values),
-    weight: tokens.map((t) => t.bodyWeight),
+    bodyWeight,
     all,
     total,
   };
@@ -180,7 +179,7 @@ export function sumTokens(tokens: readonly TokenScores[], total: Scores, all: bo
 interface Sums {
   meta: Float64Array[];
   body: Array<Float64Array | undefined>;
-  weight: number[];
+  bodyWeight: number;
   all: boolean;
   total: Scores;
 }
@@ -190,7 +189,7 @@ interface Sums {
  * their summed score. One loop without calls: a call returning a double would box it, an
  * allocation per document.
  */
-function addSums({ meta, body, weight, all, total }: Sums, docs: Int32Array, count: number, skip: Float64Array | undefined): void {
+function addSums({ meta, body, bodyWeight, all, total }: Sums, docs: Int32Array, count: number, skip: Float64Array | undefined): void {
   const k = meta.length;
   const { values, docs: list } = total;
   let n = total.count;
@@ -201,7 +200,7 @@ function addSums({ meta, body, weight, all, total }: Sums, docs: Int32Array, cou
     let j = 0;
     for (; j < k; j++) {
       const b = body[j];
-      const v = b === undefined ? meta[j]![d]! : meta[j]![d]! + b[d]! * weight[j]!;
+      const v = b === undefined ? meta[j]![d]! : meta[j]![d]! + b[d]! * bodyWeight;
       if (v === 0 && all) break;
       s += v;
     }
