@@ -1,14 +1,31 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Layers, told apart by file name:
+ * - `*.test.ts`          unit: in process, temp folders and HTTP servers on 127.0.0.1 only; no
+ *                        child processes, no Elasticsearch, no browser. `npm run test:unit`.
+ * - `*.cli.test.ts`      spawns the CLI (or a skill's script) as a user would.
+ * - `*.stdio.test.ts`    an MCP server over stdio (the SDK client, MCP Inspector, raw lines).
+ * - `*.es.test.ts`       a real Elasticsearch, started once by the global setup.
+ * - `*.browser.test.ts`  Debian's Chromium through playwright-core.
+ * `npm test` runs every layer.
+ */
+const INTEGRATION = ['test/**/*.cli.test.ts', 'test/**/*.stdio.test.ts', 'test/**/*.es.test.ts', 'test/**/*.browser.test.ts'];
+
 export default defineConfig({
   test: {
     root: new URL('..', import.meta.url).pathname,
-    include: ['test/**/*.test.ts'],
-    globalSetup: ['test/setup/elasticsearch.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
-    // Integration suites share one Elasticsearch and one built site; files run in parallel workers.
     fileParallelism: true,
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: INTEGRATION } },
+      { extends: true, test: { name: 'cli', include: ['test/**/*.cli.test.ts'] } },
+      { extends: true, test: { name: 'stdio', include: ['test/**/*.stdio.test.ts'] } },
+      // Only this layer needs Elasticsearch: the global setup starts it (or finds one running).
+      { extends: true, test: { name: 'es', include: ['test/**/*.es.test.ts'], globalSetup: ['test/setup/elasticsearch.ts'] } },
+      { extends: true, test: { name: 'browser', include: ['test/**/*.browser.test.ts'] } },
+    ],
   },
 });

@@ -1,7 +1,9 @@
 /** Argument parsing shared by the commands (node:util parseArgs, with usage errors → exit 2). */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-export class UsageError extends Error {}
+import { UsageError } from '../lib/errors.ts';
+
+export { UsageError };
 
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 

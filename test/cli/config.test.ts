@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import { configJsonSchema } from '../../src/model/config-schema.ts';
-import { loadConfig } from '../../src/cli/config.ts';
+import { loadConfig } from '../../src/config/load.ts';
 
 describe('config/', () => {
   it('the committed JSON Schema matches the zod schema (run `npm run schemas` after changing config.ts)', () => {

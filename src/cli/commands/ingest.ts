@@ -13,7 +13,7 @@ import {
   type IndexNames,
 } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
-import { loadConfig, skillsLoadOptions } from '../config.ts';
+import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
 import { formatProblem } from './validate.ts';
 
 /** Options every Elasticsearch command takes. */

@@ -5,7 +5,7 @@
 import { loadCatalog } from '../../load/index.ts';
 import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
-import { loadConfig, skillsLoadOptions } from '../config.ts';
+import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
 export const validateIndexCommand: Command = {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
-import { loadConfig, skillsLoadOptions } from '../config.ts';
+import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
 
 /** Where a problem is, as a path a terminal or editor can open: `skills/x/SKILL.md:3`. */
 function problemLocation(p: Problem, root?: string): string {

@@ -1,9 +1,9 @@
-/** Read `config/skillpress.json` (optional) and validate it against the zod schema. */
+/** Read `config/skillpress.json` (optional) and validate it against the zod schema (src/model/config.ts). */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadOptions } from '../load/index.ts';
 import { SkillpressConfig } from '../model/config.ts';
-import { UsageError } from './args.ts';
+import { UsageError } from '../lib/errors.ts';
 
 export async function loadConfig(configDir = 'config'): Promise<SkillpressConfig> {
   const file = path.join(configDir, 'skillpress.json');

@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildResult } from '../../src/cli/commands/build.ts';
+import type { BuildResult } from '../../src/build.ts';
 import { Changes, FeedIndex } from '../../src/model/feed.ts';
 import { makeFixture, skillMd, write, type Fixture } from '../feed/fixture.ts';
 

@@ -1,0 +1,205 @@
+/**
+ * `build()`: skills/ (+ peers) → the output folder: the feed, the discovery index, archives, the
+ * site, and Elasticsearch when ELASTICSEARCH_URL is set. `skillpress build` is this call plus
+ * argument parsing and printing.
+ *
+ * The output is assembled in a staging folder beside `out` and swapped in at the end, so a
+ * failed build leaves the previous output untouched and readers never see half a build. The
+ * feed is written first (the site's pages read it), the site is built into its own folder (Astro
+ * empties its outDir), then the feed is moved in beside the site.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { loadCatalog } from './load/index.ts';
+import { federate } from './federate/index.ts';
+import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
+import { CATALOG_PATH, FEED_PATH, loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from './emit/feed/index.ts';
+import type { Catalog, Problem } from './model/skill.ts';
+import type { SkillpressConfig } from './model/config.ts';
+import { progress } from './lib/progress.ts';
+import { UsageError } from './lib/errors.ts';
+import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
+
+/** Named like the flags of `skillpress build`. */
+export interface BuildOptions {
+  /** Skills folder (default: `skills.root` of the config, `skills/`). */
+  skills?: string;
+  /** Output folder (default `dist`). */
+  out?: string;
+  /** Config folder holding `skillpress.json` (default `config`), or a parsed config. */
+  config?: string | SkillpressConfig;
+  /** A previous build (folder or URL) for the change list; default: what is in `out`. */
+  previous?: string;
+  /** Base path the site is served under (default: `site.base` of the config). */
+  base?: string;
+  /** Apply every rule of the specification as an error. */
+  strict?: boolean;
+  /** Build the site (default true). */
+  site?: boolean;
+  /** Progress and notes, one line each (default: none). */
+  log?: (line: string) => void;
+  /** Show progress bars on an interactive terminal (default false). */
+  progress?: boolean;
+}
+
+/** What `skillpress build --json` prints. */
+export interface BuildResult {
+  ok: boolean;
+  out: string;
+  skills: number;
+  files: number;
+  skipped_files: number;
+  withheld: number;
+  imported: number;
+  imported_not_exported: number;
+  invalid: number;
+  duplicates: number;
+  changes: FeedSummary['changes'];
+  /** Set when imported skills are shown on the site but not re-exported: the site's feed folder. */
+  catalog_dir?: string;
+  elasticsearch?: unknown;
+  seconds: number;
+  problems: Problem[];
+}
+
+interface Loaded {
+  catalog: Catalog;
+  duplicates: number;
+}
+
+interface Written {
+  feed: FeedSummary;
+  catalogView: FeedSummary | undefined;
+}
+
+export async function build(options: BuildOptions = {}): Promise<BuildResult> {
+  const started = Date.now();
+  const log = options.log ?? (() => {});
+  const config = typeof options.config === 'object' ? options.config : await loadConfig(options.config);
+  const skillsRoot = options.skills ?? config.skills.root;
+  const out = path.resolve(options.out ?? 'dist');
+  await checkOutDir(out, skillsRoot);
+
+  const { catalog, duplicates } = await loadSources(skillsRoot, config, options, log);
+  const previous = await readPrevious(out, options.previous, log);
+  const { feed, catalogView } = await writeOutputs(catalog, out, config, previous, options, log);
+  const elasticsearch = await ingestElasticsearch(catalog, log);
+
+  const problems = [...catalog.problems, ...feed.problems];
+  const errors = problems.filter((p) => p.severity === 'error');
+  return {
+    ok: errors.length === 0,
+    out,
+    skills: feed.skills,
+    files: feed.files,
+    skipped_files: feed.skippedFiles,
+    withheld: feed.withheld,
+    imported: catalogView?.imported ?? feed.imported,
+    imported_not_exported: feed.importedNotExported,
+    invalid: new Set(errors.map((p) => p.skill)).size,
+    duplicates,
+    changes: feed.changes,
+    ...(catalogView ? { catalog_dir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
+    ...(elasticsearch !== undefined ? { elasticsearch } : {}),
+    seconds: (Date.now() - started) / 1000,
+    problems,
+  };
+}
+
+/** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
+async function checkOutDir(out: string, skillsRoot: string): Promise<void> {
+  const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
+  if (inside(process.cwd(), out) || inside(path.resolve(skillsRoot), out)) {
+    throw new UsageError(`--out ${out} would replace the current folder or the skills folder; choose a separate output folder`);
+  }
+  const st = await stat(out).catch(() => undefined);
+  if (!st) return;
+  if (!st.isDirectory()) throw new UsageError(`--out ${out} exists and is not a folder`);
+  const entries = await readdir(out);
+  if (entries.length > 0 && !existsSync(path.join(out, FEED_PATH, 'index.json'))) {
+    throw new UsageError(`--out ${out} is not empty and holds no previous skillpress build; refusing to replace it`);
+  }
+}
+
+/** Local skills, then peers' skills; duplicates (identical content, near-identical text) are reported, never dropped. */
+async function loadSources(skillsRoot: string, config: SkillpressConfig, options: BuildOptions, log: (line: string) => void): Promise<Loaded> {
+  const local = await loadCatalog(skillsRoot, {
+    ...skillsLoadOptions(config),
+    mode: options.strict ? 'strict' : 'lenient',
+    registry: config.registry.name,
+    sourceDateEpoch: sourceDateEpoch(),
+  });
+  const federated = await federate(local, config, { cacheDir: path.resolve('.cache/federation'), log });
+  const threshold = config.duplicates.near_threshold;
+  const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold });
+  const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
+  return { catalog: { ...federated, problems }, duplicates: duplicates.length };
+}
+
+/** The previous build for the change list: `--previous`, else whatever feed is in `out`. */
+async function readPrevious(out: string, explicit: string | undefined, log: (line: string) => void): Promise<PreviousFeed | undefined> {
+  if (explicit) {
+    const previous = await loadPreviousFeed(explicit);
+    if (!previous) throw new UsageError(`--previous ${explicit}: no feed (cards.json) found there`);
+    return previous;
+  }
+  return loadPreviousFeed(out).catch((err: Error) => {
+    log(`build: ignoring the previous build in ${out}: ${err.message}`);
+    return undefined;
+  });
+}
+
+/** Feed, the site's catalog view, and the site, assembled in a staging folder and swapped into `out`. */
+async function writeOutputs(catalog: Catalog, out: string, config: SkillpressConfig, previous: PreviousFeed | undefined, options: BuildOptions, log: (line: string) => void): Promise<Written> {
+  const epoch = sourceDateEpoch();
+  await mkdir(path.dirname(out), { recursive: true });
+  const staging = await mkdtemp(path.join(path.dirname(out), `.${path.basename(out)}.staging-`));
+  try {
+    const data = path.join(staging, 'data');
+    const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
+    const feed = await writeFeed(catalog, { outDir: data, config, previous, sourceDateEpoch: epoch, onProgress: (n) => bar?.update(n) });
+    bar?.done();
+    // The site shows imported skills even when they are not re-exported: give it its own view.
+    let catalogView: FeedSummary | undefined;
+    if (feed.importedNotExported > 0) {
+      const previousCatalog = await loadPreviousFeed(out, { feedPath: CATALOG_PATH }).catch(() => undefined);
+      catalogView = await writeFeed(catalog, { outDir: data, config, previous: previousCatalog, sourceDateEpoch: epoch, scope: 'catalog' });
+    }
+    const site = path.join(staging, 'site');
+    if (options.site !== false) {
+      const { buildSite } = await import('./site/build-site.ts');
+      await buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base: options.base ?? config.site.base, log });
+    }
+    await swapIn(staging, data, site, out);
+    return { feed, catalogView };
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Moves the feed folders beside the site, then the site into `out`, replacing what is there. */
+async function swapIn(staging: string, data: string, site: string, out: string): Promise<void> {
+  await mkdir(site, { recursive: true });
+  const trash = path.join(staging, 'trash');
+  await mkdir(trash);
+  for (const entry of await readdir(data)) await replace(path.join(data, entry), path.join(site, entry), path.join(trash, `site-${entry}`));
+  await replace(site, out, path.join(trash, 'previous'));
+}
+
+/** Move `from` to `to`, replacing what is there. */
+async function replace(from: string, to: string, trash: string): Promise<void> {
+  if (existsSync(to)) await rename(to, trash);
+  await rename(from, to);
+}
+
+/** Elasticsearch ingest when ELASTICSEARCH_URL is set; otherwise one line saying it was skipped. */
+async function ingestElasticsearch(catalog: Catalog, log: (line: string) => void): Promise<unknown> {
+  if (!process.env.ELASTICSEARCH_URL) {
+    log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
+    return undefined;
+  }
+  // Loaded lazily: the Elasticsearch client is only needed when ingesting.
+  const { ingestIfConfigured } = await import('./emit/elasticsearch/index.ts');
+  return ingestIfConfigured(catalog, log);
+}
