@@ -9,10 +9,10 @@
  * and file is named by the digest its parent lists, so once the index answers 304 the rest is
  * read from here, re-verified, without asking the peer again.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../lib/hash.ts';
+import { atomicWrite } from '../lib/fs.ts';
 
 export interface UrlEntry {
   url: string;
@@ -76,12 +76,4 @@ export class Cache {
   private entryPath(url: string): string {
     return path.join(this.dir, 'http', `${sha256Hex(url)}.json`);
   }
-}
-
-/** Write through a temporary name and rename, so a crash never leaves a half-written file. */
-export async function atomicWrite(file: string, data: Uint8Array | string, makeFolder = true): Promise<void> {
-  if (makeFolder) await mkdir(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(tmp, data);
-  await rename(tmp, file);
 }

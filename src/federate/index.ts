@@ -15,7 +15,6 @@ import { importSkillUrl } from './skill-url.ts';
 
 export { feedIndexUrl, importPeer } from './peer.ts';
 export { rawSkillUrl, isTrusted, importSkillUrl } from './skill-url.ts';
-export { unsafePathReason } from './paths.ts';
 
 export interface FederateOptions {
   /** Folder for the conditional-request cache (ETag / Last-Modified and verified bodies). */

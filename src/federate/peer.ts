@@ -16,7 +16,8 @@ import { pMap } from '../lib/p-map.ts';
 import { Cache } from './cache.ts';
 import { DigestMismatch, Fetcher } from './fetcher.ts';
 import { FetchError } from './http.ts';
-import { resolveSameOrigin, unsafePathReason } from './paths.ts';
+import { resolveSameOrigin } from './paths.ts';
+import { pathProblem } from '../lib/paths.ts';
 
 export interface PeerContext {
   cache: Cache;
@@ -168,8 +169,8 @@ async function importSkill(
   // Check every path and URL before fetching anything.
   const paths = new Set<string>();
   const planned = feedSkill.files.map((f) => {
-    const unsafe = unsafePathReason(f.path);
-    if (unsafe) throw new Rejected('peer-unsafe-path', `file "${f.path}": ${unsafe}`);
+    const unsafe = pathProblem(f.path);
+    if (unsafe) throw new Rejected('peer-unsafe-path', `file "${f.path}": path ${unsafe}`);
     if (paths.has(f.path)) throw new Rejected('peer-inconsistent', `file "${f.path}" is listed twice`);
     paths.add(f.path);
     if (f.skipped) return { f, url: undefined };

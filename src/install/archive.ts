@@ -7,7 +7,7 @@
 import { gunzipSync } from 'node:zlib';
 import { inflateSync } from 'fflate';
 import tar from 'tar-stream';
-import { unsafePathReason } from '../federate/paths.ts';
+import { pathProblem } from '../lib/paths.ts';
 
 export class ArchiveError extends Error {}
 
@@ -31,8 +31,8 @@ function entryPath(name: string, isDir: boolean): string | undefined {
   let p = name.startsWith('./') ? name.slice(2) : name;
   if (isDir || p.endsWith('/')) p = p.replace(/\/+$/, '');
   if (p === '' || p === '.') return undefined;
-  const unsafe = unsafePathReason(p);
-  if (unsafe) throw new ArchiveError(`entry "${name}": ${unsafe}`);
+  const unsafe = pathProblem(p);
+  if (unsafe) throw new ArchiveError(`entry "${name}": path ${unsafe}`);
   return p;
 }
 

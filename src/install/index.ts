@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { checkName, parseSkillMarkdown, skillDigest } from '../load/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { atomicWrite } from '../federate/cache.ts';
+import { atomicWrite } from '../lib/fs.ts';
 import { InstallError, locate, type Limits } from './source.ts';
 import type { Files } from './archive.ts';
 

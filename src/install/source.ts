@@ -13,7 +13,7 @@ import { FeedIndex, FeedSkill } from '../model/feed.ts';
 import { checkName, skillDigest } from '../load/index.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { FetchError, get, sameHost } from '../federate/http.ts';
-import { unsafePathReason } from '../federate/paths.ts';
+import { pathProblem } from '../lib/paths.ts';
 import { unpack, type Files } from './archive.ts';
 
 export class InstallError extends Error {}
@@ -198,8 +198,8 @@ function feedIndex(reader: Reader, url: URL, data: unknown): Located {
       const missing: Package['missing'] = [];
       const hashes: Array<{ path: string; sha256: string }> = [];
       for (const f of skill.data.files) {
-        const unsafe = unsafePathReason(f.path);
-        if (unsafe) throw new InstallError(`${skillUrl.href}: file "${f.path}": ${unsafe}; refusing to install`);
+        const unsafe = pathProblem(f.path);
+        if (unsafe) throw new InstallError(`${skillUrl.href}: file "${f.path}": path ${unsafe}; refusing to install`);
         if (f.skipped || !f.url) {
           missing.push({ path: f.path, reason: f.skipped?.reason ?? 'no url' });
           continue;

@@ -10,10 +10,9 @@ export function normalizeBase(base: string | undefined): string {
   return trimmed ? `/${trimmed}/` : '/';
 }
 
-/** Percent-encode every segment of a `/`-separated path. */
-export function encodePath(p: string): string {
-  return p.split('/').map(encodeURIComponent).join('/');
-}
+import { encodePath } from '../lib/paths.ts';
+
+export { encodePath };
 
 /**
  * A URL-safe, readable slug for a tag or domain: lowercase ASCII letters, digits and hyphens.

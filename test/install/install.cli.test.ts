@@ -174,11 +174,11 @@ describe('install from a .well-known/agent-skills index', () => {
   });
 
   it.each([
-    ['tar-dotdot', '"../../escaped.txt": path contains a ".." segment'],
+    ['tar-dotdot', '"../../escaped.txt": path has a ".." segment'],
     ['tar-absolute', 'path is absolute'],
     ['tar-symlink', '"passwd" is a symlink to "/etc/passwd"'],
     ['tar-hardlink', '"h" is a link'],
-    ['zip-dotdot', '"../escaped.txt": path contains a ".." segment'],
+    ['zip-dotdot', '"../escaped.txt": path has a ".." segment'],
     ['zip-symlink', '"passwd" is a symlink'],
     ['wrapped', 'archives must not have a wrapper folder'],
     ['bad-digest', 'but the index lists 0000'],

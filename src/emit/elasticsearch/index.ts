@@ -6,7 +6,7 @@ import { ingestCatalog, type IngestOptions, type IngestResult } from './ingest.t
 
 export { ingestCatalog, IngestError, type IngestOptions, type IngestResult, type DocumentFailure } from './ingest.ts';
 export { getSkillById, getSkillFiles, storedBytes, SkillNotFoundError, type SkillRecord, type ReadOptions } from './read.ts';
-export { writeSkillFolder, unsafePathReason, type RestoreResult } from './restore.ts';
+export { writeSkillFolder, type RestoreResult } from './restore.ts';
 export { validateIndex, type IndexCheck } from './verify.ts';
 export { connectionFromEnv, createClient, redactUrl, redactSecrets, assertReachable, UnreachableError, DEFAULT_URL, type ConnectionOptions } from './client.ts';
 export { DEFAULT_NAMES, indexNames, loadIndexDefinitions, type IndexNames, type IndexDefinitions } from './definitions.ts';

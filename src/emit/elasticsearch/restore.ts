@@ -6,6 +6,7 @@
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../../lib/hash.ts';
+import { pathProblem } from '../../lib/paths.ts';
 import type { FileDocument } from './documents.ts';
 import { storedBytes } from './read.ts';
 
@@ -15,24 +16,12 @@ export interface RestoreResult {
   skipped: Array<{ path: string; reason: string }>;
 }
 
-/** Why `filePath` must not be written below a folder, or undefined when it is safe. */
-export function unsafePathReason(filePath: string): string | undefined {
-  if (filePath.length === 0) return 'empty path';
-  if (filePath.includes('\0')) return 'NUL byte in path';
-  if (filePath.startsWith('/') || /^[a-zA-Z]:/.test(filePath)) return 'absolute path';
-  if (filePath.includes('\\')) return 'backslash in path';
-  const segments = filePath.split('/');
-  if (segments.some((s) => s === '..')) return '".." segment';
-  if (segments.some((s) => s === '' || s === '.')) return 'empty or "." segment';
-  return undefined;
-}
-
 export async function writeSkillFolder(entries: readonly FileDocument[], outDir: string): Promise<RestoreResult> {
   const root = path.resolve(outDir);
   // Check everything first: a bad entry means nothing is written.
   const seen = new Set<string>();
   for (const entry of entries) {
-    const reason = unsafePathReason(entry.file_path);
+    const reason = pathProblem(entry.file_path);
     if (reason) throw new Error(`refusing file path ${JSON.stringify(entry.file_path)} from the index: ${reason}`);
     const target = path.resolve(root, entry.file_path);
     if (!target.startsWith(root + path.sep)) throw new Error(`refusing file path ${JSON.stringify(entry.file_path)}: it leaves ${outDir}`);

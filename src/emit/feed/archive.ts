@@ -7,7 +7,7 @@
 import { crc32, deflateRaw, gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { pack } from 'tar-stream';
-import { safeSegments } from './paths.ts';
+import { checkPath } from '../../lib/paths.ts';
 
 export interface ArchiveEntry {
   /** Path inside the skill, `/`-separated (checked again here: no `..`, no absolute paths). */
@@ -22,7 +22,7 @@ const deflateRawAsync = promisify(deflateRaw);
 const ZIP_MIN_SECONDS = Date.UTC(1980, 0, 1, 0, 0, 0) / 1000;
 
 function ordered(entries: readonly ArchiveEntry[]): ArchiveEntry[] {
-  for (const e of entries) safeSegments(e.path);
+  for (const e of entries) checkPath(e.path);
   return [...entries].sort((a, b) => {
     if (a.path === SKILL_MD) return -1;
     if (b.path === SKILL_MD) return 1;

@@ -2,4 +2,4 @@
 export { writeFeed, FEED_PATH, CATALOG_PATH, DISCOVERY_PATH, type WriteFeedOptions, type FeedSummary } from './write-feed.ts';
 export { loadPreviousFeed, computeChanges, type PreviousFeed } from './changes.ts';
 export { tarGz, zip, type ArchiveEntry } from './archive.ts';
-export { safeSegments, resolveInside, encodePath, UnsafePathError } from './paths.ts';
+

@@ -3,7 +3,7 @@ import type { Problem, Skill, SkillFile } from '../../model/skill.ts';
 import { FEED_VERSION, type Card, type FeedFile, type FeedSkill } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
 import { countTokens } from '../../lib/tokens.ts';
-import { encodePath } from './paths.ts';
+import { encodePath } from '../../lib/paths.ts';
 
 export const SKILL_MD = 'SKILL.md';
 

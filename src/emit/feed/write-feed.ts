@@ -29,7 +29,8 @@ import { pMap } from '../../lib/p-map.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, buildSearchIndexes, extractHeadings, type SearchEntry } from '../../search/index.ts';
 import { tarGz, zip, type ArchiveEntry } from './archive.ts';
 import { computeChanges, type PreviousFeed } from './changes.ts';
-import { encodePath, resolveInside } from './paths.ts';
+import { encodePath } from '../../lib/paths.ts';
+import { resolveInside } from '../../lib/fs.ts';
 import { SKILL_MD, skillJson, type TokenCache } from './skill-json.ts';
 
 export const FEED_PATH = 'feed/v1';

@@ -5,7 +5,12 @@
  * Everything the server reads goes through `resolveFeedPath`, so nothing outside the feed is read.
  */
 
-export class FeedPathError extends Error {}
+import { UnsafePathError } from '../../lib/errors.ts';
+import { checkPath, encodePath } from '../../lib/paths.ts';
+
+/** A URL or path that would leave the feed (an UnsafePathError under the name the server's handlers catch). */
+export const FeedPathError = UnsafePathError;
+export { checkPath, encodePath };
 
 const BASE = 'https://feed.invalid/';
 
@@ -29,22 +34,6 @@ export function resolveFeedPath(from: string, url: string): string {
   }
   const segments = resolved.pathname.slice(1).split('/').map(decodeSegment);
   return checkPath(segments.join('/'));
-}
-
-/** Checks a decoded, `/`-separated relative path: no empty, `.` or `..` segments, no NUL or `\`. */
-export function checkPath(path: string): string {
-  if (path.length === 0 || path.length > 4096) throw new FeedPathError('empty or over-long path');
-  for (const segment of path.split('/')) {
-    if (segment === '' || segment === '.' || segment === '..' || segment.includes('\0') || segment.includes('\\')) {
-      throw new FeedPathError(`path ${JSON.stringify(path)} has an invalid segment`);
-    }
-  }
-  return path;
-}
-
-/** Percent-encodes each segment of a feed path (the form URLs in the feed use). */
-export function encodePath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
 }
 
 function decodeSegment(segment: string): string {

@@ -14,7 +14,7 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { sha256Hex } from '../../lib/hash.ts';
-import { atomicWrite } from '../../federate/cache.ts';
+import { atomicWrite } from '../../lib/fs.ts';
 import { encodePath } from './paths.ts';
 import { readVerifiedText } from './read-text.ts';
 import { verify, type FeedStore, type FeedText } from './store.ts';

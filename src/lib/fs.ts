@@ -1,0 +1,29 @@
+/** File-system helpers shared by every stage that writes: paths kept inside a root, atomic writes. */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { UnsafePathError } from './errors.ts';
+import { pathSegments, quotePath } from './paths.ts';
+
+/** Join a publishable relative path onto `root` (throws UnsafePathError for anything else). */
+export function resolveInside(root: string, relPath: string): string {
+  const abs = path.resolve(root, ...pathSegments(relPath));
+  const base = path.resolve(root);
+  if (abs !== base && !abs.startsWith(base + path.sep)) throw new UnsafePathError(`path ${quotePath(relPath)} leaves ${base}`);
+  return abs;
+}
+
+/** Whether `child` is `parent` or inside it (resolved OS paths, compared by whole segments). */
+export function isInsideDir(child: string, parent: string): boolean {
+  const c = path.resolve(child);
+  const p = path.resolve(parent);
+  return c === p || c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
+}
+
+/** Write through a temporary name and rename, so a crash never leaves a half-written file. */
+export async function atomicWrite(file: string, data: Uint8Array | string, makeFolder = true): Promise<void> {
+  if (makeFolder) await mkdir(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(tmp, data);
+  await rename(tmp, file);
+}

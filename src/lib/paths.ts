@@ -1,0 +1,68 @@
+/**
+ * Skill-relative file paths: one rule for which are publishable, checked wherever a path comes
+ * from someone else (a skill folder, a peer feed, an archive, an Elasticsearch document, an MCP
+ * URI) and wherever one is written to disk or put in a URL.
+ *
+ * A path is `/`-separated and relative. Segments are compared whole: `..notes.md` and `...` are
+ * ordinary names, only a segment that *is* `.` or `..` is refused. Browser-safe (no node:
+ * imports): the site encodes file URLs with `encodePath`.
+ */
+import { UnsafePathError } from './errors.ts';
+
+/** Longest path (in UTF-16 code units) and longest segment (in UTF-8 bytes, as file systems count). */
+export const MAX_PATH_LENGTH = 4096;
+export const MAX_SEGMENT_BYTES = 255;
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+const DRIVE = /^[A-Za-z]:/;
+const encoder = new TextEncoder();
+
+/**
+ * Why `p` is not a publishable relative path, or undefined when it is. The reason is a short
+ * phrase that completes "path … ": `is empty`, `has a ".." segment`.
+ */
+export function pathProblem(p: string): string | undefined {
+  if (p.length === 0) return 'is empty';
+  if (p.length > MAX_PATH_LENGTH) return `is longer than ${MAX_PATH_LENGTH} characters`;
+  if (CONTROL.test(p)) return 'contains a control character (NUL, newline, tab, ESC, DEL …)';
+  if (p.includes('\\')) return 'contains a backslash';
+  if (p.startsWith('/')) return 'is absolute';
+  if (DRIVE.test(p)) return 'starts with a drive letter (like "c:")';
+  for (const segment of p.split('/')) {
+    if (segment === '') return 'has an empty segment ("//" or a trailing "/")';
+    if (segment === '.' || segment === '..') return `has a "${segment}" segment`;
+    if (encoder.encode(segment).length > MAX_SEGMENT_BYTES) return `has a segment longer than ${MAX_SEGMENT_BYTES} bytes`;
+  }
+  return undefined;
+}
+
+/** `p` itself when it is publishable; otherwise an UnsafePathError naming the path and the rule. */
+export function checkPath(p: string): string {
+  const problem = pathProblem(p);
+  if (problem) throw new UnsafePathError(`path ${quotePath(p)} ${problem}`);
+  return p;
+}
+
+/** The segments of a publishable path (throws UnsafePathError otherwise). */
+export function pathSegments(p: string): string[] {
+  return checkPath(p).split('/');
+}
+
+/** Percent-encode each segment for a URL (`/` stays the separator): `#1 ?q.txt` → `%231%20%3Fq.txt`. */
+export function encodePath(p: string): string {
+  return p.split('/').map(encodeURIComponent).join('/');
+}
+
+/** Whether `child` is `parent` or below it, comparing whole `/`-separated segments. */
+export function isWithin(child: string, parent: string): boolean {
+  if (parent === '') return true;
+  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+}
+
+/**
+ * A path fit for one human-readable line: JSON-quoted, so a newline, tab, ESC or DEL in a file
+ * name shows as `\n`, `\t`, `\u001b`, `\u007f` instead of breaking the line or driving the terminal.
+ */
+export function quotePath(p: string): string {
+  return JSON.stringify(p).replace(/\u007f/g, '\\u007f');
+}
