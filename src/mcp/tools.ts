@@ -240,7 +240,7 @@ export function registerTools(server: McpServer, catalog: CatalogRef): void {
 /** skills_search's work, also used by the router prompt: ranked hits with excerpts. */
 export async function searchSkills(c: FeedCatalog, q: string, limit: number): Promise<{ total: number; results: Array<CardView & { score: number; excerpt: string }> }> {
   await c.loadBodyIndex();
-  const { total, hits } = c.search.searchPage(q, { allTokens: true, limit });
+  const { total, hits } = c.search.searchPage(q, { mode: 'all', limit });
   const results = await Promise.all(
     hits.map(async (hit) => {
       const card = c.card(hit.id);

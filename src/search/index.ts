@@ -22,7 +22,7 @@
  * ```ts
  * const { search, body } = buildSearchIndexes(entries);      // at build time
  * const s = SkillSearch.load(search, body);                   // site or MCP
- * s.search('pdf extract', { limit: 10, allTokens: true });
+ * s.search('pdf extract', { limit: 10 });                      // ranked: all words first, then some
  * ```
  */
 import MiniSearch, { type Options } from 'minisearch';
@@ -30,7 +30,7 @@ import { encodeIndex, type CompactIndex } from './codec.ts';
 import { matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
-import { bodyTerms, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
+import { bodyTerms, foldTerm, isNoiseWord, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
 
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
 
@@ -62,41 +62,74 @@ export interface SearchDoc {
   version?: string;
 }
 
+/**
+ * How the words of a query combine:
+ * - `ranked` (default; the site and `skills_search`): skills matching every word first, then
+ *   skills matching some, by score. Never empty when a skill shares a meaningful word.
+ * - `all`: only skills matching every word (seed 003's rule).
+ * - `any`: every skill matching some word, by score alone.
+ */
+export type SearchMode = 'ranked' | 'all' | 'any';
+
 export interface SearchOptions {
   /** At most this many results (default: all). */
   limit?: number;
   /** Keep only the documents this returns true for. */
   filter?: (doc: SearchDoc) => boolean;
-  /**
-   * Every whitespace-separated query token must match somewhere (name, metadata, file paths
-   * or body). Default false: any token may match, more matching tokens rank higher.
-   */
-  allTokens?: boolean;
+  mode?: SearchMode;
   /** Ignore the body index even when it is attached. */
   metadataOnly?: boolean;
+}
+
+/** One meaningful word of a query: stop words and filler ("please", "help me") are left out. */
+export interface QueryWord {
+  word: string;
+  /** How many skills it matches at all (0: no skill has it, however the query is ranked). */
+  documents: number;
+}
+
+export interface WordMatch {
+  word: string;
+  /** Where it matched: `name`, `description`, `tags`, `domain`, `headings`, `paths` or `body`. */
+  fields: string[];
 }
 
 export interface SearchHit {
   id: string;
   score: number;
-  /** Document terms that matched (after prefix / fuzzy expansion). */
+  /** Document terms that matched (after stemming, prefix and fuzzy expansion). */
   terms: string[];
   /** For each matched term, the fields it matched in (`body` for the body index). */
   match: Record<string, string[]>;
+  /** The query words this skill matched, in query order, with their fields. */
+  words: WordMatch[];
+  /** Share of the query's words it matched, 0–1. */
+  coverage: number;
   /** The stored card fields. */
   doc: SearchDoc;
+}
+
+export interface SearchPage {
+  /** How many skills match (before `limit`). */
+  total: number;
+  hits: SearchHit[];
+  /** The words the query was searched with. */
+  words: QueryWord[];
 }
 
 /** Serialized form of both indexes (what `search.json` / `search-body.json` hold). */
 export interface SerializedIndex {
   format: 'skillpress-search';
-  version: 1;
+  version: 1 | 2;
   kind: 'metadata' | 'body';
   index: unknown;
 }
 
-export const SEARCH_FORMAT_VERSION = 1;
-// (format 1 = MiniSearch 7 JSON with its `index` array rewritten by ./codec.ts)
+export const SEARCH_FORMAT_VERSION = 2;
+// Format 1 = MiniSearch 7 JSON with its `index` array rewritten by ./codec.ts; format 2 = the
+// same with stemmed terms. Format 1 is still read: stemmed queries find its unstemmed terms by
+// prefix ("forecast" → "forecasting"), so feeds built by an older skillpress keep working.
+const READABLE_VERSIONS: readonly unknown[] = [1, 2];
 
 /** File names of the two indexes inside `feed/v1/`. */
 export const SEARCH_FILE = 'search.json';
@@ -187,8 +220,8 @@ function unwrap(json: unknown, kind: SerializedIndex['kind']): TermIndex {
   if (!s || s.format !== 'skillpress-search' || s.kind !== kind) {
     throw new Error(`not a skillpress ${kind} search index (expected format "skillpress-search", kind "${kind}")`);
   }
-  if (s.version !== SEARCH_FORMAT_VERSION) {
-    throw new Error(`search index version ${String(s.version)} is not supported (this skillpress reads version ${SEARCH_FORMAT_VERSION})`);
+  if (!READABLE_VERSIONS.includes(s.version)) {
+    throw new Error(`search index version ${String(s.version)} is not supported (this skillpress reads versions ${READABLE_VERSIONS.join(' and ')})`);
   }
   return new TermIndex(s.index as CompactIndex);
 }
@@ -206,6 +239,8 @@ export class SkillSearch {
   private mask: Uint8Array | undefined;
   /** Scratch for matchesOf: which returned hit a document is. */
   private slots: Int32Array | undefined;
+  /** Scratch for rank in mode `ranked`: which documents matched every word. */
+  private complete: Uint8Array | undefined;
 
   private constructor(meta: TermIndex) {
     this.meta = {
@@ -264,11 +299,11 @@ export class SkillSearch {
   }
 
   /**
-   * Like `search`, and also the number of matching skills: only the `limit` best are
-   * materialized as hits, so a broad query over a big catalog stays cheap.
+   * Like `search`, and also the number of matching skills and the words searched for: only the
+   * `limit` best are materialized as hits, so a broad query over a big catalog stays cheap.
    */
-  searchPage(query: string, options: SearchOptions = {}): { total: number; hits: SearchHit[] } {
-    const tokens = [...new Set(query.split(/\s+/).filter(Boolean))];
+  searchPage(query: string, options: SearchOptions = {}): SearchPage {
+    const mode = options.mode ?? 'ranked';
     const useBody = this.body !== undefined && !options.metadataOnly;
     const taken: Scores[] = [];
     // A byte per document (L1-sized), rather than the rarest token's score arrays: this is
@@ -280,89 +315,100 @@ export class SkillSearch {
       return scores;
     };
     try {
-      const plans = tokens.flatMap((token) => {
-        const q = tokenQuery(token);
-        return q === undefined ? [] : [{ meta: planToken(this.meta, q), body: useBody ? planToken(this.body!, q) : undefined }]; // undefined: punctuation only
+      const plans = queryWords(query).flatMap((word) => {
+        const q = tokenQuery(word);
+        return q === undefined ? [] : [{ word, meta: planToken(this.meta, q), body: useBody ? planToken(this.body!, q) : undefined }]; // undefined: punctuation only
       });
-      if (plans.length === 0) return { total: 0, hits: [] };
-      // With allTokens a result matches every token: score the token that reads the fewest
-      // postings first, then the others only on the documents it matched.
+      if (plans.length === 0) return { total: 0, hits: [], words: [] };
+      // When every word must match, score the word that reads the fewest postings first, then
+      // the others only on the documents it matched.
       const cost = (p: (typeof plans)[number]): number => p.meta.postings + (p.body?.postings ?? 0);
       const order = plans.map((_, i) => i);
-      if (options.allTokens) order.sort((a, b) => cost(plans[a]!) - cost(plans[b]!));
+      if (mode === 'all') order.sort((a, b) => cost(plans[a]!) - cost(plans[b]!));
       const perToken: TokenScores[] = [];
       for (const i of order) {
         const { meta, body } = plans[i]!;
         perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only));
-        if (options.allTokens && only === undefined && order.length > 1) perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
+        if (mode === 'all' && only === undefined && order.length > 1) perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
       }
-      return this.rank(query, tokens, perToken, take(), options);
+      const words = plans.map((p, i): QueryWord => ({ word: p.word, documents: mode === 'all' && only !== undefined ? -1 : perToken[i]!.documents() }));
+      return this.rank(query, words, perToken, take(), options);
     } finally {
       for (const scores of taken) this.pool.give(scores);
       only?.fill(0);
     }
   }
 
-  /** Totals per document (with allTokens, only documents every token matched), the `limit` best, their hits. */
-  private rank(query: string, tokens: string[], perToken: TokenScores[], total: Scores, options: SearchOptions): { total: number; hits: SearchHit[] } {
-    sumTokens(perToken, BODY_WEIGHT, total, options.allTokens === true);
-    // An exact name match wins.
+  /** Totals per document (in mode `all`, only documents every word matched), the `limit` best, their hits. */
+  private rank(query: string, words: QueryWord[], perToken: TokenScores[], total: Scores, options: SearchOptions): SearchPage {
+    const mode = options.mode ?? 'ranked';
+    sumTokens(perToken, BODY_WEIGHT, total, mode === 'all');
+    this.exactNameBonus(query, words, total.values);
     const values = total.values;
-    const wholeQuery = normalizeTerm(query.trim(), 200);
-    const tokenSet = new Set(tokens.map((t) => normalizeTerm(t, 200)));
-    for (const name of new Set([wholeQuery, ...tokenSet])) {
+    // In mode `ranked`, skills matching every word come first: complete[d] = 1 for those.
+    const complete = mode === 'ranked' ? this.markComplete(perToken, total) : undefined;
+    const ids = this.meta.index.ids;
+    const idOrder = this.idOrder;
+    // Complete matches first (mode `ranked`), then higher score; equal scores by id.
+    const before = (a: number, b: number): boolean =>
+      (complete !== undefined && complete[a] !== complete[b] ? complete[a]! > complete[b]! :
+        values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!)));
+    try {
+      const { best, count } = topDocuments(total, before, options.limit ?? Infinity, options.filter && ((d) => options.filter!(this.docAt(d))));
+      const matches = this.matchesOf(best, perToken, words.length);
+      const hits = best.map((d, h): SearchHit => {
+        const matched = matches[h]!.words.flatMap((fields, i) => (fields.length > 0 ? [{ word: words[i]!.word, fields }] : []));
+        return { id: ids[d]!, score: values[d]!, terms: Object.keys(matches[h]!.terms), match: matches[h]!.terms, words: matched, coverage: matched.length / words.length, doc: this.docAt(d) };
+      });
+      // In mode `all` the words were scored on the rarest word's skills only: report what matched.
+      const reported = words.map((w) => (w.documents < 0 ? { ...w, documents: count } : w));
+      return { total: count, hits, words: reported };
+    } finally {
+      if (complete) for (let i = 0; i < total.count; i++) complete[total.docs[i]!] = 0;
+    }
+  }
+
+  /** An exact name match wins: × 6 when the whole query is the name, × 3 when one of its words is. */
+  private exactNameBonus(query: string, words: QueryWord[], values: Float64Array): void {
+    const wholeQuery = foldTerm(query.trim(), 200);
+    const names = new Set([wholeQuery, ...words.map((w) => foldTerm(w.word, 200))]);
+    for (const name of names) {
       for (const d of (name !== undefined && this.byName.get(name)) || []) {
         if (values[d]! > 0) values[d]! *= name === wholeQuery ? EXACT_NAME_BONUS * 2 : EXACT_NAME_BONUS;
       }
     }
+  }
 
-    const ids = this.meta.index.ids;
-    // Higher score first; equal scores by id.
-    const idOrder = this.idOrder;
-    const before = (a: number, b: number): boolean => values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!));
-    const limit = options.limit ?? Infinity;
-    // The best `limit` documents, kept sorted; everything else is only counted.
-    const best: number[] = [];
-    let count = 0;
+  /** Marks (in a reused byte array) the scored documents that every word matched. */
+  private markComplete(perToken: readonly TokenScores[], total: Scores): Uint8Array {
+    const complete = (this.complete ??= new Uint8Array(this.size));
     for (let i = 0; i < total.count; i++) {
       const d = total.docs[i]!;
-      if (options.filter && !options.filter(this.docAt(d))) continue;
-      count++;
-      if (best.length >= limit && !before(d, best[best.length - 1]!)) continue;
-      if (limit === Infinity) {
-        best.push(d);
-        continue;
-      }
-      let at = best.length;
-      while (at > 0 && before(d, best[at - 1]!)) at--;
-      best.splice(at, 0, d);
-      if (best.length > limit) best.pop();
+      complete[d] = perToken.every((t) => t.matches(d)) ? 1 : 0;
     }
-    if (limit === Infinity) best.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    const matches = this.matchesOf(best, perToken);
-    return {
-      total: count,
-      hits: best.map((d, h) => ({ id: ids[d]!, score: values[d]!, terms: Object.keys(matches[h]!), match: matches[h]!, doc: this.docAt(d) })),
-    };
+    return complete;
   }
 
   /**
-   * For each of the returned documents, the terms that matched and in which fields: worked out
-   * only for those. A term's postings are scanned once for all of them, or binary-searched per
-   * document when its list is long (a common word), whichever reads fewer postings.
+   * For each of the returned documents, the terms that matched and in which fields, and the
+   * fields each query word matched in: worked out only for those. A term's postings are
+   * scanned once for all of them, or binary-searched per document when its list is long (a
+   * common word), whichever reads fewer postings.
    */
-  private matchesOf(best: readonly number[], perToken: readonly TokenScores[]): Array<Record<string, string[]>> {
-    const matches = best.map((): Record<string, string[]> => ({}));
+  private matchesOf(best: readonly number[], perToken: readonly TokenScores[], wordCount: number): HitMatches[] {
+    const matches = best.map((): HitMatches => ({ terms: {}, words: Array.from({ length: wordCount }, (): string[] => []) }));
     if (best.length === 0) return matches;
     // slots[d] = 1 + the hit number of document d (0: not a hit); cleared before returning.
     const slots = (this.slots ??= new Int32Array(this.size));
     best.forEach((d, h) => (slots[d] = h + 1));
     const n = slots.length;
-    const record = (h: number, term: string, field: string): void => {
-      const into = (matches[h]![term] ??= []);
+    const record = (h: number, word: number, term: string, field: string): void => {
+      const into = (matches[h]!.terms[term] ??= []);
       if (!into.includes(field)) into.push(field);
+      const fields = matches[h]!.words[word]!;
+      if (!fields.includes(field)) fields.push(field);
     };
-    const add = (m: Matching, hits: TermHits, counts: (d: number) => boolean): void => {
+    const add = (word: number, m: Matching, hits: TermHits, counts: (d: number) => boolean): void => {
       const ix = m.index;
       const counted = best.map(counts);
       const wanted = best.map((_, h) => h).filter((h) => counted[h]);
@@ -375,21 +421,21 @@ export class SkillSearch {
           for (let i = from; i < to; i++) {
             const d = ix.docs[i]!;
             const h = d < n ? slots[d]! - 1 : -1;
-            if (h >= 0 && counted[h]) record(h, term, m.label ?? ix.fieldNames[ix.fields ? ix.fields[i]! : 0]!);
+            if (h >= 0 && counted[h]) record(h, word, term, m.label ?? ix.fieldNames[ix.fields ? ix.fields[i]! : 0]!);
           }
         } else {
-          for (const h of wanted) for (const f of ix.fieldsOf(t, best[h]!)) record(h, term, m.label ?? f);
+          for (const h of wanted) for (const f of ix.fieldsOf(t, best[h]!)) record(h, word, term, m.label ?? f);
         }
       }
     };
-    for (const t of perToken) {
+    perToken.forEach((t, word) => {
       for (const [m, ih] of [[this.meta, t.meta], [this.body, t.body]] as const) {
         if (!m || !ih) continue;
         const { whole, parts } = ih;
-        if (whole) add(m, whole, (d) => whole.scores.values[d]! > 0);
-        if (parts.length > 0) for (const p of parts) add(m, p, (d) => parts.every((q) => q.scores.values[d]! > 0));
+        if (whole) add(word, m, whole, (d) => whole.scores.values[d]! > 0);
+        if (parts.length > 0) for (const p of parts) add(word, m, p, (d) => parts.every((q) => q.scores.values[d]! > 0));
       }
-    }
+    });
     for (const d of best) slots[d] = 0;
     return matches;
   }
@@ -397,4 +443,45 @@ export class SkillSearch {
   private docAt(d: number): SearchDoc {
     return { id: this.meta.index.ids[d]!, ...this.meta.index.stored[d] } as SearchDoc;
   }
+}
+
+/** What one returned document matched: terms with their fields, and the fields of each query word (by word number). */
+interface HitMatches {
+  terms: Record<string, string[]>;
+  words: string[][];
+}
+
+/**
+ * The words a query is searched with: whitespace-separated, each once, without stop words and
+ * filler ("please help me …") — unless that would leave nothing, then all of them.
+ */
+export function queryWords(query: string): string[] {
+  const all = [...new Set(query.split(/\s+/).filter(Boolean))];
+  const meaningful = all.filter((w) => !isNoiseWord(w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
+  return meaningful.length > 0 ? meaningful : all;
+}
+
+/**
+ * The `limit` best documents of `total` in `before` order (kept sorted while scanning, so a
+ * broad query builds only `limit` hits), and how many passed the filter.
+ */
+function topDocuments(total: Scores, before: (a: number, b: number) => boolean, limit: number, keep?: (d: number) => boolean): { best: number[]; count: number } {
+  const best: number[] = [];
+  let count = 0;
+  for (let i = 0; i < total.count; i++) {
+    const d = total.docs[i]!;
+    if (keep && !keep(d)) continue;
+    count++;
+    if (limit === Infinity) {
+      best.push(d);
+      continue;
+    }
+    if (best.length >= limit && !before(d, best[best.length - 1]!)) continue;
+    let at = best.length;
+    while (at > 0 && before(d, best[at - 1]!)) at--;
+    best.splice(at, 0, d);
+    if (best.length > limit) best.pop();
+  }
+  if (limit === Infinity) best.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  return { best, count };
 }

@@ -150,6 +150,22 @@ export class TokenScores {
     for (const { docs, count } of [this.meta.scores, ...(this.body ? [this.body.scores] : [])]) for (let i = 0; i < count; i++) mask[docs[i]!] = 1;
   }
 
+  /** Whether the token matches document `d` (in either index). */
+  matches(d: number): boolean {
+    return this.meta.scores.values[d]! > 0 || (this.body !== undefined && this.body.scores.values[d]! > 0);
+  }
+
+  /** How many documents the token matches (in either index, each once). */
+  documents(): number {
+    let n = this.meta.scores.count;
+    if (this.body) {
+      const { docs, count } = this.body.scores;
+      const meta = this.meta.scores.values;
+      for (let i = 0; i < count; i++) if (meta[docs[i]!] === 0) n++;
+    }
+    return n;
+  }
+
   /** At least the number of documents the token matches, and at most twice that. */
   get size(): number {
     return this.meta.scores.count + (this.body?.scores.count ?? 0);

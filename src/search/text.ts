@@ -1,7 +1,13 @@
 /**
  * Text handling for the search indexes: how fields, file paths and queries become terms.
  * Browser-safe (no node: imports): the site bundles this module.
+ *
+ * Words are stemmed (Snowball's English stemmer, `porter2`) at index and query time, so
+ * `forecasting` meets `forecast`, `conflicts` `conflict`, `tests` `testing`. Only plain
+ * lowercase ASCII words are stemmed: names like `pdf-processing`, versions and code identifiers
+ * with digits are kept as written.
  */
+import { stem } from 'porter2';
 
 /** Characters that join the parts of one word-like token: `pdf-processing`, `extract.py`, `a/b`. */
 const JOINERS = /[-_./:@+#~]/;
@@ -64,23 +70,53 @@ export function tokenizePath(path: string): string[] {
   return out;
 }
 
-/** Lowercase and normalize one term; `undefined` drops it. */
-export function normalizeTerm(term: string, maxLength = MAX_TERM): string | undefined {
+/**
+ * Words people add to requests that say nothing about the task ("please help me …"). Ignored
+ * in queries, together with the stop words; indexes keep them (a skill may be named `help`).
+ */
+export const FILLER_WORDS = new Set(
+  (
+    'my me im i\'m please help need want like some get make just about something someone thing things ' +
+    'would like wanna gonna lets let\'s can could hey hi thanks thank'
+  ).split(' '),
+);
+
+const PLAIN_WORD = /^[a-z]+$/;
+
+/** The stem of a plain lowercase ASCII word of three letters or more; anything else as it is. */
+export function stemWord(term: string): string {
+  return term.length > 2 && PLAIN_WORD.test(term) ? stem(term) : term;
+}
+
+/** Lowercase and Unicode-normalize one term, without stemming; `undefined` drops it. */
+export function foldTerm(term: string, maxLength = MAX_TERM): string | undefined {
   const t = term.normalize('NFKC').toLowerCase();
   if (t.length === 0 || t.length > maxLength) return undefined;
   return t;
+}
+
+/** Folded and stemmed: how every metadata term is indexed and queried. */
+export function normalizeTerm(term: string, maxLength = MAX_TERM): string | undefined {
+  const t = foldTerm(term, maxLength);
+  return t === undefined ? undefined : stemWord(t);
 }
 
 export function normalizePathTerm(term: string): string | undefined {
   return normalizeTerm(term, MAX_PATH_TERM);
 }
 
-/** Body terms: normalized, no stop words, no bare numbers of more than four digits. */
+/** Body terms: folded, no stop words, no bare numbers of more than four digits, stemmed. */
 export function normalizeBodyTerm(term: string): string | undefined {
-  const t = normalizeTerm(term);
+  const t = foldTerm(term);
   if (t === undefined || STOP_WORDS.has(t)) return undefined;
   if (/^\d{5,}$/.test(t)) return undefined;
-  return t;
+  return stemWord(t);
+}
+
+/** Whether a query word says nothing about the task: a stop word or filler. */
+export function isNoiseWord(word: string): boolean {
+  const t = foldTerm(word);
+  return t === undefined || STOP_WORDS.has(t) || FILLER_WORDS.has(t);
 }
 
 /**

@@ -227,7 +227,7 @@ describe('feed documents', () => {
   it('serves a search index that finds skills by name, path and body, and a body index apart', () => {
     const search = SkillSearch.load(json(path.join(feedDir, 'search.json')));
     expect(search.size).toBe(2);
-    expect(search.search('scripts/run.sh', { allTokens: true })[0]?.id).toBe('kitchen-sink');
+    expect(search.search('scripts/run.sh', { mode: 'all' })[0]?.id).toBe('kitchen-sink');
     expect(search.search('kitchn-sink')[0]?.id).toBe('kitchen-sink');
     expect(search.search('helpers')).toEqual([]);
     search.attachBody(json(path.join(feedDir, 'search-body.json')));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndexes, FIELD_BOOSTS, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
-import { bodyTerms, extractHeadings, tokenizePath, tokenizeText } from '../../src/search/text.ts';
+import { bodyTerms, extractHeadings, normalizeTerm, tokenizePath, tokenizeText } from '../../src/search/text.ts';
 
 const entry = (e: Partial<SearchEntry> & { id: string }): SearchEntry => ({
   name: e.id,
@@ -55,8 +55,15 @@ describe('tokenizing', () => {
   it('splits a path into the word parts of its segments', () => {
     expect(tokenizePath('scripts/extract.py')).toEqual(['scripts', 'extract', 'py']);
   });
-  it('drops stop words, repeats and markdown from body terms', () => {
-    expect(bodyTerms('# The [Guide](https://x.example/a) to **PDF** and pdf')).toBe('guide pdf');
+  it('stems words so that their forms meet, and keeps names, versions and identifiers whole', () => {
+    const stems = (text: string): string[] => tokenizeText(text).map((t) => normalizeTerm(t)!);
+    expect(stems('forecasting forecast forecasts')).toEqual(['forecast', 'forecast', 'forecast']);
+    expect(new Set(stems('conflicts conflict')).size).toBe(1);
+    expect(new Set(stems('tests testing tested')).size).toBe(1);
+    expect(stems('pdf-processing v2 gpt4o')).toEqual(['pdf-processing', 'pdf', 'process', 'v2', 'gpt4o']);
+  });
+  it('drops stop words, repeats and markdown from body terms, and stems them', () => {
+    expect(bodyTerms('# The [Guide](https://x.example/a) to **PDF** and pdf')).toBe('guid pdf');
   });
   it('finds headings outside code fences', () => {
     expect(extractHeadings('# One\n```\n# not a heading\n```\n## Two ##\n')).toEqual(['One', 'Two']);
@@ -88,16 +95,18 @@ describe('SkillSearch', () => {
 
   it('finds a skill by a file path, its segments and its file name', () => {
     for (const q of ['scripts/extract.py', 'extract.py', 'parse_csv.py', 'policy/limits.csv', '日本語']) {
-      const hits = full.search(q, { allTokens: true });
+      const hits = full.search(q, { mode: 'all' });
       expect(hits.length, q).toBeGreaterThan(0);
     }
-    expect(full.search('scripts/extract.py', { allTokens: true })[0]?.id).toBe('pdf-processing');
-    expect(full.search('limits.csv', { allTokens: true }).map((h) => h.id)).toEqual(['refund-approval']);
+    // data-extraction also matches every part ("extraction" in its name): both are listed.
+    expect(full.search('scripts/extract.py', { mode: 'all' }).map((h) => h.id).sort()).toEqual(['data-extraction', 'pdf-processing']);
+    expect(full.search('reference/forms.md', { mode: 'all' })[0]?.id).toBe('pdf-processing');
+    expect(full.search('limits.csv', { mode: 'all' }).map((h) => h.id)).toEqual(['refund-approval']);
   });
 
   it('allTokens requires every token to match somewhere, body included', () => {
-    expect(full.search('finance chargebacks', { allTokens: true }).map((h) => h.id)).toEqual(['refund-approval']);
-    expect(full.search('finance pdfplumber', { allTokens: true })).toEqual([]);
+    expect(full.search('finance chargebacks', { mode: 'all' }).map((h) => h.id)).toEqual(['refund-approval']);
+    expect(full.search('finance pdfplumber', { mode: 'all' })).toEqual([]);
     expect(full.search('finance pdfplumber').map((h) => h.id).sort()).toEqual(['pdf-processing', 'refund-approval']);
   });
 
@@ -217,13 +226,13 @@ describe('query index (term-index.ts)', () => {
       const any = scoresOf(q);
       expect([...any.keys()].sort(), q).toEqual([...union].sort());
       for (const [id, score] of any) expect(score, `${q} ${id}`).toBeCloseTo(perWord.reduce((sum, m) => sum + (m.get(id) ?? 0), 0), 9);
-      const all = s.searchPage(q, { allTokens: true });
+      const all = s.searchPage(q, { mode: 'all' });
       const both = [...union].filter((id) => perWord.every((m) => m.has(id)));
       expect(all.hits.map((h) => h.id).sort(), q).toEqual(both.sort());
       expect(all.total).toBe(both.length);
       for (const h of all.hits) expect(h.score).toBe(any.get(h.id));
       // The limit keeps the best, ties by id.
-      const top = s.searchPage(q, { allTokens: true, limit: 5 }).hits.map((h) => h.id);
+      const top = s.searchPage(q, { mode: 'all', limit: 5 }).hits.map((h) => h.id);
       expect(top).toEqual([...all.hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, 5).map((h) => h.id));
     }
   });
@@ -269,7 +278,7 @@ describe('query index (term-index.ts)', () => {
   it('matches body words exactly, and by prefix only from four characters', () => {
     const s = SkillSearch.load(search, body);
     expect(s.search('chargeback').map((h) => h.id)).toEqual(['refund-approval']); // prefix of "chargebacks"
-    expect(s.search('escalat').map((h) => h.id)).toEqual(['refund-approval']);
+    expect(s.search('escalating').map((h) => h.id)).toEqual(['refund-approval']); // "escalate": the same stem
     expect(s.search('esc')).toEqual([]); // a 3-character prefix of a body word alone
     expect(s.search('human').map((h) => h.id)).toEqual(['refund-approval']);
   });
