@@ -1,6 +1,6 @@
 /** File-system helpers shared by every stage that writes: paths kept inside a root, atomic writes. */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UnsafePathError } from './errors.ts';
 import { pathSegments, quotePath } from './paths.ts';

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import type { CatalogCard } from './catalog.ts';
-import { UNIVERSAL_TOOLS, type CatalogRef } from './tools.ts';
+import { UNIVERSAL_TOOLS, type CatalogRef } from './tools/index.ts';
 import { renderLevel2, renderRouter } from './views.ts';
 
 /** The router lists every skill of a catalog this small, else this many (best matches or newest). */
@@ -17,7 +17,7 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
     {
       title: 'Skill router (level 1)',
       description: 'Routes a request to one skill: lists available skills (at most 40; the best matches for `query` in a big catalog) and how to load one.',
-      argsSchema: z.object({ query: z.string().max(500).optional().describe('The user\'s request, to pick which skills a big catalog lists') }),
+      argsSchema: z.object({ query: z.string().max(500).optional().describe('The user\'s request in their own words: a big catalog lists the skills that best match it') }),
     },
     async ({ query }) => {
       const c = await catalog();

@@ -11,8 +11,12 @@ import type { SkillReadResult, SkillSource } from '@modelcontextprotocol/server/
 import type { FeedSkill } from '../model/feed.ts';
 import type { CatalogCard } from './catalog.ts';
 import { FeedPathError } from './feed/paths.ts';
-import type { CatalogRef } from './tools.ts';
+import type { CatalogRef } from './tools/shared.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 import { parseSkillUri, skillFileUri, skillPathSegments, skillRootUri } from './uris.ts';
+
+/** skills/list and directory cursors hold the URI of the last entry served. */
+const CURSOR_KIND = 'after';
 
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
 export const DEFAULT_PAGE_SIZE = 100;
@@ -65,7 +69,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
       const cards = await inUriOrder();
       let start = 0;
       if (cursor !== undefined) {
-        const after = decodeCursor(cursor);
+        const after = decodeCursor(CURSOR_KIND, cursor);
         if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous skills/list result, or none to start over');
         start = cards.findIndex((card) => skillFileUri(card, 'SKILL.md') > after);
         if (start < 0) start = cards.length;
@@ -73,7 +77,7 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
       const page = cards.slice(start, start + pageSize);
       const skills = await Promise.all(page.map(entry));
       const more = start + pageSize < cards.length;
-      return more ? { skills, nextCursor: encodeCursor(skills.at(-1)!.uri) } : { skills };
+      return more ? { skills, nextCursor: encodeCursor(CURSOR_KIND, skills.at(-1)!.uri) } : { skills };
     },
 
     async get(uri) {
@@ -101,13 +105,13 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
       if (!children) return undefined;
       let start = 0;
       if (cursor !== undefined) {
-        const after = decodeCursor(cursor);
+        const after = decodeCursor(CURSOR_KIND, cursor);
         if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous resources/directory/read result');
         start = children.findIndex((child) => child.uri > after);
         if (start < 0) start = children.length;
       }
       const page = children.slice(start, start + pageSize);
-      return start + pageSize < children.length ? { resources: page, nextCursor: encodeCursor(page.at(-1)!.uri) } : { resources: page };
+      return start + pageSize < children.length ? { resources: page, nextCursor: encodeCursor(CURSOR_KIND, page.at(-1)!.uri) } : { resources: page };
     },
 
     async listResources() {
@@ -135,14 +139,3 @@ function directoryChildren(card: CatalogCard, skill: FeedSkill, dir: string): Di
   return children.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
 }
 
-const CURSOR_PREFIX = 'after:';
-
-function encodeCursor(uri: string): string {
-  return Buffer.from(CURSOR_PREFIX + uri, 'utf8').toString('base64url');
-}
-
-function decodeCursor(cursor: string): string | undefined {
-  if (!/^[A-Za-z0-9_-]{1,12000}$/.test(cursor)) return undefined;
-  const text = Buffer.from(cursor, 'base64url').toString('utf8');
-  return text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : undefined;
-}

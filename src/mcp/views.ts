@@ -85,7 +85,7 @@ export function renderRouter(skills: readonly CatalogCard[], total: number, quer
   const more =
     total > skills.length
       ? `\nThe catalog holds ${total} skills; ${skills.length} are listed${query ? ` (the best matches for "${xml(query)}")` : ''}. ` +
-        'If none fits, call skills_search with a few keywords before giving up.\n'
+        'If none fits, call skills_search (or best_skill) with the user\'s request in their own words before giving up.\n'
       : '';
   return [
     'You are a top-level orchestration assistant. Your job is to analyze the user\'s',
@@ -106,7 +106,7 @@ export function renderRouter(skills: readonly CatalogCard[], total: number, quer
     '    </tool>',
     '    <tool>',
     '        <name>skills_search</name>',
-    '        <description>Finds skills by keywords when none of <available_skills> fits.</description>',
+    '        <description>Finds skills for the user\'s request (their own words are fine) when none of <available_skills> fits.</description>',
     '    </tool>',
     '</mcp_tools>',
     '',

@@ -1,6 +1,7 @@
 /**
  * Test helpers for the MCP server: fixture skills in a temp folder, a real feed built from them
- * with the project's feed writer, and a real SDK client talking to `skillpress mcp` over stdio.
+ * with the project's pipeline, and a real SDK client talking to the server — in process over the
+ * SDK's in-memory transport, or to `skillpress mcp` over stdio.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,8 +9,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { build } from '../../src/build.ts';
+import { FeedCatalog } from '../../src/mcp/catalog.ts';
+import { openFeed } from '../../src/mcp/feed/locate.ts';
+import { createServer } from '../../src/mcp/server.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const NODE = path.join(ROOT, 'node_modules/.bin/node');
@@ -51,12 +56,12 @@ export async function writeSkills(dir: string, skills: Record<string, SkillFiles
   }
 }
 
-/** Builds `<out>/feed/v1` from a skills folder with the real pipeline: `skillpress build --no-site`. */
+/** Builds `<out>/feed/v1` from a skills folder with the real pipeline (`build()`, no site), in process. */
 export async function buildFeed(skillsDir: string, outDir: string): Promise<string> {
   // An empty config folder: defaults, and no peers to fetch whatever the project's config says.
   const config = path.join(path.dirname(skillsDir), 'config');
   await mkdir(config, { recursive: true });
-  await promisify(execFile)(NODE, [CLI, 'build', '--skills', skillsDir, '--out', outDir, '--config', config, '--no-site'], { cwd: ROOT, env: { ...process.env, CI: '1' } });
+  await build({ skills: skillsDir, out: outDir, config, site: false });
   return path.join(outDir, 'feed', 'v1');
 }
 
@@ -101,7 +106,7 @@ export interface Connected {
 }
 
 /** Spawns `skillpress mcp` and connects the SDK client in the given protocol era. */
-export async function connect(feed: string, era: Era, extraArgs: string[] = [], options: ConstructorParameters<typeof Client>[1] = {}): Promise<Connected> {
+export async function connect(feed: string, era: Era, extraArgs: string[] = [], options: ClientOptions = {}): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: NODE,
     args: [CLI, 'mcp', '--feed', feed, ...extraArgs],
@@ -110,10 +115,28 @@ export async function connect(feed: string, era: Era, extraArgs: string[] = [], 
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client(
-    { name: 'skillpress-test', version: '1.0.0' },
-    { ...options, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}) },
-  );
+  const client = newClient(era, options);
   await client.connect(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+type ClientOptions = ConstructorParameters<typeof Client>[1];
+
+function newClient(era: Era, options: ClientOptions = {}): Client {
+  return new Client({ name: 'skillpress-test', version: '1.0.0' }, { ...options, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}) });
+}
+
+/**
+ * The server in this process over the SDK's in-memory transport, served by the same era-choosing
+ * entry as stdio (`serveStdio`): the tools, prompts and skills extension exactly as `skillpress
+ * mcp` serves them, without a child process (feed reloading is tested over stdio).
+ */
+export async function connectInProcess(feed: string, era: Era, options: ClientOptions & { pageSize?: number } = {}): Promise<Connected> {
+  const { pageSize, ...clientOptions } = options;
+  const catalog = FeedCatalog.load(await openFeed(feed, {}));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(() => createServer(() => catalog, { name: 'skillpress', version: '0.0.0-test', pageSize }), { transport: serverSide });
+  const client = newClient(era, clientOptions);
+  await client.connect(clientSide);
+  return { client, stderr: () => '', close: async () => (await client.close(), await handle.close()) };
 }

@@ -1,0 +1,128 @@
+/**
+ * `best_skill` (seed 004): exactly one skill that fits the request, or none — never a list.
+ * Retrieval narrows to a few candidates; the client's model judges them when the client offers
+ * sampling (asked once, with a deadline; its reply is read strictly), otherwise — and whenever
+ * the model gives no usable answer in time — the calibrated rule decides. The answer says who
+ * decided, the candidates with their scores, the confidence and the reason.
+ */
+import { z } from 'zod';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import type { RequestStateCodec } from '@modelcontextprotocol/server';
+import { modelPrompt, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
+import type { FeedCatalog } from '../catalog.ts';
+import { cardView } from '../views.ts';
+import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
+
+/** How long the client's model has to answer before the rule decides. */
+export const JUDGE_TIMEOUT_MS = 20_000;
+const JUDGE_KEY = 'judge';
+
+export interface JudgeState {
+  /** Epoch milliseconds after which a model answer is not waited for. */
+  deadline: number;
+}
+
+type Decision = Judgement & { decided_by: 'rule' | 'model' };
+
+const CandidateOut = z.object({
+  name: z.string(),
+  score: z.number(),
+  coverage: z.number().describe('Weighted share of the request it covers, 0–1'),
+  metadata_coverage: z.number().describe('The same, counting only its name, description, tags and domain'),
+});
+
+export function registerBestSkill(server: McpServer, catalog: CatalogRef, codec: RequestStateCodec<JudgeState>): void {
+  server.registerTool(
+    'best_skill',
+    {
+      title: 'Best skill for a request',
+      description:
+        'Exactly one skill that fits the request, with its instructions, or none. Pass the user\'s request in their own words. Judged by the client\'s model when it offers sampling (judge=auto), else by a calibrated rule; the result says who decided and why.',
+      inputSchema: z.strictObject({
+        query: queryText('The user\'s request or problem, in their words'),
+        judge: z.enum(['auto', 'rule']).default('auto').describe('auto: the client\'s model when it offers sampling, else the rule; rule: always the rule'),
+      }),
+      outputSchema: z.object({
+        query: z.string(),
+        decided_by: z.enum(['rule', 'model']),
+        skill: CardOut.extend({ instructions: z.string() }).nullable(),
+        confidence: z.number(),
+        reason: z.string(),
+        candidates: z.array(CandidateOut),
+        search_time_ms: z.number(),
+      }),
+      annotations: READ_ONLY,
+    },
+    async (args, ctx) => {
+      const c = await catalog();
+      await c.loadBodyIndex();
+      const started = performance.now();
+      const retrieval = retrieve(c.search, args.query);
+      const search_time_ms = Math.round((performance.now() - started) * 1000) / 1000;
+      const asked = args.judge === 'auto' && retrieval.candidates.length > 0 && offersSampling(server, ctx);
+      const decision = asked ? await modelDecision(ctx, retrieval, codec) : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
+      if ('resultType' in decision) return decision;
+      return answer(c, args.query, retrieval, decision, search_time_ms);
+    },
+  );
+}
+
+/** Whether the client declared sampling: in the request's envelope (2026-07-28) or at initialize (earlier revisions). */
+function offersSampling(server: McpServer, ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, { sampling?: unknown } | undefined> | undefined;
+  const declared = envelope ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.server.getClientCapabilities();
+  return declared?.sampling !== undefined;
+}
+
+/**
+ * The model's verdict, or the rule's when the model gives no usable answer. On 2026-07-28 the
+ * question goes out as an input-required result (the client retries with the answer and the
+ * signed deadline); on earlier revisions as a sampling request with a timeout.
+ */
+async function modelDecision(ctx: ServerContext, retrieval: Retrieval, codec: RequestStateCodec<JudgeState>): Promise<Decision | ReturnType<typeof inputRequired>> {
+  const prompt = modelPrompt(retrieval);
+  if (ctx.mcpReq.envelope === undefined) {
+    const reply = await ctx.mcpReq.requestSampling(prompt, { timeout: JUDGE_TIMEOUT_MS }).catch((err: Error) => err);
+    return reply instanceof Error ? fallback(retrieval, `the client's model gave no answer (${reply.message})`) : fromReply(reply, retrieval);
+  }
+  const state = ctx.mcpReq.requestState<JudgeState>();
+  const reply = ctx.mcpReq.inputResponses?.[JUDGE_KEY];
+  if (state === undefined || reply === undefined) {
+    if (state !== undefined) return fallback(retrieval, 'the client did not ask its model');
+    const requestState = await codec.mint({ deadline: Date.now() + JUDGE_TIMEOUT_MS });
+    return inputRequired({ inputRequests: { [JUDGE_KEY]: inputRequired.createMessage(prompt) }, requestState });
+  }
+  if (typeof state !== 'object' || Date.now() > state.deadline) return fallback(retrieval, `the client's model did not answer within ${JUDGE_TIMEOUT_MS / 1000} s`);
+  return fromReply(reply, retrieval);
+}
+
+function fromReply(reply: unknown, retrieval: Retrieval): Decision {
+  const text = replyText(reply);
+  const id = parseModelAnswer(text, retrieval);
+  if (id === undefined) return fallback(retrieval, `the client's model answered ${JSON.stringify((text ?? '').slice(0, 80))}, which is neither a candidate's name nor none`);
+  const rule = ruleJudge(retrieval);
+  const chosen = retrieval.candidates.find((c) => c.id === id);
+  const agree = rule.id === (id ?? undefined) ? 'as the rule would' : `the rule alone would say ${rule.id ? `"${rule.id}"` : 'none'}`;
+  const reason = `The client's model chose ${chosen ? `"${chosen.id}"` : 'none'} among ${retrieval.candidates.length} candidate(s) (${agree}).`;
+  return { id: id ?? undefined, confidence: rule.id === (id ?? undefined) ? Math.max(rule.confidence, 0.9) : 0.7, reason, decided_by: 'model' };
+}
+
+function fallback(retrieval: Retrieval, why: string): Decision {
+  const rule = ruleJudge(retrieval);
+  return { ...rule, reason: `The rule decided: ${why}. ${rule.reason}`, decided_by: 'rule' };
+}
+
+async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decision: Decision, search_time_ms: number) {
+  const candidates = retrieval.candidates.map((k) => ({ name: k.name, score: round(k.score), coverage: round(k.weightedCoverage), metadata_coverage: round(k.metadataCoverage) }));
+  const base = { query, decided_by: decision.decided_by, confidence: decision.confidence, reason: decision.reason, candidates, search_time_ms };
+  const card = decision.id ? c.card(decision.id) : undefined;
+  if (!card) {
+    const text = `No skill fits "${query}" (decided by the ${decision.decided_by}). ${decision.reason}`;
+    return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: null } };
+  }
+  const skill = await c.skill(card);
+  const text = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}\n\n${skill.body}`;
+  return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } } };
+}
+
+const round = (n: number): number => Math.round(n * 1000) / 1000;

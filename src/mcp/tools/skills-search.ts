@@ -1,0 +1,85 @@
+/**
+ * `skills_search`: the shared ranking over names, metadata, SKILL.md text and file paths.
+ * Skills matching every meaningful word of the query come first (seed 003's rule), then skills
+ * matching some, by score; each result says which words it matched, where, and its coverage.
+ * Empty only when no skill shares a meaningful word with the query.
+ */
+import { z } from 'zod';
+import type { McpServer } from '@modelcontextprotocol/server';
+import type { SearchHit } from '../../search/index.ts';
+import { markdownToText } from '../../search/text.ts';
+import type { CatalogCard, FeedCatalog } from '../catalog.ts';
+import { cardView, excerpt } from '../views.ts';
+import { CardOut, limitOf, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
+
+const WordOut = z.object({ word: z.string(), fields: z.array(z.string()) });
+
+export const SearchResultOut = CardOut.extend({
+  score: z.number(),
+  coverage: z.number().describe('Share of the query\'s meaningful words this skill matched, 0–1'),
+  matched: z.array(WordOut).describe('The query words it matched, with the fields they matched in (name, description, tags, domain, headings, paths, body)'),
+  excerpt: z.string(),
+});
+
+export type SearchResult = z.infer<typeof SearchResultOut>;
+
+export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): void {
+  server.registerTool(
+    'skills_search',
+    {
+      title: 'Search skills',
+      description:
+        'Find skills for a request: pass the user\'s words or a few keywords. Skills matching every meaningful word come first, then those matching some, by score; each result gives the words it matched, where, and its coverage (0–1).',
+      inputSchema: z.strictObject({ query: queryText('The user\'s request or keywords'), limit: limitOf(25, 10) }),
+      outputSchema: z.object({
+        query: z.string(),
+        limit: z.number(),
+        words: z.array(z.string()).describe('The meaningful words searched for (stop words and filler left out)'),
+        total: z.number(),
+        results: z.array(SearchResultOut),
+      }),
+      annotations: READ_ONLY,
+    },
+    async (args) => {
+      const c = await catalog();
+      const { total, words, results } = await searchSkills(c, args.query, args.limit);
+      const text = total === 0
+        ? `No skill shares a meaningful word with "${args.query}". Try other words (what the task is about, the file type, the tool), or skills_list to browse.`
+        : `${total} skill(s) match "${args.query}"; top ${results.length}:\n` + results.map(resultLine).join('\n');
+      return { content: [{ type: 'text', text }], structuredContent: { query: args.query, limit: args.limit, words, total, results } };
+    },
+  );
+}
+
+function resultLine(r: SearchResult): string {
+  const words = r.matched.map((m) => `${m.word} [${m.fields.join(', ')}]`).join(', ');
+  return `- ${r.name} (score ${r.score}, matched ${Math.round(r.coverage * 100)}%: ${words}): ${r.excerpt}`;
+}
+
+/** skills_search's work, also used by the router prompt and the routing benchmark. */
+export async function searchSkills(c: FeedCatalog, q: string, limit: number): Promise<{ total: number; words: string[]; results: SearchResult[] }> {
+  await c.loadBodyIndex();
+  const page = c.search.searchPage(q, { mode: 'ranked', limit });
+  const results = await Promise.all(page.hits.map((hit) => result(c, hit)));
+  return { total: page.total, words: page.words.map((w) => w.word), results: results.filter((r) => r !== undefined) };
+}
+
+async function result(c: FeedCatalog, hit: SearchHit): Promise<SearchResult | undefined> {
+  const card = c.card(hit.id);
+  if (!card) return undefined;
+  return {
+    ...cardView(card),
+    score: Math.round(hit.score * 1000) / 1000,
+    coverage: Math.round(hit.coverage * 1000) / 1000,
+    matched: hit.words,
+    excerpt: excerpt(await excerptSource(c, card, hit), hit.terms),
+  };
+}
+
+/** The description, unless the skill matched only in its body or file paths: then that text. */
+async function excerptSource(c: FeedCatalog, card: CatalogCard, hit: SearchHit): Promise<string> {
+  const fields = Object.values(hit.match).flat();
+  if (fields.some((f) => f !== 'body' && f !== 'paths')) return card.description;
+  const { body, paths } = await c.excerptSource(card);
+  return fields.includes('body') ? markdownToText(body) : `Files: ${paths.join(', ')}`;
+}

@@ -1,0 +1,8 @@
+/**
+ * Routing: from the words a user types to one skill or none (seed 004). Retrieval on the shared
+ * index narrows to a few candidates; a judge — the calibrated rule, or the client's model where
+ * the MCP client offers sampling — picks one or none. Browser-safe.
+ */
+export { CANDIDATES, retrieve, type Candidate, type RequestWord, type Retrieval } from './retrieve.ts';
+export { RULE, RULE_TEXT, ruleJudge, type Judgement } from './rule.ts';
+export { modelPrompt, parseModelAnswer, replyText, type ModelPrompt } from './model.ts';

@@ -1,0 +1,49 @@
+/**
+ * The model judge: what `best_skill` shows the client's model when the client offers sampling
+ * (the request and the candidates' names and descriptions, nothing else), and how its answer is
+ * read — strictly: one candidate's name or `none`, anything else is no answer and the rule
+ * decides. Transport-free; src/mcp/tools/best-skill.ts does the asking.
+ */
+import type { Retrieval } from './retrieve.ts';
+
+export interface ModelPrompt {
+  systemPrompt: string;
+  messages: Array<{ role: 'user'; content: { type: 'text'; text: string } }>;
+  maxTokens: number;
+  temperature: number;
+}
+
+const SYSTEM_PROMPT =
+  'You route a user request to at most one skill. Reply with exactly one skill name from the list, ' +
+  'or the word none when no skill on the list fits the request. Reply with the name only: no other words.';
+
+/** The sampling request for one retrieval (only candidates are shown; descriptions are catalog text). */
+export function modelPrompt(retrieval: Retrieval): ModelPrompt {
+  const skills = retrieval.candidates.map((c) => `- ${c.name}: ${oneLine(c.description)}`).join('\n');
+  const text = `Request:\n${oneLine(retrieval.request)}\n\nSkills:\n${skills}\n\nWhich one skill fits the request? Reply with its name, or none.`;
+  return { systemPrompt: SYSTEM_PROMPT, messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 40, temperature: 0 };
+}
+
+/**
+ * A model's reply → the chosen candidate's id, `null` for none, or `undefined` when the reply is
+ * not one of the allowed answers (garbage, several names, a skill that was not shown).
+ */
+export function parseModelAnswer(reply: unknown, retrieval: Retrieval): string | null | undefined {
+  if (typeof reply !== 'string') return undefined;
+  const answer = reply.trim().replace(/^[`"'*\s]+|[`"'*.\s]+$/g, '').toLowerCase();
+  if (answer === 'none') return null;
+  const chosen = retrieval.candidates.find((c) => c.name.toLowerCase() === answer || c.id === answer);
+  return chosen?.id;
+}
+
+/** The text of a sampling result (`content` is a block or, with tools, a list of blocks). */
+export function replyText(result: unknown): string | undefined {
+  const content = (result as { content?: unknown } | undefined)?.content;
+  const blocks = Array.isArray(content) ? content : [content];
+  const texts = blocks.filter((b): b is { type: 'text'; text: string } => (b as { type?: unknown })?.type === 'text' && typeof (b as { text?: unknown }).text === 'string');
+  return texts.length === 1 ? texts[0]!.text : undefined;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 1000);
+}

@@ -1,0 +1,276 @@
+/**
+ * The MCP server's tools, prompts, resources and skills extension, driven by the real SDK client
+ * over the SDK's in-memory transport, once per protocol era (2025-11-25 `initialize`,
+ * 2026-07-28 `server/discover`). The feed is built from fixture skills by the real pipeline.
+ * server.stdio.test.ts covers the spawned process: stdio, reloading a rebuilt feed, routing.
+ */
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
+import { connectInProcess, ERAS, FIXTURE, fixtureFeed, MODERN_REVISION, PNG, type Connected, type FixtureFeed } from './helpers.ts';
+
+const SkillEntry = z.looseObject({
+  uri: z.string(),
+  frontmatter: z.looseObject({ name: z.string(), description: z.string() }),
+  resources: z.array(z.looseObject({ uri: z.string(), digest: z.string(), size: z.number() })),
+});
+const ListSkills = z.looseObject({ skills: z.array(SkillEntry), nextCursor: z.string().optional() });
+const GetSkill = z.looseObject({ skill: SkillEntry });
+const Directory = z.looseObject({ resources: z.array(z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional() })), nextCursor: z.string().optional() });
+
+const sha = (data: string | Buffer) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
+const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
+
+describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
+  let tmp: FixtureFeed;
+  let server: Connected;
+
+  beforeAll(async () => {
+    tmp = await fixtureFeed();
+    server = await connectInProcess(tmp.dist, era, { pageSize: 2 });
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    await tmp?.remove();
+  });
+
+  test('handshake: the era, the skills extension capability and instructions that say to search first', async () => {
+    const { client } = server;
+    if (era === 'modern') expect(client.getNegotiatedProtocolVersion()).toBe(MODERN_REVISION);
+    else expect(client.getNegotiatedProtocolVersion()).toMatch(/^2025-/);
+    const caps = client.getServerCapabilities()!;
+    expect(caps.tools?.listChanged).toBe(true);
+    expect(caps.prompts?.listChanged).toBe(true);
+    expect(caps.resources?.listChanged).toBe(true);
+    expect((caps as { extensions?: Record<string, unknown> }).extensions?.['io.modelcontextprotocol/skills']).toEqual({ directoryRead: true });
+    expect(client.getInstructions()).toMatch(/skills_search/);
+    expect(client.getInstructions()).toMatch(/view_skill/);
+  });
+
+  test('tools/list: five read-only tools with input and output schemas, naming no skill', async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['best_skill', 'read_skill_file', 'skills_list', 'skills_search', 'view_skill']);
+    for (const tool of tools) {
+      expect(tool.name).not.toContain('.');
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    }
+    const upFront = JSON.stringify(tools) + server.client.getInstructions();
+    for (const name of Object.keys(FIXTURE)) expect(upFront).not.toContain(name);
+  });
+
+  test('skills_list: cards sorted by name, substring query, tags, body, cursor paging', async () => {
+    const all = await server.client.callTool({ name: 'skills_list', arguments: {} });
+    expect(all.isError).toBeFalsy();
+    expect(structured(all).total).toBe(3);
+    expect(structured(all).skills.map((s: { name: string }) => s.name)).toEqual(['expense-policy', 'pdf-processing', 'trino-debug']);
+    expect(structured(all).skills[1]).toMatchObject({ uri: 'skill://pdf-processing/SKILL.md', tags: ['pdf', 'documents'], version: '1.2.0' });
+    expect(text(all)).toContain('3 skill(s)');
+
+    const byQuery = await server.client.callTool({ name: 'skills_list', arguments: { query: 'TRINO' } });
+    expect(structured(byQuery).skills.map((s: { name: string }) => s.name)).toEqual(['trino-debug']);
+    const byTag = await server.client.callTool({ name: 'skills_list', arguments: { tags: ['finance'], includeBody: true } });
+    expect(structured(byTag).skills).toHaveLength(1);
+    expect(structured(byTag).skills[0].body).toContain('allowance_table.json');
+
+    const first = await server.client.callTool({ name: 'skills_list', arguments: { limit: 2 } });
+    expect(structured(first).skills).toHaveLength(2);
+    const rest = await server.client.callTool({ name: 'skills_list', arguments: { limit: 2, cursor: structured(first).nextCursor } });
+    expect(structured(rest).skills.map((s: { name: string }) => s.name)).toEqual(['trino-debug']);
+    expect(structured(rest).nextCursor).toBeUndefined();
+
+    const bad = await server.client.callTool({ name: 'skills_list', arguments: { cursor: 'nonsense' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/Invalid cursor/);
+  });
+
+  test('skills_search: skills matching every word first, then some; each says what it matched, where, and its coverage', async () => {
+    const r = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf tables' } });
+    expect(r.isError).toBeFalsy();
+    const out = structured(r);
+    expect(out).toMatchObject({ query: 'pdf tables', limit: 10, words: ['pdf', 'tables'] });
+    expect(out.results[0]).toMatchObject({ name: 'pdf-processing', uri: 'skill://pdf-processing/SKILL.md', coverage: 1 });
+    expect(out.results[0].matched).toEqual([
+      { word: 'pdf', fields: expect.arrayContaining(['name', 'description']) },
+      { word: 'tables', fields: expect.arrayContaining(['description']) },
+    ]);
+    expect(out.results[0].score).toBeGreaterThan(0);
+    expect(out.results[0].excerpt).toContain('tables');
+
+    // A word only in the SKILL.md body: the excerpt comes from the body.
+    const body = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'tesseract' } }));
+    expect(body.results.map((h: { name: string }) => h.name)).toEqual(['pdf-processing']);
+    expect(body.results[0].matched).toEqual([{ word: 'tesseract', fields: ['body'] }]);
+    expect(body.results[0].excerpt).toContain('tesseract');
+    expect(body.results[0].excerpt.length).toBeLessThanOrEqual(170);
+
+    // A file path.
+    const byPath = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'extract.py' } }));
+    expect(byPath.results[0].name).toBe('pdf-processing');
+
+    // Words matching different skills: both are listed, each with half the query.
+    const split = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'please help me with pdf and trino' } }));
+    expect(split.words).toEqual(['pdf', 'trino']);
+    expect(split.results.map((h: { name: string }) => h.name).sort()).toEqual(['pdf-processing', 'trino-debug']);
+    expect(split.results.map((h: { coverage: number }) => h.coverage)).toEqual([0.5, 0.5]);
+
+    // Stemming: another form of a word in the skill.
+    const forms = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'optimizing queries' } }));
+    expect(forms.results[0]).toMatchObject({ name: 'trino-debug', coverage: 1 });
+
+    // No skill shares a meaningful word: empty, and the text says what to try.
+    const none = await server.client.callTool({ name: 'skills_search', arguments: { query: 'bake sourdough bread' } });
+    expect(structured(none).total).toBe(0);
+    expect(text(none)).toMatch(/No skill shares a meaningful word/);
+  });
+
+  test('view_skill: the level-2 context (instructions, scoped tools and resources, file manifest)', async () => {
+    const r = await server.client.callTool({ name: 'view_skill', arguments: { name: 'trino-debug' } });
+    expect(r.isError).toBeFalsy();
+    const out = structured(r);
+    expect(out.detail).toBe('full');
+    expect(out.instructions).toContain('You are a Trino query optimization expert');
+    expect(out.tools).toEqual([expect.objectContaining({ name: 'get_explain_plan' })]);
+    expect(out.resources).toEqual([expect.objectContaining({ uri: 'resource://trino/optimization_rules.md' })]);
+    expect(out.files.map((f: { path: string }) => f.path).sort()).toEqual(['SKILL.md', 'resources.json', 'tools.json']);
+    expect(out.files.find((f: { path: string }) => f.path === 'tools.json')).toMatchObject({ type: 'json', mimeType: 'application/json', uri: 'skill://trino-debug/tools.json' });
+    expect(text(r)).toContain('<mcp_tools>');
+    expect(text(r)).toContain('<name>get_explain_plan</name>');
+
+    const card = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'trino-debug', detail: 'card' } }));
+    expect(card.instructions).toBeUndefined();
+    expect(card.skill.name).toBe('trino-debug');
+
+    const summary = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'pdf-processing', detail: 'summary' } }));
+    expect(summary.summary).toMatchObject({ license: 'Apache-2.0' });
+    expect(summary.instructions).toBeUndefined();
+
+    const missing = await server.client.callTool({ name: 'view_skill', arguments: { name: 'nope' } });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toBe('Skill "nope" not found. Use skills_search to find the correct name.');
+  });
+
+  test('read_skill_file: text as text, binary as base64 byte-exact, nothing outside the skill', async () => {
+    const script = await server.client.callTool({ name: 'read_skill_file', arguments: { name: 'pdf-processing', path: 'scripts/extract.py' } });
+    expect(structured(script)).toMatchObject({ encoding: 'utf-8', text: FIXTURE['pdf-processing']!['scripts/extract.py'], mimeType: 'text/x-python' });
+    expect(text(script)).toBe(FIXTURE['pdf-processing']!['scripts/extract.py']);
+
+    const png = await server.client.callTool({ name: 'read_skill_file', arguments: { name: 'pdf-processing', path: 'assets/logo.png' } });
+    expect(structured(png)).toMatchObject({ encoding: 'base64', mimeType: 'image/png', size: PNG.length });
+    expect(Buffer.from(structured(png).blob, 'base64').equals(PNG)).toBe(true);
+    expect(png.content[0]).toMatchObject({ type: 'resource', resource: { uri: 'skill://pdf-processing/assets/logo.png', mimeType: 'image/png' } });
+
+    for (const bad of ['../trino-debug/SKILL.md', '/etc/passwd', 'scripts/../../../index.json', 'nothing.txt']) {
+      const r = await server.client.callTool({ name: 'read_skill_file', arguments: { name: 'pdf-processing', path: bad } });
+      expect(r.isError, bad).toBe(true);
+      expect(text(r)).toMatch(/not found in skill "pdf-processing"\. Use view_skill to list its files\./);
+    }
+  });
+
+  test('best_skill: one skill or none, who decided, the candidates and the reason', async () => {
+    const r = structured(await server.client.callTool({ name: 'best_skill', arguments: { query: 'My Trino query is running slow' } }));
+    expect(r).toMatchObject({ decided_by: 'rule', skill: { name: 'trino-debug' } });
+    expect(r.confidence).toBeGreaterThan(0.5);
+    expect(r.skill.instructions).toContain('Trino query optimization expert');
+    expect(r.candidates[0]).toMatchObject({ name: 'trino-debug', coverage: expect.any(Number), metadata_coverage: expect.any(Number) });
+    expect(r.reason).toMatch(/Rule:/);
+
+    const none = await server.client.callTool({ name: 'best_skill', arguments: { query: 'bake sourdough bread' } });
+    expect(structured(none)).toMatchObject({ skill: null, decided_by: 'rule', candidates: [] });
+    expect(text(none)).toMatch(/No skill fits/);
+  });
+
+  test('bad arguments name the constraint; an unknown tool is a protocol error', async () => {
+    const tooMany = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf', limit: 100 } });
+    expect(tooMany.isError).toBe(true);
+    expect(text(tooMany)).toMatch(/limit must be at most 25/);
+    const wrongType = await server.client.callTool({ name: 'view_skill', arguments: { name: 42 } });
+    expect(wrongType.isError).toBe(true);
+    expect(text(wrongType)).toMatch(/name/);
+    const extra = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf', bogus: true } });
+    expect(extra.isError).toBe(true);
+    await expect(server.client.callTool({ name: 'skills.search', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test('resources: skill:// template, SKILL.md text and a binary file byte-exact', async () => {
+    const { resourceTemplates } = await server.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('skill://{+path}');
+    const { resources } = await server.client.listResources();
+    expect(resources).toContainEqual(expect.objectContaining({ uri: 'skill://trino-debug/SKILL.md', name: 'trino-debug', mimeType: 'text/markdown' }));
+
+    const md = await server.client.readResource({ uri: 'skill://pdf-processing/SKILL.md' });
+    expect(md.contents[0]).toMatchObject({ uri: 'skill://pdf-processing/SKILL.md', mimeType: 'text/markdown', text: FIXTURE['pdf-processing']!['SKILL.md'] });
+    const png = await server.client.readResource({ uri: 'skill://pdf-processing/assets/logo.png' });
+    const blob = (png.contents[0] as { blob: string; mimeType: string }).blob;
+    expect(Buffer.from(blob, 'base64').equals(PNG)).toBe(true);
+    expect(png.contents[0]!.mimeType).toBe('image/png');
+
+    await expect(server.client.readResource({ uri: 'skill://pdf-processing/%2e%2e/trino-debug/SKILL.md' })).rejects.toThrow();
+    await expect(server.client.readResource({ uri: 'skill://pdf-processing/missing.md' })).rejects.toThrow();
+  });
+
+  test('resources/directory/read lists direct children, paged; folders are inode/directory', async () => {
+    const root = await server.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-processing' } }, Directory);
+    expect(root.resources).toHaveLength(2); // --page-size 2
+    const more = await server.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-processing', cursor: root.nextCursor } }, Directory);
+    expect(more.nextCursor).toBeUndefined();
+    expect([...root.resources, ...more.resources].map((r) => [r.name, r.mimeType])).toEqual([
+      ['SKILL.md', 'text/markdown'],
+      ['assets', 'inode/directory'],
+      ['references', 'inode/directory'],
+      ['scripts', 'inode/directory'],
+    ]);
+    const scripts = await server.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-processing/scripts' } }, Directory);
+    expect(scripts.resources.map((r) => r.uri)).toEqual(['skill://pdf-processing/scripts/extract.py']);
+  });
+
+  test('skills/list pages (page size 2) with front matter as in SKILL.md and every file digest; bad cursor is -32602', async () => {
+    const first = await server.client.request({ method: 'skills/list', params: {} }, ListSkills);
+    expect(first.skills).toHaveLength(2);
+    expect(first.nextCursor).toBeTruthy();
+    const second = await server.client.request({ method: 'skills/list', params: { cursor: first.nextCursor } }, ListSkills);
+    expect(second.nextCursor).toBeUndefined();
+    const entries = [...first.skills, ...second.skills];
+    expect(entries.map((e) => e.uri)).toEqual(['skill://expense-policy/SKILL.md', 'skill://pdf-processing/SKILL.md', 'skill://trino-debug/SKILL.md']);
+
+    const pdf = entries[1]!;
+    expect(pdf.frontmatter).toEqual({
+      name: 'pdf-processing',
+      description: 'Extract text and tables from PDF files, fill PDF forms and merge documents.',
+      license: 'Apache-2.0',
+      metadata: { tags: 'pdf, documents', version: '1.2.0' },
+    });
+    const files = FIXTURE['pdf-processing']!;
+    expect(pdf.resources).toEqual(
+      Object.keys(files)
+        .sort()
+        .map((p) => ({ uri: `skill://pdf-processing/${p}`, digest: sha(files[p]!), size: Buffer.byteLength(files[p]!) })),
+    );
+
+    await expect(server.client.request({ method: 'skills/list', params: { cursor: '!!not-a-cursor!!' } }, ListSkills)).rejects.toSatisfy(
+      (err: unknown) => err instanceof ProtocolError && err.code === -32602,
+    );
+
+    const got = await server.client.request({ method: 'skills/get', params: { uri: 'skill://trino-debug/SKILL.md' } }, GetSkill);
+    expect(got.skill.frontmatter.name).toBe('trino-debug');
+    await expect(server.client.request({ method: 'skills/get', params: { uri: 'skill://nope/SKILL.md' } }, GetSkill)).rejects.toMatchObject({ code: -32602 });
+  });
+
+  test('prompts: the bounded level-1 router and a level-2 prompt per skill', async () => {
+    const { prompts } = await server.client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['skill_context', 'skills_router']);
+    const router = await server.client.getPrompt({ name: 'skills_router', arguments: {} });
+    const routerText = (router.messages[0]!.content as { text: string }).text;
+    expect(routerText).toContain('<available_skills>');
+    for (const name of Object.keys(FIXTURE)) expect(routerText).toContain(`<name>${name}</name>`);
+    expect(routerText).toContain('view_skill');
+
+    const l2 = await server.client.getPrompt({ name: 'skill_context', arguments: { name: 'trino-debug' } });
+    expect((l2.messages[0]!.content as { text: string }).text).toContain('You are a Trino query optimization expert');
+    await expect(server.client.getPrompt({ name: 'skill_context', arguments: { name: 'nope' } })).rejects.toThrow(/Skill "nope" not found/);
+  });
+});
