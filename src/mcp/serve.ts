@@ -26,6 +26,8 @@ export interface ServeOptions {
   name: string;
   version: string;
   pageSize?: number;
+  /** How long best_skill waits for the client's model (ms). */
+  judgeTimeoutMs?: number;
   /** Seconds between checks of a remote feed's index (conditional requests). 0 = never. */
   pollSeconds?: number;
   /** Milliseconds between checks of a local feed's index.json. */
@@ -70,7 +72,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const servers = new Set<McpServer>();
   serveStdio(
     () => {
-      const server = createServer(catalog, { name: options.name, version: options.version, pageSize: options.pageSize, log });
+      const server = createServer(catalog, { name: options.name, version: options.version, pageSize: options.pageSize, judgeTimeoutMs: options.judgeTimeoutMs, log });
       servers.add(server);
       const previous = server.server.onclose;
       server.server.onclose = () => {

@@ -8,7 +8,7 @@ import { createRequestStateCodec, McpServer } from '@modelcontextprotocol/server
 import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { registerPrompts } from './prompts.ts';
 import { feedSkillSource } from './skills-source.ts';
-import { registerTools, type CatalogRef, type JudgeState } from './tools/index.ts';
+import { JUDGE_TIMEOUT_MS, registerTools, type CatalogRef, type JudgeState } from './tools/index.ts';
 
 /**
  * What every agent reads before asking anything. It does not name skills: agents discover them
@@ -27,6 +27,8 @@ export interface ServerOptions {
   version: string;
   /** Entries per skills/list and directory page. */
   pageSize?: number;
+  /** How long best_skill waits for the client's model before the rule decides (default 20 s). */
+  judgeTimeoutMs?: number;
   log?: (message: string) => void;
 }
 
@@ -42,7 +44,7 @@ export function createServer(catalog: CatalogRef, options: ServerOptions): McpSe
       requestState: { verify: judgeState.verify },
     },
   );
-  registerTools(server, catalog, judgeState);
+  registerTools(server, catalog, { state: judgeState, timeoutMs: options.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS });
   registerPrompts(server, catalog);
   const log = options.log ?? (() => {});
   new SkillsExtension({

@@ -64,8 +64,9 @@ export interface SearchDoc {
 
 /**
  * How the words of a query combine:
- * - `ranked` (default; the site and `skills_search`): skills matching every word first, then
- *   skills matching some, by score. Never empty when a skill shares a meaningful word.
+ * - `ranked` (default; the site and `skills_search`): every skill matching some word, each
+ *   score scaled by the share of the query it covers; for a keyword query (up to three words),
+ *   skills matching every word first. Never empty when a skill shares a meaningful word.
  * - `all`: only skills matching every word (seed 003's rule).
  * - `any`: every skill matching some word, by score alone.
  */
@@ -135,12 +136,19 @@ const READABLE_VERSIONS: readonly unknown[] = [1, 2];
 export const SEARCH_FILE = 'search.json';
 export const BODY_INDEX_FILE = 'search-body.json';
 
-/** Field boosts: the one ranking site and MCP share. */
-export const FIELD_BOOSTS = { name: 6, description: 3, tags: 2.5, domain: 1.5, headings: 1.2, paths: 1 } as const;
+/**
+ * Field boosts: the one ranking site and MCP share. The description weighs most: it says what a
+ * skill is for and when to use it, in the words requests use; a name is a few words that often
+ * repeat the description, and a name searched for exactly still wins (EXACT_NAME_BONUS).
+ * Calibrated on the routing sets' development half (bench/routing, `npm run bench:routing`).
+ */
+export const FIELD_BOOSTS = { name: 1.5, description: 4, tags: 2.5, domain: 1.5, headings: 1.2, paths: 1 } as const;
 /** Body hits count this much relative to a metadata hit. */
-export const BODY_WEIGHT = 0.3;
+export const BODY_WEIGHT = 0.5;
 /** A skill whose name equals the query (or one of its tokens) gets its score multiplied by this. */
 const EXACT_NAME_BONUS = 3;
+/** A query of at most this many words is a keyword query: mode `ranked` lists skills matching all of them first. */
+const KEYWORD_QUERY_WORDS = 3;
 /** Score arrays kept for reuse between searches: enough for a few-word query over both indexes. */
 const SPARE_SCORES = 16;
 
@@ -315,9 +323,11 @@ export class SkillSearch {
       return scores;
     };
     try {
-      const plans = queryWords(query).flatMap((word) => {
+      // Only the last word is matched as a prefix: it may be the one being typed.
+      const plans = queryWords(query, mode).flatMap((word, i, all) => {
         const q = tokenQuery(word);
-        return q === undefined ? [] : [{ word, meta: planToken(this.meta, q), body: useBody ? planToken(this.body!, q) : undefined }]; // undefined: punctuation only
+        const last = i === all.length - 1;
+        return q === undefined ? [] : [{ word, meta: planToken(this.meta, q, last), body: useBody ? planToken(this.body!, q, last) : undefined }]; // undefined: punctuation only
       });
       if (plans.length === 0) return { total: 0, hits: [], words: [] };
       // When every word must match, score the word that reads the fewest postings first, then
@@ -345,8 +355,13 @@ export class SkillSearch {
     sumTokens(perToken, BODY_WEIGHT, total, mode === 'all');
     this.exactNameBonus(query, words, total.values);
     const values = total.values;
-    // In mode `ranked`, skills matching every word come first: complete[d] = 1 for those.
-    const complete = mode === 'ranked' ? this.markComplete(perToken, total) : undefined;
+    // In mode `ranked`, a score counts in proportion to how much of the query the skill covers,
+    // and for a keyword query skills matching every word come first (complete[d] = 1). A longer
+    // request is ranked by score alone: a skill whose long body holds every word of a long
+    // request is seldom the one it asks for.
+    const keywords = mode === 'ranked' && perToken.length <= KEYWORD_QUERY_WORDS;
+    const complete = keywords ? this.markComplete(perToken, total) : undefined;
+    if (mode === 'ranked') scaleByCoverage(words, perToken, total, this.size);
     const ids = this.meta.index.ids;
     const idOrder = this.idOrder;
     // Complete matches first (mode `ranked`), then higher score; equal scores by id.
@@ -368,10 +383,10 @@ export class SkillSearch {
     }
   }
 
-  /** An exact name match wins: × 6 when the whole query is the name, × 3 when one of its words is. */
+  /** An exact name match wins: × 6 when the whole query is the name, × 3 when one of its words or tokens is. */
   private exactNameBonus(query: string, words: QueryWord[], values: Float64Array): void {
     const wholeQuery = foldTerm(query.trim(), 200);
-    const names = new Set([wholeQuery, ...words.map((w) => foldTerm(w.word, 200))]);
+    const names = new Set([wholeQuery, ...[...queryTokens(query), ...words.map((w) => w.word)].map((w) => foldTerm(w, 200))]);
     for (const name of names) {
       for (const d of (name !== undefined && this.byName.get(name)) || []) {
         if (values[d]! > 0) values[d]! *= name === wholeQuery ? EXACT_NAME_BONUS * 2 : EXACT_NAME_BONUS;
@@ -445,6 +460,32 @@ export class SkillSearch {
   }
 }
 
+/**
+ * How telling a word is: BM25's idf over the catalog (a word every skill has weighs about 0, a
+ * word no skill has weighs most).
+ */
+export function wordWeight(documents: number, catalogSize: number): number {
+  return Math.log(1 + (catalogSize - documents + 0.5) / (documents + 0.5));
+}
+
+/**
+ * Multiplies each score by the share of the query the skill covers, each word weighted by how
+ * telling it is: a long request full of common words ("write", "code", "project") no longer
+ * lifts the skill whose body happens to hold most of them above the one whose description
+ * holds the few words that matter.
+ */
+function scaleByCoverage(words: readonly QueryWord[], perToken: readonly TokenScores[], total: Scores, catalogSize: number): void {
+  const weights = words.map((w) => wordWeight(w.documents, catalogSize));
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (!(sum > 0)) return;
+  for (let i = 0; i < total.count; i++) {
+    const d = total.docs[i]!;
+    let covered = 0;
+    for (let j = 0; j < perToken.length; j++) if (perToken[j]!.matches(d)) covered += weights[j]!;
+    total.values[d]! *= covered / sum;
+  }
+}
+
 /** What one returned document matched: terms with their fields, and the fields of each query word (by word number). */
 interface HitMatches {
   terms: Record<string, string[]>;
@@ -452,13 +493,35 @@ interface HitMatches {
 }
 
 /**
- * The words a query is searched with: whitespace-separated, each once, without stop words and
- * filler ("please help me …") — unless that would leave nothing, then all of them.
+ * The words a query is searched with: whitespace-separated, edge punctuation stripped
+ * (`changed.` → `changed`, `infra/` → `infra`), each once, without stop words and filler
+ * ("please help me …", "we're") and single characters — unless that would leave nothing, then
+ * all of them. In mode `ranked` a compound is split into its parts (`pricing_matrix.xlsx` →
+ * `pricing`, `matrix`, `xlsx`), so a request counts each part that matches; the other modes keep
+ * it whole (it then matches as a whole or by all of its parts).
  */
-export function queryWords(query: string): string[] {
-  const all = [...new Set(query.split(/\s+/).filter(Boolean))];
-  const meaningful = all.filter((w) => !isNoiseWord(w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
-  return meaningful.length > 0 ? meaningful : all;
+export function queryWords(query: string, mode: SearchMode = 'ranked'): string[] {
+  const tokens = queryTokens(query);
+  const words = [...new Set(mode === 'ranked' ? tokens.flatMap(compoundParts) : tokens)];
+  const meaningful = words.filter((w) => [...w].length > 1 && !isNoiseWord(w));
+  return meaningful.length > 0 ? meaningful : words;
+}
+
+/** Whitespace-separated tokens of a query without edge punctuation (typographic apostrophes made plain). */
+function queryTokens(query: string): string[] {
+  return query
+    .replace(/[\u2018\u2019]/g, "'")
+    .split(/\s+/)
+    .map((t) => t.replace(EDGE_PUNCTUATION, ''))
+    .filter(Boolean);
+}
+
+const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}#+]+$/gu;
+
+/** The word parts of a compound token; a plain word is its own single part. */
+function compoundParts(token: string): string[] {
+  const parts = tokenizeText(token).filter((p) => p !== token);
+  return parts.length > 1 ? parts : [token];
 }
 
 /**

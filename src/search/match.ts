@@ -53,12 +53,18 @@ export interface TokenPlan {
   postings: number;
 }
 
-export function planToken(m: Matching, q: TokenQuery): TokenPlan {
+/**
+ * A token's expansions: prefix matches only where `prefix` is set (the word being typed), typo
+ * matches only for a term the index does not have (a word the catalog uses is not a typo: "test"
+ * must not also match "text" and "best").
+ */
+export function planToken(m: Matching, q: TokenQuery, prefix: boolean): TokenPlan {
   const expand = (raw: string): Expansions | undefined => {
     const term = m.normalize(raw);
     if (term === undefined) return undefined;
     const out: Expansions = { terms: [], weights: [] };
-    m.index.expand(term, m.prefix(term), m.fuzzy(term), (t, kind, distance) => {
+    const typos = m.index.find(term) < 0 ? m.fuzzy(term) : 0;
+    m.index.expand(term, prefix && m.prefix(term), typos, (t, kind, distance) => {
       const len = m.index.terms[t]!.length;
       out.terms.push(t);
       out.weights.push(kind === 'exact' ? 1 : kind === 'prefix' ? (PREFIX_WEIGHT * len) / (len + 0.3 * distance) : (FUZZY_WEIGHT * len) / (len + distance));

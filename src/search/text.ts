@@ -8,6 +8,7 @@
  * with digits are kept as written.
  */
 import { stem } from 'porter2';
+import { eng } from 'stopword';
 
 /** Characters that join the parts of one word-like token: `pdf-processing`, `extract.py`, `a/b`. */
 const JOINERS = /[-_./:@+#~]/;
@@ -21,16 +22,15 @@ const MAX_TERM = 40;
 const MAX_PATH_TERM = 120;
 
 /**
- * Common English words that carry no meaning for search. Removed from the body index only
- * (where they would cost the most space); names and descriptions keep every word.
+ * Common English words that carry no meaning for search: the `stopword` package's English list
+ * plus a few more. Removed from the body index (where they would cost the most space) and from
+ * queries; names and descriptions keep every word.
  */
-export const STOP_WORDS = new Set(
-  (
-    'a an and are as at be but by can do does for from has have how i if in into is it its of on or ' +
-    'so than that the their then there these this those to was were what when where which while who ' +
-    'will with you your we our not no yes all any each may must should would could also use used using'
-  ).split(' '),
-);
+export const STOP_WORDS = new Set([
+  ...eng,
+  ...('an are do does its not no yes any each may use used using also would could should will ' +
+    'was were which while who whom whose why when where what how than then there these those').split(' '),
+]);
 
 const push = (out: string[], seen: Set<string>, term: string): void => {
   if (term && !seen.has(term)) {
@@ -71,13 +71,17 @@ export function tokenizePath(path: string): string[] {
 }
 
 /**
- * Words people add to requests that say nothing about the task ("please help me …"). Ignored
- * in queries, together with the stop words; indexes keep them (a skill may be named `help`).
+ * Words people add to requests that say nothing about the task ("please help me …", "we're",
+ * "actually"). Ignored in queries, with the stop words; indexes keep them (a skill may be named
+ * `help`).
  */
 export const FILLER_WORDS = new Set(
   (
-    'my me im i\'m please help need want like some get make just about something someone thing things ' +
-    'would like wanna gonna lets let\'s can could hey hi thanks thank'
+    "i'm im i've ive i'd i'll we're we've we'd we'll you're you've it's its that's there's let's lets " +
+    "don't dont doesn't didn't can't cant won't isn't aren't wasn't weren't haven't hasn't shouldn't couldn't wouldn't " +
+    'please pls plz help need needs want wants wanna gonna gotta like just really actually basically ' +
+    'something someone somebody anything everything thing things stuff whatever kind sort ' +
+    'hey hi hello thanks thank ok okay sure maybe probably quick quickly u ur'
   ).split(' '),
 );
 

@@ -183,18 +183,23 @@ describe('query index (term-index.ts)', () => {
     );
     const built = buildSearchIndexes(entries).search;
     const ours = SkillSearch.load(built);
-    const reference = MiniSearch.loadJSON(JSON.stringify(decodeIndex(built.index as Parameters<typeof decodeIndex>[0])), { fields: Object.keys(FIELD_BOOSTS) });
+    const plain = decodeIndex(built.index as Parameters<typeof decodeIndex>[0]) as { index: Array<[string, unknown]> };
+    const reference = MiniSearch.loadJSON(JSON.stringify(plain), { fields: Object.keys(FIELD_BOOSTS) });
     const queries = ['ka', 'tra', 'ven', 'sorpel', 'drian', 'extracon', 'figkalomi', 'venxsor', 'konfig', 'tralomiven', 'py', 'scripts'];
+    // Our typo rule: a term the index has is not a typo.
+    const known = new Set(plain.index.map(([t]) => t));
+    expect(queries.some((q) => known.has(q) && q.length >= 4)).toBe(true);
+    expect(queries.some((q) => !known.has(q) && q.length >= 4)).toBe(true);
     for (const q of queries) {
       const want = reference.search(q, {
         tokenize: (t) => [t],
         processTerm: (t) => normalizePathTerm(t),
         prefix: (t) => t.length >= 2,
-        fuzzy: (t) => (t.length < 4 ? 0 : t.length < 8 ? 1 : 2),
+        fuzzy: (t) => (known.has(t) || t.length < 4 ? 0 : t.length < 8 ? 1 : 2),
         boost: { ...FIELD_BOOSTS },
         weights: { prefix: 0.375, fuzzy: 0.45 },
       });
-      const got = ours.search(q);
+      const got = ours.search(q, { mode: 'any' });
       expect(want.length, q).toBeGreaterThan(0);
       expect(got.map((h) => h.id).sort(), q).toEqual(want.map((h) => h.id).sort());
       const wanted = new Map(want.map((h) => [h.id, h]));
@@ -209,7 +214,7 @@ describe('query index (term-index.ts)', () => {
     }
   });
 
-  it('scores a query of several words as the sum of its words, over the intersection with allTokens', () => {
+  it('scores a query of several words as the sum of its words (mode any), over their intersection (mode all)', () => {
     // Bodies share common words, so the rarest-first and mask paths see large and small sets.
     const syllables = ['ka', 'lo', 'mi', 'tra', 'ven', 'sor', 'pel', 'dri'];
     let seed = 11;
@@ -219,9 +224,12 @@ describe('query index (term-index.ts)', () => {
     const entries = Array.from({ length: 200 }, (_, i) => entry({ id: `s${String(i).padStart(3, '0')}`, description: words(6 + pick(10)), tags: [word()], body: words(20 + pick(60)) }));
     const built = buildSearchIndexes(entries);
     const s = SkillSearch.load(built.search, built.body);
-    const scoresOf = (q: string): Map<string, number> => new Map(s.search(q).map((h) => [h.id, h.score]));
+    const scoresOf = (q: string): Map<string, number> => new Map(s.search(q, { mode: 'any' }).map((h) => [h.id, h.score]));
+    // Only a query's last word matches as a prefix: score the others alone followed by a word that
+    // matches nothing ("xyzw"), so that each is matched as it is in the whole query.
+    const alone = (w: string, i: number, all: string[]): Map<string, number> => scoresOf(i === all.length - 1 ? w : `${w} xyzw`);
     for (const q of ['ka lo', 'tra venmi', 'sor pel dri', 'kalo mitra', 'dri ka ven lo', 'venven pelka']) {
-      const perWord = q.split(' ').map(scoresOf);
+      const perWord = q.split(' ').map(alone);
       const union = new Set(perWord.flatMap((m) => [...m.keys()]));
       const any = scoresOf(q);
       expect([...any.keys()].sort(), q).toEqual([...union].sort());

@@ -8,13 +8,14 @@ export const mcp: Command = {
   name: 'mcp',
   summary: 'serve a built feed (dir or URL) to agents over MCP on stdio',
   usage:
-    'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--cache-dir dir]',
+    'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       feed: { type: 'string' },
       'page-size': { type: 'string' },
       poll: { type: 'string' },
       'watch-ms': { type: 'string' },
+      'judge-timeout-ms': { type: 'string' },
       'cache-dir': { type: 'string' },
     });
     const feed = values.feed ?? positionals[0];
@@ -22,9 +23,10 @@ export const mcp: Command = {
     const pageSize = positiveInt(values['page-size'] ?? process.env.SKILLPRESS_MCP_PAGE_SIZE, '--page-size');
     const pollSeconds = positiveInt(values.poll, '--poll', true);
     const watchMs = positiveInt(values['watch-ms'], '--watch-ms');
+    const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
     const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
-    await serve({ feed, name: 'skillpress', version, pageSize, pollSeconds, watchMs, cacheDir: values['cache-dir'] });
+    await serve({ feed, name: 'skillpress', version, pageSize, pollSeconds, watchMs, judgeTimeoutMs, cacheDir: values['cache-dir'] });
     return EXIT.ok;
   },
 };

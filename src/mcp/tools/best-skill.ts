@@ -13,13 +13,19 @@ import type { FeedCatalog } from '../catalog.ts';
 import { cardView } from '../views.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
 
-/** How long the client's model has to answer before the rule decides. */
+/** How long the client's model has to answer before the rule decides (default). */
 export const JUDGE_TIMEOUT_MS = 20_000;
 const JUDGE_KEY = 'judge';
 
 export interface JudgeState {
   /** Epoch milliseconds after which a model answer is not waited for. */
   deadline: number;
+}
+
+export interface JudgeOptions {
+  /** Signs the deadline that rides in a 2026-07-28 input-required round trip. */
+  state: RequestStateCodec<JudgeState>;
+  timeoutMs: number;
 }
 
 type Decision = Judgement & { decided_by: 'rule' | 'model' };
@@ -31,7 +37,7 @@ const CandidateOut = z.object({
   metadata_coverage: z.number().describe('The same, counting only its name, description, tags and domain'),
 });
 
-export function registerBestSkill(server: McpServer, catalog: CatalogRef, codec: RequestStateCodec<JudgeState>): void {
+export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
   server.registerTool(
     'best_skill',
     {
@@ -60,7 +66,7 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, codec:
       const retrieval = retrieve(c.search, args.query);
       const search_time_ms = Math.round((performance.now() - started) * 1000) / 1000;
       const asked = args.judge === 'auto' && retrieval.candidates.length > 0 && offersSampling(server, ctx);
-      const decision = asked ? await modelDecision(ctx, retrieval, codec) : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
+      const decision = asked ? await modelDecision(ctx, retrieval, judge) : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
       if ('resultType' in decision) return decision;
       return answer(c, args.query, retrieval, decision, search_time_ms);
     },
@@ -79,20 +85,20 @@ function offersSampling(server: McpServer, ctx: ServerContext): boolean {
  * question goes out as an input-required result (the client retries with the answer and the
  * signed deadline); on earlier revisions as a sampling request with a timeout.
  */
-async function modelDecision(ctx: ServerContext, retrieval: Retrieval, codec: RequestStateCodec<JudgeState>): Promise<Decision | ReturnType<typeof inputRequired>> {
+async function modelDecision(ctx: ServerContext, retrieval: Retrieval, judge: JudgeOptions): Promise<Decision | ReturnType<typeof inputRequired>> {
   const prompt = modelPrompt(retrieval);
   if (ctx.mcpReq.envelope === undefined) {
-    const reply = await ctx.mcpReq.requestSampling(prompt, { timeout: JUDGE_TIMEOUT_MS }).catch((err: Error) => err);
+    const reply = await ctx.mcpReq.requestSampling(prompt, { timeout: judge.timeoutMs }).catch((err: Error) => err);
     return reply instanceof Error ? fallback(retrieval, `the client's model gave no answer (${reply.message})`) : fromReply(reply, retrieval);
   }
   const state = ctx.mcpReq.requestState<JudgeState>();
   const reply = ctx.mcpReq.inputResponses?.[JUDGE_KEY];
   if (state === undefined || reply === undefined) {
     if (state !== undefined) return fallback(retrieval, 'the client did not ask its model');
-    const requestState = await codec.mint({ deadline: Date.now() + JUDGE_TIMEOUT_MS });
+    const requestState = await judge.state.mint({ deadline: Date.now() + judge.timeoutMs });
     return inputRequired({ inputRequests: { [JUDGE_KEY]: inputRequired.createMessage(prompt) }, requestState });
   }
-  if (typeof state !== 'object' || Date.now() > state.deadline) return fallback(retrieval, `the client's model did not answer within ${JUDGE_TIMEOUT_MS / 1000} s`);
+  if (typeof state !== 'object' || Date.now() > state.deadline) return fallback(retrieval, `the client's model did not answer within ${judge.timeoutMs / 1000} s`);
   return fromReply(reply, retrieval);
 }
 

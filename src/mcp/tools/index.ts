@@ -4,8 +4,8 @@
  * grow with the catalog. Each returns `structuredContent` matching its output schema plus a
  * short text copy.
  */
-import type { McpServer, RequestStateCodec } from '@modelcontextprotocol/server';
-import { registerBestSkill, type JudgeState } from './best-skill.ts';
+import type { McpServer } from '@modelcontextprotocol/server';
+import { registerBestSkill, type JudgeOptions } from './best-skill.ts';
 import { registerReadSkillFile } from './read-skill-file.ts';
 import { registerSkillsList } from './skills-list.ts';
 import { registerSkillsSearch } from './skills-search.ts';
@@ -15,12 +15,12 @@ import type { CatalogRef } from './shared.ts';
 export type { CatalogRef } from './shared.ts';
 export { UNIVERSAL_TOOLS } from './view-skill.ts';
 export { searchSkills, type SearchResult } from './skills-search.ts';
-export { JUDGE_TIMEOUT_MS, type JudgeState } from './best-skill.ts';
+export { JUDGE_TIMEOUT_MS, type JudgeOptions, type JudgeState } from './best-skill.ts';
 
-export function registerTools(server: McpServer, catalog: CatalogRef, judgeState: RequestStateCodec<JudgeState>): void {
+export function registerTools(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
   registerSkillsList(server, catalog);
   registerSkillsSearch(server, catalog);
   registerViewSkill(server, catalog);
   registerReadSkillFile(server, catalog);
-  registerBestSkill(server, catalog, judgeState);
+  registerBestSkill(server, catalog, judge);
 }

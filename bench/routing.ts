@@ -1,0 +1,210 @@
+/**
+ * Routing benchmark: do agents find the right skill from the words people type?
+ *
+ *   npm run bench:routing -- <catalogs dir>                 every set whose sources are there
+ *   npm run bench:routing -- <catalogs dir> --set public-six --split test
+ *   npm run bench:routing -- <catalogs dir> --reuse         reuse the feeds built last time
+ *   npm run bench:routing -- <catalogs dir> --dump f.json   also write each request's candidates
+ *
+ * A routing set (bench/routing/<set>.json) names its catalog — public repositories, fetched and
+ * extracted into `<catalogs dir>/<owner>+<repo>/` (never vendored here) — and lists realistic
+ * requests with the skill(s) that fit, or none. Each set's sources are copied into one skills
+ * folder, built with the real pipeline (`build()`, no site) into .cache/bench-routing/<set>/,
+ * and served by the MCP server in this process. Per set and split (dev: what the rule was
+ * calibrated on; test: held out) it prints:
+ * - skills_search (the request as the query): right skill first, in the top 3, empty results;
+ * - best_skill with the rule: right (the skill, or none when none fits), none when one fits,
+ *   wrong skill; and the same through the sampling path with a test judge that answers with the
+ *   expected skill when it is among the candidates the server showed it (else none): the
+ *   ceiling that retrieval leaves a perfect model;
+ * - latency of both tools in process (p50 / p95).
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { build } from '../src/build.ts';
+import { FeedCatalog } from '../src/mcp/catalog.ts';
+import { DirStore } from '../src/mcp/feed/store.ts';
+import { createServer } from '../src/mcp/server.ts';
+import { searchSkills } from '../src/mcp/tools/index.ts';
+import { retrieve, ruleJudge, type Retrieval } from '../src/route/index.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SETS = path.join(ROOT, 'bench/routing');
+const WORK = path.join(ROOT, '.cache/bench-routing');
+
+const RoutingSet = z.object({
+  name: z.string(),
+  description: z.string(),
+  sources: z.array(z.string()).min(1),
+  requests: z.array(z.object({ id: z.string(), request: z.string(), expect: z.array(z.string()), split: z.enum(['dev', 'test']), note: z.string().optional() })),
+});
+type RoutingSet = z.infer<typeof RoutingSet>;
+type Request = RoutingSet['requests'][number];
+
+interface Outcome {
+  request: Request;
+  searchRank: number; // 1-based position of the first expected skill in skills_search, 0: absent
+  searchEmpty: boolean;
+  rule: string | undefined;
+  model: string | undefined;
+  searchMs: number;
+  bestMs: number;
+  retrieval: Retrieval;
+}
+
+const args = parseArgs({
+  allowPositionals: true,
+  options: { set: { type: 'string', multiple: true }, split: { type: 'string', default: 'all' }, reuse: { type: 'boolean' }, dump: { type: 'string' } },
+});
+const catalogsDir = args.positionals[0];
+if (!catalogsDir) {
+  process.stderr.write('usage: npm run bench:routing -- <folder holding <owner>+<repo>/ catalogs> [--set name] [--split dev|test|all] [--reuse] [--dump file]\n');
+  process.exit(2);
+}
+
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+/** One skills folder holding every source of the set, copied (sources stay read-only). */
+function assemble(set: RoutingSet): string {
+  const skills = path.join(WORK, set.name, 'skills');
+  rmSync(skills, { recursive: true, force: true });
+  for (const source of set.sources) cpSync(path.join(catalogsDir!, source), path.join(skills, source), { recursive: true });
+  return skills;
+}
+
+async function feedFor(set: RoutingSet): Promise<string> {
+  const out = path.join(WORK, set.name, 'dist');
+  const feed = path.join(out, 'feed/v1');
+  if (args.values.reuse && existsSync(path.join(feed, 'index.json'))) return feed;
+  const config = path.join(WORK, set.name, 'config');
+  mkdirSync(config, { recursive: true });
+  const started = performance.now();
+  const result = await build({ skills: assemble(set), out, config, site: false });
+  log(`${set.name}: built ${result.skills} skills in ${((performance.now() - started) / 1000).toFixed(1)} s (${result.invalid} invalid)`);
+  return feed;
+}
+
+/** A client whose sampling handler answers with the expected skill when the server showed it, else none. */
+async function oracleClient(feed: string, expected: () => string[]): Promise<{ client: Client; close: () => Promise<void> }> {
+  const catalog = FeedCatalog.load(new DirStore(feed));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const handle = serveStdio(() => createServer(() => catalog, { name: 'skillpress', version: 'bench' }), { transport: serverSide });
+  const client = new Client({ name: 'routing-bench', version: '1' }, { capabilities: { sampling: {} } });
+  client.setRequestHandler('sampling/createMessage', async (req) => {
+    const prompt = req.params.messages.map((m) => ('text' in m.content ? m.content.text : '')).join('\n');
+    const shown = [...prompt.matchAll(/^- ([^:\n]+):/gm)].map((m) => m[1]!);
+    const pick = expected().find((id) => shown.includes(id)) ?? 'none';
+    return { model: 'oracle', role: 'assistant', content: { type: 'text', text: pick }, stopReason: 'endTurn' };
+  });
+  await client.connect(clientSide);
+  return { client, close: async () => (await client.close(), await handle.close()) };
+}
+
+async function runSet(set: RoutingSet): Promise<Outcome[]> {
+  const feed = await feedFor(set);
+  const catalog = await FeedCatalog.load(new DirStore(feed));
+  await catalog.loadBodyIndex();
+  let current: string[] = [];
+  const oracle = await oracleClient(feed, () => current);
+  const outcomes: Outcome[] = [];
+  try {
+    for (const request of set.requests.filter((r) => args.values.split === 'all' || r.split === args.values.split)) {
+      current = request.expect;
+      outcomes.push(await runRequest(catalog, oracle.client, request));
+    }
+  } finally {
+    await oracle.close();
+  }
+  return outcomes;
+}
+
+async function runRequest(catalog: FeedCatalog, client: Client, request: Request): Promise<Outcome> {
+  let t = performance.now();
+  const search = await searchSkills(catalog, request.request, 10);
+  const searchMs = performance.now() - t;
+  const names = search.results.map((r) => r.name);
+  const searchRank = names.findIndex((n) => request.expect.includes(n)) + 1;
+  t = performance.now();
+  const retrieval = retrieve(catalog.search, request.request);
+  const rule = ruleJudge(retrieval).id;
+  const bestMs = performance.now() - t;
+  const viaModel = await client.callTool({ name: 'best_skill', arguments: { query: request.request } });
+  const structured = viaModel.structuredContent as { skill: { name: string } | null; decided_by: string };
+  if (structured.decided_by !== 'model') throw new Error(`${request.id}: the sampling path was not taken (${JSON.stringify(structured).slice(0, 200)})`);
+  return { request, searchRank, searchEmpty: search.results.length === 0, rule, model: structured.skill?.name, searchMs, bestMs, retrieval };
+}
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(q * s.length))]! : NaN;
+}
+
+const pct = (n: number, of: number): string => (of ? `${n}/${of} (${Math.round((n / of) * 100)}%)` : '–');
+
+/** Right: the expected skill, or none when none fits. */
+function judged(outcomes: Outcome[], pick: (o: Outcome) => string | undefined): { right: number; noneWhenFits: number; wrong: number } {
+  let right = 0;
+  let noneWhenFits = 0;
+  let wrong = 0;
+  for (const o of outcomes) {
+    const chosen = pick(o);
+    const fits = o.request.expect.length > 0;
+    if (chosen === undefined ? !fits : o.request.expect.includes(chosen)) right++;
+    else if (chosen === undefined) noneWhenFits++;
+    else wrong++;
+  }
+  return { right, noneWhenFits, wrong };
+}
+
+function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
+  const fitting = outcomes.filter((o) => o.request.expect.length > 0);
+  const none = outcomes.length - fitting.length;
+  const rule = judged(outcomes, (o) => o.rule);
+  const model = judged(outcomes, (o) => o.model);
+  const row = (label: string, j: typeof rule) => `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${pct(j.wrong, outcomes.length)} |`;
+  return [
+    `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(outcomes.map((o) => o.searchMs), 0.5).toFixed(1)} / ${quantile(outcomes.map((o) => o.searchMs), 0.95).toFixed(1)} ms |`,
+    row('rule', rule),
+    row('sampling (test judge)', model),
+  ];
+}
+
+async function main(): Promise<void> {
+  const files = readdirSync(SETS).filter((f) => f.endsWith('.json')).sort();
+  const sets = files.map((f) => RoutingSet.parse(JSON.parse(readFileSync(path.join(SETS, f), 'utf8'))));
+  const chosen = sets.filter((s) => !args.values.set || args.values.set.includes(s.name));
+  const searchRows: string[] = [];
+  const bestRows: string[] = [];
+  const dump: unknown[] = [];
+  for (const set of chosen) {
+    const missing = set.sources.filter((s) => !existsSync(path.join(catalogsDir!, s)));
+    if (missing.length) {
+      log(`${set.name}: skipped, ${missing.join(', ')} not found in ${catalogsDir}`);
+      continue;
+    }
+    const outcomes = await runSet(set);
+    for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
+      const [search, ...best] = report(set, outcomes.filter((o) => o.request.split === split), split);
+      searchRows.push(search!);
+      bestRows.push(...best);
+    }
+    dump.push(...outcomes.map((o) => ({ set: set.name, ...o.request, searchRank: o.searchRank, rule: o.rule ?? null, model: o.model ?? null, retrieval: o.retrieval })));
+  }
+  console.log('\nskills_search, the request as the query (requests that one skill fits):\n');
+  console.log('| set | split | requests | right skill first | in the top 3 | empty | p50 / p95 |');
+  console.log('|---|---|---|---:|---:|---:|---:|');
+  console.log(searchRows.join('\n'));
+  console.log('\nbest_skill (all requests; right = the skill, or none when none fits):\n');
+  console.log('| set | split | judge | right | none when one fits | wrong skill |');
+  console.log('|---|---|---|---:|---:|---:|');
+  console.log(bestRows.join('\n'));
+  if (args.values.dump) writeFileSync(args.values.dump, JSON.stringify(dump, null, 1));
+}
+
+await main();
