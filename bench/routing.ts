@@ -5,6 +5,7 @@
  *   npm run bench:routing -- <catalogs dir> --set public-six --split test
  *   npm run bench:routing -- <catalogs dir> --reuse         reuse the feeds built last time
  *   npm run bench:routing -- <catalogs dir> --dump f.json   also write each request's candidates
+ *   npm run bench:routing -- <catalogs dir> --calibrate     refit best_skill's rule on the dev split
  *
  * A routing set (bench/routing/<set>.json) names its catalog — public repositories, fetched and
  * extracted into `<catalogs dir>/<owner>+<repo>/` (never vendored here) — and lists realistic
@@ -18,6 +19,9 @@
  *   expected skill when it is among the candidates the server showed it (else none): the
  *   ceiling that retrieval leaves a perfect model;
  * - latency of both tools in process (p50 / p95).
+ * `--calibrate` fits the rule's weights (logistic regression of "the top candidate is right" on
+ * its evidence) and threshold (the most right answers with at most 5% wrong) on the dev split of
+ * every set run, and prints them for src/route/rule.ts.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -32,7 +36,8 @@ import { FeedCatalog } from '../src/mcp/catalog.ts';
 import { DirStore } from '../src/mcp/feed/store.ts';
 import { createServer } from '../src/mcp/server.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
-import { retrieve, ruleJudge, type Retrieval } from '../src/route/index.ts';
+import { accepts, evidenceOf, retrieve, RULE, ruleJudge, strength, type Retrieval } from '../src/route/index.ts';
+import { fitLogistic } from './lib/logistic.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SETS = path.join(ROOT, 'bench/routing');
@@ -60,7 +65,7 @@ interface Outcome {
 
 const args = parseArgs({
   allowPositionals: true,
-  options: { set: { type: 'string', multiple: true }, split: { type: 'string', default: 'all' }, reuse: { type: 'boolean' }, dump: { type: 'string' } },
+  options: { set: { type: 'string', multiple: true }, split: { type: 'string', default: 'all' }, reuse: { type: 'boolean' }, dump: { type: 'string' }, calibrate: { type: 'boolean' } },
 });
 const catalogsDir = args.positionals[0];
 if (!catalogsDir) {
@@ -182,6 +187,7 @@ async function main(): Promise<void> {
   const searchRows: string[] = [];
   const bestRows: string[] = [];
   const dump: unknown[] = [];
+  const all: Outcome[] = [];
   for (const set of chosen) {
     const missing = set.sources.filter((s) => !existsSync(path.join(catalogsDir!, s)));
     if (missing.length) {
@@ -189,6 +195,7 @@ async function main(): Promise<void> {
       continue;
     }
     const outcomes = await runSet(set);
+    all.push(...outcomes);
     for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
       const [search, ...best] = report(set, outcomes.filter((o) => o.request.split === split), split);
       searchRows.push(search!);
@@ -205,6 +212,37 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---:|---:|---:|');
   console.log(bestRows.join('\n'));
   if (args.values.dump) writeFileSync(args.values.dump, JSON.stringify(dump, null, 1));
+  if (args.values.calibrate) calibrate(all.filter((o) => o.request.split === 'dev'));
+}
+
+/** Fits the rule on these outcomes and prints the parameters for src/route/rule.ts. */
+function calibrate(outcomes: Outcome[]): void {
+  const rows: number[][] = [];
+  const labels: number[] = [];
+  for (const o of outcomes) {
+    const [top, second] = o.retrieval.candidates;
+    if (!top) continue;
+    const e = evidenceOf(top, second);
+    rows.push([e.coverage, e.metadataCoverage, e.lead]);
+    labels.push(o.request.expect.includes(top.name) ? 1 : 0);
+  }
+  const fit = fitLogistic(rows, labels);
+  const round = (x: number): number => Math.round(x * 100) / 100;
+  const rule = { weights: { coverage: round(fit.weights[0]!), metadataCoverage: round(fit.weights[1]!), lead: round(fit.weights[2]!) }, bias: round(fit.bias), threshold: 0, minCoverage: RULE.minCoverage };
+  let best = { threshold: 1, right: -1 };
+  for (let t = 0.3; t <= 0.95; t += 0.025) {
+    const j = judged(outcomes, (o) => pickWith(o, { ...rule, threshold: t }));
+    if (j.wrong <= 0.05 * outcomes.length && j.right > best.right) best = { threshold: round(t * 1000) / 1000, right: j.right };
+  }
+  console.log(`\ncalibrated on ${outcomes.length} dev requests (right ${best.right}): ${JSON.stringify({ ...rule, threshold: best.threshold })}`);
+  console.log(`in use: ${JSON.stringify(RULE)}`);
+}
+
+function pickWith(o: Outcome, rule: typeof RULE): string | undefined {
+  const [top, second] = o.retrieval.candidates;
+  if (!top) return undefined;
+  const e = evidenceOf(top, second);
+  return accepts(e, strength(e, rule), rule) ? top.name : undefined;
 }
 
 await main();

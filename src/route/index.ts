@@ -4,5 +4,5 @@
  * the MCP client offers sampling — picks one or none. Browser-safe.
  */
 export { CANDIDATES, retrieve, type Candidate, type RequestWord, type Retrieval } from './retrieve.ts';
-export { RULE, RULE_TEXT, ruleJudge, type Judgement } from './rule.ts';
+export { accepts, evidenceOf, RULE, RULE_TEXT, ruleJudge, strength, type Evidence, type Judgement } from './rule.ts';
 export { modelPrompt, parseModelAnswer, replyText, type ModelPrompt } from './model.ts';

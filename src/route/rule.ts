@@ -1,62 +1,79 @@
 /**
  * The default judge of `best_skill` (seed 004): exactly one skill that fits a request, or none,
- * decided by a stated rule over what retrieval knows — no model. The thresholds are calibrated
- * on the development half of the routing sets in bench/routing/ (`npm run bench:routing`); the
- * held-out half measures them. The rule is returned with every answer so the agent (and the
- * person reading the transcript) knows why.
+ * decided by a stated rule over what retrieval knows — no model. The rule is returned with
+ * every answer so the agent (and the person reading the transcript) knows why.
+ *
+ * The evidence that the top candidate is the skill asked for is a logistic function of three
+ * things retrieval measures: how much of the request it covers (each word weighted by how rare
+ * it is in the catalog), how much of that is in its name, description or tags rather than its
+ * body, and how far its score leads the runner-up's. A skill covering under 30% of the request is
+ * never the answer, however far it leads: the only match of a weak match is still weak. Its weights and the threshold are fitted on
+ * the development half of the routing sets in bench/routing/ (`npm run bench:routing --
+ * <catalogs> --calibrate` refits them); the held-out half measures them. The evidence is the
+ * answer's confidence: on those sets, the estimated chance that the top skill is the right one.
  */
 import type { Candidate, Retrieval } from './retrieve.ts';
 
-/** The rule's thresholds (see `rule` below for how they combine). */
+/** The rule's parameters (fitted, see above). */
 export const RULE = {
-  /** Weighted share of the request the top skill must cover in its name, description, tags or domain. */
-  minMetadataCoverage: 0.5,
-  /** Weighted share of the request it must cover anywhere (body and file paths included). */
-  minCoverage: 0.5,
-  /** How far (relative) its score must lead the runner-up's. */
-  minLead: 0.1,
+  weights: { coverage: 0.77, metadataCoverage: 2.61, lead: 2 },
+  bias: -1.22,
+  /** Answer with the top skill when the evidence reaches this; else none. */
+  threshold: 0.7,
+  /** …and it covers at least this share of the request. */
+  minCoverage: 0.3,
 };
+
+/** What the rule reads of the top candidate. */
+export interface Evidence {
+  coverage: number;
+  metadataCoverage: number;
+  /** (top score − runner-up score) / top score, at least −1; 1 without a runner-up. */
+  lead: number;
+}
 
 export interface Judgement {
   /** The chosen skill's id, or undefined for none. */
   id: string | undefined;
-  /** 0–1: how clearly the evidence supports the answer (for none: how clearly nothing fits). */
+  /** 0–1: for a skill, the evidence that it is the right one; for none, one minus the top candidate's. */
   confidence: number;
   reason: string;
 }
 
 export const RULE_TEXT =
-  `Rule: rank skills with the shared search; take the top one only if the words of the request it covers ` +
-  `(each weighted by how rare it is in the catalog) make up at least ${pct(RULE.minCoverage)} of the request, at least ` +
-  `${pct(RULE.minMetadataCoverage)} in its name, description or tags, and its score leads the runner-up's by ` +
-  `${pct(RULE.minLead)}; otherwise none.`;
+  `Rule: evidence = σ(${RULE.weights.coverage}·coverage + ${RULE.weights.metadataCoverage}·coverage in name, description or tags + ` +
+  `${RULE.weights.lead}·lead over the runner-up ${RULE.bias < 0 ? '−' : '+'} ${Math.abs(RULE.bias)}) for the top-ranked skill (coverage: ` +
+  `share of the request's words it matches, each weighted by its rarity in the catalog); answer with it when evidence ≥ ${RULE.threshold} ` +
+  `and coverage ≥ ${RULE.minCoverage}, else none.`;
+
+export function evidenceOf(top: Candidate, second: Candidate | undefined): Evidence {
+  const lead = second && top.score > 0 ? Math.max(-1, (top.score - second.score) / top.score) : 1;
+  return { coverage: top.weightedCoverage, metadataCoverage: top.metadataCoverage, lead };
+}
+
+/** The fitted logistic function of the evidence. */
+export function strength(e: Evidence, rule = RULE): number {
+  const w = rule.weights;
+  const z = w.coverage * e.coverage + w.metadataCoverage * e.metadataCoverage + w.lead * e.lead + rule.bias;
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** Whether evidence `e` of strength `p` makes the top candidate the answer. */
+export function accepts(e: Evidence, p: number, rule = RULE): boolean {
+  return p >= rule.threshold && e.coverage >= rule.minCoverage;
+}
 
 export function ruleJudge(retrieval: Retrieval): Judgement {
   const [top, second] = retrieval.candidates;
   if (retrieval.words.length === 0) return { id: undefined, confidence: 1, reason: `The request has no meaningful words to match. ${RULE_TEXT}` };
   if (!top) return { id: undefined, confidence: 1, reason: `No skill shares a meaningful word with the request. ${RULE_TEXT}` };
-  const lead = second ? (top.score - second.score) / top.score : 1;
-  const evidence = describe(top, second, lead);
-  const failed = failures(top, lead);
-  const confidence = round(Math.min(top.weightedCoverage / RULE.minCoverage, top.metadataCoverage / RULE.minMetadataCoverage, lead / RULE.minLead, 1));
-  if (failed.length > 0) return { id: undefined, confidence: round(1 - confidence / 2), reason: `${evidence} ${failed.join(' ')} ${RULE_TEXT}` };
-  return { id: top.id, confidence, reason: `${evidence} ${RULE_TEXT}` };
-}
-
-function failures(top: Candidate, lead: number): string[] {
-  const out: string[] = [];
-  if (top.weightedCoverage < RULE.minCoverage) out.push('It covers too little of the request.');
-  if (top.metadataCoverage < RULE.minMetadataCoverage) out.push('Too little of it is in what the skill says it is for.');
-  if (lead < RULE.minLead) out.push('The runner-up is too close to call.');
-  return out;
-}
-
-function describe(top: Candidate, second: Candidate | undefined, lead: number): string {
-  const words = top.words.map((w) => w.word).join(', ') || 'none';
-  return (
-    `Top: "${top.id}" covers ${pct(top.weightedCoverage)} of the request (${pct(top.metadataCoverage)} in name, description or tags; words: ${words})` +
-    (second ? `, ${pct(lead)} above "${second.id}".` : ', no runner-up.')
-  );
+  const e = evidenceOf(top, second);
+  const p = strength(e);
+  const why =
+    `Top: "${top.id}" covers ${pct(e.coverage)} of the request (${pct(e.metadataCoverage)} in name, description or tags; ` +
+    `words: ${top.words.map((w) => w.word).join(', ') || 'none'})${second ? ` and leads "${second.id}" by ${pct(e.lead)}` : ', with no runner-up'}: evidence ${round(p)}.`;
+  if (!accepts(e, p)) return { id: undefined, confidence: round(1 - p), reason: `${why} Not enough to say it is the skill asked for. ${RULE_TEXT}` };
+  return { id: top.id, confidence: round(p), reason: `${why} ${RULE_TEXT}` };
 }
 
 function pct(x: number): string {

@@ -1,0 +1,110 @@
+/**
+ * Routing over stdio, in both protocol eras: `skills_search` partial matches and their coverage,
+ * `best_skill` one or none with the rule, and the sampling path — a client whose sampling handler
+ * judges only what the server sent it. A model answer naming a skill that was not shown, garbage,
+ * or no answer in time falls back to the rule; a client without sampling gets the rule.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { CallToolResult, CreateMessageRequest } from '@modelcontextprotocol/client';
+import { buildFeed, connect, ERAS, tempDir, type Connected } from './helpers.ts';
+
+const FIXTURE_SKILLS = path.join(import.meta.dirname, '../fixtures/routing/skills');
+const JUDGE_TIMEOUT_MS = 1500;
+
+type Reply = string | 'hang';
+
+const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
+
+/** The candidate names the server showed the model: the lines `- name: description`. */
+function shown(request: CreateMessageRequest): string[] {
+  const text = request.params.messages.map((m) => ('text' in m.content ? m.content.text : '')).join('\n');
+  return [...text.matchAll(/^- ([a-z0-9-]+):/gm)].map((m) => m[1]!);
+}
+
+describe.each(ERAS)('routing over stdio (%s era)', (era) => {
+  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let feed: string;
+  let plain: Connected;
+  let sampling: Connected;
+  /** What the next sampling request is answered with, as a function of the candidates shown. */
+  let reply: (candidates: string[]) => Reply = () => 'none';
+  const asked: string[][] = [];
+
+  beforeAll(async () => {
+    tmp = await tempDir();
+    feed = await buildFeed(FIXTURE_SKILLS, path.join(tmp.dir, 'dist'));
+    plain = await connect(feed, era);
+    sampling = await connect(feed, era, ['--judge-timeout-ms', String(JUDGE_TIMEOUT_MS)], { capabilities: { sampling: {} } });
+    sampling.client.setRequestHandler('sampling/createMessage', async (request) => {
+      const candidates = shown(request);
+      asked.push(candidates);
+      const answer = reply(candidates);
+      if (answer === 'hang') await new Promise((resolve) => setTimeout(resolve, JUDGE_TIMEOUT_MS * 3));
+      return { model: 'test-judge', role: 'assistant', content: { type: 'text', text: answer === 'hang' ? 'none' : answer }, stopReason: 'endTurn' };
+    });
+  });
+
+  afterAll(async () => {
+    await plain?.close();
+    await sampling?.close();
+    await tmp?.remove();
+  });
+
+  const best = async (client: Connected, query: string) => structured(await client.client.callTool({ name: 'best_skill', arguments: { query } }));
+
+  test('skills_search: partial matches are ranked, each with its matched words and coverage', async () => {
+    const out = structured(await plain.client.callTool({ name: 'skills_search', arguments: { query: 'my export.csv has broken dates and a slow sql query' } }));
+    expect(out.words).toEqual(['export', 'csv', 'broken', 'dates', 'slow', 'sql', 'query']);
+    expect(out.results.length).toBeGreaterThanOrEqual(2);
+    const names = out.results.map((r: { name: string }) => r.name);
+    expect(names.slice(0, 2).sort()).toEqual(['spreadsheet-cleanup', 'sql-tuning']);
+    for (const r of out.results) {
+      expect(r.coverage).toBeGreaterThan(0);
+      expect(r.coverage).toBeLessThan(1);
+      expect(r.matched.length).toBeGreaterThan(0);
+      expect(r.coverage).toBeCloseTo(r.matched.length / out.words.length, 2);
+    }
+  });
+
+  test('best_skill without sampling: the rule decides, one skill or none', async () => {
+    const one = await best(plain, 'flaky tests that fail intermittently in CI');
+    expect(one).toMatchObject({ decided_by: 'rule', skill: { name: 'flaky-tests' } });
+    const none = await best(plain, 'transcribe this podcast episode to text');
+    expect(none).toMatchObject({ decided_by: 'rule', skill: null });
+  });
+
+  test('best_skill with sampling: the model judges the candidates it was shown', async () => {
+    asked.length = 0;
+    reply = (candidates) => (candidates.includes('docker-images') ? 'docker-images' : 'none');
+    const r = await best(sampling, 'our container image is 2GB, make it smaller');
+    expect(r).toMatchObject({ decided_by: 'model', skill: { name: 'docker-images' } });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toEqual(r.candidates.map((c: { name: string }) => c.name));
+    expect(r.reason).toMatch(/client's model chose "docker-images"/);
+
+    reply = () => 'none';
+    expect(await best(sampling, 'our container image is 2GB, make it smaller')).toMatchObject({ decided_by: 'model', skill: null });
+  });
+
+  test.each([
+    ['a skill that was not a candidate', (): Reply => 'api-docs'],
+    ['garbage', (): Reply => 'I think you should probably use the docker one!'],
+    ['no answer in time', (): Reply => 'hang'],
+  ])('best_skill with sampling: %s falls back to the rule', async (_, answer) => {
+    reply = answer;
+    const r = await best(sampling, 'flaky tests that fail intermittently in CI');
+    expect(r).toMatchObject({ decided_by: 'rule', skill: { name: 'flaky-tests' } });
+    expect(r.reason).toMatch(/^The rule decided: /);
+  });
+
+  test('best_skill judge=rule never asks the model', async () => {
+    asked.length = 0;
+    reply = (candidates) => (candidates.includes('release-notes') ? 'release-notes' : 'none');
+    const r = await best(sampling, 'release notes from merged pull requests');
+    expect(r.decided_by).toBe('model');
+    const ruled = structured(await sampling.client.callTool({ name: 'best_skill', arguments: { query: 'release notes from merged pull requests', judge: 'rule' } }));
+    expect(ruled).toMatchObject({ decided_by: 'rule', skill: { name: 'release-notes' } });
+    expect(asked).toHaveLength(1);
+  });
+});

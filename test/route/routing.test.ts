@@ -1,0 +1,64 @@
+/**
+ * Routing on a small fixture catalog (test/fixtures/routing): the shared ranking and best_skill's
+ * rule, in process, over a feed built by the real pipeline. The routing benchmark
+ * (`npm run bench:routing`) measures the same on public catalogs of hundreds of skills.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build.ts';
+import { FeedCatalog } from '../../src/mcp/catalog.ts';
+import { DirStore } from '../../src/mcp/feed/store.ts';
+import { retrieve, ruleJudge, RULE } from '../../src/route/index.ts';
+
+const FIXTURES = path.join(import.meta.dirname, '../fixtures/routing');
+const REQUESTS = JSON.parse(readFileSync(path.join(FIXTURES, 'requests.json'), 'utf8')).requests as Array<{ request: string; expect: string[] }>;
+
+let dir: string;
+let catalog: FeedCatalog;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'skillpress-routing-'));
+  await build({ skills: path.join(FIXTURES, 'skills'), out: path.join(dir, 'dist'), config: path.join(dir, 'config'), site: false });
+  catalog = await FeedCatalog.load(new DirStore(path.join(dir, 'dist/feed/v1')));
+  await catalog.loadBodyIndex();
+});
+
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('routing the fixture requests', () => {
+  it.each(REQUESTS.filter((r) => r.expect.length > 0))('ranks the fitting skill first: $request', ({ request, expect: want }) => {
+    const hits = catalog.search.search(request, { limit: 3 });
+    expect(want).toContain(hits[0]?.id);
+  });
+
+  it.each(REQUESTS)('best_skill rule never names a wrong skill: $request', ({ request, expect: want }) => {
+    const verdict = ruleJudge(retrieve(catalog.search, request));
+    if (want.length === 0) expect(verdict.id).toBeUndefined();
+    else if (verdict.id !== undefined) expect(want).toContain(verdict.id);
+    expect(verdict.confidence).toBeGreaterThanOrEqual(0);
+    expect(verdict.confidence).toBeLessThanOrEqual(1);
+    expect(verdict.reason).toMatch(/Rule: evidence/);
+  });
+
+  it('best_skill rule answers requests that say what they need in the catalog\'s words', () => {
+    for (const [request, id] of [
+      ['fill in the fields of a PDF form', 'pdf-forms'],
+      ['write release notes from the merged pull requests', 'release-notes'],
+      ['flaky tests that fail intermittently in CI', 'flaky-tests'],
+      ['speed up a slow SQL query with an index', 'sql-tuning'],
+    ]) {
+      const verdict = ruleJudge(retrieve(catalog.search, request!));
+      expect(verdict.id, request).toBe(id);
+      expect(verdict.confidence, request).toBeGreaterThanOrEqual(RULE.threshold);
+    }
+  });
+
+  it('a request of stop words and filler only has nothing to match', () => {
+    const r = retrieve(catalog.search, 'please can you help me with this');
+    expect(r.words.map((w) => w.word)).toEqual(['please', 'can', 'you', 'help', 'me', 'with', 'this']);
+    expect(ruleJudge(retrieve(catalog.search, 'hello')).id).toBeUndefined();
+  });
+});
