@@ -30,12 +30,7 @@ export interface JudgeOptions {
 
 type Decision = Judgement & { decided_by: 'rule' | 'model' };
 
-const CandidateOut = z.object({
-  name: z.string(),
-  score: z.number(),
-  coverage: z.number().describe('Weighted share of the request it covers, 0–1'),
-  metadata_coverage: z.number().describe('The same, counting only its name, description, tags and domain'),
-});
+const CandidateOut = z.object({ name: z.string(), score: z.number(), coverage: z.number(), metadata_coverage: z.number() });
 
 export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
   server.registerTool(
@@ -43,10 +38,10 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
     {
       title: 'Best skill for a request',
       description:
-        'Exactly one skill that fits the request, with its instructions, or none. Pass the user\'s request in their own words. Judged by the client\'s model when it offers sampling (judge=auto), else by a calibrated rule; the result says who decided and why.',
+        'The one skill that fits the request, with its instructions, or none; judged by your model via sampling if offered, else by a rule.',
       inputSchema: z.strictObject({
-        query: queryText('The user\'s request or problem, in their words'),
-        judge: z.enum(['auto', 'rule']).default('auto').describe('auto: the client\'s model when it offers sampling, else the rule; rule: always the rule'),
+        query: queryText('The user\'s request, in their words'),
+        judge: z.enum(['auto', 'rule']).default('auto'),
       }),
       outputSchema: z.object({
         query: z.string(),

@@ -16,8 +16,8 @@ const WordOut = z.object({ word: z.string(), fields: z.array(z.string()) });
 
 export const SearchResultOut = CardOut.extend({
   score: z.number(),
-  coverage: z.number().describe('Share of the query\'s meaningful words this skill matched, 0–1'),
-  matched: z.array(WordOut).describe('The query words it matched, with the fields they matched in (name, description, tags, domain, headings, paths, body)'),
+  coverage: z.number(),
+  matched: z.array(WordOut),
   excerpt: z.string(),
 });
 
@@ -28,13 +28,12 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
     'skills_search',
     {
       title: 'Search skills',
-      description:
-        'Find skills for a request: pass the user\'s words or a few keywords. Skills matching every meaningful word come first, then those matching some, by score; each result gives the words it matched, where, and its coverage (0–1).',
-      inputSchema: z.strictObject({ query: queryText('The user\'s request or keywords'), limit: limitOf(25, 10) }),
+      description: 'Ranked skills for a request (the user\'s words or keywords), each with the words it matched, where, and its coverage (0–1).',
+      inputSchema: z.strictObject({ query: queryText('The request or keywords'), limit: limitOf(25, 10) }),
       outputSchema: z.object({
         query: z.string(),
         limit: z.number(),
-        words: z.array(z.string()).describe('The meaningful words searched for (stop words and filler left out)'),
+        words: z.array(z.string()),
         total: z.number(),
         results: z.array(SearchResultOut),
       }),
