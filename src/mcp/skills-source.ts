@@ -25,29 +25,76 @@ type Entry = { uri: string; frontmatter: { name: string; description: string; [k
 type DirectoryChild = { uri: string; name: string; mimeType: string; size?: number };
 
 export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE): SkillSource {
-  /** Cards in URI order (the order SEP-2640 pages in), per snapshot. */
-  let ordered: { version: string; cards: CatalogCard[] } | undefined;
-  const inUriOrder = async (): Promise<CatalogCard[]> => {
-    const c = await catalog();
-    if (ordered?.version !== c.version) {
-      const keyed = c.cards.map((card) => ({ card, uri: skillFileUri(card, 'SKILL.md') }));
-      keyed.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
-      ordered = { version: c.version, cards: keyed.map((k) => k.card) };
-    }
-    return ordered.cards;
-  };
+  return new FeedSkillSource(catalog, pageSize);
+}
 
-  const entry = async (card: CatalogCard): Promise<Entry> => {
-    const skill = await (await catalog()).skill(card);
+class FeedSkillSource implements SkillSource {
+  readonly #catalog: CatalogRef;
+  readonly #pageSize: number;
+  /** Cards in URI order (the order SEP-2640 pages in), per snapshot. */
+  #ordered: { version: string; cards: CatalogCard[] } | undefined;
+
+  constructor(catalog: CatalogRef, pageSize: number) {
+    this.#catalog = catalog;
+    this.#pageSize = pageSize;
+  }
+
+  async list({ cursor }: { cursor?: string }) {
+    const { items, nextCursor } = pageAfter(await this.#inUriOrder(), (card) => skillFileUri(card, 'SKILL.md'), cursor, this.#pageSize, 'skills/list');
+    const skills = await Promise.all(items.map((card) => this.#entry(card)));
+    return nextCursor ? { skills, nextCursor } : { skills };
+  }
+
+  async get(uri: string) {
+    const found = await this.#locate(uri);
+    if (!found || found.path !== 'SKILL.md') return undefined;
+    return this.#entry(found.card);
+  }
+
+  async read(uri: string): Promise<SkillReadResult | undefined> {
+    const found = await this.#locate(uri);
+    if (!found || found.path === '') return undefined;
+    const c = await this.#catalog();
+    const file = (await c.skill(found.card)).files.find((f) => f.path === found.path);
+    if (!file || file.skipped) return undefined;
+    const { bytes } = await c.file(found.card, file.path);
+    return file.encoding === 'utf-8' ? { text: bytes.toString('utf8'), mimeType: file.mime } : { bytes: new Uint8Array(bytes), mimeType: file.mime };
+  }
+
+  async readDirectory(uri: string, { cursor }: { cursor?: string }) {
+    const found = await this.#locate(uri);
+    if (!found) return undefined;
+    const children = directoryChildren(found.card, await (await this.#catalog()).skill(found.card), found.path);
+    if (!children) return undefined;
+    const { items, nextCursor } = pageAfter(children, (child) => child.uri, cursor, this.#pageSize, 'resources/directory/read');
+    return nextCursor ? { resources: items, nextCursor } : { resources: items };
+  }
+
+  async listResources() {
+    return (await this.#catalog()).cards.map((card) => ({ uri: skillFileUri(card, 'SKILL.md'), name: card.name, description: card.description, mimeType: 'text/markdown' }));
+  }
+
+  async #inUriOrder(): Promise<CatalogCard[]> {
+    const c = await this.#catalog();
+    if (this.#ordered?.version !== c.version) {
+      const keyed = c.cards.map((card) => ({ card, uri: skillFileUri(card, 'SKILL.md') }));
+      keyed.sort((a, b) => byCodeUnit(a.uri, b.uri));
+      this.#ordered = { version: c.version, cards: keyed.map((k) => k.card) };
+    }
+    return this.#ordered.cards;
+  }
+
+  async #entry(card: CatalogCard): Promise<Entry> {
+    const skill = await (await this.#catalog()).skill(card);
     const resources = skill.files
       .filter((f) => !f.skipped)
       .map((f) => ({ uri: skillFileUri(card, f.path), digest: `sha256:${f.sha256}`, size: f.size }))
-      .sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+      .sort((a, b) => byCodeUnit(a.uri, b.uri));
     return { uri: skillFileUri(card, 'SKILL.md'), frontmatter: skill.frontmatter as Entry['frontmatter'], resources };
-  };
+  }
 
   /** The skill a URI points into and the decoded path below the skill's root ('' for the root). */
-  const locate = async (uri: string): Promise<{ card: CatalogCard; path: string } | undefined> => {
+  async #locate(uri: string): Promise<{ card: CatalogCard; path: string } | undefined> {
     let segments: string[];
     try {
       segments = parseSkillUri(uri);
@@ -55,70 +102,33 @@ export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZ
       if (err instanceof FeedPathError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}. Skill URIs look like skill://<name>/<path>; list them with skills/list.`);
       throw err;
     }
-    const c = await catalog();
+    const c = await this.#catalog();
     // Skill paths are one segment (the name) or an imported skill's id (`peer/name`).
     for (let n = Math.min(segments.length, 4); n >= 1; n--) {
       const card = c.card(segments.slice(0, n).join('/'));
       if (card && skillPathSegments(card).join('/') === segments.slice(0, n).join('/')) return { card, path: segments.slice(n).join('/') };
     }
     return undefined;
-  };
-
-  return {
-    async list({ cursor }) {
-      const cards = await inUriOrder();
-      let start = 0;
-      if (cursor !== undefined) {
-        const after = decodeCursor(CURSOR_KIND, cursor);
-        if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous skills/list result, or none to start over');
-        start = cards.findIndex((card) => skillFileUri(card, 'SKILL.md') > after);
-        if (start < 0) start = cards.length;
-      }
-      const page = cards.slice(start, start + pageSize);
-      const skills = await Promise.all(page.map(entry));
-      const more = start + pageSize < cards.length;
-      return more ? { skills, nextCursor: encodeCursor(CURSOR_KIND, skills.at(-1)!.uri) } : { skills };
-    },
-
-    async get(uri) {
-      const found = await locate(uri);
-      if (!found || found.path !== 'SKILL.md') return undefined;
-      return entry(found.card);
-    },
-
-    async read(uri): Promise<SkillReadResult | undefined> {
-      const found = await locate(uri);
-      if (!found || found.path === '') return undefined;
-      const c = await catalog();
-      const skill = await c.skill(found.card);
-      const file = skill.files.find((f) => f.path === found.path);
-      if (!file || file.skipped) return undefined;
-      const { bytes } = await c.file(found.card, file.path);
-      return file.encoding === 'utf-8' ? { text: bytes.toString('utf8'), mimeType: file.mime } : { bytes: new Uint8Array(bytes), mimeType: file.mime };
-    },
-
-    async readDirectory(uri, { cursor }) {
-      const found = await locate(uri);
-      if (!found) return undefined;
-      const skill = await (await catalog()).skill(found.card);
-      const children = directoryChildren(found.card, skill, found.path);
-      if (!children) return undefined;
-      let start = 0;
-      if (cursor !== undefined) {
-        const after = decodeCursor(CURSOR_KIND, cursor);
-        if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor: pass the nextCursor of the previous resources/directory/read result');
-        start = children.findIndex((child) => child.uri > after);
-        if (start < 0) start = children.length;
-      }
-      const page = children.slice(start, start + pageSize);
-      return start + pageSize < children.length ? { resources: page, nextCursor: encodeCursor(CURSOR_KIND, page.at(-1)!.uri) } : { resources: page };
-    },
-
-    async listResources() {
-      return (await catalog()).cards.map((card) => ({ uri: skillFileUri(card, 'SKILL.md'), name: card.name, description: card.description, mimeType: 'text/markdown' }));
-    },
-  };
+  }
 }
+
+/**
+ * One page of `items` (sorted by URI) after the cursor's URI. A cursor that does not decode is a
+ * -32602 error naming the method whose nextCursor to pass.
+ */
+function pageAfter<T>(items: readonly T[], uriOf: (item: T) => string, cursor: string | undefined, pageSize: number, method: string): { items: T[]; nextCursor?: string } {
+  let start = 0;
+  if (cursor !== undefined) {
+    const after = decodeCursor(CURSOR_KIND, cursor);
+    if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: pass the nextCursor of the previous ${method} result, or none to start over`);
+    start = items.findIndex((item) => uriOf(item) > after);
+    if (start < 0) start = items.length;
+  }
+  const page = items.slice(start, start + pageSize);
+  return start + pageSize < items.length ? { items: page, nextCursor: encodeCursor(CURSOR_KIND, uriOf(page.at(-1)!)) } : { items: page };
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Direct children of folder `dir` ('' = the skill root), or undefined when it is not a folder. */
 function directoryChildren(card: CatalogCard, skill: FeedSkill, dir: string): DirectoryChild[] | undefined {
@@ -136,6 +146,6 @@ function directoryChildren(card: CatalogCard, skill: FeedSkill, dir: string): Di
   for (const folder of folders) {
     children.push({ uri: dir === '' ? `${skillRootUri(card)}/${encodeURIComponent(folder)}` : skillFileUri(card, `${dir}/${folder}`), name: folder, mimeType: DIRECTORY_MIME_TYPE });
   }
-  return children.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+  return children.sort((a, b) => byCodeUnit(a.uri, b.uri));
 }
 
