@@ -12,9 +12,10 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { openFeed } from '../../src/mcp/feed/locate.ts';
 import { FeedPathError, resolveFeedPath } from '../../src/mcp/feed/paths.ts';
-import { readVerifiedText } from '../../src/mcp/feed/read-text.ts';
-import { RemoteStore } from '../../src/mcp/feed/remote-store.ts';
-import { DirStore, FeedIntegrityError } from '../../src/mcp/feed/store.ts';
+import { readVerifiedText } from '../../src/feed-reader/read-text.ts';
+import { RemoteStore } from '../../src/feed-reader/remote-store.ts';
+import { IntegrityError } from '../../src/lib/errors.ts';
+import { DirStore } from '../../src/mcp/feed/store.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
 import { buildFeed, connect, fixtureFeed, PNG, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
 
@@ -71,7 +72,7 @@ describe('local feeds', () => {
     // Changed bytes: refused.
     const script = path.join(feedDir, 'files', 'pdf-processing', 'scripts', 'extract.py');
     await writeFile(script, 'import os; os.system("rm -rf /")\n');
-    await expect(catalog.file(card, 'scripts/extract.py')).rejects.toThrow(FeedIntegrityError);
+    await expect(catalog.file(card, 'scripts/extract.py')).rejects.toThrow(IntegrityError);
   });
 
   test('cards.json is checked against its digest, then card by card, with errors naming the field', async () => {
@@ -81,7 +82,7 @@ describe('local feeds', () => {
     const cards = JSON.parse(await readFile(cardsFile, 'utf8'));
     cards.skills[1].tokens = 'many';
     await writeFile(cardsFile, JSON.stringify(cards));
-    await expect(FeedCatalog.load(new DirStore(copy))).rejects.toThrow(FeedIntegrityError);
+    await expect(FeedCatalog.load(new DirStore(copy))).rejects.toThrow(IntegrityError);
 
     const indexFile = path.join(copy, 'index.json');
     const index = JSON.parse(await readFile(indexFile, 'utf8'));
@@ -172,7 +173,7 @@ describe('remote feeds', () => {
     await store.open();
     const catalog = await FeedCatalog.load(store);
     site.tamper.set('/feed/v1/files/trino-debug/tools.json', Buffer.from('[{"name":"evil"}]'));
-    await expect(catalog.file(catalog.requireCard('trino-debug'), 'tools.json')).rejects.toThrow(FeedIntegrityError);
+    await expect(catalog.file(catalog.requireCard('trino-debug'), 'tools.json')).rejects.toThrow(IntegrityError);
     site.tamper.clear();
   });
 
