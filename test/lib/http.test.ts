@@ -5,10 +5,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createGzip } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/lib/errors.ts';
 import { ByteBudget, Deadline, httpGet } from '../../src/lib/http.ts';
+import { endless, gzipBomb as makeBomb, serveBomb } from '../helpers/hostile-http.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 const routes = new Map<string, Handler>();
@@ -16,19 +16,6 @@ const sockets = new Set<Socket>();
 let server: Server;
 let base: string;
 let gzipBomb: Buffer;
-
-/** Gzip of `mib` MiB of zeros, made chunk by chunk (the test never holds the unpacked bytes). */
-async function makeBomb(mib: number): Promise<Buffer> {
-  const gzip = createGzip({ level: 9 });
-  const out: Buffer[] = [];
-  gzip.on('data', (c: Buffer) => out.push(c));
-  const done = new Promise((resolve) => gzip.on('end', resolve));
-  const zeros = Buffer.alloc(1024 * 1024);
-  for (let i = 0; i < mib; i++) if (!gzip.write(zeros)) await new Promise((r) => gzip.once('drain', r));
-  gzip.end();
-  await done;
-  return Buffer.concat(out);
-}
 
 beforeAll(async () => {
   gzipBomb = await makeBomb(256);
@@ -61,26 +48,17 @@ async function failure(promise: Promise<unknown>): Promise<NetworkError> {
 describe('httpGet', () => {
   it('stops a gzip bomb at the cap, counting decoded bytes', async () => {
     expect(gzipBomb.byteLength).toBeLessThan(1024 * 1024); // the wire carries less than the cap
-    routes.set('/bomb', (_req, res) => void res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': gzipBomb.byteLength }).end(gzipBomb));
+    routes.set('/bomb', serveBomb(gzipBomb));
     const err = await failure(httpGet(`${base}/bomb`, { ...limits, limitName: 'test.max' }));
     expect(err.rule).toBe('too-large');
     expect(err.message).toBe(`${base}/bomb: body passed the 1048576-byte limit (test.max); download stopped`);
   });
 
   it('stops a body that streams forever at the cap, and one that trickles at the deadline', async () => {
-    let closed = false;
-    routes.set('/forever', (req, res) => {
-      res.writeHead(200);
-      const chunk = Buffer.alloc(64 * 1024, 120);
-      const pump = (): void => {
-        while (!res.destroyed && res.write(chunk));
-      };
-      res.on('drain', pump);
-      req.socket.on('close', () => (closed = true));
-      pump();
-    });
+    const forever = endless();
+    routes.set('/forever', forever.handler);
     expect((await failure(httpGet(`${base}/forever`, limits))).rule).toBe('too-large');
-    await expect.poll(() => closed).toBe(true); // the connection was closed, not drained
+    await expect.poll(() => forever.closed()).toBe(true); // the connection was closed, not drained
 
     routes.set('/trickle', (req, res) => {
       res.writeHead(200);

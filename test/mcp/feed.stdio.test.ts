@@ -5,7 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { cp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -17,7 +19,8 @@ import { RemoteStore } from '../../src/feed-reader/remote-store.ts';
 import { IntegrityError } from '../../src/lib/errors.ts';
 import { DirStore } from '../../src/mcp/feed/store.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
-import { buildFeed, connect, fixtureFeed, PNG, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
+import { buildFeed, CLI, connect, fixtureFeed, NODE, PNG, ROOT, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
+import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -101,14 +104,19 @@ describe('local feeds', () => {
   });
 });
 
-/** Serves a folder over HTTP with ETags; counts requests and 304s. */
-async function staticServer(root: string): Promise<{ server: Server; url: string; hits: string[]; notModified: () => number; tamper: Map<string, Buffer> }> {
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Serves a folder over HTTP with ETags; counts requests and 304s. `hostile` answers chosen paths its own way. */
+async function staticServer(root: string): Promise<{ server: Server; url: string; hits: string[]; notModified: () => number; tamper: Map<string, Buffer>; hostile: Map<string, Handler> }> {
   const hits: string[] = [];
   const tamper = new Map<string, Buffer>();
+  const hostile = new Map<string, Handler>();
   let notModified = 0;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     hits.push(url.pathname);
+    const handler = hostile.get(url.pathname);
+    if (handler) return handler(req, res);
     const file = path.join(root, ...decodeURIComponent(url.pathname).split('/').filter(Boolean));
     if (!file.startsWith(root)) return void res.writeHead(403).end();
     try {
@@ -125,7 +133,7 @@ async function staticServer(root: string): Promise<{ server: Server; url: string
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/`, hits, notModified: () => notModified, tamper };
+  return { server, url: `http://127.0.0.1:${port}/`, hits, notModified: () => notModified, tamper, hostile };
 }
 
 const stop = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -175,6 +183,49 @@ describe('remote feeds', () => {
     site.tamper.set('/feed/v1/files/trino-debug/tools.json', Buffer.from('[{"name":"evil"}]'));
     await expect(catalog.file(catalog.requireCard('trino-debug'), 'tools.json')).rejects.toThrow(IntegrityError);
     site.tamper.clear();
+  });
+
+  test('a hostile index.json (gzip bomb, endless body, redirect to another host) with nothing cached: the server exits 1 at once, naming the URL and the limit', async () => {
+    const bomb = await gzipBomb(2048); // 2 GiB unpacked, about 2 MB on the wire
+    const forever = endless();
+    const other = site.url.replace('127.0.0.1', 'localhost');
+    site.hostile.set('/bomb/feed/v1/index.json', serveBomb(bomb));
+    site.hostile.set('/forever/feed/v1/index.json', forever.handler);
+    site.hostile.set('/away/feed/v1/index.json', (_req, res) => void res.writeHead(302, { location: `${other}feed/v1/index.json` }).end());
+    for (const [where, why] of [
+      ['bomb/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
+      ['forever/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
+      ['away/', `redirect to ${other}feed/v1/index.json refused: only redirects to 127.0.0.1`],
+    ]) {
+      const started = Date.now();
+      const args = [CLI, 'mcp', '--feed', `${site.url}${where}`, '--cache-dir', path.join(tmp.dir, `hostile-${where}`)];
+      const failed = await promisify(execFile)(NODE, args, { cwd: ROOT, timeout: 30_000 }).catch((e: { code: number; stderr: string }) => e);
+      expect(failed, where).toMatchObject({ code: 1 });
+      expect((failed as { stderr: string }).stderr, where).toContain(`${site.url}${where}feed/v1/index.json: ${why}`);
+      expect(Date.now() - started, where).toBeLessThan(20_000);
+    }
+    expect(forever.closed()).toBe(true);
+  });
+
+  test('a refresh that fails (a gzip bomb, an endless body) keeps the cached feed serving', async () => {
+    const dir = path.join(tmp.dir, 'cache-refresh');
+    const first = await connect(site.url, 'legacy', ['--cache-dir', dir]);
+    await first.client.callTool({ name: 'skills_list', arguments: {} });
+    await first.close();
+    site.hostile.set('/feed/v1/index.json', serveBomb(await gzipBomb(256)));
+    const live = await connect(site.url, 'legacy', ['--cache-dir', dir, '--poll', '1']);
+    try {
+      await expect.poll(() => live.stderr(), { timeout: 10_000 }).toMatch(/offline: serving the cached feed \(.*16777216-byte limit/);
+      site.hostile.set('/feed/v1/index.json', endless().handler);
+      const list = await live.client.callTool({ name: 'skills_list', arguments: {} });
+      expect((list.structuredContent as { total: number }).total).toBe(3);
+      await expect.poll(() => live.stderr().match(/offline: serving the cached feed/g)?.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(1);
+      const view = await live.client.callTool({ name: 'view_skill', arguments: { name: 'pdf-processing' } });
+      expect(view.isError).toBeFalsy();
+    } finally {
+      site.hostile.clear();
+      await live.close();
+    }
   });
 
   test('skillpress mcp --feed <url> polls for changes, then starts and works offline from its cache', async () => {
