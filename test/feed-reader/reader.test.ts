@@ -10,7 +10,7 @@ import path from 'node:path';
 import { openFeed, openFeedStore, RemoteStore } from '../../src/feed-reader/index.ts';
 import { IntegrityError, NetworkError, NotFoundError, UnsafePathError } from '../../src/lib/errors.ts';
 import { publish } from '../federate/helpers/feed.ts';
-import { serveDir, type TestServer } from '../federate/helpers/server.ts';
+import { serveDir, type Handler, type TestServer } from '../federate/helpers/server.ts';
 import { tempDir, writeSkills } from '../federate/helpers/skills.ts';
 import { editSkillJson } from '../federate/helpers/tamper.ts';
 import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
@@ -108,11 +108,12 @@ describe('a hostile feed URL (issue 11, row 5)', () => {
     const url = `${server.url}/feed/v1/index.json`;
     const store = (await openFeedStore(server.url, { cacheDir: dir, cacheFirst: true })) as RemoteStore;
     const before = await store.readIndex();
-    for (const [label, handler] of [
+    const answers: Array<[string, Handler]> = [
       ['a gzip bomb', serveBomb(bomb)],
       ['not a feed', (_req, res) => void res.writeHead(200, { etag: '"new"' }).end('{"feed_version":"1","skills":"none"}')],
       ['an error status', (_req, res) => void res.writeHead(500).end()],
-    ] as const) {
+    ];
+    for (const [label, handler] of answers) {
       server.override('/feed/v1/index.json', handler);
       await expect(store.refresh(), label).rejects.toThrow();
       expect(await store.readIndex(), label).toEqual(before);
