@@ -52,7 +52,7 @@ export interface PeerImport {
 export const feedIndexUrl = (url: string): string => indexUrlOf(url);
 
 /** Rule ids of the feed reader's and the HTTP client's errors, as federation names them. */
-const RULES: Record<string, string> = { schema: 'invalid-feed', 'too-deep': 'invalid-feed', 'leaves-feed': 'foreign-url' };
+const RULES: Record<string, string> = { schema: 'invalid-feed', 'too-deep': 'invalid-feed', 'missing-part': 'invalid-feed', 'leaves-feed': 'foreign-url' };
 
 /** The warning rule for an error: `peer-<rule>` (`peer-digest-mismatch`, `peer-timeout`…), or a `federation-…` rule as is. */
 function ruleOf(err: unknown): string {

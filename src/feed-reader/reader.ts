@@ -10,7 +10,7 @@
  *   UnsafePathError   unsafe-path, leaves-feed
  *   InvalidInputError invalid-json, schema, too-deep, too-large, inconsistent, invalid-name
  *   NetworkError      timeout, too-large, redirect, http-status, network (URL feeds)
- *   NotFoundError     (a skill or part the index does not list)
+ *   NotFoundError     not-found (listed, but not there), missing-part; none for a skill the index does not list
  */
 import type { z } from 'zod';
 import { Cards, Changes, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
@@ -151,7 +151,7 @@ export class FeedReader {
 
   async #part<S extends z.ZodType>(key: string, schema: S): Promise<z.infer<S>> {
     const part = this.index.parts[key];
-    if (!part) throw new NotFoundError(`${this.location}: index.json lists no "${key}" part`);
+    if (!part) throw new NotFoundError(`${this.location}: index.json lists no "${key}" part`, { rule: 'missing-part' });
     const feedPath = this.#feedPath(part.url, `"${key}" part`);
     const text = await this.store.readText(feedPath, part.sha256);
     // Parts grow with the catalog (cards.json: ~1 KB a skill): bounded by the store's byte cap, not the JSON one.

@@ -14,7 +14,7 @@ import { FeedIndex } from '../model/feed.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { httpGet, type ByteBudget, type Deadline, type GetOptions } from '../lib/http.ts';
 import { parseJson } from '../lib/json.ts';
-import { IntegrityError, NetworkError } from '../lib/errors.ts';
+import { IntegrityError, NetworkError, NotFoundError } from '../lib/errors.ts';
 import { Cache, conditionalGet } from './cache.ts';
 import { encodePath } from './paths.ts';
 import { readVerifiedText } from './read-text.ts';
@@ -122,8 +122,9 @@ export class RemoteStore implements FeedStore {
     const url = new URL(encodePath(feedPath), this.#base).href;
     this.requests++;
     const res = await httpGet(url, this.#http({ expectedBytes: size })).catch((err: unknown) => {
-      // More bytes than the feed lists: the bytes are not the ones listed.
+      // More bytes than the feed lists: the bytes are not the ones listed. A 404: listed but not there.
       if (err instanceof NetworkError && err.rule === 'longer-than-listed') throw new IntegrityError(err.message, { rule: 'digest-mismatch', cause: err });
+      if (err instanceof NetworkError && err.status === 404) throw new NotFoundError(err.message, { rule: 'not-found', cause: err });
       throw err;
     });
     verify(res.body, sha256, url);

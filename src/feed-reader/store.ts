@@ -100,7 +100,7 @@ export class DirStore implements FeedStore {
       return realpathInside(await this.#realRoot, path.join(this.#root, ...feedPath.split('/')), feedPath, 'the feed');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw new NotFoundError(`${feedPath}: no such file in the feed at ${this.#root}`, { cause: err });
+      if (code === 'ENOENT' || code === 'ENOTDIR') throw new NotFoundError(`${feedPath}: no such file in the feed at ${this.#root}`, { rule: 'not-found', cause: err });
       throw err;
     }
   }

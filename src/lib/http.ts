@@ -70,17 +70,24 @@ export class Deadline {
   }
 }
 
-/** Bytes several downloads may read in total; a download reserves before it reads. */
+/**
+ * Bytes several downloads may read in total; a download reserves before it reads. Once a
+ * reservation fails the budget is spent: downloads of unknown size are no longer started.
+ */
 export class ByteBudget {
   readonly limit: number;
   readonly name: string;
   used = 0;
+  spent = false;
   constructor(limit: number, name: string) {
     this.limit = limit;
     this.name = name;
   }
   reserve(bytes: number): boolean {
-    if (this.used + bytes > this.limit) return false;
+    if (this.used + bytes > this.limit) {
+      this.spent = true;
+      return false;
+    }
     this.used += bytes;
     return true;
   }
@@ -149,7 +156,10 @@ const limitText = (bytes: number, opts: GetOptions): string => `the ${bytes}-byt
 /** The most bytes this body may have, reserved from the budget up front when the size is known. */
 function bodyCap(url: URL, opts: GetOptions): { bytes: number; reserved: number } {
   const expected = opts.expectedBytes;
-  if (expected === undefined) return { bytes: opts.maxBytes, reserved: 0 };
+  if (expected === undefined) {
+    if (opts.budget?.spent) throw new NetworkError(`${url}: not fetched: ${opts.budget.describe()}, and downloads of unknown size are not started once it runs out`, undefined, { rule: 'too-large' });
+    return { bytes: opts.maxBytes, reserved: 0 };
+  }
   if (expected > opts.maxBytes) throw new NetworkError(`${url}: not fetched: it is listed as ${expected} bytes, over ${limitText(opts.maxBytes, opts)}`, undefined, { rule: 'too-large' });
   if (opts.budget && !opts.budget.reserve(expected)) {
     throw new NetworkError(`${url}: not fetched: its ${expected} bytes would pass ${opts.budget.describe()}`, undefined, { rule: 'too-large' });

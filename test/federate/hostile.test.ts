@@ -233,6 +233,12 @@ describe('a hostile peer', () => {
     expect(o.names).toContain('evil-two');
   });
 
+  it('a file the skill JSON lists but the peer does not serve', async () => {
+    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/files/evil-one/scripts/run.py', (_req, res) => void res.writeHead(404).end()));
+    expectRejected(o, 'skills/evil-one', 'peer-not-found', 'files/evil-one/scripts/run.py: not found (HTTP 404)');
+    expect(o.names).toContain('evil-two');
+  });
+
   it('a peer that is down', async () => {
     const o = await withEvilPeer(async ({ server }) => server.close());
     expectRejected(o, 'index.json', 'peer-network');
