@@ -101,6 +101,7 @@ export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: To
       type: f.type,
       ...(tokens !== undefined ? { tokens } : {}),
       ...(f.skipped ? { skipped: f.skipped } : { url: `files/${encodeURIComponent(skill.id)}/${encodePath(f.path)}` }),
+      ...(f.executable ? { executable: true as const } : {}),
     };
   });
   const requirements = skill.frontmatter.requirements;
