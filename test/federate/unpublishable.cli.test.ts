@@ -14,10 +14,9 @@ import { publish } from './helpers/feed.ts';
 import { serveDir, type TestServer } from './helpers/server.ts';
 import { tempDir, writeSkills } from './helpers/skills.ts';
 import { addFeedFiles } from './helpers/tamper.ts';
+import { CLI, NODE } from '../mcp/helpers.ts';
 
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '..', '..');
-const NODE = path.join(ROOT, 'node_modules', '.bin', 'node');
 
 let tmp: string;
 let peer: TestServer;
@@ -42,7 +41,7 @@ async function build(reexport: boolean): Promise<{ result: Record<string, any>; 
   const project = path.join(tmp, 'project');
   await mkdir(path.join(project, 'config'), { recursive: true });
   await writeFile(path.join(project, 'config', 'skillpress.json'), JSON.stringify({ registry: { name: 'home' }, federation: { reexport, peers: [{ name: 'acme', url: peer.url }] } }));
-  const out = await run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site', '--json'], { cwd: project, env: { ...process.env, CI: '1' } });
+  const out = await run(NODE, [CLI, 'build', '--no-site', '--json'], { cwd: project, env: { ...process.env, CI: '1' } });
   return { result: JSON.parse(out.stdout), stderr: out.stderr };
 }
 
