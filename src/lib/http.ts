@@ -106,7 +106,7 @@ export async function httpGet(url: string, opts: GetOptions): Promise<HttpRespon
   const maxRedirects = opts.maxRedirects ?? 5;
   const allow = opts.allowRedirect ?? sameHost;
   const cap = bodyCap(first, opts);
-  const signal = opts.deadline ? AbortSignal.any([AbortSignal.timeout(opts.timeoutMs), opts.deadline.signal]) : AbortSignal.timeout(opts.timeoutMs);
+  const { signal, stop } = requestSignal(opts);
   // Released when no body was read (an error status, a refused redirect); a body that failed
   // midway keeps its reservation: those bytes were downloaded.
   let reserved = cap.reserved;
@@ -136,8 +136,30 @@ export async function httpGet(url: string, opts: GetOptions): Promise<HttpRespon
   } catch (err) {
     throw asNetworkError(err, current, opts);
   } finally {
+    stop();
     if (reserved > 0) opts.budget?.release(reserved);
   }
+}
+
+/**
+ * One abort signal for a request: its own timeout, and the shared deadline if any. (Not
+ * AbortSignal.any: every call registers with the long-lived deadline signal, and with thousands
+ * of requests per peer that bookkeeping cost more than the requests.)
+ */
+function requestSignal(opts: GetOptions): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${opts.timeoutMs} ms`, 'TimeoutError')), opts.timeoutMs);
+  const deadline = opts.deadline?.signal;
+  const onDeadline = (): void => controller.abort(deadline!.reason);
+  if (deadline?.aborted) onDeadline();
+  else deadline?.addEventListener('abort', onDeadline, { once: true });
+  return {
+    signal: controller.signal,
+    stop: () => {
+      clearTimeout(timer);
+      deadline?.removeEventListener('abort', onDeadline);
+    },
+  };
 }
 
 function parseUrl(url: string): URL {
