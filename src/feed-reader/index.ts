@@ -14,12 +14,11 @@ import { FeedReader, type FeedReaderOptions } from './reader.ts';
 import { openFeedStore, type OpenOptions } from './open.ts';
 
 export { FeedReader, type FeedReaderOptions, type IndexEntry, type VerifiedFile, type VerifiedSkill } from './reader.ts';
-export { FEED_SUBDIR, indexUrlOf, isUrl, openFeedStore, type OpenOptions } from './open.ts';
-export { DirStore, checkDigest, verify, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
-export { RemoteStore, defaultCacheRoot, type RemoteStoreOptions } from './remote-store.ts';
-export { Cache, conditionalGet, type UrlEntry } from './cache.ts';
+export { FEED_SUBDIR, indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
+export { DirStore, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
+export { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';
+export { Cache } from './cache.ts';
 export { resolveFeedPath } from './paths.ts';
-export { readTextFile, readVerifiedText } from './read-text.ts';
 
 /** Open the feed at `location` (folder or URL) and read its index. A NotFoundError when no feed is there. */
 export async function openFeed(location: string, options: OpenOptions & FeedReaderOptions = {}): Promise<FeedReader> {

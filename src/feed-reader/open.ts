@@ -18,7 +18,7 @@ export interface OpenOptions extends RemoteStoreOptions, DirStoreOptions {
   cacheFirst?: boolean;
 }
 
-export const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
+const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
 
 /** The store for `location`; a NotFoundError when no feed is there. */
 export async function openFeedStore(location: string, options: OpenOptions = {}): Promise<FeedStore> {

@@ -74,11 +74,6 @@ export class RemoteStore implements FeedStore {
     if (options.index) this.#use(options.index.body, sha256Hex(options.index.body), options.index.url);
   }
 
-  /** The location feed paths resolve against (index.json's URL after redirects). */
-  get baseUrl(): string {
-    return this.#base.href;
-  }
-
   /**
    * Opens from the cached index when there is one, without the network (the caller revalidates
    * with `refresh`); with nothing cached, fetches it.

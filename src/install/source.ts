@@ -219,7 +219,9 @@ function discoveryIndex(site: Site, url: URL, data: unknown, limits: Limits): Lo
       }
       if (entry.type === 'skill-md') return { digest: entry.digest, version: entry.version, files: new Map([['SKILL.md', { bytes: body, executable: false }]]), missing: [] };
       const unpacked = await unpack(body, limits.maxBytes).catch((err: Error) => {
-        throw Object.assign(err, { message: `${artifactUrl.href}: ${err.message}; refusing to install` });
+        // Keep the error's class and rule; say which archive.
+        err.message = `${artifactUrl.href}: ${err.message}; refusing to install`;
+        throw err;
       });
       const missing = unpacked.ignored.map((p) => ({ path: p, reason: 'ignored, as the build ignores it (.git/, __pycache__/, …)' }));
       return { digest: entry.digest, version: entry.version, files: unpacked.files, missing };
