@@ -38,12 +38,8 @@ export const install: Command = {
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout must be a positive number of milliseconds');
     const maxBytes = values['max-bytes'] === undefined ? undefined : Number(values['max-bytes']);
     if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw new UsageError('--max-bytes must be a positive number of bytes');
-    let to: string;
-    try {
-      to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    // An unknown --agent is a UsageError (exit 2).
+    const to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
 
     // Errors (a digest, path or name check that failed, a source not found) go to main: exit 1.
     const result = await installSkill(source, name, { to, force: values.force, limits: { timeoutMs, maxBytes } });
