@@ -86,7 +86,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const { feed, catalogView } = await writeOutputs(catalog, out, config, previous, options, log);
   const elasticsearch = await ingestElasticsearch(catalog, log);
 
-  const problems = [...catalog.problems, ...feed.problems];
+  // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
+  const problems = [...new Map([...catalog.problems, ...feed.problems, ...(catalogView?.problems ?? [])].map((p) => [JSON.stringify(p), p])).values()];
   const errors = problems.filter((p) => p.severity === 'error');
   return {
     ok: errors.length === 0,

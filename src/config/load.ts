@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { LoadOptions } from '../load/index.ts';
 import { SkillpressConfig } from '../model/config.ts';
-import { UsageError } from '../lib/errors.ts';
+import { InvalidInputError, UsageError } from '../lib/errors.ts';
+import { parseJson } from '../lib/json.ts';
 
 export async function loadConfig(configDir = 'config'): Promise<SkillpressConfig> {
   const file = path.join(configDir, 'skillpress.json');
@@ -13,18 +14,13 @@ export async function loadConfig(configDir = 'config'): Promise<SkillpressConfig
   } catch {
     return SkillpressConfig.parse({});
   }
-  let data: unknown;
   try {
-    data = JSON.parse(raw);
+    return parseJson(raw, SkillpressConfig, file);
   } catch (err) {
-    throw new UsageError(`${file}: not valid JSON: ${(err as Error).message}`);
+    // A config that breaks a rule is a usage problem (exit 2), with the file, field and rule named.
+    if (err instanceof InvalidInputError) throw new UsageError(err.message, { cause: err, rule: err.rule });
+    throw err;
   }
-  const parsed = SkillpressConfig.safeParse(data);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${file}: ${i.path.join('.') || '(root)'}: ${i.message}`);
-    throw new UsageError(issues.join('\n'));
-  }
-  return parsed.data;
 }
 
 /** The loader options `config.skills` sets, the same for every command that reads the skills folder. */

@@ -1,16 +1,18 @@
 /**
  * Federation: merge skills from peer feeds and SKILL.md URLs into the local catalog.
  *
- * Local skills always win a name clash; then skills registered by URL; then peers in config
- * order. Every clash and every rejected item is a warning Problem naming its peer (or URL) and
- * item, so a hostile or broken peer never fails the build. Nothing is written outside
+ * Local skills always win a name; then skills registered by URL; then imported skills by the
+ * shortest route (a peer's own skill before one it re-exports), then config order. The same
+ * skill reaching us by several routes is imported once; a different skill of the same name is a
+ * `federation-name-clash` warning, and so is every rejected item (naming its peer or URL and the
+ * rule), so a hostile or broken peer never fails the build. Nothing is written outside
  * `cacheDir`.
  */
 import type { Catalog, Problem, Skill } from '../model/skill.ts';
 import type { SkillpressConfig } from '../model/config.ts';
 import { sortProblems } from '../load/load-catalog.ts';
-import { Cache } from './cache.ts';
-import { importPeer } from './peer.ts';
+import { Cache } from '../feed-reader/cache.ts';
+import { importPeer, type PeerImport } from './peer.ts';
 import { importSkillUrl } from './skill-url.ts';
 
 export { feedIndexUrl, importPeer } from './peer.ts';
@@ -32,48 +34,84 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
   const cache = new Cache(opts.cacheDir);
   const limits = { cache, timeoutMs: fed.timeout_ms, maxBytes: fed.max_bytes, now };
 
-  const skills = [...catalog.skills];
-  const problems: Problem[] = [...catalog.problems];
-  const owner = new Map<string, string>(skills.map((s) => [s.name, 'a local skill']));
-  const add = (skill: Skill, from: string, problemSkill: string, item: string): void => {
-    const holder = owner.get(skill.name);
-    if (holder !== undefined) {
-      problems.push({
-        severity: 'warning',
-        skill: problemSkill,
-        file: item,
-        rule: 'federation-name-clash',
-        message: `${from}: "${skill.name}" is already ${holder}; that one is kept and this one is not imported`,
-      });
-      return;
-    }
-    owner.set(skill.name, from.startsWith('peer') ? `imported from ${from}` : `registered by URL (${from})`);
-    skills.push(skill);
-  };
-
   // Fetch everything concurrently, merge in a fixed order so the result does not depend on timing.
   const [urlResults, peerResults] = await Promise.all([
     Promise.all(fed.skill_urls.map((url) => importSkillUrl(url, { ...limits, trustedDomains: fed.trusted_domains, registry: config.registry.name }))),
-    Promise.all(fed.peers.map((peer) => importPeer(peer, { ...limits, maxPeerBytes: fed.max_peer_bytes }))),
+    Promise.all(
+      fed.peers.map((peer) =>
+        importPeer(peer, { ...limits, maxPeerBytes: fed.max_peer_bytes, peerTimeoutMs: fed.peer_timeout_ms, registry: config.registry.name }),
+      ),
+    ),
   ]);
 
+  const merged = new Merge(catalog);
   fed.skill_urls.forEach((url, i) => {
     const result = urlResults[i]!;
-    problems.push(...result.problems);
-    if (result.skill) add(result.skill, url, `url:${url}`, 'SKILL.md');
+    merged.problems.push(...result.problems);
+    if (result.skill) merged.add(result.skill, `registered by URL (${url})`, `url:${url}`, 'SKILL.md');
   });
+  const imported = fed.peers.flatMap((peer, i) => peerResults[i]!.skills.map((skill) => ({ skill, peer: peer.name, order: i })));
+  // Shorter routes first, then config order (a stable sort keeps each peer's own order).
+  imported.sort((a, b) => routeLength(a.skill) - routeLength(b.skill) || a.order - b.order);
+  const otherRoutes = new Map<string, number>();
+  for (const { skill, peer } of imported) {
+    if (merged.sameSkillKept(skill)) otherRoutes.set(peer, (otherRoutes.get(peer) ?? 0) + 1);
+    else merged.add(skill, `imported from peer "${peer}"`, `peer:${peer}`, `skills/${skill.id}`);
+  }
   fed.peers.forEach((peer, i) => {
-    const result = peerResults[i]!;
-    problems.push(...result.problems);
-    for (const skill of result.skills) add(skill, `peer "${peer.name}"`, `peer:${peer.name}`, `skills/${skill.id}`);
-    log(
-      `peer ${peer.name}: ${result.skills.length} skill(s) fetched, ${result.requests} request(s)` +
-        `${result.notModified ? ', index not modified' : ''}${result.problems.length ? `, ${result.problems.length} problem(s)` : ''}`,
-    );
+    merged.problems.push(...peerResults[i]!.problems);
+    log(peerLine(peer.name, peerResults[i]!, otherRoutes.get(peer.name) ?? 0));
   });
   if (fed.skill_urls.length > 0) {
     const healthy = urlResults.filter((r) => r.skill?.health.status === 'healthy').length;
     log(`skill URLs: ${urlResults.filter((r) => r.skill).length} of ${fed.skill_urls.length} loaded, ${healthy} healthy`);
   }
-  return { skills, problems: sortProblems(problems) };
+  return { skills: merged.skills, problems: sortProblems(merged.problems) };
+}
+
+/** Registries between a skill's origin and us (0: imported from its origin). */
+const routeLength = (skill: Skill): number => (skill.source.kind === 'peer' ? (skill.source.via?.length ?? 0) : 0);
+
+function peerLine(name: string, result: PeerImport, otherRoutes: number): string {
+  return (
+    `peer ${name}: ${result.skills.length} skill(s) fetched, ${result.requests} request(s)` +
+    `${result.notModified ? ', index not modified' : ''}` +
+    `${otherRoutes ? `, ${otherRoutes} already imported by a shorter route` : ''}` +
+    `${result.problems.length ? `, ${result.problems.length} problem(s)` : ''}`
+  );
+}
+
+/** The catalog being merged: who holds each name, and the clashes. */
+class Merge {
+  readonly skills: Skill[];
+  readonly problems: Problem[];
+  readonly #holders = new Map<string, { skill: Skill | undefined; description: string }>();
+
+  constructor(local: Catalog) {
+    this.skills = [...local.skills];
+    this.problems = [...local.problems];
+    for (const s of local.skills) this.#holders.set(s.name, { skill: undefined, description: 'a local skill' });
+  }
+
+  /** Whether the skill holding this name is the same skill (same origin, same id), imported by another route. */
+  sameSkillKept(skill: Skill): boolean {
+    const held = this.#holders.get(skill.name)?.skill;
+    return held !== undefined && held.source.kind === 'peer' && held.registry === skill.registry && held.id === skill.id;
+  }
+
+  add(skill: Skill, description: string, problemSkill: string, item: string): void {
+    const holder = this.#holders.get(skill.name);
+    if (holder) {
+      this.problems.push({
+        severity: 'warning',
+        skill: problemSkill,
+        file: item,
+        rule: 'federation-name-clash',
+        message: `${description.replace(/^imported from /, '')}: "${skill.name}" is already ${holder.description}; that one is kept and this one is not imported`,
+      });
+      return;
+    }
+    this.#holders.set(skill.name, { skill, description });
+    this.skills.push(skill);
+  }
 }

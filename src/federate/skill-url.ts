@@ -6,8 +6,7 @@
  */
 import type { Problem, Skill } from '../model/skill.ts';
 import { assembleSkill, isLoadable, parseSkillMarkdown, storedFile, validateFrontMatter } from '../load/index.ts';
-import { Cache } from './cache.ts';
-import { Fetcher } from './fetcher.ts';
+import { Cache, conditionalGet } from '../feed-reader/cache.ts';
 
 /**
  * Seed 001's translation rules:
@@ -78,17 +77,18 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
     return { problems };
   }
 
-  const fetcher = new Fetcher(ctx.cache, {
+  const http = {
     timeoutMs: ctx.timeoutMs,
     maxBytes: ctx.maxBytes,
-    allowRedirect: (to) => isTrusted(to.href, ctx.trustedDomains) && (to.protocol === 'https:' || to.protocol === 'http:'),
-  });
+    limitName: 'federation.max_bytes',
+    allowRedirect: (to: URL) => isTrusted(to.href, ctx.trustedDomains) && (to.protocol === 'https:' || to.protocol === 'http:'),
+  };
   const checkedAt = ctx.now.toISOString();
   let body: Buffer;
   let lastModified: string | undefined;
   let health: Skill['health'];
   try {
-    const res = await fetcher.conditional(rawUrl, ctx.now);
+    const res = await conditionalGet(ctx.cache, rawUrl, http, ctx.now);
     body = res.body;
     lastModified = res.entry.last_modified;
     health = { status: 'healthy', checked_at: checkedAt, detail: res.notModified ? 'not modified since the last check' : undefined };

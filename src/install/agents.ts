@@ -6,6 +6,7 @@
  */
 import { homedir } from 'node:os';
 import path from 'node:path';
+import { UsageError } from '../lib/errors.ts';
 
 export interface AgentLocation {
   name: string;
@@ -51,6 +52,6 @@ function agentLocation(name: string): AgentLocation | undefined {
 /** The skills folder for `--agent` / `--global` (relative project folders resolve against `cwd`). */
 export function skillsFolder(agent: string, global: boolean, cwd = process.cwd(), env = process.env, home = homedir()): string {
   const a = agentLocation(agent);
-  if (!a) throw new Error(`unknown agent "${agent}"; known agents: ${AGENTS.map((x) => x.name).join(', ')}`);
+  if (!a) throw new UsageError(`unknown agent "${agent}"; known agents: ${AGENTS.map((x) => x.name).join(', ')}`);
   return global ? a.global(env, home) : path.resolve(cwd, a.project);
 }

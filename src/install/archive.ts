@@ -1,17 +1,40 @@
 /**
  * Unpack a skill archive (.tar.gz or .zip) into memory, refusing anything that could write
  * outside the skill folder or surprise the agent: `..`, absolute or backslash paths, links,
- * devices, duplicate entries, encrypted entries, and more than `maxBytes` unpacked (so a
- * compression bomb stops early). Nothing touches the disk here.
+ * devices, duplicate entries, a file that is also a folder, encrypted entries, and more than
+ * `maxBytes` unpacked (so a compression bomb stops early). Names the build ignores (`.git/`,
+ * `__pycache__/`…) are left out, as the build leaves them out. Of an entry's mode only the
+ * executable bits count (never setuid, setgid or sticky). Nothing touches the disk here.
  */
 import { gunzipSync } from 'node:zlib';
 import { inflateSync } from 'fflate';
 import tar from 'tar-stream';
-import { pathProblem } from '../lib/paths.ts';
+import { InvalidInputError, UnsafePathError } from '../lib/errors.ts';
+import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
+import { fileTreeProblem, pathProblem, quotePath } from '../lib/paths.ts';
 
-export class ArchiveError extends Error {}
+/** One file to install: its bytes, and whether it is executable. */
+export interface InstallFile {
+  bytes: Buffer;
+  executable: boolean;
+}
 
-export type Files = Map<string, Buffer>;
+export type Files = Map<string, InstallFile>;
+
+export interface Unpacked {
+  files: Files;
+  /** Entries left out by the build's ignore rules (`.git/…`). */
+  ignored: string[];
+}
+
+const invalid = (message: string): InvalidInputError => new InvalidInputError(message, { rule: 'archive' });
+const ignore = ignoreMatcher(DEFAULT_IGNORE);
+
+/** Whether the build would ignore this path (a folder or file name it never publishes). */
+function ignored(p: string): boolean {
+  const segments = p.split('/');
+  return segments.slice(0, -1).some((s) => ignore.dir(s)) || ignore.file(segments.at(-1)!);
+}
 
 function detectArchive(bytes: Uint8Array): 'tar.gz' | 'zip' | undefined {
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) return 'tar.gz';
@@ -19,11 +42,16 @@ function detectArchive(bytes: Uint8Array): 'tar.gz' | 'zip' | undefined {
   return undefined;
 }
 
-export async function unpack(bytes: Buffer, maxBytes: number): Promise<Files> {
+export async function unpack(bytes: Buffer, maxBytes: number): Promise<Unpacked> {
   const kind = detectArchive(bytes);
-  if (kind === 'tar.gz') return untarGz(bytes, maxBytes);
-  if (kind === 'zip') return unzip(bytes, maxBytes);
-  throw new ArchiveError('archive is neither .tar.gz nor .zip');
+  if (!kind) throw invalid('archive is neither .tar.gz nor .zip');
+  const files = kind === 'tar.gz' ? await untarGz(bytes, maxBytes) : unzip(bytes, maxBytes);
+  const clash = fileTreeProblem([...files.keys()]);
+  if (clash) throw new UnsafePathError(`archive: ${clash}`, { rule: 'unsafe-path' });
+  const kept: Files = new Map();
+  const left: string[] = [];
+  for (const [p, file] of files) (ignored(p) ? left.push(p) : kept.set(p, file));
+  return { files: kept, ignored: left };
 }
 
 /** An archive entry name → a safe skill-relative path, or undefined for the root itself. */
@@ -32,17 +60,20 @@ function entryPath(name: string, isDir: boolean): string | undefined {
   if (isDir || p.endsWith('/')) p = p.replace(/\/+$/, '');
   if (p === '' || p === '.') return undefined;
   const unsafe = pathProblem(p);
-  if (unsafe) throw new ArchiveError(`entry "${name}": path ${unsafe}`);
+  if (unsafe) throw new UnsafePathError(`entry ${quotePath(name)}: path ${unsafe}`, { rule: 'unsafe-path' });
   return p;
 }
 
-function add(files: Files, name: string, data: Buffer, budget: { left: number; max: number }): void {
+/** Executable when any executable bit of its mode is set; nothing else of the mode is kept. */
+const isExecutable = (mode: number | undefined): boolean => ((mode ?? 0) & 0o111) !== 0;
+
+function add(files: Files, name: string, data: Buffer, mode: number | undefined, budget: { left: number; max: number }): void {
   const p = entryPath(name, false);
-  if (p === undefined) throw new ArchiveError(`entry "${name}" is not a file name`);
-  if (files.has(p)) throw new ArchiveError(`entry "${p}" appears twice`);
+  if (p === undefined) throw invalid(`entry ${quotePath(name)} is not a file name`);
+  if (files.has(p)) throw invalid(`entry ${quotePath(p)} appears twice`);
   budget.left -= data.byteLength;
-  if (budget.left < 0) throw new ArchiveError(`archive unpacks to more than ${budget.max} bytes`);
-  files.set(p, data);
+  if (budget.left < 0) throw invalid(`archive unpacks to more than ${budget.max} bytes`);
+  files.set(p, { bytes: data, executable: isExecutable(mode) });
 }
 
 async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
@@ -50,8 +81,8 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
   try {
     raw = gunzipSync(bytes, { maxOutputLength: maxBytes + 64 * 1024 });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw new ArchiveError(`archive unpacks to more than ${maxBytes} bytes`);
-    throw new ArchiveError(`gzip: ${(err as Error).message}`);
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
+    throw invalid(`gzip: ${(err as Error).message}`);
   }
   const files: Files = new Map();
   const budget = { left: maxBytes, max: maxBytes };
@@ -60,7 +91,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
     extract.on('entry', (header, stream, next) => {
       const fail = (message: string): void => {
         stream.resume();
-        extract.destroy(new ArchiveError(message));
+        extract.destroy(invalid(message));
       };
       if (header.type === 'directory') {
         try {
@@ -72,13 +103,13 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
         return;
       }
       if (header.type !== 'file' && header.type !== 'contiguous-file') {
-        return fail(`entry "${header.name}" is a ${header.type}${header.linkname ? ` to "${header.linkname}"` : ''}; only regular files are accepted`);
+        return fail(`entry ${quotePath(header.name)} is a ${header.type}${header.linkname ? ` to ${quotePath(header.linkname)}` : ''}; only regular files are accepted`);
       }
       const chunks: Buffer[] = [];
       stream.on('data', (c: unknown) => void chunks.push(c as Buffer));
       stream.on('end', () => {
         try {
-          add(files, header.name, Buffer.concat(chunks), budget);
+          add(files, header.name, Buffer.concat(chunks), header.mode, budget);
           next();
         } catch (err) {
           extract.destroy(err as Error);
@@ -86,7 +117,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
       });
     });
     extract.on('finish', resolve);
-    extract.on('error', (err) => reject(err instanceof ArchiveError ? err : new ArchiveError(`tar: ${err.message}`)));
+    extract.on('error', (err) => reject(err instanceof InvalidInputError || err instanceof UnsafePathError ? err : invalid(`tar: ${err.message}`)));
   });
   extract.end(raw);
   await done;
@@ -109,7 +140,7 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
   const files: Files = new Map();
   const budget = { left: maxBytes, max: maxBytes };
   for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) throw new ArchiveError('zip: central directory is damaged');
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) throw invalid('zip: central directory is damaged');
     const madeBy = bytes.readUInt16LE(at + 4) >> 8;
     const flags = bytes.readUInt16LE(at + 8);
     const method = bytes.readUInt16LE(at + 10);
@@ -124,24 +155,23 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
     at += 46 + nameLen + extraLen + commentLen;
 
     const isDir = name.endsWith('/');
-    // Host 3 is Unix: the high 16 bits of the external attributes are st_mode.
-    if (madeBy === 3 && mode !== 0) {
-      const type = mode & S_IFMT;
-      if (type === 0o120000) throw new ArchiveError(`entry "${name}" is a symlink; only regular files are accepted`);
-      if (type !== S_IFREG && type !== S_IFDIR) throw new ArchiveError(`entry "${name}" is not a regular file`);
-    }
+    // Host 3 is Unix: the high 16 bits of the external attributes are st_mode. Writers that set
+    // only the permission bits (Python's writestr: 0600) leave the type 0, a regular file.
+    const type = madeBy === 3 ? mode & S_IFMT : 0;
+    if (type === 0o120000) throw invalid(`entry ${quotePath(name)} is a symlink; only regular files are accepted`);
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw invalid(`entry ${quotePath(name)} is not a regular file (mode ${mode.toString(8)})`);
     if (isDir) {
       entryPath(name, true);
       continue;
     }
-    if (flags & 1) throw new ArchiveError(`entry "${name}" is encrypted`);
-    if (compressed === 0xffffffff || size === 0xffffffff) throw new ArchiveError(`entry "${name}": ZIP64 archives are not supported`);
-    if (size > budget.left) throw new ArchiveError(`archive unpacks to more than ${maxBytes} bytes`);
+    if (flags & 1) throw invalid(`entry ${quotePath(name)} is encrypted`);
+    if (compressed === 0xffffffff || size === 0xffffffff) throw invalid(`entry ${quotePath(name)}: ZIP64 archives are not supported`);
+    if (size > budget.left) throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
     entryPath(name, false);
-    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50) throw new ArchiveError(`zip: entry "${name}" has no local header`);
+    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50) throw invalid(`zip: entry ${quotePath(name)} has no local header`);
     const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
     const data = bytes.subarray(start, start + compressed);
-    if (data.length !== compressed) throw new ArchiveError(`zip: entry "${name}" is truncated`);
+    if (data.length !== compressed) throw invalid(`zip: entry ${quotePath(name)} is truncated`);
     let out: Buffer;
     if (method === 0) out = Buffer.from(data);
     else if (method === 8) {
@@ -149,11 +179,11 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
         // One byte of room beyond the declared size: an entry that inflates to more is caught, not truncated.
         out = Buffer.from(inflateSync(data, { out: new Uint8Array(size + 1) }));
       } catch (err) {
-        throw new ArchiveError(`zip: entry "${name}": ${(err as Error).message}`);
+        throw invalid(`zip: entry ${quotePath(name)}: ${(err as Error).message}`);
       }
-    } else throw new ArchiveError(`entry "${name}" uses compression method ${method}; only stored and deflate are supported`);
-    if (out.length !== size) throw new ArchiveError(`zip: entry "${name}" unpacks to ${out.length} bytes, not the ${size} it declares`);
-    add(files, name, out, budget);
+    } else throw invalid(`entry ${quotePath(name)} uses compression method ${method}; only stored and deflate are supported`);
+    if (out.length !== size) throw invalid(`zip: entry ${quotePath(name)} unpacks to ${out.length} bytes, not the ${size} it declares`);
+    add(files, name, out, madeBy === 3 ? mode : undefined, budget);
   }
   return files;
 }
@@ -163,5 +193,5 @@ function findEocd(bytes: Buffer): number {
   for (let i = bytes.length - 22; i >= min; i--) {
     if (bytes.readUInt32LE(i) === 0x06054b50) return i;
   }
-  throw new ArchiveError('zip: end of central directory not found');
+  throw invalid('zip: end of central directory not found');
 }

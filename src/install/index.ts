@@ -8,13 +8,16 @@
 import { lstat, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { z } from 'zod';
 import { checkName, parseSkillMarkdown, skillDigest } from '../load/index.ts';
+import { InvalidInputError, NotFoundError, UsageError } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { atomicWrite } from '../lib/fs.ts';
-import { InstallError, locate, type Limits } from './source.ts';
-import type { Files } from './archive.ts';
+import { atomicWrite, resolveInside } from '../lib/fs.ts';
+import { parseJson } from '../lib/json.ts';
+import { quotePath } from '../lib/paths.ts';
+import { locate, type Limits } from './source.ts';
+import type { Files, InstallFile } from './archive.ts';
 
-export { InstallError } from './source.ts';
 export { AGENTS, skillsFolder } from './agents.ts';
 
 export const MANIFEST = '.skillpress-install.json';
@@ -40,40 +43,38 @@ export interface InstallResult {
   from: string;
 }
 
-interface ManifestEntry {
-  source: string;
-  index: string;
+const ManifestEntry = z.object({
+  source: z.string(),
+  index: z.string(),
   /** The published digest (feed content digest or discovery artifact digest). */
-  digest: string;
+  digest: z.string(),
   /** Digest of the files as written, to notice local edits. */
-  content_digest: string;
-  version?: string;
-  installed_at: string;
-}
-
-interface Manifest {
-  skills: Record<string, ManifestEntry>;
-}
+  content_digest: z.string(),
+  version: z.string().optional(),
+  installed_at: z.string(),
+});
+const Manifest = z.object({ skills: z.record(z.string(), ManifestEntry) });
+type Manifest = z.infer<typeof Manifest>;
 
 export async function install(source: string, name: string, opts: InstallOptions): Promise<InstallResult> {
   const invalid = checkName(name, undefined);
-  if (invalid.length > 0) throw new InstallError(invalid.map((p) => p.message).join('; '));
+  if (invalid.length > 0) throw new UsageError(`skill name ${quotePath(name)} is not valid: ${invalid.map((p) => p.message).join('; ')}`);
   const limits: Limits = { timeoutMs: opts.limits?.timeoutMs ?? 30_000, maxBytes: opts.limits?.maxBytes ?? 50 * 1024 * 1024 };
   const to = path.resolve(opts.to);
   const dir = path.join(to, name);
 
   const located = await locate(source, limits);
   const published = located.digestOf(name);
-  if (!published) throw new InstallError(`no skill "${name}" in ${located.indexUrl}`);
+  if (!published) throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}`);
 
   const manifest = await readManifest(to);
   const record = manifest.skills[name];
   const exists = await lstat(dir).then(() => true, () => false);
   if (exists) {
-    if (!record && !opts.force) throw new InstallError(`${dir} already exists and was not installed by skillpress; use --force to replace it`);
+    if (!record && !opts.force) throw new InvalidInputError(`${dir} already exists and was not installed by skillpress; use --force to replace it`);
     if (record) {
       const edited = (await folderDigest(dir)) !== record.content_digest;
-      if (edited && !opts.force) throw new InstallError(`${dir} was changed since it was installed; use --force to replace it with the published version`);
+      if (edited && !opts.force) throw new InvalidInputError(`${dir} was changed since it was installed; use --force to replace it with the published version`);
       if (!edited && record.digest === published && !opts.force) {
         return { action: 'unchanged', name, dir, digest: published, version: record.version, missing: [], from: located.indexUrl };
       }
@@ -106,18 +107,19 @@ export async function install(source: string, name: string, opts: InstallOptions
 
 /** The archive's root must hold SKILL.md whose name is the skill being installed. */
 function checkSkillMd(files: Files, name: string): void {
-  const bytes = files.get('SKILL.md');
-  if (!bytes) {
+  const skillMd = files.get('SKILL.md');
+  const invalid = (message: string): InvalidInputError => new InvalidInputError(message, { rule: 'invalid-skill' });
+  if (!skillMd) {
     const wrapped = [...files.keys()].find((p) => p.endsWith('/SKILL.md'));
-    throw new InstallError(`no SKILL.md at the root of the skill${wrapped ? ` (found "${wrapped}": archives must not have a wrapper folder)` : ''}`);
+    throw invalid(`no SKILL.md at the root of the skill${wrapped ? ` (found ${quotePath(wrapped)}: archives must not have a wrapper folder)` : ''}`);
   }
-  const parsed = parseSkillMarkdown(bytes.toString('utf8'));
-  if (!parsed.ok) throw new InstallError(`SKILL.md: ${parsed.message}`);
-  if (parsed.data.name !== name) throw new InstallError(`SKILL.md names the skill "${String(parsed.data.name)}", not "${name}"; refusing to install it under that name`);
+  const parsed = parseSkillMarkdown(skillMd.bytes.toString('utf8'));
+  if (!parsed.ok) throw invalid(`SKILL.md: ${parsed.message}`);
+  if (parsed.data.name !== name) throw invalid(`SKILL.md names the skill ${quotePath(String(parsed.data.name))}, not "${name}"; refusing to install it under that name`);
 }
 
 function filesDigest(files: Files): string {
-  return skillDigest([...files].map(([p, bytes]) => ({ path: p, sha256: sha256Hex(bytes) })));
+  return skillDigest([...files].map(([p, file]) => ({ path: p, sha256: sha256Hex(file.bytes) })));
 }
 
 /** Digest of what is on disk now (a link or special file counts as a change). */
@@ -143,13 +145,7 @@ async function replaceFolder(to: string, name: string, files: Files): Promise<vo
   const target = path.join(to, name);
   await mkdir(stage, { recursive: true });
   try {
-    for (const [rel, bytes] of files) {
-      const file = path.join(stage, ...rel.split('/'));
-      // Paths were checked when unpacked; this keeps the promise even if that check had a gap.
-      if (path.relative(stage, file).startsWith('..') || path.isAbsolute(path.relative(stage, file))) throw new InstallError(`refusing to write "${rel}" outside the skill folder`);
-      await mkdir(path.dirname(file), { recursive: true });
-      await writeFile(file, bytes, { flag: 'wx' });
-    }
+    for (const [rel, file] of files) await writeInstalled(stage, rel, file, name);
     const hadTarget = await lstat(target).then(() => true, () => false);
     if (hadTarget) await rename(target, old);
     try {
@@ -164,14 +160,34 @@ async function replaceFolder(to: string, name: string, files: Files): Promise<vo
   }
 }
 
+/** Why the file system refused a file, in words (the staging folder's path means nothing to the user). */
+const WRITE_ERRORS: Record<string, string> = {
+  ENAMETOOLONG: 'its path is too long for this file system',
+  EEXIST: 'a file and a folder of that name would clash',
+  ENOTDIR: 'a file and a folder of that name would clash',
+  EISDIR: 'a file and a folder of that name would clash',
+};
+
+/** One file into the staging folder: inside it (segments compared, not string prefixes), mode 0755 when executable (less the umask). */
+async function writeInstalled(stage: string, rel: string, file: InstallFile, name: string): Promise<void> {
+  const abs = resolveInside(stage, rel);
+  try {
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFile(abs, file.bytes, { flag: 'wx', mode: file.executable ? 0o755 : 0o644 });
+  } catch (err) {
+    const why = WRITE_ERRORS[(err as NodeJS.ErrnoException).code ?? ''] ?? (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    throw new InvalidInputError(`cannot install ${quotePath(`${name}/${rel}`)}: ${why}`, { rule: 'write', cause: err });
+  }
+}
+
 async function readManifest(to: string): Promise<Manifest> {
-  const raw = await readFile(path.join(to, MANIFEST), 'utf8').catch(() => undefined);
+  const file = path.join(to, MANIFEST);
+  const raw = await readFile(file).catch(() => undefined);
   if (raw === undefined) return { skills: {} };
   try {
-    const data = JSON.parse(raw) as Manifest;
-    return data && typeof data.skills === 'object' ? data : { skills: {} };
-  } catch {
-    throw new InstallError(`${path.join(to, MANIFEST)} is not valid JSON; fix or delete it`);
+    return parseJson(raw, Manifest, file);
+  } catch (err) {
+    throw new InvalidInputError(`${(err as Error).message}; fix or delete it`, { cause: err });
   }
 }
 

@@ -1,5 +1,6 @@
 /** File-system helpers shared by every stage that writes: paths kept inside a root, atomic writes. */
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UnsafePathError } from './errors.ts';
@@ -18,6 +19,17 @@ export function isInsideDir(child: string, parent: string): boolean {
   const c = path.resolve(child);
   const p = path.resolve(parent);
   return c === p || c.startsWith(p.endsWith(path.sep) ? p : p + path.sep);
+}
+
+/**
+ * The real path of `file` (links resolved), which must be inside `realRoot` (itself a real
+ * path): a link inside a folder must not lead out of it. Throws UnsafePathError (`leaves-folder`)
+ * naming `what` and the root (`rootName`), or the file system's error (ENOENT…).
+ */
+export function realpathInside(realRoot: string, file: string, what: string, rootName = realRoot): string {
+  const real = realpathSync(file);
+  if (!real.startsWith(realRoot + path.sep)) throw new UnsafePathError(`${what} resolves outside ${rootName}`, { rule: 'leaves-folder' });
+  return real;
 }
 
 /** Write through a temporary name and rename, so a crash never leaves a half-written file. */

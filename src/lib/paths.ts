@@ -66,3 +66,23 @@ export function isWithin(child: string, parent: string): boolean {
 export function quotePath(p: string): string {
   return JSON.stringify(p).replace(/\u007f/g, '\\u007f');
 }
+
+/**
+ * Why a list of publishable paths cannot all be files of one folder, or undefined when they can:
+ * a path listed twice, or a file that is also a folder of another (`a` and `a/b`). Checked
+ * wherever someone else's file list is written to disk (federation, install).
+ */
+export function fileTreeProblem(paths: readonly string[]): string | undefined {
+  const files = new Set<string>();
+  for (const p of paths) {
+    if (files.has(p)) return `path ${quotePath(p)} is listed twice`;
+    files.add(p);
+  }
+  for (const p of paths) {
+    for (let slash = p.indexOf('/'); slash !== -1; slash = p.indexOf('/', slash + 1)) {
+      const folder = p.slice(0, slash);
+      if (files.has(folder)) return `path ${quotePath(folder)} is a file and also the folder of ${quotePath(p)}`;
+    }
+  }
+  return undefined;
+}

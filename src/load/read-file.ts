@@ -107,7 +107,10 @@ export function readFileFromDisk(abs: string, rel: string, maxFileBytes: number)
     if (scratch.byteLength < st.size) scratch = Buffer.allocUnsafe(Math.max(st.size, scratch.byteLength * 2));
     let read = 0;
     for (let n; read < st.size && (n = readSync(fd, scratch, read, st.size - read, read)) > 0; ) read += n;
-    return { kind: 'stored', file: storedFile(rel, scratch.subarray(0, read)), mtimeMs: st.mtimeMs };
+    const file = storedFile(rel, scratch.subarray(0, read));
+    // Executable by anyone on disk: published as executable (archives 0755, install keeps it).
+    if (st.mode & 0o111) file.executable = true;
+    return { kind: 'stored', file, mtimeMs: st.mtimeMs };
   } catch (err) {
     return { kind: 'unreadable', code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
   } finally {

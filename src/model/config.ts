@@ -40,9 +40,11 @@ export const FederationConfig = z.object({
   reexport: z.boolean().default(false),
   /** Deadline for one whole request (headers and body). */
   timeout_ms: z.number().int().positive().default(10_000),
+  /** Deadline for everything fetched from one peer in one build (its index, skills and files). */
+  peer_timeout_ms: z.number().int().positive().default(120_000),
   /** Most bytes read for one response; the download stops when it passes this. */
   max_bytes: z.number().int().positive().default(50 * MIB),
-  /** Most bytes downloaded from one peer in one build (cached items do not count). */
+  /** Most bytes downloaded from one peer in one build (cached items do not count); reserved before each download. */
   max_peer_bytes: z.number().int().positive().default(1024 * MIB),
 });
 

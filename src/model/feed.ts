@@ -37,8 +37,14 @@ export const Card = z
     tags: z.array(z.string()),
     domain: z.string().optional(),
     version: z.string().optional(),
-    /** Registry the skill comes from (this one, or the peer it was imported from). */
+    /** Registry the skill comes from: this one, or its origin when it was imported (federation keeps the origin). */
     registry: z.string(),
+    /**
+     * An imported skill's route: the registries it passed through after its origin, the last
+     * being the one this feed imported it from (`["a"]`: registry → a → this feed). Absent when
+     * this feed imported it from its origin, and for this registry's own skills.
+     */
+    via: z.array(z.string()).optional(),
     updated_at: z.string(),
     /** Content digest over every stored file's path and sha256. */
     digest: Digest,
@@ -72,6 +78,8 @@ export const FeedFile = z
     /** Raw bytes, relative to the feed root: `files/<id>/<path>`. Absent when skipped. */
     url: z.string().optional(),
     skipped: z.object({ reason: z.string() }).optional(),
+    /** The file is executable (mode 0755 when installed); absent: mode 0644. */
+    executable: z.literal(true).optional(),
   })
   .meta({ id: 'FeedFile' });
 export type FeedFile = z.infer<typeof FeedFile>;

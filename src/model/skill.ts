@@ -68,6 +68,8 @@ export const SkillFile = z.object({
   /** UTF-8 text as is, or base64 of the bytes. Absent when skipped. */
   content: z.string().optional(),
   skipped: z.object({ reason: z.string() }).optional(),
+  /** Executable by its owner on disk (or as published by a peer); install gives it mode 0755. Absent: not executable. */
+  executable: z.literal(true).optional(),
 });
 export type SkillFile = z.infer<typeof SkillFile>;
 
@@ -77,7 +79,11 @@ export type HealthStatus = z.infer<typeof HealthStatus>;
 /** Where a catalog entry came from: this repository, a peer feed, or a SKILL.md URL. */
 export const SkillSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('local'), dir: z.string() }),
-  z.object({ kind: z.literal('peer'), peer: z.string(), feed_url: z.string() }),
+  /**
+   * Imported from peer `peer`. `via`: the registries it passed through after its origin (the
+   * skill's `registry`), ending with `peer`; absent (or empty) when `peer` is its origin.
+   */
+  z.object({ kind: z.literal('peer'), peer: z.string(), feed_url: z.string(), via: z.array(z.string()).optional() }),
   z.object({ kind: z.literal('url'), skill_md_url: z.string(), skill_md_raw_url: z.string() }),
 ]);
 export type SkillSource = z.infer<typeof SkillSource>;

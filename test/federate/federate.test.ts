@@ -3,7 +3,7 @@
  * registry imports from it in each mode, and an unchanged peer costs one conditional request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, rm } from 'node:fs/promises';
+import { chmod, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { federate } from '../../src/federate/index.ts';
 import { fileBytes } from '../../src/load/index.ts';
@@ -27,6 +27,7 @@ beforeAll(async () => {
     { name: 'shared-name', tags: ['data'] },
     { name: 'hidden', visibility: 'private' },
   ]);
+  await chmod(path.join(tmp, 'peer-skills', 'pdf-tools', 'scripts', 'extract.py'), 0o755);
   await publish(path.join(tmp, 'peer-skills'), path.join(tmp, 'peer-dist'), 'acme');
   server = await serveDir(path.join(tmp, 'peer-dist'));
   await writeSkills(path.join(tmp, 'local-skills'), [{ name: 'local-one' }, { name: 'shared-name', description: 'The local one wins.' }]);
@@ -57,6 +58,7 @@ describe('federate', () => {
       expect(fileBytes(file).equals(original), file.path).toBe(true);
     }
     expect(pdf.files.find((f) => f.path === 'assets/logo.bin')!.encoding).toBe('base64');
+    expect(pdf.files.filter((f) => f.executable).map((f) => f.path)).toEqual(['scripts/extract.py']); // re-exported as published
     expect(result.skills.find((s) => s.name === 'csv-clean')!.files.find((f) => f.path === 'empty.txt')!.size).toBe(0);
   });
 

@@ -11,7 +11,7 @@ import { federate } from '../../src/federate/index.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import type { Catalog, Problem } from '../../src/model/skill.ts';
 import { publish } from './helpers/feed.ts';
-import { serveDir, type TestServer } from './helpers/server.ts';
+import { serveDir, type Handler, type TestServer } from './helpers/server.ts';
 import { loadSkills, tempDir, writeSkills } from './helpers/skills.ts';
 import { editIndex, editSkillJson, listTree, overwriteFeedFile, writeSkillJson } from './helpers/tamper.ts';
 
@@ -83,6 +83,22 @@ async function withEvilPeer(
   }
 }
 
+const FLOOD_BYTES = 64 * 64 * 1024;
+
+/** A handler that sends 4 MiB (no Content-Length) as long as the client reads, counting what it sent. */
+function floodHandler(): { handler: Handler; sent: () => number } {
+  let sent = 0;
+  const handler: Handler = async (_req, res) => {
+    const chunk = Buffer.alloc(64 * 1024, 32);
+    for (let i = 0; i < 64 && !res.destroyed; i++) {
+      sent += chunk.length;
+      if (!res.write(chunk)) await new Promise((r) => res.once('drain', r).once('close', r));
+    }
+    res.end();
+  };
+  return { handler, sent: () => sent };
+}
+
 function expectRejected(o: Outcome, item: string, rule: string, text?: string): void {
   const p = o.evilProblems.find((x) => x.file === item && x.rule === rule);
   expect(p, `a ${rule} problem for ${item}; got ${JSON.stringify(o.evilProblems)}`).toBeDefined();
@@ -98,7 +114,7 @@ describe('a hostile peer', () => {
 
   it('index.json that does not match the schema', async () => {
     const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/index.json', (_req, res) => void res.end('{"feed_version": "2"}')));
-    expectRejected(o, 'index.json', 'peer-invalid-feed', 'does not match the feed v1 schema');
+    expectRejected(o, 'index.json', 'peer-invalid-feed', 'index.json: feed_version: ');
   });
 
   it('a skill JSON that is not JSON (listed with its true digest): that skill is skipped, the rest imports', async () => {
@@ -163,26 +179,23 @@ describe('a hostile peer', () => {
         skill.files.find((f: { path: string }) => f.path === 'scripts/run.py').url = `${good.url}/feed/v1/index.json`;
       }),
     );
-    expectRejected(o, 'skills/evil-one', 'peer-foreign-url', "leaves the peer's origin");
+    expectRejected(o, 'skills/evil-one', 'peer-foreign-url', 'feed URLs must stay inside the feed');
   });
 
-  it('an oversized body without Content-Length: the download stops at the cap', async () => {
-    let sent = 0;
-    const o = await withEvilPeer(
-      async ({ server }) =>
-        server.override('/feed/v1/files/evil-one/scripts/run.py', async (_req, res) => {
-          const chunk = Buffer.alloc(64 * 1024, 97);
-          for (let i = 0; i < 64 && !res.destroyed; i++) {
-            sent += chunk.length;
-            if (!res.write(chunk)) await new Promise((r) => res.once('drain', r).once('close', r));
-          }
-          res.end();
-        }),
-      { max_bytes: 100_000 },
-    );
-    expectRejected(o, 'skills/evil-one', 'peer-too-large', '100000-byte limit');
+  it('a body longer than the size its feed lists: the download stops there', async () => {
+    const flood = floodHandler();
+    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/files/evil-one/scripts/run.py', flood.handler));
+    expectRejected(o, 'skills/evil-one', 'peer-digest-mismatch', 'longer than the 13 bytes listed for it');
     expect(o.names).toContain('evil-two');
-    expect(sent).toBeLessThan(64 * 64 * 1024);
+    expect(flood.sent()).toBeLessThan(FLOOD_BYTES);
+  });
+
+  it('an oversized body without a listed size or Content-Length: the download stops at federation.max_bytes', async () => {
+    const flood = floodHandler();
+    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/skills/evil-one.json', flood.handler), { max_bytes: 100_000 });
+    expectRejected(o, 'skills/evil-one', 'peer-too-large', 'the 100000-byte limit (federation.max_bytes)');
+    expect(o.names).toContain('evil-two');
+    expect(flood.sent()).toBeLessThan(FLOOD_BYTES);
   });
 
   it('an oversized body announced by Content-Length is refused before reading', async () => {
@@ -191,14 +204,6 @@ describe('a hostile peer', () => {
       { max_bytes: 100_000 },
     );
     expectRejected(o, 'index.json', 'peer-too-large');
-  });
-
-  it('a peer that sends more in total than federation.max_peer_bytes is stopped there', async () => {
-    const o = await withEvilPeer(
-      async ({ server }) => server.override('/feed/v1/files/evil-one/scripts/run.py', (_req, res) => void res.end(Buffer.alloc(60_000, 97))),
-      { max_bytes: 100_000, max_peer_bytes: 50_000 },
-    );
-    expectRejected(o, 'skills/evil-one', 'peer-too-large', 'federation.max_peer_bytes');
   });
 
   it('a redirect to another host is not followed', async () => {
@@ -225,6 +230,12 @@ describe('a hostile peer', () => {
       { timeout_ms: 600 },
     );
     expectRejected(o, 'skills/evil-one', 'peer-timeout');
+    expect(o.names).toContain('evil-two');
+  });
+
+  it('a file the skill JSON lists but the peer does not serve', async () => {
+    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/files/evil-one/scripts/run.py', (_req, res) => void res.writeHead(404).end()));
+    expectRejected(o, 'skills/evil-one', 'peer-not-found', 'files/evil-one/scripts/run.py: not found (HTTP 404)');
     expect(o.names).toContain('evil-two');
   });
 

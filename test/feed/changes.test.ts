@@ -65,7 +65,14 @@ describe('changes.json', () => {
 
   it('finds no previous feed in an empty folder, and rejects a broken one', async () => {
     expect(await loadPreviousFeed(path.join(fx.dir, 'nothing-here'))).toBeUndefined();
-    write(fx.dir, 'broken/feed/v1/cards.json', JSON.stringify({ hello: 'world' }));
-    await expect(loadPreviousFeed(path.join(fx.dir, 'broken'))).rejects.toThrow(/not a feed v1 cards file/);
+    write(fx.dir, 'broken/feed/v1/index.json', JSON.stringify({ hello: 'world' }));
+    await expect(loadPreviousFeed(path.join(fx.dir, 'broken'))).rejects.toThrow(/index\.json: feed_version: /);
+  });
+
+  it('reads the previous cards only through index.json: a cards.json that does not match its digest is refused', async () => {
+    const out = await buildAt(1, 1_000);
+    const cards = path.join(out, 'feed/v1/cards.json');
+    writeFileSync(cards, readFileSync(cards, 'utf8').replace('"kitchen-sink"', '"kitchen-sunk"'));
+    await expect(loadPreviousFeed(out)).rejects.toThrow(/cards\.json: sha256 [0-9a-f]{64} does not match the feed index/);
   });
 });

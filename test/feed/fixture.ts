@@ -2,7 +2,7 @@
  * A catalog folder with every kind of file a feed must handle, plus private and group skills
  * carrying marker strings that must never reach any public output.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -50,6 +50,7 @@ export function makeFixture(): Fixture {
   const kitchen = path.join(skills, 'kitchen-sink');
   write(kitchen, 'SKILL.md', skillMd('kitchen-sink', 'Every kind of file: binary, empty, invalid UTF-8, unusual names, nested, over the limit.', { tags: 'files, edge-cases', domain: 'testing', version: '1.0.0' }, '# Kitchen sink\n\nSee [the script](scripts/run.sh).\n\n## Details\n\nUses extract helpers.\n'));
   write(kitchen, 'scripts/run.sh', '#!/bin/sh\necho ok\n');
+  chmodSync(path.join(kitchen, 'scripts', 'run.sh'), 0o755);
   write(kitchen, 'assets/logo.png', BINARY);
   write(kitchen, 'empty.txt', '');
   write(kitchen, 'latin1.txt', INVALID_UTF8);

@@ -11,6 +11,8 @@ export interface Entry {
   data?: string | Uint8Array;
   type?: 'file' | 'symlink' | 'link' | 'directory';
   linkname?: string;
+  /** The mode the archive records: tar's mode field; for zip, the whole st_mode in the external attributes (default 0100644). */
+  mode?: number;
 }
 
 export async function tarGz(entries: Entry[]): Promise<Buffer> {
@@ -20,7 +22,7 @@ export async function tarGz(entries: Entry[]): Promise<Buffer> {
   const done = new Promise<void>((resolve) => pack.on('end', () => resolve()));
   for (const e of entries) {
     const type = e.type ?? 'file';
-    if (type === 'file') pack.entry({ name: e.name, type, mode: 0o644 }, Buffer.from(e.data ?? ''));
+    if (type === 'file') pack.entry({ name: e.name, type, mode: e.mode ?? 0o644 }, Buffer.from(e.data ?? ''));
     else pack.entry({ name: e.name, type, linkname: e.linkname, mode: 0o755 });
   }
   pack.finalize();
@@ -28,12 +30,15 @@ export async function tarGz(entries: Entry[]): Promise<Buffer> {
   return gzipSync(Buffer.concat(chunks));
 }
 
-/** A zip; a `symlink` entry gets Unix mode 0120777 in its external attributes, as `zip -y` writes. */
+/**
+ * A zip; a `symlink` entry gets Unix mode 0120777 in its external attributes, as `zip -y` writes.
+ * `mode: 0o600` without file-type bits is what Python's `zipfile.writestr` writes.
+ */
 export function zip(entries: Entry[]): Buffer {
   const files: Record<string, [Uint8Array, { os: number; attrs: number }]> = {};
   for (const e of entries) {
     const data = typeof e.data === 'string' || e.data === undefined ? new TextEncoder().encode(e.type === 'symlink' ? e.linkname : (e.data ?? '')) : e.data;
-    const mode = e.type === 'symlink' ? 0o120777 : 0o100644;
+    const mode = e.mode ?? (e.type === 'symlink' ? 0o120777 : 0o100644);
     files[e.name] = [data, { os: 3, attrs: (mode << 16) >>> 0 }];
   }
   return Buffer.from(zipSync(files));

@@ -115,9 +115,12 @@ describe('install from a skillpress feed', () => {
   it('refuses a file whose bytes do not match the feed, and writes nothing', async () => {
     const dist = path.join(tmp, 'dist-tampered');
     await publish(path.join(tmp, 'skills'), dist, 'acme');
-    await writeFile(path.join(dist, 'feed', 'v1', 'files', 'pdf-tools', 'scripts', 'extract.py'), 'import os\n');
+    const script = path.join(dist, 'feed', 'v1', 'files', 'pdf-tools', 'scripts', 'extract.py');
+    await writeFile(script, 'print(2)\n'); // same size, other bytes
     const to = freshTarget();
-    await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow(/pdf-tools\/scripts\/extract.py: sha256 is [0-9a-f]{64}, but the index lists/);
+    await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow(/files\/pdf-tools\/scripts\/extract.py: sha256 [0-9a-f]{64} does not match the feed index/);
+    await writeFile(script, 'import os\n'); // other size
+    await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow('files/pdf-tools/scripts/extract.py: 10 bytes, but the feed lists 9');
     expect(existsSync(path.join(to, 'pdf-tools'))).toBe(false);
   });
 

@@ -5,18 +5,22 @@
  */
 import { createHash } from 'node:crypto';
 import { cp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { execFile } from 'node:child_process';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { openFeed } from '../../src/mcp/feed/locate.ts';
 import { FeedPathError, resolveFeedPath } from '../../src/mcp/feed/paths.ts';
-import { readVerifiedText } from '../../src/mcp/feed/read-text.ts';
-import { RemoteStore } from '../../src/mcp/feed/remote-store.ts';
-import { DirStore, FeedIntegrityError } from '../../src/mcp/feed/store.ts';
+import { readVerifiedText } from '../../src/feed-reader/read-text.ts';
+import { RemoteStore } from '../../src/feed-reader/remote-store.ts';
+import { IntegrityError } from '../../src/lib/errors.ts';
+import { DirStore } from '../../src/mcp/feed/store.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
-import { buildFeed, connect, fixtureFeed, PNG, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
+import { buildFeed, CLI, connect, fixtureFeed, NODE, PNG, ROOT, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
+import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -71,7 +75,7 @@ describe('local feeds', () => {
     // Changed bytes: refused.
     const script = path.join(feedDir, 'files', 'pdf-processing', 'scripts', 'extract.py');
     await writeFile(script, 'import os; os.system("rm -rf /")\n');
-    await expect(catalog.file(card, 'scripts/extract.py')).rejects.toThrow(FeedIntegrityError);
+    await expect(catalog.file(card, 'scripts/extract.py')).rejects.toThrow(IntegrityError);
   });
 
   test('cards.json is checked against its digest, then card by card, with errors naming the field', async () => {
@@ -81,7 +85,7 @@ describe('local feeds', () => {
     const cards = JSON.parse(await readFile(cardsFile, 'utf8'));
     cards.skills[1].tokens = 'many';
     await writeFile(cardsFile, JSON.stringify(cards));
-    await expect(FeedCatalog.load(new DirStore(copy))).rejects.toThrow(FeedIntegrityError);
+    await expect(FeedCatalog.load(new DirStore(copy))).rejects.toThrow(IntegrityError);
 
     const indexFile = path.join(copy, 'index.json');
     const index = JSON.parse(await readFile(indexFile, 'utf8'));
@@ -100,14 +104,19 @@ describe('local feeds', () => {
   });
 });
 
-/** Serves a folder over HTTP with ETags; counts requests and 304s. */
-async function staticServer(root: string): Promise<{ server: Server; url: string; hits: string[]; notModified: () => number; tamper: Map<string, Buffer> }> {
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** Serves a folder over HTTP with ETags; counts requests and 304s. `hostile` answers chosen paths its own way. */
+async function staticServer(root: string): Promise<{ server: Server; url: string; hits: string[]; notModified: () => number; tamper: Map<string, Buffer>; hostile: Map<string, Handler> }> {
   const hits: string[] = [];
   const tamper = new Map<string, Buffer>();
+  const hostile = new Map<string, Handler>();
   let notModified = 0;
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     hits.push(url.pathname);
+    const handler = hostile.get(url.pathname);
+    if (handler) return handler(req, res);
     const file = path.join(root, ...decodeURIComponent(url.pathname).split('/').filter(Boolean));
     if (!file.startsWith(root)) return void res.writeHead(403).end();
     try {
@@ -124,7 +133,7 @@ async function staticServer(root: string): Promise<{ server: Server; url: string
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/`, hits, notModified: () => notModified, tamper };
+  return { server, url: `http://127.0.0.1:${port}/`, hits, notModified: () => notModified, tamper, hostile };
 }
 
 const stop = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
@@ -172,8 +181,51 @@ describe('remote feeds', () => {
     await store.open();
     const catalog = await FeedCatalog.load(store);
     site.tamper.set('/feed/v1/files/trino-debug/tools.json', Buffer.from('[{"name":"evil"}]'));
-    await expect(catalog.file(catalog.requireCard('trino-debug'), 'tools.json')).rejects.toThrow(FeedIntegrityError);
+    await expect(catalog.file(catalog.requireCard('trino-debug'), 'tools.json')).rejects.toThrow(IntegrityError);
     site.tamper.clear();
+  });
+
+  test('a hostile index.json (gzip bomb, endless body, redirect to another host) with nothing cached: the server exits 1 at once, naming the URL and the limit', async () => {
+    const bomb = await gzipBomb(2048); // 2 GiB unpacked, about 2 MB on the wire
+    const forever = endless();
+    const other = site.url.replace('127.0.0.1', 'localhost');
+    site.hostile.set('/bomb/feed/v1/index.json', serveBomb(bomb));
+    site.hostile.set('/forever/feed/v1/index.json', forever.handler);
+    site.hostile.set('/away/feed/v1/index.json', (_req, res) => void res.writeHead(302, { location: `${other}feed/v1/index.json` }).end());
+    for (const [where, why] of [
+      ['bomb/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
+      ['forever/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
+      ['away/', `redirect to ${other}feed/v1/index.json refused: only redirects to 127.0.0.1`],
+    ]) {
+      const started = Date.now();
+      const args = [CLI, 'mcp', '--feed', `${site.url}${where}`, '--cache-dir', path.join(tmp.dir, `hostile-${where}`)];
+      const failed = await promisify(execFile)(NODE, args, { cwd: ROOT, timeout: 30_000 }).catch((e: { code: number; stderr: string }) => e);
+      expect(failed, where).toMatchObject({ code: 1 });
+      expect((failed as { stderr: string }).stderr, where).toContain(`${site.url}${where}feed/v1/index.json: ${why}`);
+      expect(Date.now() - started, where).toBeLessThan(20_000);
+    }
+    expect(forever.closed()).toBe(true);
+  });
+
+  test('a refresh that fails (a gzip bomb, an endless body) keeps the cached feed serving', async () => {
+    const dir = path.join(tmp.dir, 'cache-refresh');
+    const first = await connect(site.url, 'legacy', ['--cache-dir', dir]);
+    await first.client.callTool({ name: 'skills_list', arguments: {} });
+    await first.close();
+    site.hostile.set('/feed/v1/index.json', serveBomb(await gzipBomb(256)));
+    const live = await connect(site.url, 'legacy', ['--cache-dir', dir, '--poll', '1']);
+    try {
+      await expect.poll(() => live.stderr(), { timeout: 10_000 }).toMatch(/offline: serving the cached feed \(.*16777216-byte limit/);
+      site.hostile.set('/feed/v1/index.json', endless().handler);
+      const list = await live.client.callTool({ name: 'skills_list', arguments: {} });
+      expect((list.structuredContent as { total: number }).total).toBe(3);
+      await expect.poll(() => live.stderr().match(/offline: serving the cached feed/g)?.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(1);
+      const view = await live.client.callTool({ name: 'view_skill', arguments: { name: 'pdf-processing' } });
+      expect(view.isError).toBeFalsy();
+    } finally {
+      site.hostile.clear();
+      await live.close();
+    }
   });
 
   test('skillpress mcp --feed <url> polls for changes, then starts and works offline from its cache', async () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
-import { AGENTS, InstallError, install as installSkill, skillsFolder } from '../../install/index.ts';
+import { AGENTS, install as installSkill, skillsFolder } from '../../install/index.ts';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
+import { quotePath } from '../../lib/paths.ts';
 
 export const install: Command = {
   name: 'install',
@@ -37,32 +38,21 @@ export const install: Command = {
     if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout must be a positive number of milliseconds');
     const maxBytes = values['max-bytes'] === undefined ? undefined : Number(values['max-bytes']);
     if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw new UsageError('--max-bytes must be a positive number of bytes');
-    let to: string;
-    try {
-      to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    // An unknown --agent is a UsageError (exit 2).
+    const to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
 
-    try {
-      const result = await installSkill(source, name, { to, force: values.force, limits: { timeoutMs, maxBytes } });
-      if (values.json) {
-        process.stdout.write(JSON.stringify(result, null, 2) + '\n');
-        return EXIT.ok;
-      }
-      const where = path.relative(process.cwd(), result.dir) || result.dir;
-      const version = result.version ? ` ${result.version}` : '';
-      if (result.action === 'unchanged') process.stdout.write(`${name}${version} is up to date in ${where} (${result.digest})\n`);
-      else if (result.action === 'updated') process.stdout.write(`updated ${name}${version} in ${where}: ${result.previousDigest ?? 'unrecorded'} → ${result.digest}\n`);
-      else process.stdout.write(`installed ${name}${version} into ${where} (${result.digest})\n`);
-      for (const m of result.missing) process.stderr.write(`warning: ${name}/${m.path} is not published by the source (${m.reason}); it was not installed\n`);
+    // Errors (a digest, path or name check that failed, a source not found) go to main: exit 1.
+    const result = await installSkill(source, name, { to, force: values.force, limits: { timeoutMs, maxBytes } });
+    if (values.json) {
+      process.stdout.write(JSON.stringify(result, null, 2) + '\n');
       return EXIT.ok;
-    } catch (err) {
-      if (err instanceof InstallError) {
-        process.stderr.write(`skillpress install: ${err.message}\n`);
-        return EXIT.invalid;
-      }
-      throw err;
     }
+    const where = path.relative(process.cwd(), result.dir) || result.dir;
+    const version = result.version ? ` ${result.version}` : '';
+    if (result.action === 'unchanged') process.stdout.write(`${name}${version} is up to date in ${where} (${result.digest})\n`);
+    else if (result.action === 'updated') process.stdout.write(`updated ${name}${version} in ${where}: ${result.previousDigest ?? 'unrecorded'} → ${result.digest}\n`);
+    else process.stdout.write(`installed ${name}${version} into ${where} (${result.digest})\n`);
+    for (const m of result.missing) process.stderr.write(`warning: ${quotePath(`${name}/${m.path}`)} was not installed: ${m.reason}\n`);
+    return EXIT.ok;
   },
 };

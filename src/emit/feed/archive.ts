@@ -1,7 +1,7 @@
 /**
  * Deterministic skill archives: the same files give the same bytes. Entries are SKILL.md first
  * and then sorted by path, with a fixed mtime (SOURCE_DATE_EPOCH or 0), uid/gid 0, no user or
- * group names, mode 0755 for files starting with `#!` and 0644 otherwise; gzip without a name or
+ * group names, mode 0755 for files executable on disk and 0644 otherwise; gzip without a name or
  * timestamp. The root of the archive holds SKILL.md (no wrapper folder).
  */
 import { crc32, deflateRaw, gzip } from 'node:zlib';
@@ -13,6 +13,8 @@ export interface ArchiveEntry {
   /** Path inside the skill, `/`-separated (checked again here: no `..`, no absolute paths). */
   path: string;
   bytes: Uint8Array;
+  /** Executable on disk (the loader records it): mode 0755, else 0644. */
+  executable?: boolean;
 }
 
 const SKILL_MD = 'SKILL.md';
@@ -33,8 +35,7 @@ function ordered(entries: readonly ArchiveEntry[]): ArchiveEntry[] {
 /** Formats that are compressed already: stored as they are in a ZIP (deflating them is wasted time). */
 const COMPRESSED = /\.(png|jpe?g|gif|webp|avif|ico|pdf|zip|gz|tgz|bz2|xz|zst|7z|jar|whl|docx|xlsx|pptx|odt|woff2?|mp3|mp4|m4a|ogg|webm|mov)$/i;
 
-const isScript = (bytes: Uint8Array): boolean => bytes[0] === 0x23 && bytes[1] === 0x21; // "#!"
-const modeOf = (bytes: Uint8Array): number => (isScript(bytes) ? 0o755 : 0o644);
+const modeOf = (e: ArchiveEntry): number => (e.executable ? 0o755 : 0o644);
 
 export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: number): Promise<Buffer> {
   const tar = pack();
@@ -48,7 +49,7 @@ export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: numb
   });
   const mtime = new Date(mtimeSeconds * 1000);
   for (const e of ordered(entries)) {
-    tar.entry({ name: e.path, size: e.bytes.byteLength, mode: modeOf(e.bytes), mtime, uid: 0, gid: 0, uname: '', gname: '', type: 'file' }, e.bytes);
+    tar.entry({ name: e.path, size: e.bytes.byteLength, mode: modeOf(e), mtime, uid: 0, gid: 0, uname: '', gname: '', type: 'file' }, e.bytes);
   }
   tar.finalize();
   await done;
@@ -113,7 +114,7 @@ export async function zip(entries: readonly ArchiveEntry[], mtimeSeconds: number
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, 2.0
     writeCommonFields(central, 6, fields);
     // extra length, comment length, disk number, internal attributes: 0
-    central.writeUInt32LE(((0o100000 | modeOf(e.bytes)) << 16) >>> 0, 38);
+    central.writeUInt32LE(((0o100000 | modeOf(e)) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     locals.push(local, name, data);
     centrals.push(central, name);

@@ -3,9 +3,9 @@
  * URL (`--previous`), or the feed already in the output folder. Removed skills stay listed as
  * tombstones in every later build until they come back.
  */
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { Cards, Changes, FEED_VERSION, type Card, type Change } from '../../model/feed.ts';
+import { type Card, type Change } from '../../model/feed.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import { openFeed } from '../../feed-reader/index.ts';
 
 export interface PreviousFeed {
   /** Where it was read from, for messages. */
@@ -16,49 +16,32 @@ export interface PreviousFeed {
   tombstones: Change[];
 }
 
+/** A previous build is read whole (cards.json grows ~1 KB a skill): its parts are capped here. */
 const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
 
-async function readPart(base: string, name: string, timeoutMs: number): Promise<string | undefined> {
-  if (/^https?:\/\//i.test(base)) {
-    const url = new URL(name, base.endsWith('/') ? base : `${base}/`);
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-    if (res.status === 404) return undefined;
-    if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
-    const text = await res.text();
-    if (text.length > MAX_PREVIOUS_BYTES) throw new Error(`${url}: larger than ${MAX_PREVIOUS_BYTES} bytes`);
-    return text;
-  }
-  return readFile(path.join(base, name), 'utf8').catch((err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return undefined;
-    throw err;
-  });
-}
-
 /**
- * Read a previous build's cards and tombstones. `location` is a build output folder or site URL
- * (holding `feed/v1/`), a feed folder or URL (holding `cards.json`), or the URL of its
+ * Read a previous build's cards and tombstones with the feed reader (each part checked against
+ * index.json's digests; URLs through the guarded HTTP client, uncached). `location` is a build
+ * output folder or site URL (holding `feed/v1/`), a feed folder or URL, or the URL of its
  * `index.json`. Returns undefined when no feed is there; throws when one is there but broken.
  */
 export async function loadPreviousFeed(location: string, opts: { feedPath?: string; timeoutMs?: number } = {}): Promise<PreviousFeed | undefined> {
-  const timeoutMs = opts.timeoutMs ?? 10_000;
-  const feedPath = opts.feedPath ?? 'feed/v1';
-  const root = location.replace(/\/index\.json$/, '');
-  const candidates = [`${root.replace(/\/$/, '')}/${feedPath}`, root];
-  for (const base of candidates) {
-    const cardsText = await readPart(base, 'cards.json', timeoutMs);
-    if (cardsText === undefined) continue;
-    const cards = Cards.safeParse(JSON.parse(cardsText));
-    if (!cards.success) throw new Error(`${base}/cards.json is not a feed v${FEED_VERSION} cards file: ${cards.error.issues[0]?.message}`);
-    const changesText = await readPart(base, 'changes.json', timeoutMs);
-    const changes = changesText === undefined ? undefined : Changes.safeParse(JSON.parse(changesText));
-    return {
-      location: base,
-      generated_at: cards.data.generated_at,
-      cards: cards.data.skills,
-      tombstones: changes?.success ? changes.data.changes.filter((c) => c.change === 'removed') : [],
-    };
+  let reader;
+  try {
+    reader = await openFeed(location, { feedPath: opts.feedPath, timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: MAX_PREVIOUS_BYTES, cache: null });
+  } catch (err) {
+    if (err instanceof NotFoundError) return undefined;
+    throw err;
   }
-  return undefined;
+  const cards = await reader.cards();
+  // A previous changes.json that cannot be read only loses old tombstones, not the build.
+  const changes = await reader.changes().catch(() => undefined);
+  return {
+    location: reader.location,
+    generated_at: cards.generated_at,
+    cards: cards.skills,
+    tombstones: changes ? changes.changes.filter((c) => c.change === 'removed') : [],
+  };
 }
 
 /** Compare this build's cards with the previous ones. Without a previous build every skill is `added`. */

@@ -83,6 +83,8 @@ export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: To
     ...(rf.domain !== undefined ? { domain: rf.domain } : {}),
     ...(rf.version !== undefined ? { version: rf.version } : {}),
     registry: skill.registry,
+    // An imported skill keeps its origin (registry) and the route it came by (federation).
+    ...(skill.source.kind === 'peer' && skill.source.via?.length ? { via: skill.source.via } : {}),
     updated_at: skill.updated_at,
     digest: skill.digest,
     tokens: skillMd ? (tokensOf(skillMd, opts.tokens) ?? 0) : 0,
@@ -99,6 +101,7 @@ export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: To
       type: f.type,
       ...(tokens !== undefined ? { tokens } : {}),
       ...(f.skipped ? { skipped: f.skipped } : { url: `files/${encodeURIComponent(skill.id)}/${encodePath(f.path)}` }),
+      ...(f.executable ? { executable: true as const } : {}),
     };
   });
   const requirements = skill.frontmatter.requirements;

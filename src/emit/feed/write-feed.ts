@@ -158,7 +158,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
           const bytes = fileBytes(f);
           try {
             await out.write(feed(`files/${skill.id}/${f.path}`), bytes, false);
-            entries.push({ path: f.path, bytes });
+            entries.push({ path: f.path, bytes, executable: f.executable });
           } catch (err) {
             p.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${(err as Error).message}; the file was not written` });
             // List it as not stored rather than point at a file that does not exist.

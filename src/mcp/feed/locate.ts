@@ -1,45 +1,17 @@
 /**
  * `--feed` accepts a build folder (`dist`), a feed folder (`dist/feed/v1`), or an http(s) URL of
- * a published site or of its `feed/v1/index.json`. This turns any of them into a FeedStore.
+ * a published site or of its `feed/v1/index.json`; the feed reader (src/feed-reader/open.ts)
+ * turns any of them into a FeedStore. A URL feed opens from its cache when it has one, so the
+ * server starts offline; serve.ts revalidates it right after, and every request is bounded
+ * (bytes, deadline, same-host redirects: src/lib/http.ts).
  */
-import { stat } from 'node:fs/promises';
-import path from 'node:path';
-import { DirStore, type FeedStore } from './store.ts';
-import type { RemoteStoreOptions } from './remote-store.ts';
+import { openFeedStore, type OpenOptions } from '../../feed-reader/open.ts';
+import type { FeedStore } from './store.ts';
 
-export const FEED_SUBDIR = 'feed/v1';
+export { FEED_SUBDIR, indexUrlOf } from '../../feed-reader/open.ts';
 
-export async function openFeed(feed: string, options: RemoteStoreOptions = {}): Promise<FeedStore> {
-  if (/^https?:\/\//i.test(feed)) {
-    // Only URL feeds need the cache and HTTP code: local ones start without loading it.
-    const { RemoteStore } = await import('./remote-store.ts');
-    const store = new RemoteStore(indexUrlOf(feed), options);
-    await store.open();
-    return store;
-  }
-  return new DirStore(await feedDirOf(feed));
-}
+export type RemoteFeedOptions = Pick<OpenOptions, 'cacheDir' | 'timeoutMs' | 'maxBytes' | 'maxIndexBytes'>;
 
-/** `https://site/` → `https://site/feed/v1/index.json`; a URL ending in `.json` is taken as is. */
-export function indexUrlOf(url: string): string {
-  const parsed = new URL(url);
-  if (parsed.pathname.endsWith('.json')) return parsed.href;
-  if (!parsed.pathname.endsWith('/')) parsed.pathname += '/';
-  return new URL(`${FEED_SUBDIR}/index.json`, parsed).href;
-}
-
-async function feedDirOf(dir: string): Promise<string> {
-  const candidates = [dir, path.join(dir, FEED_SUBDIR)];
-  for (const candidate of candidates) {
-    if (await isFile(path.join(candidate, 'index.json'))) return candidate;
-  }
-  throw new Error(`no feed at ${dir}: expected ${path.join(dir, 'index.json')} or ${path.join(dir, FEED_SUBDIR, 'index.json')} (run \`skillpress build\` first)`);
-}
-
-async function isFile(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
+export async function openFeed(feed: string, options: RemoteFeedOptions = {}): Promise<FeedStore> {
+  return openFeedStore(feed, { ...options, cacheFirst: true });
 }

@@ -15,6 +15,8 @@ export interface TestServer {
   url: string;
   /** Every request's path and whether it was conditional. */
   requests: Array<{ path: string; conditional: boolean; status?: number }>;
+  /** Body bytes served from files so far (not counting overrides). */
+  bytesSent(): number;
   /** Serve `urlPath` (decoded, starting with /) with a custom handler instead of the file. */
   override(urlPath: string, handler: Handler): void;
   close(): Promise<void>;
@@ -26,6 +28,7 @@ export async function serveDir(root: string): Promise<TestServer> {
   const overrides = new Map<string, Handler>();
   const requests: TestServer['requests'] = [];
   const sockets = new Set<Socket>();
+  let bytesSent = 0;
   const server: Server = createServer(async (req, res) => {
     const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const record = { path: urlPath, conditional: Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']), status: undefined as number | undefined };
@@ -39,6 +42,7 @@ export async function serveDir(root: string): Promise<TestServer> {
     if (!body) return void res.writeHead(404).end('not found');
     const etag = `"${createHash('sha256').update(body).digest('hex').slice(0, 16)}"`;
     if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+    bytesSent += body.byteLength;
     res.writeHead(200, { etag, 'last-modified': LAST_MODIFIED, 'content-length': body.byteLength }).end(body);
   });
   server.on('connection', (s) => {
@@ -50,6 +54,7 @@ export async function serveDir(root: string): Promise<TestServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    bytesSent: () => bytesSent,
     override: (p, h) => void overrides.set(p, h),
     close: () =>
       new Promise<void>((resolve) => {

@@ -46,3 +46,25 @@ export async function listTree(root: string, skip: string[] = []): Promise<strin
   await walk(root);
   return out.sort();
 }
+
+/**
+ * Add files to a published skill as a hostile peer would: listed in its skill JSON with their
+ * true sha256, served from URLs of the peer's choosing (so `a` and `a/b` can both exist), and the
+ * content digest of the card and index.json recomputed, so every digest checks out.
+ */
+export async function addFeedFiles(dist: string, id: string, files: Record<string, string>): Promise<void> {
+  const entries = Object.entries(files);
+  for (const [i, [, text]] of entries.entries()) await writeFile(feedPath(dist, `files/${id}/added-${i}`), text);
+  let digest = '';
+  await editSkillJson(dist, id, (skill) => {
+    for (const [i, [p, text]] of entries.entries()) {
+      skill.files.push({ path: p, size: Buffer.byteLength(text), sha256: sha256Hex(text), encoding: 'utf-8', mime: 'text/plain', type: 'txt', url: `files/${id}/added-${i}` });
+    }
+    const lines = skill.files.filter((f: Json) => !f.skipped).map((f: Json) => `${f.path}\0${f.sha256}\n`);
+    digest = `sha256:${sha256Hex(lines.sort().join(''))}`;
+    skill.card.digest = digest;
+  });
+  await editIndex(dist, (index) => {
+    for (const entry of index.skills) if (entry.id === id) entry.digest = digest;
+  });
+}

@@ -16,7 +16,7 @@ import { checkDigest, type FeedText } from './store.ts';
 /** Below glibc's default mmap threshold (128 KiB). */
 const CHUNK = 64 * 1024;
 
-/** The UTF-8 text of `file`, which must hash to `sha256` (else a FeedIntegrityError naming `what`). */
+/** The UTF-8 text of `file`, which must hash to `sha256` (else an IntegrityError naming `what`). */
 export async function readVerifiedText(file: string, sha256: string, what: string): Promise<string> {
   const { text, sha256: actual } = await readTextFile(file);
   checkDigest(actual, sha256, what);

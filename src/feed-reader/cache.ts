@@ -1,0 +1,131 @@
+/**
+ * The HTTP cache of remote feeds (federation, `skillpress mcp --feed <url>`) and of SKILL.md
+ * URLs. Everything lives under one folder, nothing is ever written elsewhere:
+ *
+ *   blobs/<2 hex>/<sha256>     verified bodies, addressed by their own digest
+ *   http/<sha256 of url>.json  the last answer for a URL: its validators (ETag, Last-Modified),
+ *                              the URL that answered (after redirects), the digest of its body
+ *
+ * Content addressing is what makes an unchanged feed cost one request: every part, skill JSON
+ * and file is named by the digest its parent lists, so once index.json answers 304 the rest is
+ * read from here, re-verified, without asking again. Deleting the folder is always safe.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { sha256Hex } from '../lib/hash.ts';
+import { atomicWrite } from '../lib/fs.ts';
+import { httpGet, type GetOptions, type HttpResponse } from '../lib/http.ts';
+
+export interface UrlEntry {
+  url: string;
+  /** The URL that answered, after redirects (relative URLs in the body resolve against it). */
+  final_url?: string;
+  etag?: string;
+  last_modified?: string;
+  sha256: string;
+  fetched_at: string;
+}
+
+const SHA256 = /^[0-9a-f]{64}$/;
+
+export class Cache {
+  readonly dir: string;
+  /** Folders created by this instance, so each is made once rather than per write. */
+  private readonly folders = new Map<string, Promise<unknown>>();
+  constructor(dir: string) {
+    this.dir = path.resolve(dir);
+  }
+
+  private async write(file: string, data: Uint8Array | string): Promise<void> {
+    const folder = path.dirname(file);
+    let made = this.folders.get(folder);
+    if (!made) this.folders.set(folder, (made = mkdir(folder, { recursive: true })));
+    await made;
+    await atomicWrite(file, data, false);
+  }
+
+  /** Where the body with this digest is kept (it may not be there yet). */
+  blobPath(sha256: string): string | undefined {
+    return SHA256.test(sha256) ? path.join(this.dir, 'blobs', sha256.slice(0, 2), sha256) : undefined;
+  }
+
+  /** A cached body whose bytes still hash to `sha256`, or undefined. */
+  async blob(sha256: string): Promise<Buffer | undefined> {
+    const file = this.blobPath(sha256);
+    const bytes = file ? await readFile(file).catch(() => undefined) : undefined;
+    return bytes && sha256Hex(bytes) === sha256 ? bytes : undefined;
+  }
+
+  async putBlob(bytes: Uint8Array): Promise<string> {
+    const sha256 = sha256Hex(bytes);
+    await this.write(this.blobPath(sha256)!, bytes);
+    return sha256;
+  }
+
+  async entry(url: string): Promise<UrlEntry | undefined> {
+    const raw = await readFile(this.entryPath(url), 'utf8').catch(() => undefined);
+    if (raw === undefined) return undefined;
+    try {
+      const entry = JSON.parse(raw) as UrlEntry;
+      return entry.url === url ? entry : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The last answer for `url` with its body, when both are still in the cache. */
+  async lastAnswer(url: string): Promise<CachedAnswer | undefined> {
+    const entry = await this.entry(url);
+    const body = entry ? await this.blob(entry.sha256) : undefined;
+    return entry && body ? { entry, body } : undefined;
+  }
+
+  async putEntry(entry: UrlEntry): Promise<void> {
+    await this.write(this.entryPath(entry.url), JSON.stringify(entry, null, 2) + '\n');
+  }
+
+  private entryPath(url: string): string {
+    return path.join(this.dir, 'http', `${sha256Hex(url)}.json`);
+  }
+}
+
+export interface CachedAnswer {
+  entry: UrlEntry;
+  body: Buffer;
+}
+
+export interface ConditionalAnswer extends CachedAnswer {
+  /** The server answered 304 and the body came from the cache. */
+  notModified: boolean;
+  /** The URL that answered, after redirects. */
+  url: string;
+}
+
+/**
+ * GET `url` with the validators of its last cached answer; a 304 gives the cached body. A new
+ * body is handed to `accept` (which throws to refuse it) before it replaces the cached one, so
+ * a broken answer never displaces the last good one.
+ */
+export async function conditionalGet(
+  cache: Cache,
+  url: string,
+  opts: GetOptions,
+  now: Date,
+  accept: (body: Buffer, url: string) => void = () => {},
+): Promise<ConditionalAnswer> {
+  const previous = await cache.lastAnswer(url);
+  const validators = previous ? { etag: previous.entry.etag, lastModified: previous.entry.last_modified } : undefined;
+  const res: HttpResponse = await httpGet(url, { ...opts, validators });
+  if (res.status === 304 && previous) return { ...previous, notModified: true, url: res.url };
+  accept(res.body, res.url);
+  const entry: UrlEntry = {
+    url,
+    ...(res.url !== url ? { final_url: res.url } : {}),
+    etag: res.validators.etag,
+    last_modified: res.validators.lastModified,
+    sha256: await cache.putBlob(res.body),
+    fetched_at: now.toISOString(),
+  };
+  await cache.putEntry(entry);
+  return { entry, body: res.body, notModified: false, url: res.url };
+}

@@ -1,0 +1,26 @@
+/**
+ * The feed reader: one digest-verified way to read a skillpress feed (v1) from a folder or a URL,
+ * used by federation, install, the change list and the MCP server.
+ *
+ *   const reader = await openFeed('https://skills.example/');      // or 'dist', 'dist/feed/v1'
+ *   const cards = await reader.cards();                             // cards.json, verified
+ *   const { skill, files } = await reader.readSkill('pdf-tools');   // skill JSON + every file, verified
+ *
+ * Layers: a FeedStore gives verified bytes by feed path (DirStore for folders, RemoteStore for
+ * URLs: guarded HTTP and a content-addressed cache); FeedReader parses and checks what they give.
+ * See docs/design/federation.md.
+ */
+import { FeedReader, type FeedReaderOptions } from './reader.ts';
+import { openFeedStore, type OpenOptions } from './open.ts';
+
+export { FeedReader, type FeedReaderOptions, type IndexEntry, type VerifiedFile, type VerifiedSkill } from './reader.ts';
+export { FEED_SUBDIR, indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
+export { DirStore, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
+export { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';
+export { Cache } from './cache.ts';
+export { resolveFeedPath } from './paths.ts';
+
+/** Open the feed at `location` (folder or URL) and read its index. A NotFoundError when no feed is there. */
+export async function openFeed(location: string, options: OpenOptions & FeedReaderOptions = {}): Promise<FeedReader> {
+  return FeedReader.open(await openFeedStore(location, options), options);
+}

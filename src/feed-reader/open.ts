@@ -1,0 +1,74 @@
+/**
+ * Finding a feed: a build folder (`dist`), a feed folder (`dist/feed/v1`), or an http(s) URL of a
+ * published site, of its feed folder, or of its `feed/v1/index.json`. Any of them becomes a
+ * FeedStore (store.ts, remote-store.ts).
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { NetworkError, NotFoundError } from '../lib/errors.ts';
+import { DirStore, type DirStoreOptions, type FeedStore } from './store.ts';
+import type { RemoteStore, RemoteStoreOptions } from './remote-store.ts';
+
+export const FEED_SUBDIR = 'feed/v1';
+
+export interface OpenOptions extends RemoteStoreOptions, DirStoreOptions {
+  /** The feed folder below a build folder or site root (default `feed/v1`). */
+  feedPath?: string;
+  /** URLs: open from the cache without the network when it holds the feed (the caller refreshes later). Default: fetch now. */
+  cacheFirst?: boolean;
+}
+
+const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
+
+/** The store for `location`; a NotFoundError when no feed is there. */
+export async function openFeedStore(location: string, options: OpenOptions = {}): Promise<FeedStore> {
+  return isUrl(location) ? openRemote(location, options) : new DirStore(await feedDirOf(location, options.feedPath ?? FEED_SUBDIR), options);
+}
+
+/** `https://site/` → `https://site/feed/v1/index.json`; a URL ending in `.json` is taken as is. */
+export function indexUrlOf(url: string, feedPath = FEED_SUBDIR): string {
+  return indexUrlCandidates(url, feedPath)[0]!;
+}
+
+/** Where index.json may be under a URL: the URL itself (`…/index.json`), else below the site root, else below the URL as a feed folder. */
+function indexUrlCandidates(url: string, feedPath: string): string[] {
+  const parsed = new URL(url);
+  if (parsed.pathname.endsWith('.json')) return [parsed.href];
+  if (!parsed.pathname.endsWith('/')) parsed.pathname += '/';
+  return [new URL(`${feedPath}/index.json`, parsed).href, new URL('index.json', parsed).href];
+}
+
+async function openRemote(location: string, options: OpenOptions): Promise<RemoteStore> {
+  // Only URL feeds need the cache and HTTP code: local ones start without loading it.
+  const { RemoteStore } = await import('./remote-store.ts');
+  const candidates = indexUrlCandidates(location, options.feedPath ?? FEED_SUBDIR);
+  for (let i = 0; ; i++) {
+    const store = new RemoteStore(candidates[i]!, options);
+    try {
+      if (options.cacheFirst) await store.open();
+      else await store.refresh();
+      return store;
+    } catch (err) {
+      // Not there: try the next place; anything else (refused, broken) is the answer.
+      if (!(err instanceof NetworkError && err.status === 404)) throw err;
+      if (i === candidates.length - 1) throw new NotFoundError(`no feed at ${location}: ${candidates.join(' and ')} answered 404 Not Found`, { cause: err });
+    }
+  }
+}
+
+async function feedDirOf(dir: string, feedPath: string): Promise<string> {
+  if (path.basename(dir) === 'index.json' && (await isFile(dir))) return path.dirname(dir);
+  const candidates = [dir, path.join(dir, ...feedPath.split('/'))];
+  for (const candidate of candidates) {
+    if (await isFile(path.join(candidate, 'index.json'))) return candidate;
+  }
+  throw new NotFoundError(`no feed at ${dir}: expected ${path.join(dir, 'index.json')} or ${path.join(candidates[1]!, 'index.json')} (run \`skillpress build\` first)`);
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
