@@ -26,7 +26,7 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FeedCatalog } from '../src/mcp/catalog.ts';
-import { DirStore } from '../src/mcp/feed/store.ts';
+import { DirStore } from '../src/feed-reader/index.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
 import { realisticEntries } from './lib/search-entries.ts';
 import type { SearchEntry } from '../src/search/index.ts';

@@ -33,7 +33,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { build } from '../src/build.ts';
 import { FeedCatalog } from '../src/mcp/catalog.ts';
-import { DirStore } from '../src/mcp/feed/store.ts';
+import { DirStore } from '../src/feed-reader/index.ts';
 import { createServer } from '../src/mcp/server.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
 import { accepts, evidenceOf, retrieve, RULE, ruleJudge, strength, type Retrieval } from '../src/route/index.ts';

@@ -9,9 +9,6 @@
 import { UnsafePathError } from '../lib/errors.ts';
 import { checkPath, encodePath } from '../lib/paths.ts';
 
-/** A URL or path that would leave the feed (an UnsafePathError under the name the MCP server's handlers catch). */
-export const FeedPathError = UnsafePathError;
-export { checkPath, encodePath };
 
 const BASE = 'https://feed.invalid/';
 
@@ -20,18 +17,18 @@ const BASE = 'https://feed.invalid/';
  * `from` is the containing file, e.g. `skills/pdf.json`; `''` means the feed root.
  */
 export function resolveFeedPath(from: string, url: string): string {
-  if (typeof url !== 'string' || url.length === 0) throw new FeedPathError('empty URL');
+  if (typeof url !== 'string' || url.length === 0) throw new UnsafePathError('empty URL');
   if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('//') || url.startsWith('/') || url.includes('\\')) {
-    throw new FeedPathError(`not a relative URL: ${JSON.stringify(url)}`);
+    throw new UnsafePathError(`not a relative URL: ${JSON.stringify(url)}`);
   }
   let resolved: URL;
   try {
     resolved = new URL(url, BASE + encodePath(from));
   } catch {
-    throw new FeedPathError(`not a valid URL: ${JSON.stringify(url)}`);
+    throw new UnsafePathError(`not a valid URL: ${JSON.stringify(url)}`);
   }
   if (resolved.origin !== new URL(BASE).origin || !resolved.pathname.startsWith('/')) {
-    throw new FeedPathError(`URL leaves the feed: ${JSON.stringify(url)}`);
+    throw new UnsafePathError(`URL leaves the feed: ${JSON.stringify(url)}`);
   }
   const segments = resolved.pathname.slice(1).split('/').map(decodeSegment);
   return checkPath(segments.join('/'));
@@ -42,9 +39,9 @@ function decodeSegment(segment: string): string {
   try {
     decoded = decodeURIComponent(segment);
   } catch {
-    throw new FeedPathError(`bad percent-encoding in ${JSON.stringify(segment)}`);
+    throw new UnsafePathError(`bad percent-encoding in ${JSON.stringify(segment)}`);
   }
   // An encoded `/` would smuggle a separator past the segment checks.
-  if (decoded.includes('/')) throw new FeedPathError(`encoded "/" in ${JSON.stringify(segment)}`);
+  if (decoded.includes('/')) throw new UnsafePathError(`encoded "/" in ${JSON.stringify(segment)}`);
   return decoded;
 }

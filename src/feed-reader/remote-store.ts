@@ -16,7 +16,7 @@ import { httpGet, type ByteBudget, type Deadline, type GetOptions } from '../lib
 import { parseJson } from '../lib/json.ts';
 import { IntegrityError, NetworkError, NotFoundError } from '../lib/errors.ts';
 import { Cache, conditionalGet } from './cache.ts';
-import { encodePath } from './paths.ts';
+import { encodePath } from '../lib/paths.ts';
 import { readVerifiedText } from './read-text.ts';
 import { verify, type FeedStore, type FeedText } from './store.ts';
 

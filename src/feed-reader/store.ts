@@ -9,7 +9,7 @@ import path from 'node:path';
 import { IntegrityError, InvalidInputError, NotFoundError } from '../lib/errors.ts';
 import { realpathInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { checkPath } from './paths.ts';
+import { checkPath } from '../lib/paths.ts';
 import { readTextFile, readVerifiedText } from './read-text.ts';
 
 export interface FeedStore {

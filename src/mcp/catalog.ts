@@ -11,8 +11,7 @@
 import { z } from 'zod';
 import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
-import { resolveFeedPath } from './feed/paths.ts';
-import type { FeedStore } from './feed/store.ts';
+import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 
 const SKILL_CACHE_SIZE = 256;
 

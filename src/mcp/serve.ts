@@ -9,8 +9,7 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { FeedCatalog } from './catalog.ts';
-import { openFeed } from './feed/locate.ts';
-import { DirStore, type FeedStore } from './feed/store.ts';
+import { DirStore, openFeedStore, type FeedStore } from '../feed-reader/index.ts';
 import { createServer } from './server.ts';
 import { releaseMemory } from './memory.ts';
 import { LineTransport } from './transport.ts';
@@ -38,7 +37,8 @@ export interface ServeOptions {
 
 export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
-  const store = await openFeed(options.feed, { cacheDir: options.cacheDir });
+  // A URL feed opens from its cache when it has one, so the server starts offline; it is revalidated right after.
+  const store = await openFeedStore(options.feed, { cacheDir: options.cacheDir, cacheFirst: true });
 
   // The handshake and tools/list need no catalog, and parsing a big feed would hold up the event
   // loop: answer them first and load the feed on first need, or shortly after start. A feed that

@@ -10,7 +10,7 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { SkillReadResult, SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import type { FeedSkill } from '../model/feed.ts';
 import type { CatalogCard } from './catalog.ts';
-import { FeedPathError } from './feed/paths.ts';
+import { UnsafePathError } from '../lib/errors.ts';
 import type { CatalogRef } from './tools/shared.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { parseSkillUri, skillFileUri, skillPathSegments, skillRootUri } from './uris.ts';
@@ -99,7 +99,7 @@ class FeedSkillSource implements SkillSource {
     try {
       segments = parseSkillUri(uri);
     } catch (err) {
-      if (err instanceof FeedPathError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}. Skill URIs look like skill://<name>/<path>; list them with skills/list.`);
+      if (err instanceof UnsafePathError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}. Skill URIs look like skill://<name>/<path>; list them with skills/list.`);
       throw err;
     }
     const c = await this.#catalog();

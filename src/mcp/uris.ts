@@ -4,7 +4,8 @@
  * feed id as the path (`skill://peer/name/…`), so names shared across registries stay apart.
  */
 import type { Card } from '../model/feed.ts';
-import { checkPath, FeedPathError } from './feed/paths.ts';
+import { checkPath } from '../lib/paths.ts';
+import { UnsafePathError } from '../lib/errors.ts';
 
 export const SCHEME = 'skill://';
 
@@ -32,17 +33,17 @@ export function skillFileUri(card: Pick<Card, 'id' | 'name'>, path: string): str
  * outside a skill: `..`, empty segments, encoded `/` or `\`, NUL, queries and fragments.
  */
 export function parseSkillUri(uri: string): string[] {
-  if (typeof uri !== 'string' || !uri.startsWith(SCHEME) || uri.length > 8192) throw new FeedPathError(`not a ${SCHEME} URI: ${short(uri)}`);
+  if (typeof uri !== 'string' || !uri.startsWith(SCHEME) || uri.length > 8192) throw new UnsafePathError(`not a ${SCHEME} URI: ${short(uri)}`);
   const rest = uri.slice(SCHEME.length);
-  if (/[?#]/.test(rest)) throw new FeedPathError(`a ${SCHEME} URI has no query or fragment: ${short(uri)}`);
+  if (/[?#]/.test(rest)) throw new UnsafePathError(`a ${SCHEME} URI has no query or fragment: ${short(uri)}`);
   const segments = rest.split('/').map((segment) => {
     let decoded: string;
     try {
       decoded = decodeURIComponent(segment);
     } catch {
-      throw new FeedPathError(`bad percent-encoding in ${short(uri)}`);
+      throw new UnsafePathError(`bad percent-encoding in ${short(uri)}`);
     }
-    if (decoded.includes('/')) throw new FeedPathError(`encoded "/" in ${short(uri)}`);
+    if (decoded.includes('/')) throw new UnsafePathError(`encoded "/" in ${short(uri)}`);
     return decoded;
   });
   checkPath(segments.join('/'));

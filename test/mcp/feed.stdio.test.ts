@@ -12,12 +12,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
-import { openFeed } from '../../src/mcp/feed/locate.ts';
-import { FeedPathError, resolveFeedPath } from '../../src/mcp/feed/paths.ts';
 import { readVerifiedText } from '../../src/feed-reader/read-text.ts';
 import { RemoteStore } from '../../src/feed-reader/remote-store.ts';
 import { IntegrityError } from '../../src/lib/errors.ts';
-import { DirStore } from '../../src/mcp/feed/store.ts';
+import { DirStore, openFeedStore, resolveFeedPath } from '../../src/feed-reader/index.ts';
+import { UnsafePathError } from '../../src/lib/errors.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
 import { buildFeed, CLI, connect, fixtureFeed, NODE, PNG, ROOT, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
 import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
@@ -31,14 +30,14 @@ describe('feed paths', () => {
     // URL resolution clamps `..` at the feed root: the result is still a path inside the feed.
     expect(resolveFeedPath('skills/a.json', '../../../etc/passwd')).toBe('etc/passwd');
     for (const bad of ['/etc/passwd', 'https://evil.example/x', '//evil.example/x', 'file:///etc/passwd', 'a%2F..%2F..%2Fb', 'a\\..\\b', 'a/%00', '']) {
-      expect(() => resolveFeedPath('', bad), bad).toThrow(FeedPathError);
+      expect(() => resolveFeedPath('', bad), bad).toThrow(UnsafePathError);
     }
   });
 
   test('skill:// URIs decode per segment and refuse traversal', () => {
     expect(parseSkillUri('skill://pdf/scripts/x%20y.py')).toEqual(['pdf', 'scripts', 'x y.py']);
     for (const bad of ['skill://pdf/../x', 'skill://pdf/%2e%2e/x', 'skill://pdf/a%2fb', 'skill://pdf//x', 'skill://pdf/x?y', 'file:///etc/passwd', 'skill://pdf/%E0%A4%A']) {
-      expect(() => parseSkillUri(bad), bad).toThrow(FeedPathError);
+      expect(() => parseSkillUri(bad), bad).toThrow(UnsafePathError);
     }
   });
 });
@@ -54,9 +53,9 @@ describe('local feeds', () => {
   afterAll(() => tmp?.remove());
 
   test('--feed takes the build folder or the feed folder', async () => {
-    expect((await openFeed(path.join(tmp.dir, 'dist'))).location).toBe(feedDir);
-    expect((await openFeed(feedDir)).location).toBe(feedDir);
-    await expect(openFeed(path.join(tmp.dir, 'skills'))).rejects.toThrow(/no feed at .*run `skillpress build` first/);
+    expect((await openFeedStore(path.join(tmp.dir, 'dist'), { cacheFirst: true })).location).toBe(feedDir);
+    expect((await openFeedStore(feedDir, { cacheFirst: true })).location).toBe(feedDir);
+    await expect(openFeedStore(path.join(tmp.dir, 'skills'), { cacheFirst: true })).rejects.toThrow(/no feed at .*run `skillpress build` first/);
   });
 
   test('files are checked against the manifest digest, and a symlink out of the feed is never followed', async () => {
@@ -157,7 +156,7 @@ describe('remote feeds', () => {
   });
 
   test('a site URL is fetched, verified and cached; the next start revalidates with a conditional request', async () => {
-    const store = (await openFeed(site.url, { cacheDir })) as RemoteStore;
+    const store = (await openFeedStore(site.url, { cacheDir })) as RemoteStore;
     expect(store.location).toBe(`${site.url}feed/v1/index.json`);
     const catalog = await FeedCatalog.load(store);
     expect(catalog.cards.map((c) => c.name)).toEqual(['expense-policy', 'pdf-processing', 'trino-debug']);
@@ -166,7 +165,7 @@ describe('remote feeds', () => {
 
     // The next start opens from the cache without the network, then revalidates.
     const fetched = site.hits.length;
-    const reopened = (await openFeed(site.url, { cacheDir })) as RemoteStore;
+    const reopened = (await openFeedStore(site.url, { cacheDir })) as RemoteStore;
     const again = await FeedCatalog.load(reopened);
     expect(site.hits.length).toBe(fetched);
     const before = site.notModified();

@@ -13,7 +13,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { build } from '../../src/build.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
-import { openFeed } from '../../src/mcp/feed/locate.ts';
+import { openFeedStore } from '../../src/feed-reader/index.ts';
 import { createServer } from '../../src/mcp/server.ts';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -133,7 +133,7 @@ function newClient(era: Era, options: ClientOptions = {}): Client {
  */
 export async function connectInProcess(feed: string, era: Era, options: ClientOptions & { pageSize?: number } = {}): Promise<Connected> {
   const { pageSize, ...clientOptions } = options;
-  const catalog = FeedCatalog.load(await openFeed(feed, {}));
+  const catalog = FeedCatalog.load(await openFeedStore(feed));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const handle = serveStdio(() => createServer(() => catalog, { name: 'skillpress', version: '0.0.0-test', pageSize }), { transport: serverSide });
   const client = newClient(era, clientOptions);

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
-import { DirStore } from '../../src/mcp/feed/store.ts';
+import { DirStore } from '../../src/feed-reader/index.ts';
 import { retrieve, ruleJudge, RULE } from '../../src/route/index.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/routing');
