@@ -156,7 +156,7 @@ describe('remote feeds', () => {
   });
 
   test('a site URL is fetched, verified and cached; the next start revalidates with a conditional request', async () => {
-    const store = (await openFeedStore(site.url, { cacheDir })) as RemoteStore;
+    const store = (await openFeedStore(site.url, { cacheDir, cacheFirst: true })) as RemoteStore;
     expect(store.location).toBe(`${site.url}feed/v1/index.json`);
     const catalog = await FeedCatalog.load(store);
     expect(catalog.cards.map((c) => c.name)).toEqual(['expense-policy', 'pdf-processing', 'trino-debug']);
@@ -165,7 +165,7 @@ describe('remote feeds', () => {
 
     // The next start opens from the cache without the network, then revalidates.
     const fetched = site.hits.length;
-    const reopened = (await openFeedStore(site.url, { cacheDir })) as RemoteStore;
+    const reopened = (await openFeedStore(site.url, { cacheDir, cacheFirst: true })) as RemoteStore;
     const again = await FeedCatalog.load(reopened);
     expect(site.hits.length).toBe(fetched);
     const before = site.notModified();
