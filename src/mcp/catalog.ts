@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
+import { checkSchema, parseJson } from '../lib/json.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
@@ -63,7 +64,7 @@ export class FeedCatalog {
 
   static async load(store: FeedStore): Promise<FeedCatalog> {
     const indexFile = await store.readIndex();
-    const index = parseJson(FeedIndex, indexFile.text, 'index.json');
+    const index = parseJson(indexFile.text, FeedIndex, 'index.json');
     const cardsPart = part(index, 'cards', 'cards.json');
     const searchPart = part(index, 'search', SEARCH_FILE);
     if (!cardsPart || !searchPart) throw new Error(`${store.location}: index.json lists no cards.json or ${SEARCH_FILE} part`);
@@ -92,7 +93,7 @@ export class FeedCatalog {
       const ref = this.#skillRef(card);
       if (!ref) return Promise.reject(new Error(`index.json lists no JSON for skill "${card.id}"`));
       const { path, sha256 } = ref;
-      pending = this.store.read(path, sha256).then((bytes) => parseJson(FeedSkill, bytes, path));
+      pending = this.store.read(path, sha256).then((bytes) => parseJson(bytes, FeedSkill, path));
       pending.catch(() => this.#skills.delete(card.id));
       this.#skills.set(card.id, pending);
       if (this.#skills.size > SKILL_CACHE_SIZE) this.#skills.delete(this.#skills.keys().next().value!);
@@ -165,10 +166,10 @@ function part(index: FeedIndex, key: string, file: string): { path: string; sha2
 
 /** cards.json → compact cards, checking each card against the Card schema (errors name `skills.<i>.<field>`). */
 function compactCards(text: string): CatalogCard[] {
-  const { skills } = parseJson(CardsHead, text, 'cards.json');
+  const { skills } = parseJson(text, CardsHead, 'cards.json');
   const out = new Array<CatalogCard>(skills.length);
   for (let i = 0; i < skills.length; i++) {
-    const c = check(Card, skills[i], 'cards.json', `skills.${i}`);
+    const c = checkSchema(skills[i], Card, 'cards.json', `skills.${i}`);
     const card: CatalogCard = { id: c.id, name: c.name === c.id ? c.id : c.name, description: c.description, tags: c.tags, registry: c.registry, updated_at: c.updated_at, tokens: c.tokens };
     if (c.domain !== undefined) card.domain = c.domain;
     if (c.version !== undefined) card.version = c.version;
@@ -200,27 +201,4 @@ function shareStrings(cards: CatalogCard[], search: SkillSearch): CatalogCard[] 
     if (card.version !== undefined) card.version = intern(card.version);
   }
   return cards;
-}
-
-function parseJson<T>(schema: Schema<T>, bytes: Buffer | string, what: string): T {
-  let data: unknown;
-  try {
-    data = JSON.parse(typeof bytes === 'string' ? bytes : bytes.toString('utf8'));
-  } catch (err) {
-    throw new Error(`${what}: not JSON (${(err as Error).message})`);
-  }
-  return check(schema, data, what);
-}
-
-type Schema<T> = { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } } };
-
-/** Data checked against a schema; the error names the file, the field (below `at`, a path in the file) and the rule. */
-function check<T>(schema: Schema<T>, data: unknown, what: string, at?: string): T {
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = [...(at === undefined ? [] : [at]), ...issue.path.map(String)].join('.');
-    throw new Error(`${what}: ${field || '(root)'}: ${issue.message}`);
-  }
-  return parsed.data;
 }

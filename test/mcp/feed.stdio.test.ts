@@ -233,6 +233,8 @@ describe('remote feeds', () => {
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
     });
     try {
+      // The server has loaded the feed before it changes (it loads lazily, after the handshake).
+      expect(((await live.client.callTool({ name: 'skills_list', arguments: {} })).structuredContent as { total: number }).total).toBe(3);
       await writeSkills(skillsDir, { 'csv-cleaner': { 'SKILL.md': '---\nname: csv-cleaner\ndescription: Clean messy CSV exports.\n---\nTrim cells.\n' } });
       await buildFeed(skillsDir, dist);
       await expect.poll(() => changes, { timeout: 15_000, interval: 100 }).toBeGreaterThan(0);
