@@ -1,39 +1,25 @@
 /**
- * Everything the skill page shows, prepared at build time from the skill's feed JSON and its
- * files: rendered SKILL.md, the file tree, and what the viewer shows for each file.
+ * What a skill's pages show, prepared from the skill's feed JSON: the ordered file list with
+ * each file's view URL, the file tree, and SKILL.md rendered.
  */
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
-import { readFeedFile } from './feed-data.ts';
-import { highlightCode } from './highlight.ts';
-import { renderMarkdownHighlighted, skillFileLinkResolver } from './markdown.ts';
+import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
 import type { SiteUrls } from './urls.ts';
 
-/** Text shown in the viewer is cut here; the raw file link always has all of it. */
-export const VIEWER_MAX_BYTES = 256 * 1024;
-
-export type FileView =
-  | { kind: 'text'; html: string; language: string; truncated: boolean }
-  | { kind: 'image' }
-  | { kind: 'binary' }
-  | { kind: 'skipped'; reason: string };
-
-export interface ViewedFile {
+export interface ListedFile {
   file: FeedFile;
-  /** Anchor of the file's panel on the page (`file-3`). */
-  anchor: string;
-  url: string;
-  view: FileView;
+  /** 1-based position in the ordered list; tree links carry it (`data-file-link`). */
+  index: number;
+  /** The file's own page. */
+  viewUrl: string;
 }
 
 export interface TreeNode {
   name: string;
   /** Set for files; folders have children. */
-  file?: ViewedFile;
+  file?: ListedFile;
   children: TreeNode[];
 }
-
-/** Images a browser shows safely in `<img>` (SVG in `<img>` runs no script). */
-const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|avif|svg\+xml|bmp|x-icon|vnd\.microsoft\.icon)$/;
 
 /** SKILL.md first, then folders before files, by name: the order of a file browser. */
 export function orderFiles(files: readonly FeedFile[]): FeedFile[] {
@@ -52,32 +38,12 @@ export function orderFiles(files: readonly FeedFile[]): FeedFile[] {
   });
 }
 
-async function viewOf(skill: FeedSkill, file: FeedFile): Promise<FileView> {
-  if (file.skipped) return { kind: 'skipped', reason: file.skipped.reason };
-  if (IMAGE_MIME.test(file.mime)) return { kind: 'image' };
-  if (file.encoding !== 'utf-8') return { kind: 'binary' };
-  const bytes = readFeedFile(skill.card.id, file);
-  const truncated = bytes.length > VIEWER_MAX_BYTES;
-  const text = (truncated ? bytes.subarray(0, VIEWER_MAX_BYTES) : bytes).toString('utf8');
-  const name = file.path.slice(file.path.lastIndexOf('/') + 1);
-  const { html, language } = await highlightCode(text, name);
-  return { kind: 'text', html, language, truncated };
-}
-
-export async function viewFiles(skill: FeedSkill, urls: SiteUrls): Promise<ViewedFile[]> {
-  const ordered = orderFiles(skill.files);
-  return Promise.all(
-    ordered.map(async (file, i) => ({
-      file,
-      anchor: `file-${i + 1}`,
-      url: urls.file(skill.card.id, file.path),
-      view: await viewOf(skill, file),
-    })),
-  );
+export function listFiles(skill: FeedSkill, urls: SiteUrls): ListedFile[] {
+  return orderFiles(skill.files).map((file, i) => ({ file, index: i + 1, viewUrl: urls.fileView(skill.card.id, file.path) }));
 }
 
 /** Nest files by folder for the tree. */
-export function fileTree(files: readonly ViewedFile[]): TreeNode[] {
+export function fileTree(files: readonly ListedFile[]): TreeNode[] {
   const root: TreeNode = { name: '', children: [] };
   for (const f of files) {
     const parts = f.file.path.split('/');
@@ -95,14 +61,16 @@ export function fileTree(files: readonly ViewedFile[]): TreeNode[] {
   return root.children;
 }
 
-/** SKILL.md's body as sanitized HTML; links to the skill's own files open them in the viewer. */
-export function renderSkillBody(skill: FeedSkill, files: readonly ViewedFile[], urls: SiteUrls): Promise<string> {
-  const byPath = new Map(files.map((f) => [f.file.path, f]));
-  return renderMarkdownHighlighted(skill.body, {
-    resolveLink: skillFileLinkResolver(
-      new Set(byPath.keys()),
-      (p) => urls.file(skill.card.id, p),
-      (p) => `#${byPath.get(p)!.anchor}`,
+/**
+ * SKILL.md's body as sanitized HTML. Relative links to the skill's own files point at their
+ * views (opened in place on the skill page), relative images at the files' bytes.
+ */
+export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
+  const id = skill.card.id;
+  const paths = new Set(skill.files.map((f) => f.path));
+  return renderMarkdown(skill.body, {
+    resolveLink: skillFileLinkResolver(paths, (p, kind) =>
+      kind === 'image' ? { href: urls.file(id, p) } : { href: urls.fileView(id, p), attrs: { 'data-file-link': '' } },
     ),
   });
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildFixtureSite, SKILLS, type BuiltFixture } from './helpers/fixture.ts';
-import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const skip = skipWithoutChromium();
@@ -19,14 +19,14 @@ beforeAll(async () => {
   if (skip) return;
   const peer = await buildFixtureSite({ skills: SKILLS.filter((s) => s.name === 'pdf-toolkit'), config: { registry: { name: 'acme', title: 'Acme skills' } } });
   built.push(peer);
-  const peerServer = await serveStatic(peer.outDir);
+  const peerServer = await serveStatic({ root: peer.outDir });
   servers.push(peerServer);
   const local = await buildFixtureSite({
     skills: SKILLS.filter((s) => s.name === 'invoice-reconciler'),
     config: { registry: { name: 'home', title: 'Home skills' }, federation: { peers: [{ name: 'acme', url: peerServer.url, mode: 'all' }] } },
   });
   built.push(local);
-  site = await serveStatic(local.outDir);
+  site = await serveStatic({ root: local.outDir });
   servers.push(site);
   browser = await launchChromium();
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildFixtureSite, ODD_NAMES, type BuiltFixture } from './helpers/fixture.ts';
-import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const SCREENSHOTS = path.resolve('test-results/screenshots');
@@ -58,7 +58,7 @@ const skip = skipWithoutChromium();
 beforeAll(async () => {
   if (skip) return;
   fixture = await buildFixtureSite();
-  server = await serveStatic(fixture.outDir);
+  server = await serveStatic({ root: fixture.outDir });
   browser = await launchChromium();
   await mkdir(SCREENSHOTS, { recursive: true });
 });

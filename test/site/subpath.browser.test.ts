@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture } from './helpers/fixture.ts';
-import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 let fixture: BuiltFixture;
@@ -20,7 +20,7 @@ const skip = skipWithoutChromium();
 beforeAll(async () => {
   if (skip) return;
   fixture = await buildFixtureSite({ base: '/catalog/' });
-  server = await serveStatic(fixture.outDir, '/catalog/');
+  server = await serveStatic({ root: fixture.outDir, base: '/catalog/' });
   browser = await launchChromium();
 });
 
