@@ -32,14 +32,6 @@ const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|avif|svg\+xml|bmp|x-icon|vnd\.mi
 
 const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function textLines(text: string): string {
-  return text
-    .replace(/\r?\n$/, '')
-    .split(/\r?\n/)
-    .map((line) => `<span class="line">${escapeHtml(line)}</span>`)
-    .join('\n');
-}
-
 function fileBody(feedDir: string, skill: FeedSkill, file: FeedFile, url: string): string {
   if (file.skipped) return `<p class="file-note">Not stored in the catalog: ${escapeHtml(file.skipped.reason)}</p>`;
   if (IMAGE_MIME.test(file.mime)) return `<div class="file-image"><img src="${escapeHtml(url)}" alt="${escapeHtml(file.path)}" decoding="async"></div>`;
@@ -50,7 +42,8 @@ function fileBody(feedDir: string, skill: FeedSkill, file: FeedFile, url: string
   const language = languageFor(file.path.slice(file.path.lastIndexOf('/') + 1));
   const lang = language ? ` data-language="${language}"` : '';
   const note = truncated ? `<p class="file-note">Showing the first ${formatBytes(VIEWER_MAX_BYTES)}; download the file for all of it.</p>` : '';
-  return `<pre class="code" tabindex="0"${lang}><code>${textLines(text)}</code></pre>${note}`;
+  // Plain escaped text: the browser numbers and highlights the lines when it shows them.
+  return `<pre class="code" tabindex="0"${lang}><code>${escapeHtml(text)}</code></pre>${note}`;
 }
 
 /**

@@ -51,7 +51,7 @@ function createRenderer(): MarkdownIt {
     for (const token of state.tokens) if (token.type === 'th_open' || token.type === 'td_open') alignmentToClass(token);
   });
   md.core.ruler.push('skillpress_task_lists', (state) => taskLists(state.tokens));
-  md.renderer.rules.task_checkbox = (tokens, i) => `<span class="task-box">${tokens[i]!.meta.checked ? '☑' : '☐'}</span> `;
+  md.renderer.rules.task_checkbox = (tokens, i) => `<span class="task-box">${(tokens[i]!.meta as { checked: boolean }).checked ? '☑' : '☐'}</span> `;
   // A code block scrolls sideways: make it reachable from the keyboard.
   const fence = md.renderer.rules.fence!;
   md.renderer.rules.fence = (...args) => fence(...args).replace(/^<pre>/, '<pre tabindex="0">');

@@ -6,6 +6,12 @@ import type { FeedFile, FeedSkill } from '../model/feed.ts';
 import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
 import type { SiteUrls } from './urls.ts';
 
+/**
+ * A file's page repeats the skill's file tree up to this many files; beyond, it links to the
+ * tree on the skill page (the tree on every file's page would grow with the square of the count).
+ */
+export const FILE_PAGE_TREE_MAX = 100;
+
 export interface ListedFile {
   file: FeedFile;
   /** 1-based position in the ordered list; tree links carry it (`data-file-link`). */

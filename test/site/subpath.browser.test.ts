@@ -53,7 +53,9 @@ describe.skipIf(skip)('served from /catalog/', () => {
     await page.waitForURL(`${server.url}skills/pdf-toolkit/`);
     expect(await page.locator('[data-tier="card"] h1').textContent()).toBe('pdf-toolkit');
 
-    const href = await page.locator('.file-panel[aria-label="scripts/extract.py"] [data-raw-link]').evaluate((a: HTMLAnchorElement) => a.href);
+    await page.click('.file-tree a:has-text("extract.py")');
+    await page.waitForURL(`${server.url}skills/pdf-toolkit/files/scripts/extract.py/`);
+    const href = await page.locator('[data-viewer] [data-raw-link]').evaluate((a: HTMLAnchorElement) => a.href);
     expect(new URL(href).pathname).toBe('/catalog/feed/v1/files/pdf-toolkit/scripts/extract.py');
     const text = await page.evaluate(async (h) => (await fetch(h)).text(), href);
     const source = await readFile(path.join(fixture.skillsDir, 'pdf-toolkit/scripts/extract.py'));

@@ -13,13 +13,31 @@ const PANEL = '[data-file-panel]';
 
 const withoutHash = (url: string): string => url.replace(/#.*$/, '');
 
-/** Highlight the code a panel shows (loads the highlighter and the grammar on first use). */
+/** Text above this many lines is left unnumbered (a span per line costs the page that much DOM). */
+const NUMBER_LINES_MAX = 20_000;
+
+/** One `<span class="line">` per line, which the stylesheet numbers. */
+function numberLines(code: HTMLElement): void {
+  const lines = (code.textContent ?? '').replace(/\n$/, '').split('\n');
+  if (lines.length > NUMBER_LINES_MAX) return;
+  const out = document.createDocumentFragment();
+  lines.forEach((line, i) => {
+    if (i > 0) out.append('\n');
+    const span = out.appendChild(document.createElement('span'));
+    span.className = 'line';
+    span.textContent = line;
+  });
+  code.replaceChildren(out);
+}
+
+/** Number and highlight the text a panel shows (loads the highlighter and the grammar on first use). */
 async function highlightPanel(panel: Element): Promise<void> {
-  const pre = panel.querySelector<HTMLElement>('pre.code[data-language]');
+  const pre = panel.querySelector<HTMLElement>('pre.code');
   const code = pre?.querySelector('code');
   if (!pre || !code) return;
-  const { highlightElement } = await import('./highlight.ts');
-  await highlightElement(code, pre.dataset.language!, true);
+  const lang = pre.dataset.language;
+  const highlighted = lang ? await import('./highlight.ts').then(({ highlightElement }) => highlightElement(code, lang, true)) : false;
+  if (!highlighted) numberLines(code);
 }
 
 /** Highlight SKILL.md's code blocks as they scroll into view. */
