@@ -92,6 +92,29 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   }
 }
 
+/**
+ * Every page's Content-Security-Policy (a meta tag Astro writes): scripts and styles only from
+ * the site itself (Astro hashes its own), no plugins, no frames; images also from the origin of
+ * `site.files_base_url` when skill files are published there.
+ */
+function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<AstroInlineConfig['security']>['csp'] {
+  const files = filesBaseUrl ? ` ${new URL(filesBaseUrl).origin}` : '';
+  return {
+    directives: [
+      "default-src 'self'",
+      `img-src 'self' data:${files}` as const,
+      "connect-src 'self'",
+      "font-src 'self'",
+      "object-src 'none'",
+      "frame-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ],
+    scriptDirective: { resources: ["'self'"] },
+    styleDirective: { resources: ["'self'"] },
+  };
+}
+
 /** Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. */
 async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined): Promise<number> {
   let pages = 0;
@@ -113,7 +136,7 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
       // demand: large chunks are expected, not a warning.
       build: { chunkSizeWarningLimit: 8192 },
     },
-    ...(filesBaseUrl ? { security: { csp: { directives: [`img-src 'self' data: ${new URL(filesBaseUrl).origin}`] } } } : {}),
+    security: { csp: contentSecurityPolicy(filesBaseUrl) },
     integrations: [{ name: 'skillpress-page-count', hooks: { 'astro:build:done': ({ pages: built }) => void (pages = built.length) } }],
   };
   await build(config);
