@@ -139,7 +139,10 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
     security: { csp: contentSecurityPolicy(filesBaseUrl) },
     integrations: [{ name: 'skillpress-page-count', hooks: { 'astro:build:done': ({ pages: built }) => void (pages = built.length) } }],
   };
-  await build(config);
+  // `sync: false`: no type generation (the pages use no content collections), which would also
+  // write `.astro/` into this package's folder on every build. An option of Astro's builder that
+  // the JavaScript API passes through but does not type.
+  await build(config, { sync: false } as Parameters<typeof build>[1]);
   return pages;
 }
 
