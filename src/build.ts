@@ -180,7 +180,7 @@ async function writeOutputs(catalog: Catalog, out: string, config: SkillpressCon
     if (options.site !== false) {
       const { buildSite } = await import('./site/build-site.ts');
       const cacheDir = path.resolve('.cache/site');
-      siteResult = await buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir, log });
+      siteResult = await buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir });
     }
     await mkdir(site, { recursive: true });
     // Header rules that keep skill files inert, for static hosts that read `_headers`.

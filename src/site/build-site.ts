@@ -12,7 +12,7 @@
  * `skillpress build` copies beside the site.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +29,6 @@ export interface BuildSiteOptions {
   feedDir: string;
   /** Base path the site is served under, e.g. `/` or `/skills/`. */
   base: string;
-  log?: (line: string) => void;
   /**
    * Where the feed will be below the published site. Default: the feed folder's last two
    * segments when they are `feed/v1` or `catalog/v1`, else `feed/v1`.
@@ -77,16 +76,14 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const { bodies, rendered, reused } = await renderBodies(feedDir, cards, urls, path.join(cacheDir, 'skill-html'));
 
   const data: SiteData = { feedDir, base: urls.base, feedPath, filesBaseUrl: opts.filesBaseUrl, bodies, marker: `sp${randomBytes(12).toString('hex')}` };
-  await mkdir(cacheDir, { recursive: true });
+  await removeAbandonedBuilds(cacheDir);
   const work = await mkdtemp(path.join(cacheDir, 'build-'));
   try {
     const pages = await runAstro(path.join(work, 'dist'), path.join(work, 'vite'), data, opts.filesBaseUrl);
     const filePages = await writeFileViews(path.join(work, 'dist'), feedDir, cards, urls, data.marker);
     await moveDir(path.join(work, 'dist'), path.resolve(opts.outDir));
     // Astro's count includes one file-page template per skill, removed once filled.
-    const result = { skills: cards.length, rendered, cached: reused, pages: pages - cards.length + filePages, file_pages: filePages, seconds: (Date.now() - started) / 1000 };
-    opts.log?.(`site: rendered ${rendered} of ${cards.length} skills (${reused} from cache), ${result.pages} pages in ${result.seconds.toFixed(1)} s`);
-    return result;
+    return { skills: cards.length, rendered, cached: reused, pages: pages - cards.length + filePages, file_pages: filePages, seconds: (Date.now() - started) / 1000 };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
@@ -118,6 +115,8 @@ function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<As
 /** Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. */
 async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined): Promise<number> {
   let pages = 0;
+  // Astro's documented opt-out of its usage telemetry (a build must not call out to the network).
+  process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
   const { build } = await import('astro');
   const config: AstroInlineConfig = {
     root: PROJECT_ROOT,
@@ -144,6 +143,16 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
   // the JavaScript API passes through but does not type.
   await build(config, { sync: false } as Parameters<typeof build>[1]);
   return pages;
+}
+
+/** A day-old `build-*` folder belongs to a build that was killed (a running one is minutes old). */
+async function removeAbandonedBuilds(cacheDir: string): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  for (const name of await readdir(cacheDir)) {
+    const dir = path.join(cacheDir, name);
+    const st = name.startsWith('build-') ? await stat(dir).catch(() => undefined) : undefined;
+    if (st && Date.now() - st.mtimeMs > 24 * 3600 * 1000) await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Rename, or copy and delete when `to` is on another file system. */
