@@ -7,6 +7,7 @@
  *   npm run bench:site -- <skills folder>…               those folders, copied into one catalog
  *   npm run bench:site -- <folder>… --synthetic 1000     both
  *   … --highlight                                        also: highlighting at build time vs in the browser
+ *   … --rounds 3                                         each kind of build this many times (default 3)
  *
  * Targets (issue 14, on a ~290-skill catalog of six public repositories): largest skill page
  * ≤ 60 KB gzip, median ≤ 15 KB gzip; build with the site ≤ 2× `--no-site`; rebuild after one
@@ -29,7 +30,6 @@ const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
 const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const gz = (buf: Buffer | string): number => gzipSync(buf, { level: 9 }).length;
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 interface Timed {
   result: BuildResult;
@@ -92,34 +92,46 @@ interface Measured {
   name: string;
   skills: number;
   files: number;
+  /** Each kind of build, once per round; the tables report the fastest (the least disturbed by the machine's load). */
   noSite: Timed[];
-  cold: Timed;
-  rebuild: Timed;
+  cold: Timed[];
+  rebuild: Timed[];
   edited: string;
   siteDir: string;
 }
 
-async function measure(name: string, skillsDir: string, work: string): Promise<Measured> {
-  await rm(path.join(work, '.cache'), { recursive: true, force: true });
-  const baseline = await timedBuild(skillsDir, path.join(work, 'out-no-site'), false);
-  const cold = await timedBuild(skillsDir, path.join(work, 'out'), true);
-  const edited = await editOneSkill(skillsDir, cold.result);
-  const rebuild = await timedBuild(skillsDir, path.join(work, 'out'), true);
-  const again = await timedBuild(skillsDir, path.join(work, 'out-no-site'), false);
-  return { name, skills: cold.result.skills, files: cold.result.files, noSite: [baseline, again], cold, rebuild, edited, siteDir: path.join(work, 'out') };
+/** `rounds` times: the `--no-site` build, a cold build (no `.cache`), one skill edited, the rebuild. */
+async function measure(name: string, skillsDir: string, work: string, rounds: number): Promise<Measured> {
+  const m: Measured = { name, skills: 0, files: 0, noSite: [], cold: [], rebuild: [], edited: '', siteDir: path.join(work, 'out') };
+  for (let round = 0; round < rounds; round++) {
+    m.noSite.push(await timedBuild(skillsDir, path.join(work, 'out-no-site'), false));
+    await rm(path.join(work, '.cache'), { recursive: true, force: true });
+    m.cold.push(await timedBuild(skillsDir, m.siteDir, true));
+    m.edited = await editOneSkill(skillsDir, m.cold[0]!.result);
+    m.rebuild.push(await timedBuild(skillsDir, m.siteDir, true));
+  }
+  return { ...m, skills: m.cold[0]!.result.skills, files: m.cold[0]!.result.files };
 }
 
+const fastest = (runs: Timed[]): Timed => runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+const times = (runs: Timed[], pick: (t: Timed) => number): string => runs.map((t) => s(pick(t))).join(', ');
+
 async function report(m: Measured, work: string): Promise<void> {
-  const base = { wall: (m.noSite[0]!.wallMs + m.noSite[1]!.wallMs) / 2, cpu: (m.noSite[0]!.cpuMs + m.noSite[1]!.cpuMs) / 2 };
-  const site = m.cold.result.site!;
-  const again = m.rebuild.result.site!;
+  const [base, cold, rebuild] = [fastest(m.noSite), fastest(m.cold), fastest(m.rebuild)];
+  const minCpu = (runs: Timed[]): number => Math.min(...runs.map((t) => t.cpuMs));
+  const site = cold.result.site!;
+  const again = rebuild.result.site!;
   process.stdout.write(
     `\n### ${m.name}: ${m.skills} skills, ${m.files} files\n\n` +
-      '| build | wall | CPU | vs `--no-site` (wall / CPU) | site stage | SKILL.md rendered |\n|---|---:|---:|---:|---:|---|\n' +
-      `| \`--no-site\` (two runs) | ${s(m.noSite[0]!.wallMs)}, ${s(m.noSite[1]!.wallMs)} | ${s(m.noSite[0]!.cpuMs)}, ${s(m.noSite[1]!.cpuMs)} | 1 | – | – |\n` +
-      `| with the site, cold (no \`.cache\`) | ${s(m.cold.wallMs)} | ${s(m.cold.cpuMs)} | ${(m.cold.wallMs / base.wall).toFixed(2)}× / ${(m.cold.cpuMs / base.cpu).toFixed(2)}× | ${site.seconds.toFixed(1)} s | ${site.rendered} of ${site.skills} |\n` +
-      `| after one skill changed | ${s(m.rebuild.wallMs)} | ${s(m.rebuild.cpuMs)} | ${(m.rebuild.wallMs / m.cold.wallMs * 100).toFixed(0)}% / ${(m.rebuild.cpuMs / m.cold.cpuMs * 100).toFixed(0)}% of cold | ${again.seconds.toFixed(1)} s | ${again.rendered} of ${again.skills}, ${again.cached} from cache |\n`,
+      `| build (${m.noSite.length} rounds; ratios of the fastest) | wall | CPU | vs \`--no-site\` (wall / CPU) | site stage | SKILL.md rendered |\n|---|---:|---:|---:|---:|---|\n` +
+      `| \`--no-site\` | ${times(m.noSite, (t) => t.wallMs)} | ${times(m.noSite, (t) => t.cpuMs)} | 1 | – | – |\n` +
+      `| with the site, cold (no \`.cache\`) | ${times(m.cold, (t) => t.wallMs)} | ${times(m.cold, (t) => t.cpuMs)} | ${(cold.wallMs / base.wallMs).toFixed(2)}× / ${(minCpu(m.cold) / minCpu(m.noSite)).toFixed(2)}× | ${site.seconds.toFixed(1)} s | ${site.rendered} of ${site.skills} |\n` +
+      `| after one skill changed | ${times(m.rebuild, (t) => t.wallMs)} | ${times(m.rebuild, (t) => t.cpuMs)} | ${((rebuild.wallMs / cold.wallMs) * 100).toFixed(0)}% / ${((minCpu(m.rebuild) / minCpu(m.cold)) * 100).toFixed(0)}% of cold | ${again.seconds.toFixed(1)} s | ${again.rendered} of ${again.skills}, ${again.cached} from cache |\n`,
   );
+  await reportSizes(m, work, site.pages);
+}
+
+async function reportSizes(m: Measured, work: string, pages: number): Promise<void> {
   const all = await files(m.siteDir);
   const skillPages = all.filter((f) => /\/skills\/[^/]+\/index\.html$/.test(f.path)).map((f) => f.path);
   const filePages = all.filter((f) => /\/skills\/[^/]+\/files\/.+\/index\.html$/.test(f.path)).map((f) => f.path);
@@ -131,13 +143,13 @@ async function report(m: Measured, work: string): Promise<void> {
     `\n| pages | count | largest (raw / gzip) | median (raw / gzip) |\n|---|---:|---:|---:|\n` +
       `| skill pages | ${sp.count} | ${kb(sp.largest[0])} / ${kb(sp.largest[1])} (${sp.largest[2]}) | ${kb(sp.median[0])} / ${kb(sp.median[1])} |\n` +
       `| file pages | ${fp.count} | ${kb(fp.largest[0])} / ${kb(fp.largest[1])} | ${kb(fp.median[0])} / ${kb(fp.median[1])} |\n` +
-      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${site.pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. Edited: ${m.edited}.\n`,
+      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. Edited: ${m.edited}.\n`,
   );
 }
 
 /** The catalogs to measure: the folders given (copied into one), and/or a synthetic one. */
-async function catalogs(work: string): Promise<{ catalogs: Array<{ name: string; dir: string }>; highlight: boolean }> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { synthetic: { type: 'string' }, highlight: { type: 'boolean' } } });
+async function catalogs(work: string): Promise<{ catalogs: Array<{ name: string; dir: string }>; highlight: boolean; rounds: number }> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { synthetic: { type: 'string' }, highlight: { type: 'boolean' }, rounds: { type: 'string' } } });
   const out: Array<{ name: string; dir: string }> = [];
   if (positionals.length > 0) {
     const dir = path.join(work, 'real', 'skills');
@@ -152,19 +164,19 @@ async function catalogs(work: string): Promise<{ catalogs: Array<{ name: string;
     await cp(gen.root, dir, { recursive: true });
     out.push({ name: `synthetic (${n} skills × 5 files)`, dir });
   }
-  return { catalogs: out, highlight: values.highlight ?? false };
+  return { catalogs: out, highlight: values.highlight ?? false, rounds: Number(values.rounds ?? 3) };
 }
 
 const work = await mkdtemp(path.join(tmpdir(), 'skillpress-bench-site-'));
 const cwd = process.cwd();
 try {
-  const { catalogs: list, highlight } = await catalogs(work);
+  const { catalogs: list, highlight, rounds } = await catalogs(work);
   let last: Measured | undefined;
   for (const { name, dir } of list) {
     const catalogWork = path.dirname(dir);
     // The render cache goes to `.cache/` in the working directory: one per catalog.
     process.chdir(catalogWork);
-    last = await measure(name, dir, catalogWork);
+    last = await measure(name, dir, catalogWork, rounds);
     await report(last, catalogWork);
     if (highlight) await measureHighlighting(path.join(last.siteDir));
   }
