@@ -74,7 +74,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const rebuild = async (): Promise<void> => {
     const started = Date.now();
     const n = ++builds;
-    const out = outs[n % 2]!;
+    // Never into the folder being served: a build that is not served must not replace it.
+    const out = served?.dir === outs[0] ? outs[1]! : outs[0]!;
     try {
       const result = await build({ skills: skillsDir, config: options.config, base: options.base, strict: options.strict, out, elasticsearch: false });
       const errors = errorsOf(result.problems);

@@ -85,6 +85,11 @@ describe.skipIf(skip)('skillpress dev', () => {
     await page.reload();
     expect(await page.textContent('[data-skill-body]')).toContain('holiday effects');
     await overlay.waitFor();
+    // Still broken after another edit: the good build is still the one served.
+    await writeFile(skillMd, '---\nname: budget-forecaster\ndescription: [still unclosed\n---\n\nBroken again.\n');
+    await terminalShows('dev: build 4 has new errors; still serving build 2');
+    await page.reload();
+    expect(await page.textContent('[data-skill-body]')).toContain('holiday effects');
 
     // Fixed again: served, the problem gone.
     await writeFile(skillMd, original);
