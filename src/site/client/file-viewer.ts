@@ -36,7 +36,8 @@ async function highlightPanel(panel: Element): Promise<void> {
   const code = pre?.querySelector('code');
   if (!pre || !code) return;
   const lang = pre.dataset.language;
-  const highlighted = lang ? await import('./highlight.ts').then(({ highlightElement }) => highlightElement(code, lang, true)) : false;
+  // A grammar that fails to load (offline, say) leaves the text plain, numbered.
+  const highlighted = lang ? await import('./highlight.ts').then(({ highlightElement }) => highlightElement(code, lang, true)).catch(() => false) : false;
   if (!highlighted) numberLines(code);
 }
 
@@ -49,7 +50,9 @@ export function highlightCodeBlocks(root: ParentNode): void {
       if (!entry.isIntersecting) continue;
       observer.unobserve(entry.target);
       const code = entry.target as HTMLElement;
-      void import('./highlight.ts').then(({ highlightElement }) => highlightElement(code, fenceLanguage(code.className.slice('language-'.length))!, false));
+      import('./highlight.ts')
+        .then(({ highlightElement }) => highlightElement(code, fenceLanguage(code.className.slice('language-'.length))!, false))
+        .catch(() => {}); // the block stays plain
     }
   }, { rootMargin: '200px' });
   for (const block of blocks) observer.observe(block);
