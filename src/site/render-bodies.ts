@@ -5,11 +5,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { findPackageJSON } from 'node:module';
-import type { Card } from '../model/feed.ts';
+import type { Card, FeedSkill } from '../model/feed.ts';
 import { pMap } from '../lib/p-map.ts';
 import { readSkill } from './feed-data.ts';
 import { RenderCache } from './render-cache.ts';
-import { renderSkillBody } from './skill-view.ts';
+import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
 import type { SiteUrls } from './urls.ts';
 
 export interface RenderedBodies {
@@ -19,20 +19,36 @@ export interface RenderedBodies {
   reused: number;
 }
 
-/** The renderer's own code and markdown-it's version: a change to either is a new cache key. */
+/**
+ * SKILL.md's body as sanitized HTML. Relative links to the skill's own files point at their
+ * views (opened in place on the skill page), relative images at the files' bytes.
+ */
+export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
+  const id = skill.card.id;
+  const paths = new Set(skill.files.map((f) => f.path));
+  return renderMarkdown(skill.body, {
+    resolveLink: skillFileLinkResolver(paths, (p, kind) =>
+      kind === 'image' ? { href: urls.file(id, p) } : { href: urls.fileView(id, p), attrs: { 'data-file-link': '' } },
+    ),
+  });
+}
+
+/**
+ * What the rendering depends on besides its input: the renderer's own code (its source, when it
+ * runs from source; skillpress's version when it runs from a bundle) and markdown-it's version.
+ * A change to any is a new cache key.
+ */
 function rendererFingerprint(): string {
-  const source = (name: string): string => {
-    for (const ext of ['.ts', '.js']) {
-      try {
-        return readFileSync(new URL(`./${name}${ext}`, import.meta.url), 'utf8');
-      } catch {
-        // compiled to .js, or the other way round
-      }
+  const read = (file: string | URL | undefined): string => {
+    try {
+      return file ? readFileSync(file, 'utf8') : '';
+    } catch {
+      return '';
     }
-    throw new Error(`site: cannot read the renderer's source ${name}`);
   };
-  const markdownIt = JSON.parse(readFileSync(findPackageJSON('markdown-it', import.meta.url)!, 'utf8')) as { version: string };
-  return RenderCache.key(source('markdown'), source('skill-view'), markdownIt.version);
+  const sources = ['markdown.ts', 'render-bodies.ts'].map((name) => read(new URL(`./${name}`, import.meta.url)));
+  const version = (file: string | undefined): unknown => (JSON.parse(read(file) || '{}') as { version?: string }).version;
+  return RenderCache.key(sources, version(findPackageJSON(import.meta.url)), version(findPackageJSON('markdown-it', import.meta.url)));
 }
 
 export async function renderBodies(feedDir: string, cards: readonly Card[], urls: SiteUrls, cacheDir: string): Promise<RenderedBodies> {

@@ -1,9 +1,8 @@
 /**
  * What a skill's pages show, prepared from the skill's feed JSON: the ordered file list with
- * each file's view URL, the file tree, and SKILL.md rendered.
+ * each file's view URL, and the file tree.
  */
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
-import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
 import type { SiteUrls } from './urls.ts';
 
 /**
@@ -65,18 +64,4 @@ export function fileTree(files: readonly ListedFile[]): TreeNode[] {
     node.children.push({ name: parts[parts.length - 1]!, file: f, children: [] });
   }
   return root.children;
-}
-
-/**
- * SKILL.md's body as sanitized HTML. Relative links to the skill's own files point at their
- * views (opened in place on the skill page), relative images at the files' bytes.
- */
-export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
-  const id = skill.card.id;
-  const paths = new Set(skill.files.map((f) => f.path));
-  return renderMarkdown(skill.body, {
-    resolveLink: skillFileLinkResolver(paths, (p, kind) =>
-      kind === 'image' ? { href: urls.file(id, p) } : { href: urls.fileView(id, p), attrs: { 'data-file-link': '' } },
-    ),
-  });
 }
