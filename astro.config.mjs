@@ -1,5 +1,6 @@
 // The catalog site. `skillpress build` runs Astro programmatically (src/site/build-site.ts),
-// passing outDir, base and the feed folder; this file holds what does not change per build.
+// passing outDir, base, the feed (a Vite virtual module) and the Content-Security-Policy; this
+// file holds what does not change per build.
 import { defineConfig } from 'astro/config';
 
 export default defineConfig({
@@ -17,23 +18,10 @@ export default defineConfig({
     },
     logLevel: 'warn',
   },
-  security: {
-    csp: {
-      directives: [
-        "default-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
-        "object-src 'none'",
-        "frame-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-      ],
-      scriptDirective: { resources: ["'self'"] },
-      styleDirective: { resources: ["'self'"] },
-    },
-  },
-  // Skill markdown is rendered by src/site/markdown.ts (sanitized), code by src/site/highlight.ts.
+  // The Content-Security-Policy is set per build by src/site/build-site.ts (it names the origin
+  // of site.files_base_url when there is one).
+  // SKILL.md is rendered by src/site/markdown.ts before the pages; code is highlighted in the
+  // browser (src/site/client/highlight.ts).
   markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },
 });

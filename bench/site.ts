@@ -1,135 +1,189 @@
 /**
- * Site benchmark: build time of the catalog site for 100 and 1,000 skills, what the first
- * search downloads (gzip, per 1,000 skills), and search time in a real Chromium.
+ * Site benchmark, on real catalogs and the synthetic one: `skillpress build` with the site, cold
+ * and after one skill changed, against the same build with `--no-site` in the same run; skill
+ * page sizes, total output, what the first search downloads; search time in Chromium.
  *
- *   npm run bench:site            (or: node bench/site.ts)
+ *   npm run bench:site                                   synthetic catalog (1,000 skills)
+ *   npm run bench:site -- <skills folder>…               those folders, copied into one catalog
+ *   npm run bench:site -- <folder>… --synthetic 1000     both
+ *   … --highlight                                        also: highlighting at build time vs in the browser
+ *   … --rounds 3                                         each kind of build this many times (default 3)
  *
- * Targets (issue 5): site for 1,000 skills ≤ 30 s; first search download ≤ 300 KB gzip per
- * 1,000 skills; first results < 100 ms after typing.
+ * Targets (issue 14, on a ~290-skill catalog of six public repositories): largest skill page
+ * ≤ 60 KB gzip, median ≤ 15 KB gzip; build with the site ≤ 2× `--no-site`; rebuild after one
+ * skill changed ≤ 25% of a cold build. Wall times move with the machine's load; CPU times (the
+ * process's user + system time, all threads) and ratios measured in one run hold better.
  */
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { loadCatalog } from '../src/load/index.ts';
-import { writeFeed } from '../src/emit/feed/write-feed.ts';
+import { build, type BuildResult } from '../src/build.ts';
 import { SkillpressConfig } from '../src/model/config.ts';
-import { buildSite } from '../src/site/build-site.ts';
-import { buildSearchIndexes } from '../src/search/index.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
-import { realisticEntries } from './lib/search-entries.ts';
-import { serveStatic } from '../test/site/helpers/static-server.ts';
-import { hasChromium, launchChromium } from '../test/site/helpers/browser.ts';
+import { measureHighlighting } from './lib/highlight-cost.ts';
+import { searchTimings } from './lib/search-timings.ts';
+import { hasChromium } from '../test/site/helpers/browser.ts';
 
-const SIZES = (process.env.BENCH_SITE_SIZES ?? '100,1000').split(',').map(Number);
-const FILES_PER_SKILL = 5;
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
+const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 const s = (ms: number): string => `${(ms / 1000).toFixed(1)} s`;
 const gz = (buf: Buffer | string): number => gzipSync(buf, { level: 9 }).length;
 
-interface Row {
+interface Timed {
+  result: BuildResult;
+  wallMs: number;
+  cpuMs: number;
+}
+
+/** `build()` in this process (the same call `skillpress build` makes), timed. */
+async function timedBuild(skills: string, out: string, site: boolean): Promise<Timed> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await build({ skills, out, site, elasticsearch: false, config: SkillpressConfig.parse({}) });
+  const used = process.cpuUsage(cpu);
+  return { result, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/** Every file below `dir` with its size. */
+async function files(dir: string): Promise<Array<{ path: string; bytes: number }>> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const found = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return Promise.all(found.map(async (f) => ({ path: f, bytes: (await readFile(f)).length })));
+}
+
+/** Largest and median page of a kind: raw and gzip. */
+async function pageSizes(pages: string[]): Promise<{ count: number; largest: [number, number, string]; median: [number, number] }> {
+  const sized = await Promise.all(pages.map(async (p) => { const b = await readFile(p); return { p, raw: b.length, gz: gz(b) }; }));
+  sized.sort((a, b) => a.gz - b.gz);
+  const big = sized[sized.length - 1]!;
+  const mid = sized[Math.floor(sized.length / 2)]!;
+  return { count: sized.length, largest: [big.raw, big.gz, path.relative(path.dirname(path.dirname(path.dirname(big.p))), big.p)], median: [mid.raw, mid.gz] };
+}
+
+/** What the first search downloads: the home page's scripts (and what they import) and search.json. */
+async function firstSearchBytes(site: string): Promise<{ scripts: number; index: number }> {
+  const html = await readFile(path.join(site, 'index.html'), 'utf8');
+  const queue = [...html.matchAll(/<script[^>]+src="\/(_astro\/[^"]+)"/g)].map((m) => m[1]!);
+  const seen = new Set<string>();
+  let scripts = 0;
+  while (queue.length) {
+    const rel = queue.pop()!;
+    if (seen.has(rel)) continue;
+    seen.add(rel);
+    const code = await readFile(path.join(site, rel), 'utf8');
+    scripts += gz(code);
+    // Static imports only: the highlighter and grammars are dynamic, loaded when code is shown.
+    for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s]+from\s*)?["']\.\/([^"']+)["']/g)) queue.push(path.posix.join(path.posix.dirname(rel), m[1]!));
+  }
+  return { scripts, index: gz(await readFile(path.join(site, 'feed/v1/search.json'))) };
+}
+
+/** Change one skill's SKILL.md the way an author would: a line added to its body. */
+async function editOneSkill(skillsDir: string, result: BuildResult): Promise<string> {
+  const entries = await readdir(skillsDir, { recursive: true });
+  const skillMd = entries.map(String).filter((e) => e.endsWith('SKILL.md')).sort()[0]!;
+  await appendFile(path.join(skillsDir, skillMd), `\n\nEdited for the benchmark at ${new Date().toISOString()}.\n`);
+  return `${skillMd} (of ${result.skills})`;
+}
+
+interface Measured {
+  name: string;
   skills: number;
-  feedMs: number;
-  siteMs: number;
-  pages: number;
-  searchGz: number;
-  bodyGz: number;
-  out: string;
+  files: number;
+  /** Each kind of build, once per round; the tables report the fastest (the least disturbed by the machine's load). */
+  noSite: Timed[];
+  cold: Timed[];
+  rebuild: Timed[];
+  edited: string;
+  siteDir: string;
+}
+
+/** `rounds` times: the `--no-site` build, a cold build (no `.cache`), one skill edited, the rebuild. */
+async function measure(name: string, skillsDir: string, work: string, rounds: number): Promise<Measured> {
+  const m: Measured = { name, skills: 0, files: 0, noSite: [], cold: [], rebuild: [], edited: '', siteDir: path.join(work, 'out') };
+  for (let round = 0; round < rounds; round++) {
+    m.noSite.push(await timedBuild(skillsDir, path.join(work, 'out-no-site'), false));
+    await rm(path.join(work, '.cache'), { recursive: true, force: true });
+    m.cold.push(await timedBuild(skillsDir, m.siteDir, true));
+    m.edited = await editOneSkill(skillsDir, m.cold[0]!.result);
+    m.rebuild.push(await timedBuild(skillsDir, m.siteDir, true));
+  }
+  return { ...m, skills: m.cold[0]!.result.skills, files: m.cold[0]!.result.files };
+}
+
+const fastest = (runs: Timed[]): Timed => runs.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+const times = (runs: Timed[], pick: (t: Timed) => number): string => runs.map((t) => s(pick(t))).join(', ');
+
+async function report(m: Measured, work: string): Promise<void> {
+  const [base, cold, rebuild] = [fastest(m.noSite), fastest(m.cold), fastest(m.rebuild)];
+  const minCpu = (runs: Timed[]): number => Math.min(...runs.map((t) => t.cpuMs));
+  const site = cold.result.site!;
+  const again = rebuild.result.site!;
+  process.stdout.write(
+    `\n### ${m.name}: ${m.skills} skills, ${m.files} files\n\n` +
+      `| build (${m.noSite.length} rounds; ratios of the fastest) | wall | CPU | vs \`--no-site\` (wall / CPU) | site stage | SKILL.md rendered |\n|---|---:|---:|---:|---:|---|\n` +
+      `| \`--no-site\` | ${times(m.noSite, (t) => t.wallMs)} | ${times(m.noSite, (t) => t.cpuMs)} | 1 | – | – |\n` +
+      `| with the site, cold (no \`.cache\`) | ${times(m.cold, (t) => t.wallMs)} | ${times(m.cold, (t) => t.cpuMs)} | ${(cold.wallMs / base.wallMs).toFixed(2)}× / ${(minCpu(m.cold) / minCpu(m.noSite)).toFixed(2)}× | ${site.seconds.toFixed(1)} s | ${site.rendered} of ${site.skills} |\n` +
+      `| after one skill changed | ${times(m.rebuild, (t) => t.wallMs)} | ${times(m.rebuild, (t) => t.cpuMs)} | ${((rebuild.wallMs / cold.wallMs) * 100).toFixed(0)}% / ${((minCpu(m.rebuild) / minCpu(m.cold)) * 100).toFixed(0)}% of cold | ${again.seconds.toFixed(1)} s | ${again.rendered} of ${again.skills}, ${again.cached} from cache |\n`,
+  );
+  await reportSizes(m, work, site.pages);
+}
+
+async function reportSizes(m: Measured, work: string, pages: number): Promise<void> {
+  const all = await files(m.siteDir);
+  const skillPages = all.filter((f) => /\/skills\/[^/]+\/index\.html$/.test(f.path)).map((f) => f.path);
+  const filePages = all.filter((f) => /\/skills\/[^/]+\/files\/.+\/index\.html$/.test(f.path)).map((f) => f.path);
+  const [sp, fp] = [await pageSizes(skillPages), await pageSizes(filePages)];
+  const total = all.reduce((n, f) => n + f.bytes, 0);
+  const noSiteTotal = (await files(path.join(work, 'out-no-site'))).reduce((n, f) => n + f.bytes, 0);
+  const first = await firstSearchBytes(m.siteDir);
+  process.stdout.write(
+    `\n| pages | count | largest (raw / gzip) | median (raw / gzip) |\n|---|---:|---:|---:|\n` +
+      `| skill pages | ${sp.count} | ${kb(sp.largest[0])} / ${kb(sp.largest[1])} (${sp.largest[2]}) | ${kb(sp.median[0])} / ${kb(sp.median[1])} |\n` +
+      `| file pages | ${fp.count} | ${kb(fp.largest[0])} / ${kb(fp.largest[1])} | ${kb(fp.median[0])} / ${kb(fp.median[1])} |\n` +
+      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. Edited: ${m.edited}.\n`,
+  );
+}
+
+/** The catalogs to measure: the folders given (copied into one), and/or a synthetic one. */
+async function catalogs(work: string): Promise<{ catalogs: Array<{ name: string; dir: string }>; highlight: boolean; rounds: number }> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { synthetic: { type: 'string' }, highlight: { type: 'boolean' }, rounds: { type: 'string' } } });
+  const out: Array<{ name: string; dir: string }> = [];
+  if (positionals.length > 0) {
+    const dir = path.join(work, 'real', 'skills');
+    // Copies, not links: the benchmark edits a skill, and the loader refuses links out of a skill.
+    for (const folder of positionals) await cp(path.resolve(folder), path.join(dir, path.basename(path.resolve(folder))), { recursive: true });
+    out.push({ name: positionals.map((f) => path.basename(path.resolve(f))).join(' + '), dir });
+  }
+  if (values.synthetic || positionals.length === 0) {
+    const n = Number(values.synthetic ?? 1000);
+    const gen = await generateCatalog(path.join(tmpdir(), `skillpress-bench-catalog-${n}x5`), { skills: n, filesPerSkill: 5, binaryRatio: 0.2 });
+    const dir = path.join(work, 'synthetic', 'skills');
+    await cp(gen.root, dir, { recursive: true });
+    out.push({ name: `synthetic (${n} skills × 5 files)`, dir });
+  }
+  return { catalogs: out, highlight: values.highlight ?? false, rounds: Number(values.rounds ?? 3) };
 }
 
 const work = await mkdtemp(path.join(tmpdir(), 'skillpress-bench-site-'));
-const rows: Row[] = [];
+const cwd = process.cwd();
 try {
-  for (const n of SIZES) {
-    const gen = await generateCatalog(path.join(tmpdir(), `skillpress-bench-catalog-${n}x${FILES_PER_SKILL}`), { skills: n, filesPerSkill: FILES_PER_SKILL, binaryRatio: 0.2 });
-    const catalog = await loadCatalog(gen.root);
-    const data = path.join(work, `data-${n}`);
-    const out = path.join(work, `site-${n}`);
-    let t = performance.now();
-    const feed = await writeFeed(catalog, { outDir: data, config: SkillpressConfig.parse({}), sourceDateEpoch: 1767225600 });
-    const feedMs = performance.now() - t;
-    t = performance.now();
-    await buildSite({ outDir: out, feedDir: feed.feedDir, base: '/' });
-    const siteMs = performance.now() - t;
-    await cp(data, out, { recursive: true });
-    const searchGz = gz(await readFile(path.join(feed.feedDir, 'search.json')));
-    const bodyGz = gz(await readFile(path.join(feed.feedDir, 'search-body.json')));
-    // Skill pages + tag/domain pages + catalog pages + home/about/tags/404.
-    rows.push({ skills: n, feedMs, siteMs, pages: catalog.skills.length, searchGz, bodyGz, out });
+  const { catalogs: list, highlight, rounds } = await catalogs(work);
+  let last: Measured | undefined;
+  for (const { name, dir } of list) {
+    const catalogWork = path.dirname(dir);
+    // The render cache goes to `.cache/` in the working directory: one per catalog.
+    process.chdir(catalogWork);
+    last = await measure(name, dir, catalogWork, rounds);
+    await report(last, catalogWork);
+    if (highlight) await measureHighlighting(path.join(last.siteDir));
   }
-
-  process.stdout.write('| skills | feed write | site build (Astro) | search.json gzip | per 1,000 skills | body index gzip (lazy) |\n|---:|---:|---:|---:|---:|---:|\n');
-  for (const r of rows) {
-    process.stdout.write(`| ${r.skills} | ${s(r.feedMs)} | ${s(r.siteMs)} | ${kb(r.searchGz)} | ${kb((r.searchGz * 1000) / r.skills)} | ${kb(r.bodyGz)} |\n`);
-  }
-
-  // The generated catalog repeats a small vocabulary; real skills do not. Index realistic text too.
-  const realistic = buildSearchIndexes(realisticEntries(1000));
-  process.stdout.write(
-    `\nRealistic text (bench/lib/search-entries.ts, Zipf vocabulary of 20,000 words), 1,000 skills: search.json ${kb(gz(JSON.stringify(realistic.search)))} gzip, body index ${kb(gz(JSON.stringify(realistic.body)))} gzip.\n`,
-  );
-
-  const largest = rows[rows.length - 1]!;
-  if (!hasChromium()) {
-    process.stdout.write('\nsearch in the browser: skipped, no Chromium at /usr/bin/chromium\n');
-  } else {
-    const server = await serveStatic(largest.out);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage();
-      await page.goto(server.url);
-      // Cold: focus → search.json fetched and loaded → first query rendered.
-      const cold = await page.evaluate(async () => {
-        const input = document.querySelector<HTMLInputElement>('#q')!;
-        const list = document.querySelector<HTMLElement>('#results')!;
-        const started = performance.now();
-        input.focus();
-        input.value = 'skill';
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        while (!list.dataset.state?.startsWith('skill|')) await new Promise((r) => setTimeout(r, 1));
-        return performance.now() - started;
-      });
-      await page.waitForFunction(() => document.querySelector<HTMLElement>('#results')?.dataset.state?.endsWith('|body'), undefined, { timeout: 30_000 });
-      // Warm: each keystroke of a few queries, from the input event to the rendered list.
-      const queries = ['b', 'be', 'ben', 'bench', 'bench-skill-00042', 'synthetc', 'group-7', 'scripts', 'measuring fast', 'publishes catalog'];
-      const samples = await page.evaluate(async (qs) => {
-        const input = document.querySelector<HTMLInputElement>('#q')!;
-        const list = document.querySelector<HTMLElement>('#results')!;
-        const out: Array<{ handler: number; frame: number; full: number }> = [];
-        for (const q of qs) {
-          const started = performance.now();
-          input.value = q;
-          input.dispatchEvent(new Event('input', { bubbles: true }));
-          // The index is loaded: the input handler searches and renders synchronously.
-          const handler = performance.now() - started;
-          // …and the browser paints the results in the next frame.
-          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-          const frame = performance.now() - started;
-          // Then, once typing pauses, the body index refines the results.
-          while (!list.dataset.state?.endsWith('|body')) await new Promise((r) => setTimeout(r, 1));
-          const full = performance.now() - started;
-          out.push({ handler, frame, full: full - 150 });
-        }
-        return out;
-      }, queries);
-      const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      const max = (xs: number[]): number => Math.max(...xs);
-      const handler = samples.map((x) => x.handler);
-      const frame = samples.map((x) => x.frame);
-      const full = samples.map((x) => x.full);
-      process.stdout.write(
-        `\n| search in Chromium (${largest.skills} skills) | median ms | slowest ms |\n|---|---:|---:|\n` +
-          `| first search, cold: focus → search.json fetched and loaded → results | ${cold.toFixed(0)} | |\n` +
-          `| keystroke → results in the DOM (search + render) | ${median(handler).toFixed(1)} | ${max(handler).toFixed(1)} |\n` +
-          `| keystroke → next frame painted | ${median(frame).toFixed(1)} | ${max(frame).toFixed(1)} |\n` +
-          `| refinement with the body index, after the 150 ms typing pause | ${median(full).toFixed(1)} | ${max(full).toFixed(1)} |\n` +
-          `\n(${queries.length} queries typed one after another: ${queries.map((q) => JSON.stringify(q)).join(', ')}; machine load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)}.)\n`,
-      );
-    } finally {
-      await browser.close();
-      await server.close();
-    }
-  }
+  process.chdir(cwd);
+  if (last && hasChromium()) await searchTimings(last.siteDir, last.skills);
+  process.stdout.write(`\n(machine load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
 } finally {
+  process.chdir(cwd);
   await rm(work, { recursive: true, force: true });
 }

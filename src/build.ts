@@ -9,7 +9,7 @@
  * empties its outDir), then the feed is moved in beside the site.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
 import { federate } from './federate/index.ts';
@@ -20,6 +20,8 @@ import type { SkillpressConfig } from './model/config.ts';
 import { progress } from './lib/progress.ts';
 import { UsageError } from './lib/errors.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
+import { headersFile } from './serve/headers.ts';
+import type { SiteResult } from './site/build-site.ts';
 
 /** Named like the flags of `skillpress build`. */
 export interface BuildOptions {
@@ -41,6 +43,8 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Show progress bars on an interactive terminal (default false). */
   progress?: boolean;
+  /** Ingest into Elasticsearch when ELASTICSEARCH_URL is set (default true; `skillpress dev` never does). */
+  elasticsearch?: boolean;
 }
 
 /** What `skillpress build --json` prints. */
@@ -59,6 +63,8 @@ export interface BuildResult {
   /** Set when imported skills are shown on the site but not re-exported: the site's feed folder. */
   catalog_dir?: string;
   elasticsearch?: unknown;
+  /** The site build: pages, and how many skills were rendered or came from the cache. */
+  site?: SiteResult;
   seconds: number;
   problems: Problem[];
 }
@@ -71,6 +77,7 @@ interface Loaded {
 interface Written {
   feed: FeedSummary;
   catalogView: FeedSummary | undefined;
+  site: SiteResult | undefined;
 }
 
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
@@ -83,8 +90,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   const { catalog, duplicates } = await loadSources(skillsRoot, config, options, log);
   const previous = await readPrevious(out, options.previous, log);
-  const { feed, catalogView } = await writeOutputs(catalog, out, config, previous, options, log);
-  const elasticsearch = await ingestElasticsearch(catalog, log);
+  const { feed, catalogView, site } = await writeOutputs(catalog, out, config, previous, options, log);
+  const elasticsearch = options.elasticsearch === false ? undefined : await ingestElasticsearch(catalog, log);
 
   // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
   const problems = [...new Map([...catalog.problems, ...feed.problems, ...(catalogView?.problems ?? [])].map((p) => [JSON.stringify(p), p])).values()];
@@ -103,6 +110,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     changes: feed.changes,
     ...(catalogView ? { catalog_dir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
     ...(elasticsearch !== undefined ? { elasticsearch } : {}),
+    ...(site ? { site } : {}),
     seconds: (Date.now() - started) / 1000,
     problems,
   };
@@ -168,12 +176,18 @@ async function writeOutputs(catalog: Catalog, out: string, config: SkillpressCon
       catalogView = await writeFeed(catalog, { outDir: data, config, previous: previousCatalog, sourceDateEpoch: epoch, scope: 'catalog' });
     }
     const site = path.join(staging, 'site');
+    const base = options.base ?? config.site.base;
+    let siteResult: SiteResult | undefined;
     if (options.site !== false) {
       const { buildSite } = await import('./site/build-site.ts');
-      await buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base: options.base ?? config.site.base, log });
+      const cacheDir = path.resolve('.cache/site');
+      siteResult = await buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir });
     }
+    await mkdir(site, { recursive: true });
+    // Header rules that keep skill files inert, for static hosts that read `_headers`.
+    await writeFile(path.join(site, '_headers'), headersFile(base));
     await swapIn(staging, data, site, out);
-    return { feed, catalogView };
+    return { feed, catalogView, site: siteResult };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
@@ -181,7 +195,6 @@ async function writeOutputs(catalog: Catalog, out: string, config: SkillpressCon
 
 /** Moves the feed folders beside the site, then the site into `out`, replacing what is there. */
 async function swapIn(staging: string, data: string, site: string, out: string): Promise<void> {
-  await mkdir(site, { recursive: true });
   const trash = path.join(staging, 'trash');
   await mkdir(trash);
   for (const entry of await readdir(data)) await replace(path.join(data, entry), path.join(site, entry), path.join(trash, `site-${entry}`));

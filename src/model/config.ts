@@ -66,6 +66,16 @@ export const SkillpressConfig = z.object({
   skills: SkillsConfig.prefault({}),
   federation: FederationConfig.prefault({}),
   duplicates: DuplicatesConfig.prefault({}),
-  site: z.object({ base: z.string().default('/') }).prefault({}),
+  site: z
+    .object({
+      base: z.string().default('/'),
+      /**
+       * Where the feed's `files/` folder is published on an origin of its own (e.g.
+       * `https://files.example.org/skills/`): the site links skill files there, so no skill file is
+       * ever opened on the catalog's origin. The fix for hosts that cannot set headers (docs/site.md).
+       */
+      files_base_url: z.string().url().optional(),
+    })
+    .prefault({}),
 });
 export type SkillpressConfig = z.infer<typeof SkillpressConfig>;

@@ -1,27 +1,57 @@
 /**
  * Build the static catalog site into `outDir` from a written feed (`feedDir`, i.e. the
- * `feed/v1` folder): Astro, run programmatically with this repository's `src/pages`. Pages read
- * the feed at build time; in the browser they fetch `<base>feed/v1/…` (search index, files),
- * which `skillpress build` copies beside the site.
+ * `feed/v1` folder), in three steps:
+ *
+ * 1. render every SKILL.md to HTML through the render cache (src/site/render-bodies.ts), so a
+ *    rebuild renders only what changed;
+ * 2. Astro, run programmatically with this package's `src/pages`, builds the pages; they read
+ *    the feed and the rendered bodies through a Vite virtual module (src/site/site-data.ts);
+ * 3. each file of each skill gets a page of its own (src/site/file-views.ts).
+ *
+ * In the browser the pages fetch `<base>feed/v1/…` (search index, cards), which
+ * `skillpress build` copies beside the site.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FEED_DIR_ENV, FEED_PATH_ENV } from './feed-data.ts';
-import { normalizeBase } from './urls.ts';
+import type { AstroInlineConfig } from 'astro';
+import { InvalidInputError } from '../lib/errors.ts';
+import { readCards } from './feed-data.ts';
+import { writeFileViews } from './file-views.ts';
+import { renderBodies } from './render-bodies.ts';
+import { siteDataPlugin, type SiteData } from './site-data.ts';
+import { normalizeBase, siteUrls } from './urls.ts';
 
 export interface BuildSiteOptions {
   outDir: string;
   feedDir: string;
   /** Base path the site is served under, e.g. `/` or `/skills/`. */
   base: string;
-  log?: (line: string) => void;
   /**
    * Where the feed will be below the published site. Default: the feed folder's last two
    * segments when they are `feed/v1` or `catalog/v1`, else `feed/v1`.
    */
   feedPath?: string;
+  /** `site.files_base_url`: skill files are linked there instead of below the site. */
+  filesBaseUrl?: string;
+  /**
+   * Rendered SKILL.md kept between builds (default `.cache/site` in the working directory).
+   * Deleting it is always safe.
+   */
+  cacheDir?: string;
+}
+
+/** What the site build did, for the build's summary. */
+export interface SiteResult {
+  skills: number;
+  /** Skills whose SKILL.md was rendered in this build; the others came from the cache. */
+  rendered: number;
+  cached: number;
+  pages: number;
+  file_pages: number;
+  seconds: number;
 }
 
 function runtimeFeedPath(feedDir: string, explicit?: string): string {
@@ -33,65 +63,96 @@ function runtimeFeedPath(feedDir: string, explicit?: string): string {
 /** The folder holding astro.config.mjs and src/pages (this package's root). */
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Astro builds one site at a time per process (it sets global state); queue the calls. */
-let queue: Promise<unknown> = Promise.resolve();
-
-export function buildSite(opts: BuildSiteOptions): Promise<void> {
-  const run = queue.then(() => buildOnce(opts));
-  queue = run.catch(() => {});
-  return run;
-}
-
-async function buildOnce(opts: BuildSiteOptions): Promise<void> {
+export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
+  const started = Date.now();
   const feedDir = path.resolve(opts.feedDir);
   for (const part of ['index.json', 'cards.json']) {
-    if (!existsSync(path.join(feedDir, part))) throw new Error(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
+    if (!existsSync(path.join(feedDir, part))) throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
   }
-  const started = Date.now();
-  const previous = { dir: process.env[FEED_DIR_ENV], path: process.env[FEED_PATH_ENV], baseUrl: process.env.BASE_URL };
-  // Pages read import.meta.env.BASE_URL, which an inherited BASE_URL environment variable
-  // (set by CI systems and test runners) would override; the base comes from opts only.
-  delete process.env.BASE_URL;
-  process.env[FEED_DIR_ENV] = feedDir;
-  process.env[FEED_PATH_ENV] = runtimeFeedPath(feedDir, opts.feedPath);
-  process.env.ASTRO_TELEMETRY_DISABLED = '1';
-  // Astro renders the pages through a temporary bundle that must resolve astro's own packages:
-  // it lands in outDir when outDir is inside the working directory, else in <cwd>/.astro. So
-  // build from this package's root into a private folder inside it (parallel builds never
-  // share one), then move the site to outDir.
-  const cacheRoot = path.join(PROJECT_ROOT, '.cache');
-  await mkdir(cacheRoot, { recursive: true });
-  const work = await mkdtemp(path.join(cacheRoot, 'site-'));
-  const cwd = process.cwd();
-  process.chdir(PROJECT_ROOT);
+  const cacheDir = path.resolve(opts.cacheDir ?? '.cache/site');
+  const feedPath = runtimeFeedPath(feedDir, opts.feedPath);
+  const urls = siteUrls(opts.base, { feedPath, filesBaseUrl: opts.filesBaseUrl });
+  const cards = readCards(feedDir);
+  const { bodies, rendered, reused } = await renderBodies(feedDir, cards, urls, path.join(cacheDir, 'skill-html'));
+
+  const data: SiteData = { feedDir, base: urls.base, feedPath, filesBaseUrl: opts.filesBaseUrl, bodies, marker: `sp${randomBytes(12).toString('hex')}` };
+  await removeAbandonedBuilds(cacheDir);
+  const work = await mkdtemp(path.join(cacheDir, 'build-'));
   try {
-    const { build } = await import('astro');
-    await build({
-      root: PROJECT_ROOT,
-      // Astro joins this onto root.
-      configFile: 'astro.config.mjs',
-      outDir: path.join(work, 'dist'),
-      cacheDir: path.join(work, 'cache'),
-      base: normalizeBase(opts.base),
-      logLevel: (process.env.SKILLPRESS_SITE_LOG as 'info' | undefined) ?? 'warn',
-    });
-  } finally {
-    process.chdir(cwd);
-    restoreEnv(FEED_DIR_ENV, previous.dir);
-    restoreEnv(FEED_PATH_ENV, previous.path);
-    restoreEnv('BASE_URL', previous.baseUrl);
-  }
-  try {
+    const pages = await runAstro(path.join(work, 'dist'), path.join(work, 'vite'), data, opts.filesBaseUrl);
+    const filePages = await writeFileViews(path.join(work, 'dist'), feedDir, cards, urls, data.marker);
     await moveDir(path.join(work, 'dist'), path.resolve(opts.outDir));
+    // Astro's count includes one file-page template per skill, removed once filled.
+    return { skills: cards.length, rendered, cached: reused, pages: pages - cards.length + filePages, file_pages: filePages, seconds: (Date.now() - started) / 1000 };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  opts.log?.(`site: built into ${opts.outDir} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
-function restoreEnv(name: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
+/**
+ * Every page's Content-Security-Policy (a meta tag Astro writes): scripts and styles only from
+ * the site itself (Astro hashes its own), no plugins, no frames; images also from the origin of
+ * `site.files_base_url` when skill files are published there.
+ */
+function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<AstroInlineConfig['security']>['csp'] {
+  const files = filesBaseUrl ? ` ${new URL(filesBaseUrl).origin}` : '';
+  return {
+    directives: [
+      "default-src 'self'",
+      `img-src 'self' data:${files}` as const,
+      "connect-src 'self'",
+      "font-src 'self'",
+      "object-src 'none'",
+      "frame-src 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+    ],
+    scriptDirective: { resources: ["'self'"] },
+    styleDirective: { resources: ["'self'"] },
+  };
+}
+
+/** Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. */
+async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined): Promise<number> {
+  let pages = 0;
+  // Astro's documented opt-out of its usage telemetry (a build must not call out to the network).
+  process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
+  const { build } = await import('astro');
+  const config: AstroInlineConfig = {
+    root: PROJECT_ROOT,
+    // Astro joins this onto root.
+    configFile: 'astro.config.mjs',
+    outDir,
+    cacheDir: viteCacheDir,
+    base: normalizeBase(data.base),
+    logLevel: 'warn',
+    vite: {
+      plugins: [siteDataPlugin(data)],
+      // The prerender bundle is written below outDir and run from there: bundle astro's
+      // runtime into it, so it needs no node_modules wherever the working directory is.
+      environments: { prerender: { resolve: { noExternal: true } } },
+      // That bundle runs at build time only, and highlighting grammars are chunks loaded on
+      // demand: large chunks are expected, not a warning.
+      build: { chunkSizeWarningLimit: 8192 },
+    },
+    security: { csp: contentSecurityPolicy(filesBaseUrl) },
+    integrations: [{ name: 'skillpress-page-count', hooks: { 'astro:build:done': ({ pages: built }) => void (pages = built.length) } }],
+  };
+  // `sync: false`: no type generation (the pages use no content collections), which would also
+  // write `.astro/` into this package's folder on every build. An option of Astro's builder that
+  // the JavaScript API passes through but does not type.
+  await build(config, { sync: false } as Parameters<typeof build>[1]);
+  return pages;
+}
+
+/** A day-old `build-*` folder belongs to a build that was killed (a running one is minutes old). */
+async function removeAbandonedBuilds(cacheDir: string): Promise<void> {
+  await mkdir(cacheDir, { recursive: true });
+  for (const name of await readdir(cacheDir)) {
+    const dir = path.join(cacheDir, name);
+    const st = name.startsWith('build-') ? await stat(dir).catch(() => undefined) : undefined;
+    if (st && Date.now() - st.mtimeMs > 24 * 3600 * 1000) await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** Rename, or copy and delete when `to` is on another file system. */

@@ -49,3 +49,8 @@ export function formatDate(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 10);
 }
+
+/** The name a skill is shown by: its display title when the loader gave it one, else its name. */
+export function displayName(skill: { name: string; title?: string }): string {
+  return skill.title ?? skill.name;
+}

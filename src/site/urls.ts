@@ -45,13 +45,18 @@ export interface SiteUrls {
   about: string;
   tags: string;
   skill(id: string): string;
+  /** The skill's files page: its file tree, no file open. */
+  files(id: string): string;
+  /** The page of one file (its view), which the skill page also opens in place. */
+  fileView(id: string, filePath: string): string;
   tag(tag: string): string;
   domain(domain: string): string;
-  /** A part of the feed the site reads in the browser (search index, files). */
+  /** A part of the feed the site reads in the browser (search index, cards). */
   feed(rel: string): string;
   /** A part of the published feed (`feed/v1`, what peers read). */
   publicFeed(rel: string): string;
   discovery: string;
+  /** A file's raw bytes: below the feed, or below `files_base_url` when it is set. */
   file(id: string, filePath: string): string;
   /** A link from the feed (relative to `feed/v1/<from>`), resolved against the site. */
   fromFeed(from: string, link: string): string;
@@ -61,25 +66,36 @@ export interface SiteUrls {
 /** The published feed's folder below the site. */
 export const PUBLIC_FEED_PATH = 'feed/v1';
 
-/**
- * `feedPath` is the folder of the feed the site was built from, below the site: `feed/v1`, or
- * `catalog/v1` when the site shows imported skills that the published feed leaves out.
- */
-export function siteUrls(baseInput: string, feedPath = PUBLIC_FEED_PATH): SiteUrls {
+export interface SiteUrlOptions {
+  /**
+   * The folder of the feed the site was built from, below the site: `feed/v1`, or `catalog/v1`
+   * when the site shows imported skills that the published feed leaves out.
+   */
+  feedPath?: string;
+  /** Where the feed's `files/` folder is published instead, on an origin of its own (`site.files_base_url`). */
+  filesBaseUrl?: string;
+}
+
+export function siteUrls(baseInput: string, options: SiteUrlOptions = {}): SiteUrls {
   const base = normalizeBase(baseInput);
+  const feedPath = options.feedPath ?? PUBLIC_FEED_PATH;
   const feed = (rel: string) => `${base}${feedPath}/${rel}`;
+  const filesRoot = options.filesBaseUrl ? options.filesBaseUrl.replace(/\/*$/, '/') : feed('files/');
+  const skill = (id: string) => `${base}skills/${encodeURIComponent(id)}/`;
   return {
     base,
     home: base,
     about: `${base}about/`,
     tags: `${base}tags/`,
-    skill: (id) => `${base}skills/${encodeURIComponent(id)}/`,
+    skill,
+    files: (id) => `${skill(id)}files/`,
+    fileView: (id, filePath) => `${skill(id)}files/${encodePath(filePath)}/`,
     tag: (tag) => `${base}tags/${slug(tag)}/`,
     domain: (domain) => `${base}domains/${slug(domain)}/`,
     feed,
     publicFeed: (rel) => `${base}${PUBLIC_FEED_PATH}/${rel}`,
     discovery: `${base}.well-known/agent-skills/index.json`,
-    file: (id, filePath) => feed(`files/${encodeURIComponent(id)}/${encodePath(filePath)}`),
+    file: (id, filePath) => `${filesRoot}${encodeURIComponent(id)}/${encodePath(filePath)}`,
     fromFeed: (from, link) => {
       const url = new URL(link, `http://site${feed(from)}`);
       return url.origin === 'http://site' ? url.pathname + url.search : url.href;

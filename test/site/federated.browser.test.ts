@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildFixtureSite, SKILLS, type BuiltFixture } from './helpers/fixture.ts';
-import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const skip = skipWithoutChromium();
@@ -19,14 +19,14 @@ beforeAll(async () => {
   if (skip) return;
   const peer = await buildFixtureSite({ skills: SKILLS.filter((s) => s.name === 'pdf-toolkit'), config: { registry: { name: 'acme', title: 'Acme skills' } } });
   built.push(peer);
-  const peerServer = await serveStatic(peer.outDir);
+  const peerServer = await serveStatic({ root: peer.outDir });
   servers.push(peerServer);
   const local = await buildFixtureSite({
     skills: SKILLS.filter((s) => s.name === 'invoice-reconciler'),
     config: { registry: { name: 'home', title: 'Home skills' }, federation: { peers: [{ name: 'acme', url: peerServer.url, mode: 'all' }] } },
   });
   built.push(local);
-  site = await serveStatic(local.outDir);
+  site = await serveStatic({ root: local.outDir });
   servers.push(site);
   browser = await launchChromium();
 });
@@ -59,9 +59,12 @@ describe.skipIf(skip)('imported skills on the site', () => {
     expect(await page.locator('[data-tier="card"] .badge-accent').textContent()).toBe('from acme');
     expect(await page.locator('[data-tier="summary"]').textContent()).toContain('acme');
     // Not re-exported here: it installs from the peer, which the summary links to.
+    expect(await page.textContent('#skills-add-snippet')).toBe(`npx skills add ${servers[0]!.url} --skill pdf-toolkit`);
     expect(await page.textContent('#install-snippet')).toBe(`npx skillpress install ${servers[0]!.url} pdf-toolkit`);
     expect(await page.locator('[data-tier="summary"] a:has-text("feed/v1/index.json")').count()).toBe(1);
-    const href = await page.locator('.file-panel[aria-label="scripts/extract.py"] [data-raw-link]').evaluate((a: HTMLAnchorElement) => a.href);
+    await page.click('.file-tree a:has-text("extract.py")');
+    await page.waitForSelector('[data-viewer] [data-file-panel][data-path="scripts/extract.py"]');
+    const href = await page.locator('[data-viewer] [data-raw-link]').evaluate((a: HTMLAnchorElement) => a.href);
     expect(await page.evaluate(async (h) => (await fetch(h)).status, href)).toBe(200);
     expect(errors).toEqual([]);
     await page.close();

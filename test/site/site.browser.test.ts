@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { buildFixtureSite, ODD_NAMES, type BuiltFixture } from './helpers/fixture.ts';
-import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const SCREENSHOTS = path.resolve('test-results/screenshots');
@@ -58,7 +58,7 @@ const skip = skipWithoutChromium();
 beforeAll(async () => {
   if (skip) return;
   fixture = await buildFixtureSite();
-  server = await serveStatic(fixture.outDir);
+  server = await serveStatic({ root: fixture.outDir });
   browser = await launchChromium();
   await mkdir(SCREENSHOTS, { recursive: true });
 });
@@ -153,8 +153,14 @@ describe.skipIf(skip)('catalog and search', () => {
   });
 });
 
+/** The path of the file the viewer shows, once its panel is there. */
+async function shownFile(page: Page, path: string): Promise<string> {
+  await page.waitForSelector(`[data-viewer] [data-file-panel][data-path="${path.replace(/"/g, '\\"')}"]`);
+  return (await page.textContent('[data-viewer] .file-path'))!;
+}
+
 describe.skipIf(skip)('skill page', () => {
-  it('shows the card, the summary and the rendered SKILL.md, and its files', async () => {
+  it('shows the card, the summary, the rendered SKILL.md and the file tree, and how to install it', async () => {
     const { page, errors } = await open(`${server.url}skills/invoice-reconciler/`);
     const card = page.locator('[data-tier="card"]');
     expect(await card.locator('h1').textContent()).toBe('invoice-reconciler');
@@ -166,56 +172,108 @@ describe.skipIf(skip)('skill page', () => {
     expect(await full.locator('h1').textContent()).toBe('Invoice reconciler');
     expect(await full.locator('ol li').count()).toBe(2);
     expect(await page.locator('.file-tree a').allTextContents()).toEqual([expect.stringContaining('SKILL.md'), expect.stringContaining('match.py')]);
-    expect(await page.textContent('#install-snippet')).toBe(`npx skillpress install ${server.url} invoice-reconciler`);
-    expect(await page.textContent('#mcp-snippet')).toContain('"mcp"');
-
-    // The viewer shows SKILL.md first and any file by its #fragment, highlighted.
-    expect(await page.locator('.file-panel:visible .file-path').textContent()).toBe('SKILL.md');
-    await page.click('.file-tree a:has-text("match.py")');
-    expect(await page.locator('.file-panel:visible .file-path').textContent()).toBe('scripts/match.py');
-    expect(await page.locator('.file-panel:visible pre.code .t-keyword').first().textContent()).toBe('def');
-    await page.setViewportSize({ width: 1280, height: 1500 });
-    await page.goto(`${server.url}skills/pdf-toolkit/`);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'skill.png') });
+    // The ecosystem's installer first, then skillpress, then the MCP configuration.
+    const snippets = await page.locator('.snippet pre').allTextContents();
+    expect(snippets[0]).toBe(`npx skills add ${server.url} --skill invoice-reconciler`);
+    expect(snippets[1]).toBe(`npx skillpress install ${server.url} invoice-reconciler`);
+    expect(snippets[2]).toContain('"mcp"');
+    // No file's content is on the skill page.
+    expect(await page.locator('[data-file-panel]').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('serves every file byte-exact, whatever its name, and the archives', async () => {
-    for (const id of ['odd-file-names', 'pdf-toolkit']) {
-      const { page, errors } = await open(`${server.url}skills/${id}/`);
-      const links = await page.$$eval('[data-raw-link]', (as) => as.map((a) => ({ href: (a as HTMLAnchorElement).href, path: a.closest('.file-panel')!.getAttribute('aria-label')! })));
-      const expected = id === 'odd-file-names' ? ['SKILL.md', ...ODD_NAMES] : ['SKILL.md', 'assets/logo.png', 'data/sample.bin', 'scripts/extract.py'];
-      expect(links.map((l) => l.path).sort()).toEqual(expected.sort());
-      for (const link of links) {
-        const source = await readFile(path.join(fixture.skillsDir, id, ...link.path.split('/')));
-        const got = await page.evaluate(async (href) => {
-          const res = await fetch(href);
-          const digest = await crypto.subtle.digest('SHA-256', await res.arrayBuffer());
-          return { status: res.status, sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('') };
-        }, link.href);
-        expect(got, link.path).toEqual({ status: 200, sha256: createHash('sha256').update(source).digest('hex') });
-      }
-      expect(errors).toEqual([]);
-      await page.close();
-    }
-    const { page } = await open(`${server.url}skills/pdf-toolkit/#file-2`);
-    // The image is shown, the binary offered for download.
-    expect(await page.locator('.file-panel:visible img').getAttribute('alt')).toBe('assets/logo.png');
-    expect(await page.locator('.file-panel:visible img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
-    await page.goto(`${server.url}skills/pdf-toolkit/#file-3`);
-    expect(await page.locator('.file-panel:visible .file-note').textContent()).toContain('Binary file');
-    // Code blocks in SKILL.md are highlighted with classes (no inline styles).
-    expect(await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().textContent()).toBe('from');
-    // Relative links in SKILL.md point at the skill's own files.
-    expect(await page.locator('[data-skill-body] img').getAttribute('src')).toBe('/feed/v1/files/pdf-toolkit/assets/logo.png');
-    const zip = await page.getAttribute('a:has-text("Download .zip")', 'href');
-    const status = await page.evaluate(async (href) => (await fetch(href!)).status, zip);
-    expect(status).toBe(200);
+  it('opens a file in place with JavaScript: fetched, highlighted, its URL in the address bar', async () => {
+    const { page, errors } = await open(`${server.url}skills/invoice-reconciler/`);
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    await page.click('.file-tree a:has-text("match.py")');
+    expect(await shownFile(page, 'scripts/match.py')).toBe('scripts/match.py');
+    expect(page.url()).toBe(`${server.url}skills/invoice-reconciler/files/scripts/match.py/`);
+    expect(requests).toContain('/skills/invoice-reconciler/files/scripts/match.py/');
+    // Still the skill page: its SKILL.md is there, the tree marks the open file.
+    expect(await page.locator('[data-tier="full"] h1').textContent()).toBe('Invoice reconciler');
+    expect(await page.getAttribute('.file-tree a:has-text("match.py")', 'aria-current')).toBe('page');
+    await page.waitForSelector('[data-viewer] pre.code .t-keyword');
+    expect(await page.locator('[data-viewer] pre.code .t-keyword').first().textContent()).toBe('def');
+    await page.click('.file-tree a:has-text("SKILL.md")');
+    expect(await shownFile(page, 'SKILL.md')).toBe('SKILL.md');
+    await page.goBack();
+    expect(await shownFile(page, 'scripts/match.py')).toBe('scripts/match.py');
+    await page.goBack();
+    await page.waitForFunction(() => !document.querySelector('[data-viewer] [data-file-panel]'));
+    expect(page.url()).toBe(`${server.url}skills/invoice-reconciler/`);
+    // A reload of a file's URL shows that file on its own page.
+    await page.goto(`${server.url}skills/invoice-reconciler/files/scripts/match.py/`);
+    expect(await shownFile(page, 'scripts/match.py')).toBe('scripts/match.py');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'file-view.png') });
+    expect(errors).toEqual([]);
     await page.close();
   });
 
-  it('renders hostile content without running any of it', async () => {
+  it('opens a file by a plain link without JavaScript', async () => {
+    const page = await browser.newPage({ javaScriptEnabled: false });
+    await page.goto(`${server.url}skills/pdf-toolkit/`);
+    await page.click('.file-tree a:has-text("extract.py")');
+    await page.waitForURL(`${server.url}skills/pdf-toolkit/files/scripts/extract.py/`);
+    expect(await page.textContent('[data-viewer] .file-path')).toBe('scripts/extract.py');
+    expect(await page.textContent('[data-viewer] pre.code')).toContain('def extract(path: str) -> str:');
+    expect(await page.getAttribute('.file-tree a:has-text("extract.py")', 'aria-current')).toBe('page');
+    // The relative link in SKILL.md goes to the same page.
+    await page.goto(`${server.url}skills/pdf-toolkit/`);
+    await page.click('[data-skill-body] a:has-text("the script")');
+    await page.waitForURL(`${server.url}skills/pdf-toolkit/files/scripts/extract.py/`);
+    await page.close();
+  });
+
+  it('opens the file a relative link in SKILL.md names, in place', async () => {
+    const { page, errors } = await open(`${server.url}skills/pdf-toolkit/`);
+    await page.click('[data-skill-body] a:has-text("the script")');
+    expect(await shownFile(page, 'scripts/extract.py')).toBe('scripts/extract.py');
+    expect(page.url()).toBe(`${server.url}skills/pdf-toolkit/files/scripts/extract.py/`);
+    await page.click('[data-skill-body] a:has-text("logo")');
+    expect(await shownFile(page, 'assets/logo.png')).toBe('assets/logo.png');
+    expect(await page.locator('[data-viewer] img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('serves every file byte-exact, whatever its name, from its own page, and the archives', async () => {
+    for (const id of ['odd-file-names', 'pdf-toolkit']) {
+      const { page, errors } = await open(`${server.url}skills/${id}/`);
+      const views = await page.$$eval('.file-tree a[data-file-link]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
+      const expected = id === 'odd-file-names' ? ['SKILL.md', ...ODD_NAMES] : ['SKILL.md', 'assets/logo.png', 'data/sample.bin', 'scripts/extract.py'];
+      const seen: string[] = [];
+      for (const view of views) {
+        const res = await page.goto(view);
+        expect(res?.status(), view).toBe(200);
+        const filePath = (await page.getAttribute('[data-file-panel]', 'data-path'))!;
+        seen.push(filePath);
+        const href = await page.locator('[data-download-link]').evaluate((a: HTMLAnchorElement) => a.href);
+        const source = await readFile(path.join(fixture.skillsDir, id, ...filePath.split('/')));
+        const got = await page.evaluate(async (h) => {
+          const r = await fetch(h);
+          const digest = await crypto.subtle.digest('SHA-256', await r.arrayBuffer());
+          return { status: r.status, sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('') };
+        }, href);
+        expect(got, filePath).toEqual({ status: 200, sha256: createHash('sha256').update(source).digest('hex') });
+      }
+      expect(seen.sort()).toEqual(expected.sort());
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+    const { page } = await open(`${server.url}skills/pdf-toolkit/files/data/sample.bin/`);
+    expect(await page.locator('[data-file-panel] .file-note').textContent()).toContain('Binary file');
+    await page.goto(`${server.url}skills/pdf-toolkit/`);
+    expect(await page.locator('[data-skill-body] img').getAttribute('src')).toBe('/feed/v1/files/pdf-toolkit/assets/logo.png');
+    await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().waitFor();
+    expect(await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().textContent()).toBe('from');
+    const zip = await page.getAttribute('a:has-text("Download .zip")', 'href');
+    expect(await page.evaluate(async (href) => (await fetch(href!)).status, zip)).toBe(200);
+    await page.close();
+  });
+
+  it('renders hostile content without running any of it, in the page and in file views', async () => {
     const { page, dialogs, errors } = await open(`${server.url}skills/xss-attempt/`);
     await page.waitForLoadState('networkidle');
     const body = page.locator('[data-skill-body]');
@@ -225,13 +283,24 @@ describe.skipIf(skip)('skill page', () => {
     expect(hrefs.filter((h) => /^\s*(javascript|data):/i.test(h))).toEqual([]);
     // The hostile description is text, not markup.
     expect(await page.locator('.skill-desc').textContent()).toContain('<script>');
-    // The hostile file shows as source.
-    await page.click('.file-tree a:has-text("evil.html")');
-    expect(await page.locator('.file-panel:visible pre.code').textContent()).toContain('<script>');
-    for (const url of [`${server.url}tags/`, `${server.url}domains/security/`, `${server.url}?q=xss`]) {
+    // Hostile files show as source, opened in place; active types are downloads, never "Raw".
+    for (const file of ['evil.html', 'page.html']) {
+      await page.click(`.file-tree a:has-text("${file}")`);
+      await shownFile(page, file);
+      expect(await page.locator('[data-viewer] pre.code').textContent()).toContain('<script>');
+      expect(await page.locator('[data-viewer] [data-raw-link]').count()).toBe(0);
+      expect(await page.getAttribute('[data-viewer] [data-download-link]', 'download')).toBe(file);
+    }
+    expect(await page.locator('[data-viewer] pre.code').textContent()).toContain("$& $' $` $1");
+    // The SVG shows as an image, which never runs its script.
+    await page.click('[data-skill-body] a:has-text("drawing")');
+    await shownFile(page, 'evil.svg');
+    await page.locator('[data-viewer] img').evaluate((img: HTMLImageElement) => img.decode().catch(() => {}));
+    for (const url of [`${server.url}tags/`, `${server.url}domains/security/`, `${server.url}?q=xss`, `${server.url}skills/xss-attempt/files/evil.html/`]) {
       await page.goto(url);
       await page.waitForLoadState('networkidle');
     }
+    await page.goto(server.url);
     await page.fill('#q', 'harmless');
     await page.waitForSelector('#results > li[data-id="xss-attempt"]');
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
@@ -269,16 +338,6 @@ describe.skipIf(skip)('site pages', () => {
     expect(res?.status()).toBe(404);
     expect(await page.locator('h1').textContent()).toContain('not in the catalog');
     expect(errors.filter((e) => !e.includes('404'))).toEqual([]);
-    await page.close();
-  });
-
-  it('works on a phone-sized screen', async () => {
-    const { page } = await open(server.url, { width: 390 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'home-phone.png') });
-    await page.goto(`${server.url}skills/pdf-toolkit/`);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
     await page.close();
   });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture } from './helpers/fixture.ts';
-import { serveStatic, type StaticServer } from './helpers/static-server.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 let fixture: BuiltFixture;
@@ -20,7 +20,7 @@ const skip = skipWithoutChromium();
 beforeAll(async () => {
   if (skip) return;
   fixture = await buildFixtureSite({ base: '/catalog/' });
-  server = await serveStatic(fixture.outDir, '/catalog/');
+  server = await serveStatic({ root: fixture.outDir, base: '/catalog/' });
   browser = await launchChromium();
 });
 
@@ -53,7 +53,9 @@ describe.skipIf(skip)('served from /catalog/', () => {
     await page.waitForURL(`${server.url}skills/pdf-toolkit/`);
     expect(await page.locator('[data-tier="card"] h1').textContent()).toBe('pdf-toolkit');
 
-    const href = await page.locator('.file-panel[aria-label="scripts/extract.py"] [data-raw-link]').evaluate((a: HTMLAnchorElement) => a.href);
+    await page.click('.file-tree a:has-text("extract.py")');
+    await page.waitForURL(`${server.url}skills/pdf-toolkit/files/scripts/extract.py/`);
+    const href = await page.locator('[data-viewer] [data-raw-link]').evaluate((a: HTMLAnchorElement) => a.href);
     expect(new URL(href).pathname).toBe('/catalog/feed/v1/files/pdf-toolkit/scripts/extract.py');
     const text = await page.evaluate(async (h) => (await fetch(h)).text(), href);
     const source = await readFile(path.join(fixture.skillsDir, 'pdf-toolkit/scripts/extract.py'));

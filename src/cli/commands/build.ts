@@ -49,6 +49,7 @@ function summaryLine(r: BuildResult): string {
     `built ${r.skills} skill(s), ${r.files} file(s)${r.skipped_files ? ` (${r.skipped_files} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s`,
     `  withheld (private/group): ${r.withheld}; imported: ${r.imported}${r.imported_not_exported ? ` (${r.imported_not_exported} shown on the site only, federation.reexport is off)` : ''}; duplicates: ${r.duplicates}; invalid skills: ${r.invalid}`,
     `  changes: ${c.added} added, ${c.updated} updated, ${c.removed} removed`,
+    ...(r.site ? [`  site: rendered ${r.site.rendered} of ${r.site.skills} skills, ${r.site.cached} from cache; ${r.site.pages} pages (${r.site.file_pages} file views) in ${r.site.seconds.toFixed(1)} s`] : []),
     '',
   ].join('\n');
 }

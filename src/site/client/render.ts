@@ -1,9 +1,12 @@
 /**
  * DOM for search results, built with DOM APIs only (never innerHTML): skill content is
- * untrusted. Mirrors src/components/SkillCard.astro.
+ * untrusted. A result card is a clone of the blank card src/components/SkillCard.astro renders
+ * into the page's `<template data-card-template>`: one template for both.
  */
 import type { SearchDoc } from '../../search/index.ts';
 import type { SiteUrls } from '../urls.ts';
+import { displayName } from '../catalog.ts';
+import type { FacetEntry } from './results.ts';
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
@@ -12,35 +15,35 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   return node;
 }
 
-function link(href: string, className: string | undefined, text: string): HTMLAnchorElement {
-  const a = el('a', className, text);
-  a.href = href;
-  return a;
+/** Set a slot's text (and link), or remove the slot's element — or its `remove` ancestor — when there is no value. */
+function fill(card: HTMLElement, name: string, text: string | undefined, href?: string, remove = `[data-slot="${name}"]`): void {
+  const slot = card.querySelector<HTMLElement>(`[data-slot="${name}"]`)!;
+  if (text === undefined) return void slot.closest(remove)!.remove();
+  slot.textContent = text;
+  if (href !== undefined) slot.setAttribute('href', href);
 }
 
-export function renderCard(doc: SearchDoc, urls: SiteUrls, localRegistry: string): HTMLLIElement {
-  const li = el('li', 'card');
-  li.dataset.id = doc.id;
-  const title = el('h3', 'card-title');
-  title.append(link(urls.skill(doc.id), undefined, doc.name));
-  const meta = el('div', 'card-meta');
-  if (doc.domain) meta.append(link(urls.domain(doc.domain), 'pill pill-domain', doc.domain));
-  for (const tag of doc.tags ?? []) meta.append(link(urls.tag(tag), 'pill', `#${tag}`));
-  const foot = el('div', 'card-foot');
-  if (doc.version) foot.append(el('span', 'card-version', `v${doc.version}`));
-  if (doc.registry && doc.registry !== localRegistry) foot.append(el('span', 'card-registry', `from ${doc.registry}`));
-  li.append(title, el('p', 'card-desc', doc.description), meta, foot);
-  return li;
-}
-
-export interface FacetEntry {
-  value: string;
-  count: number;
-  selected: boolean;
+export function renderCard(template: HTMLTemplateElement, doc: SearchDoc, urls: SiteUrls, localRegistry: string): HTMLLIElement {
+  const card = template.content.firstElementChild!.cloneNode(true) as HTMLLIElement;
+  card.dataset.id = doc.id;
+  fill(card, 'name', displayName(doc), urls.skill(doc.id));
+  fill(card, 'description', doc.description);
+  fill(card, 'domain', doc.domain, doc.domain && urls.domain(doc.domain));
+  const tag = card.querySelector<HTMLElement>('[data-slot="tag"]')!;
+  for (const t of doc.tags ?? []) {
+    const pill = tag.cloneNode() as HTMLElement;
+    pill.textContent = `#${t}`;
+    pill.setAttribute('href', urls.tag(t));
+    tag.before(pill);
+  }
+  tag.remove();
+  fill(card, 'version', doc.version, undefined, '.card-version');
+  fill(card, 'registry', doc.registry && doc.registry !== localRegistry ? doc.registry : undefined, undefined, '.card-registry');
+  return card;
 }
 
 /** A facet list as toggle buttons (without JavaScript the same list is links to tag/domain pages). */
-export function renderFacetItems(entries: FacetEntry[], label: (v: string) => string): HTMLLIElement[] {
+export function renderFacetItems(entries: readonly FacetEntry[], label: (v: string) => string): HTMLLIElement[] {
   return entries.map((e) => {
     const li = el('li');
     const b = el('button', 'facet-item');

@@ -1,7 +1,9 @@
 /**
- * Small enhancements of the skill and about pages: fill in the site's URL in snippets when
- * the registry has no configured URL, copy buttons, and mark the file shown in the viewer.
+ * The skill page, a file's page and the about page: fill in the site's URL in snippets when the
+ * registry has no configured URL, copy buttons, files opened in place, code highlighted.
  */
+import { highlightCodeBlocks, initFileViewer } from './file-viewer.ts';
+
 const base = document.body.dataset.base ?? '/';
 const placeholder = document.querySelector<HTMLElement>('[data-site-placeholder]')?.dataset.sitePlaceholder;
 if (placeholder) {
@@ -26,14 +28,6 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('[data-copy]')
   });
 }
 
-function markCurrentFile(): void {
-  const links = document.querySelectorAll<HTMLAnchorElement>('[data-file-link]');
-  const target = location.hash.slice(1);
-  const current = [...links].some((a) => a.dataset.fileLink === target) ? target : links[0]?.dataset.fileLink;
-  for (const a of links) {
-    if (a.dataset.fileLink === current) a.setAttribute('aria-current', 'true');
-    else a.removeAttribute('aria-current');
-  }
-}
-markCurrentFile();
-window.addEventListener('hashchange', markCurrentFile);
+initFileViewer();
+const body = document.querySelector('[data-skill-body]');
+if (body) highlightCodeBlocks(body);

@@ -140,10 +140,15 @@ export const SKILLS: FixtureSkill[] = [
       '',
       '[data link](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
       '',
-      'Safe text survives: **bold** and `code`.',
+      'Safe text survives: **bold** and `code`. The [page](page.html) and the [drawing](evil.svg) are files of this skill.',
       '',
     ].join('\n'),
-    files: { 'evil.html': '<script>window.__xss = "file"; alert("file")</script>\n<img src=x onerror=alert(7)>\n' },
+    files: {
+      'evil.html': '<script>window.__xss = "file"; alert("file")</script>\n<img src=x onerror=alert(7)>\n',
+      // Opened from the catalog's origin these would run script there (issue 11, row 4).
+      'page.html': '<!doctype html><title>page</title><script>window.__xss = "page"; parent.__xss = "page"; alert("page")</script>\n<p>$& $\' $` $1</p>\n',
+      'evil.svg': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(\'svg\'); window.__xss = \'svg\'"><script>alert("svg script")</script><circle r="5"/></svg>\n',
+    },
   },
 ];
 

@@ -1,0 +1,41 @@
+/**
+ * `skillpress dev`: build, serve on 127.0.0.1, rebuild when the skills or the config change,
+ * reload open pages (src/serve/dev-server.ts). Prints one line per build, and the problems of a
+ * build that is not served.
+ */
+import { startDevServer, type BuildStatus } from '../../serve/dev-server.ts';
+import { EXIT, parse, type Command } from '../args.ts';
+import { parsePort, portInUse, untilInterrupted } from './preview.ts';
+import { formatProblem } from './validate.ts';
+
+function report(status: BuildStatus): void {
+  const site = status.result?.site;
+  const rendered = site ? `; rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache` : '';
+  if (status.failure) process.stderr.write(`dev: build ${status.build} failed in ${status.seconds.toFixed(1)} s: ${status.failure}\n`);
+  else if (!status.ok) {
+    process.stderr.write(`dev: build ${status.build} has new errors; still serving build ${status.served}:\n${status.newErrors.map((l) => `  ${l}\n`).join('')}`);
+  } else process.stderr.write(`dev: build ${status.build}: ${status.result!.skills} skills in ${status.seconds.toFixed(1)} s${rendered}\n`);
+}
+
+export const dev: Command = {
+  name: 'dev',
+  summary: 'build, serve on 127.0.0.1 and rebuild on every change to the skills or the config, reloading open pages',
+  usage: 'skillpress dev [--skills dir] [--port n=4321] [--base /path/] [--config dir=config] [--strict]',
+  async run(argv) {
+    const { values } = parse(argv, { skills: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' } }, 0);
+    const port = parsePort(values.port, 4321);
+    const server = await startDevServer({
+      skills: values.skills,
+      config: values.config,
+      base: values.base,
+      strict: values.strict,
+      port,
+      describeProblem: (p) => formatProblem(p),
+      onBuild: report,
+    }).catch((err: unknown) => portInUse(err, port));
+    process.stdout.write(`dev: serving at ${server.url} (Ctrl-C to stop)\n`);
+    await untilInterrupted();
+    await server.close();
+    return EXIT.ok;
+  },
+};

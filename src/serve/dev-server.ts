@@ -1,0 +1,159 @@
+/**
+ * `skillpress dev` as a library call: build the catalog, serve it on 127.0.0.1, watch the skills
+ * folder and the config, rebuild on a change (the render cache makes that cost what changed), and
+ * reload the open pages after each rebuild.
+ *
+ * A rebuild that brings new errors (a broken SKILL.md) is not served: the last good build stays,
+ * and its problems show on every open page (./dev-client.js) and through `onBuild`. A build is
+ * good when its errors are among those of the build being served, so a catalog that starts with
+ * some invalid skills can still be worked on.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { build, type BuildOptions, type BuildResult } from '../build.ts';
+import { loadConfig } from '../config/load.ts';
+import type { Problem } from '../model/skill.ts';
+import { isInsideDir } from '../lib/fs.ts';
+import { serveStatic, type StaticServer } from './static-server.ts';
+
+export interface DevServerOptions extends Pick<BuildOptions, 'skills' | 'config' | 'base' | 'strict'> {
+  /** Default 0: any free port. */
+  port?: number;
+  /** One line per problem, for the pages' overlay. */
+  describeProblem: (p: Problem) => string;
+  /** After every build, served or not. */
+  onBuild?: (status: BuildStatus) => void;
+}
+
+export interface BuildStatus {
+  /** Counts every build; `served` is the last one being served. */
+  build: number;
+  served: number;
+  ok: boolean;
+  /** Errors the served build does not have: why this build is not served. */
+  newErrors: string[];
+  result?: BuildResult;
+  /** Set when the build itself failed (an invalid config, an unreadable folder). */
+  failure?: string;
+  seconds: number;
+}
+
+export interface DevServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+const ROUTES = '/__skillpress/';
+const CLIENT = new URL('./dev-client.js', import.meta.url);
+/** Wait this long after a change for more: an editor saves in several steps. */
+const SETTLE_MS = 80;
+
+/** An error, told apart from others by where it is and which rule (not the line: edits move it). */
+const errorKey = (p: Problem): string => `${p.skill}\0${p.file ?? ''}\0${p.rule}`;
+const errorsOf = (problems: readonly Problem[]): Problem[] => problems.filter((p) => p.severity === 'error');
+
+export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
+  // The config is read again by every build; the base path and the folders to watch are fixed at start.
+  const config = typeof options.config === 'object' ? options.config : await loadConfig(options.config);
+  const skillsDir = options.skills ?? config.skills.root;
+  const work = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-'));
+  const outs = [path.join(work, 'a'), path.join(work, 'b')];
+  const clients = new Set<ServerResponse>();
+  const client = await readFile(CLIENT, 'utf8');
+  let served: { dir: string; build: number; errors: Set<string> } | undefined;
+  let status: BuildStatus | undefined;
+  let builds = 0;
+
+  const broadcast = (): void => {
+    for (const res of clients) res.write(`data: ${JSON.stringify(publicStatus(status))}\n\n`);
+  };
+
+  const rebuild = async (): Promise<void> => {
+    const started = Date.now();
+    const n = ++builds;
+    // Never into the folder being served: a build that is not served must not replace it.
+    const out = served?.dir === outs[0] ? outs[1]! : outs[0]!;
+    try {
+      const result = await build({ skills: skillsDir, config: options.config, base: options.base, strict: options.strict, out, elasticsearch: false });
+      const errors = errorsOf(result.problems);
+      const known = served?.errors;
+      const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
+      if (newErrors.length === 0) served = { dir: out, build: n, errors: new Set(errors.map(errorKey)) };
+      status = { build: n, served: served!.build, ok: newErrors.length === 0, newErrors: newErrors.map(options.describeProblem), result, seconds: (Date.now() - started) / 1000 };
+    } catch (err) {
+      status = { build: n, served: served?.build ?? 0, ok: false, newErrors: [], failure: (err as Error).message, seconds: (Date.now() - started) / 1000 };
+    }
+    options.onBuild?.(status);
+    broadcast();
+  };
+
+  const intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (!pathname.startsWith(ROUTES)) return false;
+    if (pathname === `${ROUTES}client.js`) res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(client);
+    else if (pathname === `${ROUTES}events`) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.write(`data: ${JSON.stringify(publicStatus(status))}\n\n`);
+      clients.add(res);
+      req.on('close', () => clients.delete(res));
+    } else res.writeHead(404).end();
+    return true;
+  };
+
+  const server = await serveStatic({
+    // Before any build is good there is nothing to serve: every page is the not-found one.
+    root: () => served?.dir ?? work,
+    base: options.base ?? config.site.base,
+    port: options.port,
+    intercept,
+    transformHtml: (html) => html.replace('</body>', () => `<script type="module" src="${ROUTES}client.js?build=${served?.build ?? 0}"></script></body>`),
+  });
+  await rebuild();
+  const configDir = typeof options.config === 'string' ? options.config : 'config';
+  const watcher = watchSources([skillsDir, configDir], work, rebuild);
+  return {
+    url: server.url,
+    close: async () => {
+      await watcher.close();
+      for (const res of clients) res.end();
+      await server.close();
+      await rm(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What the pages' script needs: whether to reload, and what to show. */
+function publicStatus(status: BuildStatus | undefined) {
+  return status ? { build: status.build, served: status.served, ok: status.ok, problems: status.newErrors, failure: status.failure } : null;
+}
+
+/**
+ * Watch the skills folder and the config (chokidar: Node's own recursive watch loses files an
+ * editor replaces by renaming); after a change settles, rebuild — one build at a time, and once
+ * more if anything changed while it ran.
+ */
+function watchSources(folders: string[], work: string, rebuild: () => Promise<void>): FSWatcher {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  const run = (): void => {
+    if (running) return void (again = true);
+    running = rebuild().finally(() => {
+      running = undefined;
+      if (again) {
+        again = false;
+        run();
+      }
+    });
+  };
+  const cache = path.resolve('.cache');
+  // Our own writes (the render cache, the builds) are not changes to the sources.
+  const ignored = (file: string): boolean => isInsideDir(file, work) || isInsideDir(file, cache) || /[/\\](\.git|node_modules)([/\\]|$)/.test(file);
+  return watch(folders.map((f) => path.resolve(f)), { ignoreInitial: true, ignored }).on('all', () => {
+    clearTimeout(timer);
+    timer = setTimeout(run, SETTLE_MS);
+  });
+}

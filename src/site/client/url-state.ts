@@ -1,0 +1,49 @@
+/**
+ * The catalog's state as it lives in the URL: `?q=…&tag=…&tag=…&domain=…&sort=…`, so a search
+ * can be shared. Pure functions of strings (no `location`, no `history`): unit-tested in Node.
+ */
+
+export type Sort = 'relevance' | 'name' | 'updated';
+
+export interface CatalogState {
+  q: string;
+  tags: string[];
+  domain: string | undefined;
+  sort: Sort;
+}
+
+const SORTS: readonly string[] = ['relevance', 'name', 'updated'];
+
+/** The state a query string (`location.search`) describes; anything unknown is ignored. */
+export function readState(search: string): CatalogState {
+  const p = new URLSearchParams(search);
+  const sort = p.get('sort') ?? '';
+  return {
+    q: p.get('q') ?? '',
+    tags: p.getAll('tag'),
+    domain: p.get('domain') ?? undefined,
+    sort: SORTS.includes(sort) ? (sort as Sort) : 'relevance',
+  };
+}
+
+/** The query string for a state (with `?`), or '' for the default state. */
+export function stateQuery(state: CatalogState): string {
+  const p = new URLSearchParams();
+  if (state.q) p.set('q', state.q);
+  for (const t of state.tags) p.append('tag', t);
+  if (state.domain) p.set('domain', state.domain);
+  if (state.sort !== 'relevance') p.set('sort', state.sort);
+  const qs = p.toString();
+  return qs ? `?${qs}` : '';
+}
+
+/** Whether the state asks for anything beyond the plain list (then the page searches at once). */
+export function isActive(state: CatalogState): boolean {
+  return state.q !== '' || state.tags.length > 0 || state.domain !== undefined || state.sort !== 'relevance';
+}
+
+/** The state with a tag or the domain switched on or off. */
+export function toggle(state: CatalogState, kind: 'tag' | 'domain', value: string): CatalogState {
+  if (kind === 'tag') return { ...state, tags: state.tags.includes(value) ? state.tags.filter((t) => t !== value) : [...state.tags, value] };
+  return { ...state, domain: state.domain === value ? undefined : value };
+}

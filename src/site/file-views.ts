@@ -1,0 +1,94 @@
+/**
+ * One page per file of every skill: `skills/<id>/files/<path>/`. A plain link opens it without
+ * JavaScript; on a skill page the script fetches it and moves its panel in place
+ * (src/site/client/file-viewer.ts), so the skill page itself carries no file content.
+ *
+ * Astro renders one template per skill (src/pages/skills/[id]/file-template.astro: layout, the
+ * skill's name and its file tree) holding slots marked with this build's random marker; here
+ * each file's panel is filled in. Astro's router cannot name pages after arbitrary file paths
+ * (`#`, `?`, `%` in names), and filling a template costs a fraction of rendering a page.
+ */
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Card, FeedFile, FeedSkill } from '../model/feed.ts';
+import { resolveInside } from '../lib/fs.ts';
+import { pMap } from '../lib/p-map.ts';
+import { isActiveFile } from '../serve/headers.ts';
+import { formatBytes } from './catalog.ts';
+import { readFeedFile, readSkill } from './feed-data.ts';
+import { languageFor } from './languages.ts';
+import { slot } from './site-data.ts';
+import { listFiles } from './skill-view.ts';
+import type { SiteUrls } from './urls.ts';
+
+/** Text shown in a file view is cut here; the file's own link always has all of it. */
+export const VIEWER_MAX_BYTES = 256 * 1024;
+
+/** Where the template of a skill's file pages is rendered (and removed once they are written). */
+export const TEMPLATE_DIR = 'file-template';
+
+/** Images a browser shows safely in `<img>` (SVG in `<img>` runs no script). */
+const IMAGE_MIME = /^image\/(png|jpe?g|gif|webp|avif|svg\+xml|bmp|x-icon|vnd\.microsoft\.icon)$/;
+
+const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function fileBody(feedDir: string, skill: FeedSkill, file: FeedFile, url: string): string {
+  if (file.skipped) return `<p class="file-note">Not stored in the catalog: ${escapeHtml(file.skipped.reason)}</p>`;
+  if (IMAGE_MIME.test(file.mime)) return `<div class="file-image"><img src="${escapeHtml(url)}" alt="${escapeHtml(file.path)}" decoding="async"></div>`;
+  if (file.encoding !== 'utf-8') return `<p class="file-note">Binary file (${formatBytes(file.size)}, ${escapeHtml(file.mime)}): download it to open it.</p>`;
+  const bytes = readFeedFile(feedDir, skill.card.id, file);
+  const truncated = bytes.length > VIEWER_MAX_BYTES;
+  const text = (truncated ? bytes.subarray(0, VIEWER_MAX_BYTES) : bytes).toString('utf8');
+  const language = languageFor(file.path.slice(file.path.lastIndexOf('/') + 1));
+  const lang = language ? ` data-language="${language}"` : '';
+  const note = truncated ? `<p class="file-note">Showing the first ${formatBytes(VIEWER_MAX_BYTES)}; download the file for all of it.</p>` : '';
+  // Plain escaped text: the browser numbers and highlights the lines when it shows them.
+  return `<pre class="code" tabindex="0"${lang}><code>${escapeHtml(text)}</code></pre>${note}`;
+}
+
+/**
+ * A file's panel: path, facts, links to its bytes, and its content. Active types (HTML, SVG,
+ * XML, JavaScript) are offered as downloads only: opened from the site's origin they would run.
+ */
+export function filePanel(feedDir: string, skill: FeedSkill, file: FeedFile, urls: SiteUrls): string {
+  const url = urls.file(skill.card.id, file.path);
+  const facts = [file.skipped ? 'not stored' : formatBytes(file.size), file.tokens !== undefined ? `${file.tokens.toLocaleString('en')} tokens` : '', file.mime].filter(Boolean).join(' · ');
+  const name = escapeHtml(file.path.slice(file.path.lastIndexOf('/') + 1));
+  const links = file.skipped
+    ? ''
+    : `<span class="file-actions">${isActiveFile(file.path) ? '' : `<a class="button small" href="${escapeHtml(url)}" data-raw-link>Raw</a>`}<a class="button small" href="${escapeHtml(url)}" download="${name}" data-download-link>Download</a></span>`;
+  return [
+    `<section class="file-panel" id="file-view" tabindex="-1" aria-labelledby="file-view-title" data-file-panel data-path="${escapeHtml(file.path)}">`,
+    `<header class="file-head"><h2 class="file-path" id="file-view-title">${escapeHtml(file.path)}</h2><span class="file-facts">${escapeHtml(facts)}</span>${links}</header>`,
+    fileBody(feedDir, skill, file, url),
+    '</section>',
+  ].join('');
+}
+
+/** Fill the template's slots. Replacements are functions: `$&` in a file must stay text. */
+export function fillTemplate(template: string, marker: string, title: string, panel: string, current?: number): string {
+  let html = template.replaceAll(slot(marker, 'title'), () => escapeHtml(title)).replace(slot(marker, 'panel'), () => panel);
+  if (current !== undefined) html = html.replaceAll(`data-file-link="${current}"`, () => `data-file-link="${current}" aria-current="page"`);
+  return html;
+}
+
+async function writeSkillFileViews(outDir: string, feedDir: string, id: string, urls: SiteUrls, marker: string): Promise<number> {
+  const skillDir = path.join(outDir, 'skills', id);
+  const templateDir = path.join(skillDir, TEMPLATE_DIR);
+  const template = await readFile(path.join(templateDir, 'index.html'), 'utf8');
+  const skill = readSkill(feedDir, id);
+  const files = listFiles(skill, urls);
+  for (const f of files) {
+    const dir = resolveInside(path.join(skillDir, 'files'), f.file.path);
+    await mkdir(dir, { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), fillTemplate(template, marker, f.file.path, filePanel(feedDir, skill, f.file, urls), f.index));
+  }
+  await rm(templateDir, { recursive: true, force: true });
+  return files.length;
+}
+
+/** Writes every file's page into the built site `outDir`; returns how many. */
+export async function writeFileViews(outDir: string, feedDir: string, cards: readonly Card[], urls: SiteUrls, marker: string): Promise<number> {
+  const counts = await pMap(cards, (card) => writeSkillFileViews(outDir, feedDir, card.id, urls, marker), 8);
+  return counts.reduce((a, b) => a + b, 0);
+}

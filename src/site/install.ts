@@ -1,0 +1,34 @@
+/**
+ * How a skill is installed or used, as the skill page and the about page show it: the
+ * ecosystem's installer first (`npx skills add`, which reads the discovery index), then
+ * `skillpress install`, then an MCP client configuration.
+ */
+import type { Card, FeedIndex, FeedSkill } from '../model/feed.ts';
+
+/** Stands for the site's address when the registry has no `url`; the page script fills it in. */
+export const SITE_PLACEHOLDER = '<site-url>';
+
+/** The published site's address (ending in `/`), or the placeholder. */
+export function siteAddress(index: FeedIndex): string {
+  return index.registry.url?.replace(/\/?$/, '/') ?? SITE_PLACEHOLDER;
+}
+
+/** Where a skill installs from: this site, or for an imported skill not re-exported here, the peer's site. */
+export function installSource(skill: FeedSkill, site: string, hasArchive: boolean): string {
+  const source = skill.summary.source_url;
+  const peer = !hasArchive && source ? /^(https?:\/\/.+\/)feed\/v1\/index\.json$/.exec(source)?.[1] : undefined;
+  return peer ?? site;
+}
+
+export function skillsAddCommand(source: string, card?: Card): string {
+  return card ? `npx skills add ${source} --skill ${card.name}` : `npx skills add ${source}`;
+}
+
+export function skillpressInstallCommand(source: string, card: Card): string {
+  return `npx skillpress install ${source} ${card.name}`;
+}
+
+/** An MCP client's `mcpServers` entry running `skillpress mcp` over this site's feed. */
+export function mcpConfig(index: FeedIndex, site: string): string {
+  return JSON.stringify({ mcpServers: { [index.registry.name || 'skills']: { command: 'npx', args: ['-y', 'skillpress', 'mcp', '--feed', `${site}feed/v1/index.json`] } } }, null, 2);
+}

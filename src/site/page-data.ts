@@ -1,0 +1,23 @@
+/**
+ * The pages' view of this build (src/site/site-data.ts): the feed, the URLs and each skill's
+ * rendered SKILL.md. Imported by .astro files only; read once per build and kept.
+ */
+import { readFileSync } from 'node:fs';
+import site from 'virtual:skillpress/site';
+import type { Card, FeedIndex, FeedSkill } from '../model/feed.ts';
+import { readCards, readIndex, readSkill } from './feed-data.ts';
+import { siteUrls } from './urls.ts';
+
+export const urls = siteUrls(site.base, { feedPath: site.feedPath, filesBaseUrl: site.filesBaseUrl });
+export const marker = site.marker;
+
+let cards: Card[] | undefined;
+let index: FeedIndex | undefined;
+
+/** Every card, sorted by name. */
+export const loadCards = (): Card[] => (cards ??= readCards(site.feedDir));
+/** The feed's manifest (every page's layout needs the registry's name). */
+export const loadIndex = (): FeedIndex => (index ??= readIndex(site.feedDir));
+export const loadSkill = (id: string): FeedSkill => readSkill(site.feedDir, id);
+/** SKILL.md of a skill as sanitized HTML, rendered before the pages (src/site/render-bodies.ts). */
+export const bodyHtml = (id: string): string => readFileSync(site.bodies[id]!, 'utf8');

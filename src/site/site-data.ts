@@ -1,0 +1,41 @@
+/**
+ * What one site build hands to its pages: the feed folder, URLs, where each skill's rendered
+ * SKILL.md is. Astro renders the pages in a bundle of its own, so this reaches them as a Vite
+ * virtual module (`virtual:skillpress/site`) holding these values as JSON — no environment
+ * variables, no working-directory changes, nothing shared between two builds in one process.
+ */
+import type { AstroInlineConfig } from 'astro';
+
+export const SITE_DATA_MODULE = 'virtual:skillpress/site';
+
+export interface SiteData {
+  /** The feed folder the pages read at build time. */
+  feedDir: string;
+  /** Base path the site is served under (`/`, `/skills/`). */
+  base: string;
+  /** Where that feed is below the published site (`feed/v1`, `catalog/v1`). */
+  feedPath: string;
+  /** `site.files_base_url`: the origin skill files are published on, when not the site's. */
+  filesBaseUrl?: string;
+  /** Skill id → file holding its rendered SKILL.md (the render cache). */
+  bodies: Record<string, string>;
+  /**
+   * A random token of this build: the files page marks the places a file view fills in with it
+   * (src/site/file-views.ts). Skill content cannot guess it, so cannot forge a slot.
+   */
+  marker: string;
+}
+
+/** A slot of the file pages' template: `<marker>:<name>`. */
+export const slot = (marker: string, name: 'title' | 'panel'): string => `${marker}:${name}`;
+
+type VitePlugin = NonNullable<NonNullable<AstroInlineConfig['vite']>['plugins']>[number];
+
+export function siteDataPlugin(data: SiteData): VitePlugin {
+  const resolved = `\0${SITE_DATA_MODULE}`;
+  return {
+    name: 'skillpress-site-data',
+    resolveId: (id: string) => (id === SITE_DATA_MODULE ? resolved : undefined),
+    load: (id: string) => (id === resolved ? `export default ${JSON.stringify(data)};` : undefined),
+  };
+}

@@ -1,0 +1,104 @@
+/**
+ * The static server behind `skillpress preview` and `skillpress dev`: what a static host does
+ * (base path, folders, 404 page, MIME types) plus the headers that keep skill files inert.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headersFile, isActiveFile, skillFileHeaders } from '../../src/serve/headers.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
+
+let root: string;
+let server: StaticServer;
+
+const FILES: Record<string, string> = {
+  'index.html': '<h1>home</h1>',
+  '404.html': '<h1>not in the catalog</h1>',
+  'skills/pdf/index.html': '<h1>pdf</h1>',
+  'feed/v1/index.json': '{"feed_version":"1"}',
+  'feed/v1/files/pdf/SKILL.md': '# pdf',
+  'feed/v1/files/pdf/page.html': '<script>alert(1)</script>',
+  'feed/v1/files/pdf/#hash ?q%20.txt': 'odd',
+  '.well-known/agent-skills/pdf.tar.gz': 'gz',
+  '.well-known/agent-skills/pdf.zip': 'zip',
+  '../outside.txt': 'secret',
+};
+
+beforeAll(async () => {
+  const tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-serve-'));
+  root = path.join(tmp, 'site');
+  for (const [rel, body] of Object.entries(FILES)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), body);
+  }
+  server = await serveStatic({ root, base: '/cat/' });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await rm(path.dirname(root), { recursive: true, force: true });
+});
+
+const origin = (): string => new URL(server.url).origin;
+const get = (p: string, init?: RequestInit) => fetch(`${origin()}${p}`, { redirect: 'manual', ...init });
+
+describe('serveStatic', () => {
+  it('serves the site under its base path, folders through index.html', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/cat\/$/);
+    expect(await (await get('/cat/')).text()).toBe('<h1>home</h1>');
+    expect(await (await get('/cat/skills/pdf/')).text()).toBe('<h1>pdf</h1>');
+    const redirect = await get('/cat/skills/pdf');
+    expect([redirect.status, redirect.headers.get('location')]).toEqual([301, '/cat/skills/pdf/']);
+    expect((await get('/cat')).headers.get('location')).toBe('/cat/');
+  });
+
+  it('answers anything missing, outside the base or outside the folder with the 404 page', async () => {
+    for (const p of ['/cat/nope/', '/index.html', '/cat/..%2foutside.txt', '/cat/%2e%2e/outside.txt', '/cat/feed/%00', '/cat/%E0%A4%A']) {
+      const res = await get(p);
+      expect([p, res.status, await res.text()]).toEqual([p, 404, '<h1>not in the catalog</h1>']);
+    }
+    expect((await get('/cat/', { method: 'POST' })).status).toBe(405);
+  });
+
+  it('sends the MIME types a static host sends, and names with any character', async () => {
+    const type = async (p: string) => (await get(p)).headers.get('content-type');
+    expect(await type('/cat/feed/v1/index.json')).toBe('application/json; charset=utf-8');
+    expect(await type('/cat/feed/v1/files/pdf/SKILL.md')).toBe('text/markdown; charset=utf-8');
+    expect(await type('/cat/.well-known/agent-skills/pdf.tar.gz')).toBe('application/gzip');
+    expect(await type('/cat/.well-known/agent-skills/pdf.zip')).toBe('application/zip');
+    expect(await type('/cat/')).toBe('text/html; charset=utf-8');
+    expect(await (await get('/cat/feed/v1/files/pdf/%23hash%20%3Fq%2520.txt')).text()).toBe('odd');
+    const head = await get('/cat/feed/v1/index.json', { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-length'), await head.text()]).toEqual([200, '20', '']);
+  });
+
+  it('sandboxes skill files and sends active types as attachments; the site itself is untouched', async () => {
+    const headers = async (p: string) => {
+      const h = (await get(p)).headers;
+      return [h.get('content-security-policy'), h.get('x-content-type-options'), h.get('content-disposition')];
+    };
+    expect(await headers('/cat/feed/v1/files/pdf/page.html')).toEqual(['sandbox', 'nosniff', 'attachment']);
+    expect(await headers('/cat/feed/v1/files/pdf/SKILL.md')).toEqual(['sandbox', 'nosniff', null]);
+    expect(await headers('/cat/.well-known/agent-skills/pdf.zip')).toEqual(['sandbox', 'nosniff', null]);
+    expect(await headers('/cat/skills/pdf/')).toEqual([null, null, null]);
+  });
+});
+
+describe('header rules', () => {
+  it('tells active types by extension, whatever the case', () => {
+    for (const f of ['a.html', 'dir/B.SVG', 'x.xhtml', 'x.xml', 'x.js', 'x.mjs']) expect(isActiveFile(f), f).toBe(true);
+    for (const f of ['a.md', 'html', '.svg', 'x.py', 'x.png', 'x.json']) expect(isActiveFile(f), f).toBe(false);
+    expect(skillFileHeaders('catalog/v1/files/x/a.svg')).toEqual({ 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff', 'Content-Disposition': 'attachment' });
+    expect(skillFileHeaders('feedback/v1/files/a.svg')).toEqual({});
+  });
+
+  it('writes them as a _headers file under the base path, within the hosts\' 100-rule limit', () => {
+    const text = headersFile('/skills/');
+    expect(text).toContain('/skills/feed/v1/files/*\n  Content-Security-Policy: sandbox\n  X-Content-Type-Options: nosniff\n');
+    expect(text).toContain('/skills/catalog/v1/files/*.html\n  Content-Disposition: attachment\n');
+    expect(text).toContain('/skills/.well-known/agent-skills/*\n  Content-Security-Policy: sandbox\n');
+    expect(text).not.toContain('/skills/.well-known/agent-skills/*.html');
+    expect(text.split('\n').filter((l) => l.startsWith('/')).length).toBeLessThanOrEqual(100);
+  });
+});

@@ -1,0 +1,100 @@
+/**
+ * `skillpress dev` as someone editing skills uses it: the CLI serves the catalog, an edit to a
+ * SKILL.md on disk shows on the open page within seconds without a restart, and a broken edit
+ * shows its problem on the page and in the terminal while the last good build stays served.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { writeFixtureSkills } from './helpers/fixture.ts';
+import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const skip = skipWithoutChromium();
+let tmp: string;
+let dev: ChildProcess;
+let url: string;
+let stderr = '';
+let browser: Browser;
+
+/** Resolves once the dev server's stderr holds `text` (a build line). */
+function terminalShows(text: string, timeout = 60_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "${text}" from skillpress dev in ${timeout} ms:\n${stderr}`)), timeout);
+    const check = (): void => {
+      if (!stderr.includes(text)) return;
+      clearTimeout(timer);
+      dev.stderr!.off('data', check);
+      resolve();
+    };
+    dev.stderr!.on('data', check);
+    check();
+  });
+}
+
+beforeAll(async () => {
+  if (skip) return;
+  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-'));
+  await writeFixtureSkills(path.join(tmp, 'skills'));
+  dev = spawn(path.join(REPO, 'node_modules/.bin/node'), [path.join(REPO, 'scripts/skillpress.mjs'), 'dev', '--skills', 'skills', '--port', '0'], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+  dev.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    dev.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /serving at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1];
+      if (found) resolve(found);
+    });
+    dev.once('exit', (code) => reject(new Error(`skillpress dev exited with ${code}:\n${stderr}`)));
+  });
+  await terminalShows('dev: build 1:');
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  dev?.kill();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
+});
+
+describe.skipIf(skip)('skillpress dev', () => {
+  it('shows an edit on the open page, and keeps the last good build when an edit breaks a skill', async () => {
+    const skillMd = path.join(tmp, 'skills/budget-forecaster/SKILL.md');
+    const original = await readFile(skillMd, 'utf8');
+    const page = await browser.newPage();
+    await page.goto(`${url}skills/budget-forecaster/`);
+    expect(await page.textContent('[data-skill-body]')).toContain('Fits a seasonal model.');
+
+    // An edit on disk: the open page reloads itself with it.
+    await writeFile(skillMd, original.replace('Fits a seasonal model.', 'Fits a seasonal model with holiday effects.'));
+    await page.waitForFunction(() => document.querySelector('[data-skill-body]')?.textContent?.includes('holiday effects'), undefined, { timeout: 20_000 });
+    await terminalShows('dev: build 2:');
+    expect(stderr).toContain('rendered 1 of 6 skills, 5 from cache');
+
+    // A broken edit: the problem shows on the page and in the terminal; the page stays served.
+    await writeFile(skillMd, '---\nname: budget-forecaster\ndescription: [unclosed\n---\n\nBroken.\n');
+    const overlay = page.locator('#skillpress-dev-problems');
+    await overlay.waitFor({ timeout: 20_000 });
+    expect(await overlay.textContent()).toContain('budget-forecaster/SKILL.md:3: error [frontmatter-yaml]');
+    await terminalShows('has new errors; still serving build 2');
+    expect(stderr).toContain('budget-forecaster/SKILL.md:3: error [frontmatter-yaml]');
+    await page.reload();
+    expect(await page.textContent('[data-skill-body]')).toContain('holiday effects');
+    await overlay.waitFor();
+    // Still broken after another edit: the good build is still the one served.
+    await writeFile(skillMd, '---\nname: budget-forecaster\ndescription: [still unclosed\n---\n\nBroken again.\n');
+    await terminalShows('dev: build 4 has new errors; still serving build 2');
+    await page.reload();
+    expect(await page.textContent('[data-skill-body]')).toContain('holiday effects');
+
+    // Fixed again: served, the problem gone.
+    await writeFile(skillMd, original);
+    await page.waitForFunction(() => document.querySelector('[data-skill-body]')?.textContent?.includes('Fits a seasonal model.'), undefined, { timeout: 20_000 });
+    expect(await overlay.count()).toBe(0);
+    await page.close();
+  });
+});

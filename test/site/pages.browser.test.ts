@@ -1,0 +1,131 @@
+/**
+ * Every page type of the site in Chromium, as a phone and as a screen reader would meet it:
+ * no horizontal overflow at 390 px, and axe-core (npm axe-core) finds no serious or critical
+ * violation, in the light and the dark scheme. Also: the filter column appears only when the
+ * catalog has tags or domains to filter by.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
+import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
+
+/** One URL of each page type, and how to tell it has finished rendering. */
+const PAGE_TYPES: Array<{ type: string; path: string; ready?: (page: Page) => Promise<unknown> }> = [
+  { type: 'home', path: '' },
+  { type: 'search results', path: '?q=invoice', ready: (page) => page.waitForSelector('#results[data-state^="invoice|"]') },
+  { type: 'tag', path: 'tags/accounting/' },
+  { type: 'tags', path: 'tags/' },
+  { type: 'domain', path: 'domains/finance/' },
+  { type: 'skill', path: 'skills/pdf-toolkit/' },
+  { type: 'file view', path: 'skills/pdf-toolkit/files/scripts/extract.py/', ready: (page) => page.waitForSelector('[data-viewer] .t-keyword') },
+  { type: 'file view (opened in place)', path: 'skills/pdf-toolkit/', ready: openInPlace },
+  { type: 'about', path: 'about/' },
+  { type: '404', path: 'no/such/page/' },
+];
+
+async function openInPlace(page: Page): Promise<void> {
+  await page.click('.file-tree a:has-text("extract.py")');
+  await page.waitForSelector('[data-viewer] .t-keyword');
+}
+
+const skip = skipWithoutChromium();
+let fixture: BuiltFixture;
+let plain: BuiltFixture;
+let server: StaticServer;
+let plainServer: StaticServer;
+let browser: Browser;
+let axeSource: string;
+
+/** Two skills with no tags and no domain, as most public catalogs are. */
+const UNTAGGED: FixtureSkill[] = ['alpha-notes', 'beta-notes'].map((name) => ({
+  name,
+  frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.`,
+  body: `# ${name}\n\nNothing to filter by here.\n`,
+}));
+
+beforeAll(async () => {
+  if (skip) return;
+  // A long registry title: the header must still fit a phone.
+  const config = { registry: { name: 'local', title: 'The Rather Long-Named Internal Catalog of Agent Skills' } };
+  [fixture, plain] = await Promise.all([buildFixtureSite({ config }), buildFixtureSite({ skills: UNTAGGED })]);
+  server = await serveStatic({ root: fixture.outDir });
+  plainServer = await serveStatic({ root: plain.outDir });
+  browser = await launchChromium();
+  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await plainServer?.close();
+  await fixture?.cleanup();
+  await plain?.cleanup();
+});
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: Array<{ target: string[] }>;
+}
+
+/** axe-core's serious and critical violations on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: the page's CSP (scripts from 'self' only) does not apply.
+  await page.evaluate(axeSource);
+  const violations = (await page.evaluate(() => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations))) as Violation[];
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.skipIf(skip)('every page type', () => {
+  it('has no horizontal overflow at 390 px', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const overflowing: string[] = [];
+    for (const { type, path, ready } of PAGE_TYPES) {
+      await page.goto(`${server.url}${path}`);
+      await ready?.(page);
+      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      if (scroll > client) overflowing.push(`${type}: ${scroll} px wide`);
+    }
+    // The header's navigation is on screen and not cut.
+    const last = await page.locator('.nav-list li:last-child a').boundingBox();
+    expect(last!.x + last!.width).toBeLessThanOrEqual(390);
+    expect(overflowing).toEqual([]);
+    await page.close();
+  });
+
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`passes axe-core with no serious or critical violation (${scheme})`, async () => {
+      const page = await browser.newPage({ colorScheme: scheme });
+      const found: string[] = [];
+      for (const { type, path, ready } of PAGE_TYPES) {
+        await page.goto(`${server.url}${path}`);
+        await ready?.(page);
+        for (const v of await seriousViolations(page)) found.push(`${type}: ${v}`);
+      }
+      expect(found).toEqual([]);
+      await page.close();
+    });
+  }
+});
+
+describe.skipIf(skip)('filters', () => {
+  it('shows the filter column only when there is something to filter by', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    expect(await page.locator('aside.filters').count()).toBe(1);
+    await page.goto(plainServer.url);
+    expect(await page.locator('aside.filters').count()).toBe(0);
+    // The list takes the whole width, and search still works.
+    const list = await page.locator('#results').boundingBox();
+    const body = await page.locator('.catalog-body').boundingBox();
+    expect(list!.width).toBeGreaterThan(body!.width - 2);
+    await page.fill('#q', 'beta');
+    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('beta|'));
+    expect(await page.$$eval('#results > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual(['beta-notes']);
+    await page.close();
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The catalog's logic without a browser: the URL state (src/site/client/url-state.ts) and what
+ * a state shows (src/site/client/results.ts), over a real search index built from entries.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildSearchIndexes, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
+import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc } from '../../src/site/client/results.ts';
+import { isActive, readState, stateQuery, toggle, type CatalogState } from '../../src/site/client/url-state.ts';
+
+const entry = (id: string, description: string, tags: string[], domain?: string, body = ''): SearchEntry => ({
+  id,
+  name: id,
+  description,
+  tags,
+  domain,
+  headings: [],
+  paths: ['SKILL.md'],
+  body,
+  registry: 'local',
+});
+
+const ENTRIES = [
+  entry('invoice-reconciler', 'Matches supplier invoices against purchase orders.', ['invoices', 'accounting', 'audit'], 'finance'),
+  entry('expense-auditor', 'Audits employee expense reports.', ['audit', 'expenses'], 'finance', 'Uses the quokkanomics heuristic.'),
+  entry('budget-forecaster', 'Forecasts next quarter budget lines.', ['forecasting', 'accounting'], 'finance'),
+  entry('pdf-toolkit', 'Reads text and tables out of PDF documents.', ['pdf', 'parsing'], 'documents'),
+  entry('plain-notes', 'Keeps notes in plain text.', []),
+];
+
+function searchIndex(withBody = true): SkillSearch {
+  const { search, body } = buildSearchIndexes(ENTRIES);
+  // Through JSON, as the browser receives them.
+  return SkillSearch.load(JSON.parse(JSON.stringify(search)), withBody ? JSON.parse(JSON.stringify(body)) : undefined);
+}
+
+const state = (over: Partial<CatalogState> = {}): CatalogState => ({ q: '', tags: [], domain: undefined, sort: 'relevance', ...over });
+const ids = (docs: ReadonlyArray<{ id: string }>): string[] => docs.map((d) => d.id);
+
+describe('URL state', () => {
+  it('reads and writes the same state, in a stable order', () => {
+    const s = readState('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&sort=name&utm=x');
+    expect(s).toEqual({ q: 'pdf tables', tags: ['audit', 'accounting'], domain: 'finance', sort: 'name' });
+    expect(stateQuery(s)).toBe('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&sort=name');
+    expect(readState(stateQuery(s))).toEqual(s);
+  });
+
+  it('falls back to the defaults for anything unknown, and writes nothing for them', () => {
+    expect(readState('?sort=sideways')).toEqual(state());
+    expect(stateQuery(state())).toBe('');
+    expect(isActive(state())).toBe(false);
+    expect(isActive(state({ sort: 'updated' }))).toBe(true);
+  });
+
+  it('toggles tags and the domain on and off', () => {
+    const on = toggle(toggle(state(), 'tag', 'audit'), 'domain', 'finance');
+    expect(on).toEqual(state({ tags: ['audit'], domain: 'finance' }));
+    expect(toggle(toggle(on, 'tag', 'audit'), 'domain', 'finance')).toEqual(state());
+  });
+});
+
+describe('results', () => {
+  const search = searchIndex();
+
+  it('lists every skill by name without a query, ranked with one', () => {
+    expect(ids(results(matches(search, '', false), state()))).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler', 'pdf-toolkit', 'plain-notes']);
+    expect(ids(results(matches(search, 'invoices', false), state({ q: 'invoices' })))[0]).toBe('invoice-reconciler');
+  });
+
+  it('finds a body-only word only with the body index', () => {
+    expect(ids(matches(search, 'quokkanomics', false))).toEqual(['expense-auditor']);
+    expect(ids(matches(search, 'quokkanomics', true))).toEqual([]);
+    expect(ids(matches(searchIndex(false), 'quokkanomics', false))).toEqual([]);
+  });
+
+  it('keeps only skills with every chosen tag and the chosen domain', () => {
+    const all = matches(search, '', false);
+    expect(ids(results(all, state({ tags: ['accounting'] })))).toEqual(['budget-forecaster', 'invoice-reconciler']);
+    expect(ids(results(all, state({ tags: ['accounting', 'audit'] })))).toEqual(['invoice-reconciler']);
+    expect(ids(results(all, state({ domain: 'documents' })))).toEqual(['pdf-toolkit']);
+    // Domain counts are worked out without the chosen domain, so every domain keeps its count.
+    expect(ids(results(all, state({ domain: 'documents' }), undefined, true))).toHaveLength(5);
+  });
+
+  it('sorts by update time, newest first, then by name', () => {
+    const updated = new Map([
+      ['pdf-toolkit', '2026-03-01T00:00:00Z'],
+      ['expense-auditor', '2026-03-01T00:00:00Z'],
+      ['plain-notes', '2026-05-01T00:00:00Z'],
+    ]);
+    expect(ids(results(matches(search, '', false), state({ sort: 'updated' }), updated))).toEqual(['plain-notes', 'expense-auditor', 'pdf-toolkit', 'budget-forecaster', 'invoice-reconciler']);
+  });
+
+  it('counts facet values over the results: selected first, then by count and name', () => {
+    const docs = results(matches(search, '', false), state({ domain: 'finance' }));
+    expect(facetEntries(docs, tagsOfDoc, ['forecasting'])).toEqual([
+      { value: 'forecasting', count: 1, selected: true },
+      { value: 'accounting', count: 2, selected: false },
+      { value: 'audit', count: 2, selected: false },
+      { value: 'expenses', count: 1, selected: false },
+      { value: 'invoices', count: 1, selected: false },
+    ]);
+    expect(facetEntries(matches(search, '', false), domainOfDoc, [])).toEqual([
+      { value: 'finance', count: 3, selected: false },
+      { value: 'documents', count: 1, selected: false },
+    ]);
+  });
+
+  it('says how many skills a query found', () => {
+    expect(resultsSummary(1, '')).toBe('1 skill');
+    expect(resultsSummary(3, '  pdf ')).toBe('3 skills for “pdf”');
+  });
+});
