@@ -1,0 +1,61 @@
+/**
+ * One index and one ranking: the catalog site's search (in Chromium, with the body index loaded)
+ * lists skills in the same order as the MCP server's `skills_search` for the same query —
+ * keyword queries and requests in users' words.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { DirStore } from '../../src/feed-reader/index.ts';
+import { FeedCatalog } from '../../src/mcp/catalog.ts';
+import { searchSkills } from '../../src/mcp/tools/index.ts';
+import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
+import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
+import { buildFixtureSite, type BuiltFixture } from './helpers/fixture.ts';
+
+const QUERIES = [
+  'audit',
+  'pdf tables',
+  'can you pull the tables out of this PDF report for me',
+  'forecast the budget for next quarter',
+  'check the supplier invoices against the purchase orders please',
+  'extract',
+];
+
+const skip = skipWithoutChromium();
+let fixture: BuiltFixture;
+let server: StaticServer;
+let browser: Browser;
+let catalog: FeedCatalog;
+
+beforeAll(async () => {
+  if (skip) return;
+  fixture = await buildFixtureSite();
+  server = await serveStatic({ root: fixture.outDir });
+  browser = await launchChromium();
+  catalog = await FeedCatalog.load(new DirStore(path.join(fixture.outDir, 'feed/v1')));
+  await catalog.loadBodyIndex();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await fixture?.cleanup();
+});
+
+describe.skipIf(skip)('the site and skills_search rank alike', () => {
+  it.each(QUERIES)('%s', async (query) => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}?q=${encodeURIComponent(query)}`);
+      // The full ranking needs the body index, which the page loads after its first search.
+      await page.waitForFunction((q) => document.querySelector('#results')?.getAttribute('data-state') === `${q}|||relevance|body`, query, { timeout: 15_000 });
+      const site = await page.$$eval('#results > li.card', (cards) => cards.map((c) => (c as HTMLElement).dataset.id!));
+      const mcp = (await searchSkills(catalog, query, 25)).results.map((r) => r.name);
+      expect(site.length).toBeGreaterThan(0);
+      expect(site).toEqual(mcp);
+    } finally {
+      await page.close();
+    }
+  });
+});
