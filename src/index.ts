@@ -15,6 +15,7 @@ export { loadConfig, skillsLoadOptions } from './config/load.ts';
 // Load and validate.
 export { loadCatalog, type LoadOptions } from './load/index.ts';
 export { parseSkillMarkdown, validateFrontMatter, checkName, type ValidationMode } from './load/index.ts';
+export { VALIDATION_RULES, type ValidationRule } from './load/rules.ts';
 
 // Federation and duplicates.
 export { federate, importPeer, importSkillUrl, type FederateOptions } from './federate/index.ts';
