@@ -8,8 +8,9 @@
 //                     inside, split per command (each loads when run). scripts/skillpress.mjs
 //                     starts it: `skillpress mcp` answers a client in about half the time the
 //                     type-stripped sources take. Measured with `npm run bench:mcp`.
-// - lib/bin/inputs.json  the source files in the bundle: the bin runs src/ instead when one of
-//                     them is newer than this file (an edit since the last build).
+// - lib/bin/inputs.json  the source files in the bundle and the manifests of the packages in it:
+//                     in a working copy the bin runs src/ instead when one of them is newer than
+//                     this file (an edit or an update since the last build).
 //
 // Types are not checked here (`npm run typecheck` does that): tsc only emits.
 import { spawnSync } from 'node:child_process';
@@ -73,7 +74,10 @@ async function bundleBin(): Promise<void> {
     logLevel: 'warning',
     plugins: [sourceUrls, externalPackages],
   });
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('src/')).sort();
+  // The sources, and the manifests of the packages inside (an update of one rewrites it).
+  const files = Object.keys(result.metafile.inputs);
+  const packages = new Set(files.map((f) => /^node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p) => p !== undefined));
+  const inputs = [...files.filter((f) => f.startsWith('src/')), ...[...packages].map((p) => `node_modules/${p}/package.json`)].sort();
   writeFileSync(BIN_INPUTS, JSON.stringify({ inputs }, null, 1) + '\n');
 }
 

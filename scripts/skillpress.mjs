@@ -2,9 +2,9 @@
 // skillpress entry point. Runs the bundled command line, lib/bin/main.js, which `npm run
 // build:lib` writes (at `npm install`, `npm ci` and `npm pack`, by `prepare`): it starts in about
 // half the time the TypeScript sources take, which `skillpress mcp` needs. In a working copy,
-// when that bundle is missing or a source file it was built from has changed since (a developer
-// editing src/, a checkout), the sources run instead (Node ≥ 22.18 strips their types), so an
-// edit is never ignored. Inside node_modules, where Node strips no types, the bundle always runs.
+// when that bundle is missing or a file it was built from has changed since (a developer editing
+// src/, a checkout, an update of a package bundled in it), the sources run instead (Node ≥ 22.18
+// strips their types), so an edit is never ignored. Inside node_modules, where Node strips no types, the bundle always runs.
 // SKILLPRESS_SOURCES=1 runs the sources; SKILLPRESS_DEBUG=1 says which ran and why.
 import module from 'node:module';
 import { readFileSync, statSync } from 'node:fs';
@@ -17,7 +17,7 @@ const root = new URL('../', import.meta.url);
 const bundle = new URL('lib/bin/main.js', root);
 const sources = new URL('src/cli/main.ts', root);
 
-/** Why the bundle cannot run, or undefined when it is current: built after every source file in it changed. */
+/** Why the bundle cannot run, or undefined when it is current: built after every file in it last changed. */
 function bundleProblem() {
   if (process.env.SKILLPRESS_SOURCES) return 'SKILLPRESS_SOURCES is set';
   // An installed package: its files' times say when they were unpacked, not when they changed.
