@@ -16,7 +16,8 @@
  *
  * For each size it prints:
  * - cold start: spawn → first `tools/list` answer over stdio (median of 5 starts; the process
- *   spawn and Node's own start are included, as a client sees them), and its ratio to the bare node;
+ *   spawn and Node's own start are included, as a client sees them), and its ratio to a bare
+ *   node started after each of them;
  * - up-front context: bytes of the `tools/list` result + the `instructions` string;
  * - skills_search latency, p50/p95 over 300 queries after 100 other warm-up queries (a running
  *   server, JIT-compiled): in process (search + excerpts, what the tool handler does) and as a
@@ -39,7 +40,7 @@ import { FeedCatalog } from '../src/mcp/catalog.ts';
 import { DirStore } from '../src/mcp/feed/store.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
 import { realisticEntries } from './lib/search-entries.ts';
-import { findSkilljack, measureStartups, SKILLJACK, type Server, type StartupRow } from './lib/startup.ts';
+import { BARE_NODE, findSkilljack, measureStartups, SKILLJACK, startOnce, type Server, type StartupRow } from './lib/startup.ts';
 import type { SearchEntry } from '../src/search/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -225,6 +226,8 @@ interface Row {
   skills: number;
   coldMedian: number;
   coldMin: number;
+  /** Median of a bare node's starts, taken between this size's starts. */
+  bareMedian: number;
   firstSearch: number;
   upFront: number;
   toolsBytes: number;
@@ -245,6 +248,7 @@ async function measure(count: number): Promise<Row> {
   const warmUp = qs.slice(0, WARM_UP);
   const measured = qs.slice(WARM_UP);
   const colds: number[] = [];
+  const bares: number[] = [];
   const firsts: number[] = [];
   let toolsBytes = 0;
   let instructionsBytes = 0;
@@ -256,8 +260,10 @@ async function measure(count: number): Promise<Row> {
     toolsBytes = Buffer.byteLength(JSON.stringify(tools));
     instructionsBytes = Buffer.byteLength(init.instructions ?? '');
     await s.close();
+    bares.push(await startOnce(BARE_NODE));
   }
   colds.sort((a, b) => a - b);
+  bares.sort((a, b) => a - b);
   firsts.sort((a, b) => a - b);
 
   const catalog = await FeedCatalog.load(new DirStore(path.join(dist, 'feed/v1')));
@@ -288,6 +294,7 @@ async function measure(count: number): Promise<Row> {
   return {
     skills: count,
     coldMedian: percentile(colds, 50),
+    bareMedian: percentile(bares, 50),
     coldMin: colds[0]!,
     firstSearch: percentile(firsts, 50),
     upFront: toolsBytes + instructionsBytes,
@@ -302,8 +309,8 @@ async function measure(count: number): Promise<Row> {
   };
 }
 
-/** Start-up on `skills` (a skills folder): the servers side by side, and the table. Returns the bare node's median. */
-async function startupTable(skills: string): Promise<number> {
+/** Start-up on `skills` (a skills folder): the servers side by side, and the table. */
+async function startupTable(skills: string): Promise<void> {
   assertBundleCurrent();
   const dist = buildFeed(skills, path.join(WORK, 'startup'));
   const feed = ['mcp', '--feed', dist];
@@ -322,7 +329,6 @@ async function startupTable(skills: string): Promise<number> {
   printStartup(rows);
   if ('missing' in skilljack) console.log(`\nskilljack-mcp ${SKILLJACK.version} left out: ${skilljack.missing}.`);
   console.log('');
-  return rows[0]!.median;
 }
 
 function printStartup(rows: StartupRow[]): void {
@@ -345,7 +351,7 @@ if (flags.prepare) {
   process.exit(0);
 }
 
-const bare = await startupTable(flags.catalog ?? path.join(ROOT, 'skills'));
+await startupTable(flags.catalog ?? path.join(ROOT, 'skills'));
 if (flags.startup) process.exit(0);
 
 const rows: Row[] = [];
@@ -357,7 +363,7 @@ console.log('| skills | cold start → tools/list ms (median / min; × bare node
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.skills.toLocaleString('en')} | ${f1(r.coldMedian)} / ${f1(r.coldMin)}; ${f2(r.coldMedian / bare)}× | ${f1(r.firstSearch)} | ${r.upFront} (${r.toolsBytes} + ${r.instructionsBytes}) | ${f2(r.inP50)} / ${f2(r.inP95)} | ${f2(r.wireP50)} / ${f2(r.wireP95)} | ${f1(r.rss)} / ${f1(r.peak)} |`,
+    `| ${r.skills.toLocaleString('en')} | ${f1(r.coldMedian)} / ${f1(r.coldMin)}; ${f2(r.coldMedian / r.bareMedian)}× | ${f1(r.firstSearch)} | ${r.upFront} (${r.toolsBytes} + ${r.instructionsBytes}) | ${f2(r.inP50)} / ${f2(r.inP95)} | ${f2(r.wireP50)} / ${f2(r.wireP95)} | ${f1(r.rss)} / ${f1(r.peak)} |`,
   );
 }
 console.log('');
