@@ -4,8 +4,9 @@
 // - lib/**            tsc: one JavaScript file + declarations per source file, the same tree as
 //                     src/ (so paths relative to a module, such as the package root, hold).
 //                     The `exports` map of package.json points here.
-// - lib/bin/          esbuild: the command line bundled and minified, with the MCP SDK and zod
-//                     inside, split per command (each loads when run). scripts/skillpress.mjs
+// - lib/bin/          esbuild: the command line bundled and minified with the packages it uses
+//                     (but Astro and the Elasticsearch client), split per command (each loads
+//                     when run). scripts/skillpress.mjs
 //                     starts it: `skillpress mcp` answers a client in about half the time the
 //                     type-stripped sources take. Measured with `npm run bench:mcp`.
 // - lib/bin/inputs.json  the source files in the bundle and the manifests of the packages in it:
@@ -24,8 +25,12 @@ const LIB = path.join(ROOT, 'lib');
 const BIN_DIR = path.join(LIB, 'bin');
 const BIN_INPUTS = path.join(BIN_DIR, 'inputs.json');
 
-/** Packages the bundle carries: what `skillpress mcp` loads before it answers. Others load from node_modules. */
-const BUNDLED_PACKAGES = /^(@modelcontextprotocol\/(server|core)|zod)(\/|$)/;
+/**
+ * Packages left out of the bundle, loaded from node_modules when used: Astro runs its own files
+ * (and Vite) at build time, and the Elasticsearch client is only needed to ingest. Every other
+ * package is bundled, so no start pays for resolving and reading a package's many files.
+ */
+const EXTERNAL_PACKAGES = /^(astro|@elastic\/elasticsearch)(\/|$)/;
 
 function emitLibrary(): void {
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
@@ -51,13 +56,15 @@ const sourceUrls: Plugin = {
   },
 };
 
-/** Every package outside BUNDLED_PACKAGES stays an import resolved from node_modules at run time. */
 const externalPackages: Plugin = {
   name: 'external-packages',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (BUNDLED_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: EXTERNAL_PACKAGES }, (args) => ({ path: args.path, external: true }));
   },
 };
+
+/** CommonJS packages inside an ES module bundle call `require` for Node's own modules: give them one. */
+const REQUIRE_SHIM = "import { createRequire as __skillpressRequire } from 'node:module'; const require = __skillpressRequire(import.meta.url);";
 
 async function bundleBin(): Promise<void> {
   const result = await build({
@@ -68,10 +75,14 @@ async function bundleBin(): Promise<void> {
     format: 'esm',
     platform: 'node',
     target: 'node22',
+    // A package's ES module build where it has one (`module`), so unused parts are left out:
+    // stopword's CommonJS build would bring the lists of 62 languages, its ES build only English.
+    mainFields: ['module', 'main'],
     minify: true,
     metafile: true,
     absWorkingDir: ROOT,
     logLevel: 'warning',
+    banner: { js: REQUIRE_SHIM },
     plugins: [sourceUrls, externalPackages],
   });
   // The sources, and the manifests of the packages inside (an update of one rewrites it).

@@ -32,7 +32,8 @@ export { buildSite, type BuildSiteOptions } from './site/build-site.ts';
 // Search: one index and one ranking for the site and the MCP server.
 export { SkillSearch, buildSearchIndexes, type SearchEntry, type SearchHit, type SearchOptions, type SerializedIndex } from './search/index.ts';
 
-// The MCP server.
+// Routing a request to one skill or none, and the MCP server.
+export { retrieve, ruleJudge, type Candidate, type Judgement } from './route/index.ts';
 export { createServer, serve, type ServerOptions, type ServeOptions } from './mcp/index.ts';
 
 // Install one skill into an agent's skills folder.

@@ -6,7 +6,7 @@
 export { createServer, INSTRUCTIONS, type ServerOptions } from './server.ts';
 export { serve, type ServeOptions } from './serve.ts';
 export { FeedCatalog, type CatalogCard } from './catalog.ts';
-export type { CatalogRef } from './tools.ts';
+export type { CatalogRef } from './tools/index.ts';
 export { openFeed, indexUrlOf } from './feed/locate.ts';
 export { DirStore, type FeedStore, type FeedText } from './feed/store.ts';
 export type { RemoteStoreOptions } from './feed/remote-store.ts';
