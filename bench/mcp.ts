@@ -1,13 +1,23 @@
 /**
- * MCP server benchmark: `skillpress mcp` over feeds of 1,000 and 10,000 generated skills.
+ * MCP server benchmark: start-up beside a bare `node` and skilljack-mcp, then `skillpress mcp`
+ * over feeds of 1,000 and 10,000 generated skills.
  *
- *   npm run bench:mcp                # 1,000 and 10,000 skills
- *   npm run bench:mcp -- 1000        # chosen sizes
- *   npm run bench:mcp -- --prepare   # only generate and build the feeds (reused by later runs)
+ *   npm run bench:mcp                               # start-up on skills/, then 1,000 and 10,000 skills
+ *   npm run bench:mcp -- 1000                       # chosen sizes
+ *   npm run bench:mcp -- --startup --catalog <dir>  # only start-up, on a skills folder of your choice
+ *   npm run bench:mcp -- --skilljack <dir>          # skilljack-mcp 0.5.1 from its package folder
+ *   npm run bench:mcp -- --prepare                  # only generate and build the feeds (reused by later runs)
+ *
+ * Start-up: spawn → answered `tools/list` (bench/lib/startup.ts), the median of `--starts` (15)
+ * starts taken in rounds, for a bare `node` answering JSON, `skillpress mcp` as installed (the
+ * bundled bin, lib/bin/), `skillpress mcp` from the TypeScript sources (SKILLPRESS_SOURCES=1),
+ * and skilljack-mcp 0.5.1 on the same skills folder (installed from npm into .cache/bench-mcp/,
+ * or `--skilljack`; left out with a note when neither works), each as a ratio to the bare node.
  *
  * For each size it prints:
  * - cold start: spawn → first `tools/list` answer over stdio (median of 5 starts; the process
- *   spawn and Node's own start are included, as a client sees them);
+ *   spawn and Node's own start are included, as a client sees them), and its ratio to a bare
+ *   node started after each of them;
  * - up-front context: bytes of the `tools/list` result + the `instructions` string;
  * - skills_search latency, p50/p95 over 300 queries after 100 other warm-up queries (a running
  *   server, JIT-compiled): in process (search + excerpts, what the tool handler does) and as a
@@ -19,16 +29,18 @@
  * `skillpress build --no-site`. Generated catalogs and feeds are kept in .cache/bench-mcp/ and
  * reused by later runs.
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { FeedCatalog } from '../src/mcp/catalog.ts';
 import { DirStore } from '../src/feed-reader/index.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
 import { realisticEntries } from './lib/search-entries.ts';
+import { BARE_NODE, findSkilljack, measureStartups, SKILLJACK, startOnce, type Server, type StartupRow } from './lib/startup.ts';
 import type { SearchEntry } from '../src/search/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -41,9 +53,20 @@ const QUERIES = 300;
 /** Queries run before measuring, not measured: the JIT compiles the search path (a server answers many searches). */
 const WARM_UP = 100;
 
-const TARGETS = { coldStartMs1k: 300, searchP95Ms10k: 2, rssMb10k: 150, upFrontKb: 8 };
+const TARGETS = { startupRatio: 5, coldStartMs1k: 300, searchP95Ms10k: 2, rssMb10k: 150, upFrontKb: 8 };
 
-const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
+const { values: flags, positionals } = parseArgs({
+  options: {
+    prepare: { type: 'boolean' },
+    startup: { type: 'boolean' },
+    catalog: { type: 'string' },
+    skilljack: { type: 'string' },
+    'no-skilljack': { type: 'boolean' },
+    starts: { type: 'string' },
+  },
+  allowPositionals: true,
+});
+const sizes = positionals.filter((a) => /^\d+$/.test(a)).map(Number);
 const counts = sizes.length ? sizes : [1_000, 10_000];
 
 function log(message: string): void {
@@ -87,6 +110,19 @@ function writerFingerprint(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** `skillpress build --no-site` of `skills` into `<base>/dist`, with the default configuration. */
+function buildFeed(skills: string, base: string): string {
+  const dist = path.join(base, 'dist');
+  mkdirSync(path.join(base, 'config'), { recursive: true });
+  rmSync(dist, { recursive: true, force: true });
+  execFileSync(NODE, [CLI, 'build', '--skills', skills, '--out', dist, '--config', path.join(base, 'config'), '--no-site'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, CI: '1' },
+  });
+  return dist;
+}
+
 /** Generates and builds the feed for `count` skills, or reuses the one from an earlier run. */
 function feedFor(count: number): { dist: string; entries: SearchEntry[] } {
   const entries = realisticEntries(count);
@@ -99,13 +135,7 @@ function feedFor(count: number): { dist: string; entries: SearchEntry[] } {
   writeCatalog(path.join(base, 'skills'), entries);
   log(`generated ${count} skills in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   t = performance.now();
-  mkdirSync(path.join(base, 'config'), { recursive: true });
-  rmSync(dist, { recursive: true, force: true });
-  execFileSync(NODE, [CLI, 'build', '--skills', path.join(base, 'skills'), '--out', dist, '--config', path.join(base, 'config'), '--no-site'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, CI: '1' },
-  });
+  buildFeed(path.join(base, 'skills'), base);
   log(`built the feed for ${count} skills in ${((performance.now() - t) / 1000).toFixed(1)} s`);
   writeFileSync(marker, want);
   return { dist, entries };
@@ -196,6 +226,8 @@ interface Row {
   skills: number;
   coldMedian: number;
   coldMin: number;
+  /** Median of a bare node's starts, taken between this size's starts. */
+  bareMedian: number;
   firstSearch: number;
   upFront: number;
   toolsBytes: number;
@@ -216,6 +248,7 @@ async function measure(count: number): Promise<Row> {
   const warmUp = qs.slice(0, WARM_UP);
   const measured = qs.slice(WARM_UP);
   const colds: number[] = [];
+  const bares: number[] = [];
   const firsts: number[] = [];
   let toolsBytes = 0;
   let instructionsBytes = 0;
@@ -227,8 +260,10 @@ async function measure(count: number): Promise<Row> {
     toolsBytes = Buffer.byteLength(JSON.stringify(tools));
     instructionsBytes = Buffer.byteLength(init.instructions ?? '');
     await s.close();
+    bares.push(await startOnce(BARE_NODE));
   }
   colds.sort((a, b) => a - b);
+  bares.sort((a, b) => a - b);
   firsts.sort((a, b) => a - b);
 
   const catalog = await FeedCatalog.load(new DirStore(path.join(dist, 'feed/v1')));
@@ -259,6 +294,7 @@ async function measure(count: number): Promise<Row> {
   return {
     skills: count,
     coldMedian: percentile(colds, 50),
+    bareMedian: percentile(bares, 50),
     coldMin: colds[0]!,
     firstSearch: percentile(firsts, 50),
     upFront: toolsBytes + instructionsBytes,
@@ -273,26 +309,66 @@ async function measure(count: number): Promise<Row> {
   };
 }
 
-if (process.argv.includes('--prepare')) {
+/** Start-up on `skills` (a skills folder): the servers side by side, and the table. */
+async function startupTable(skills: string): Promise<void> {
+  assertBundleCurrent();
+  const dist = buildFeed(skills, path.join(WORK, 'startup'));
+  const feed = ['mcp', '--feed', dist];
+  const servers: Server[] = [
+    { label: '`skillpress mcp`, as installed (bundled bin)', command: NODE, args: [CLI, ...feed] },
+    { label: '`skillpress mcp` from the TypeScript sources', command: NODE, args: [CLI, ...feed], env: { SKILLPRESS_SOURCES: '1' } },
+  ];
+  const skilljack = flags['no-skilljack'] ? { missing: '--no-skilljack' } : findSkilljack(flags.skilljack, WORK);
+  if ('bin' in skilljack) {
+    servers.push({ label: `skilljack-mcp ${SKILLJACK.version}`, command: NODE, args: [skilljack.bin, path.resolve(skills)], env: { SKILLS_DIR: undefined, MAX_FILE_SIZE_MB: undefined } });
+  }
+  const rows = await measureStartups(servers, Number(flags.starts ?? 15));
+  const skillCount = JSON.parse(readFileSync(path.join(dist, 'feed/v1/index.json'), 'utf8')).counts.skills as number;
+  console.log(`Start-up on ${skills} (${skillCount} skills), Node ${process.versions.node}: spawn → answered tools/list, ${flags.starts ?? 15} starts each in rounds.`);
+  console.log('');
+  printStartup(rows);
+  if ('missing' in skilljack) console.log(`\nskilljack-mcp ${SKILLJACK.version} left out: ${skilljack.missing}.`);
+  console.log('');
+}
+
+function printStartup(rows: StartupRow[]): void {
+  console.log('| server | median ms | min ms | × bare node (median) |');
+  console.log('|---|---:|---:|---:|');
+  for (const r of rows) console.log(`| ${r.label} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+}
+
+/** The bin runs the sources when lib/bin/ is missing or older than them: say so rather than time the wrong thing. */
+function assertBundleCurrent(): void {
+  const which = spawnSync(NODE, [CLI, '--version'], { env: { ...process.env, SKILLPRESS_DEBUG: '1' }, encoding: 'utf8' }).stderr;
+  if (!which.includes('lib/bin/main.js')) {
+    log(`bench:mcp: the bin would not run its bundle (${which.trim()}); run \`npm run build:lib\` first`);
+    process.exit(1);
+  }
+}
+
+if (flags.prepare) {
   for (const count of counts) feedFor(count);
   process.exit(0);
 }
+
+await startupTable(flags.catalog ?? path.join(ROOT, 'skills'));
+if (flags.startup) process.exit(0);
 
 const rows: Row[] = [];
 for (const count of counts) rows.push(await measure(count));
 
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
-console.log('| skills | cold start → tools/list ms (median / min) | → first skills_search ms | tools/list + instructions bytes | skills_search in-process p50 / p95 ms | skills_search over stdio p50 / p95 ms | RSS MB (after searches / peak) |');
+console.log('| skills | cold start → tools/list ms (median / min; × bare node) | → first skills_search ms | tools/list + instructions bytes | skills_search in-process p50 / p95 ms | skills_search over stdio p50 / p95 ms | RSS MB (after searches / peak) |');
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
-    `| ${r.skills.toLocaleString('en')} | ${f1(r.coldMedian)} / ${f1(r.coldMin)} | ${f1(r.firstSearch)} | ${r.upFront} (${r.toolsBytes} + ${r.instructionsBytes}) | ${f2(r.inP50)} / ${f2(r.inP95)} | ${f2(r.wireP50)} / ${f2(r.wireP95)} | ${f1(r.rss)} / ${f1(r.peak)} |`,
+    `| ${r.skills.toLocaleString('en')} | ${f1(r.coldMedian)} / ${f1(r.coldMin)}; ${f2(r.coldMedian / r.bareMedian)}× | ${f1(r.firstSearch)} | ${r.upFront} (${r.toolsBytes} + ${r.instructionsBytes}) | ${f2(r.inP50)} / ${f2(r.inP95)} | ${f2(r.wireP50)} / ${f2(r.wireP95)} | ${f1(r.rss)} / ${f1(r.peak)} |`,
   );
 }
 console.log('');
 console.log(`Load average while measuring: ${loadavg().map((n) => n.toFixed(1)).join(' ')} (${process.env.CI ? 'CI' : 'local'}; 2 cores here — timings scale with contention).`);
 console.log('');
 console.log(
-  `Targets: cold start < ${TARGETS.coldStartMs1k} ms at 1,000 skills; search p95 < ${TARGETS.searchP95Ms10k} ms at 10,000; RSS < ${TARGETS.rssMb10k} MB at 10,000; tools/list + instructions ≤ ${TARGETS.upFrontKb} KB at any size.`,
+  `Targets: start-up ≤ skilljack-mcp's on the same skills and ≤ ${TARGETS.startupRatio}× a bare node; cold start < ${TARGETS.coldStartMs1k} ms at 1,000 skills; search p95 < ${TARGETS.searchP95Ms10k} ms at 10,000; RSS < ${TARGETS.rssMb10k} MB at 10,000; tools/list + instructions ≤ ${TARGETS.upFrontKb} KB at any size.`,
 );

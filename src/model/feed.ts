@@ -28,60 +28,50 @@ const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 /** `sha256:<hex>`, the digest form of the discovery RFC and SEP-2640. */
 const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
-/** Level 1: what an agent or a person needs to decide whether a skill is relevant. */
 export const Card = z
   .object({
-    id: z.string(),
-    name: z.string(),
-    description: z.string(),
+    id: z.string().describe("The skill's identifier in this feed: its name."),
+    name: z.string().describe('`name` from the front matter.'),
+    description: z.string().describe('`description` from the front matter.'),
     tags: z.array(z.string()),
     domain: z.string().optional(),
     version: z.string().optional(),
-    /** Registry the skill comes from: this one, or its origin when it was imported (federation keeps the origin). */
-    registry: z.string(),
-    /**
-     * An imported skill's route: the registries it passed through after its origin, the last
-     * being the one this feed imported it from (`["a"]`: registry → a → this feed). Absent when
-     * this feed imported it from its origin, and for this registry's own skills.
-     */
-    via: z.array(z.string()).optional(),
-    updated_at: z.string(),
-    /** Content digest over every stored file's path and sha256. */
-    digest: Digest,
-    /** Tokens of SKILL.md (front matter + body). */
-    tokens: z.number().int().nonnegative(),
-    /** Relative to the feed root (`feed/v1/`). */
-    links: z.object({
-      /** The skill's JSON: `skills/<id>.json`. */
-      skill: z.string(),
-      /** The skill's page on the site: `../../skills/<id>/`. */
-      page: z.string(),
-      /** The `.tar.gz` archive (root holds SKILL.md): `../../.well-known/agent-skills/<id>.tar.gz`. */
-      archive: z.string().optional(),
-      /** The same files as a `.zip`, for people. */
-      zip: z.string().optional(),
-    }),
+    registry: z.string().describe('Registry the skill comes from: this one, or its origin when it was imported (federation keeps the origin).'),
+    via: z
+      .array(z.string())
+      .optional()
+      .describe(
+        'An imported skill\'s route: the registries it passed through after its origin, the last being the one this feed imported it from (`["a"]`: registry → a → this feed). Absent when this feed imported it from its origin, and for this registry\'s own skills.',
+      ),
+    updated_at: z.string().describe('When a file of the skill last changed (ISO 8601; capped by SOURCE_DATE_EPOCH).'),
+    digest: Digest.describe("Content digest over every stored file's path and sha256."),
+    tokens: z.number().int().nonnegative().describe('Tokens of SKILL.md (front matter + body).'),
+    links: z
+      .object({
+        skill: z.string().describe("The skill's JSON: `skills/<id>.json`."),
+        page: z.string().describe("The skill's page on the site: `../../skills/<id>/`."),
+        archive: z.string().optional().describe('The `.tar.gz` archive (root holds SKILL.md): `../../.well-known/agent-skills/<id>.tar.gz`.'),
+        zip: z.string().optional().describe('The same files as a `.zip`, for people.'),
+      })
+      .describe('Relative to the feed root (`feed/v1/`).'),
   })
-  .meta({ id: 'Card' });
+  .meta({ id: 'Card', description: 'Level 1: what an agent or a person needs to decide whether a skill is relevant.' });
 export type Card = z.infer<typeof Card>;
 
 export const FeedFile = z
   .object({
-    path: z.string(),
-    size: z.number().int().nonnegative(),
+    path: z.string().describe('Relative to the skill folder, `/`-separated.'),
+    size: z.number().int().nonnegative().describe('Bytes.'),
     sha256: Sha256,
-    encoding: Encoding,
+    encoding: Encoding.describe('`utf-8` for text, `base64` for anything else (as stored in Elasticsearch).'),
     mime: z.string(),
-    type: z.string(),
-    /** Tokens for text files. */
-    tokens: z.number().int().nonnegative().optional(),
-    /** Raw bytes, relative to the feed root: `files/<id>/<path>`. Absent when skipped. */
-    url: z.string().optional(),
-    skipped: z.object({ reason: z.string() }).optional(),
-    /** The file is executable (mode 0755 when installed); absent: mode 0644. */
-    executable: z.literal(true).optional(),
+    type: z.string().describe('Extension without the dot, lowercased, or `unknown`.'),
+    tokens: z.number().int().nonnegative().optional().describe('Tokens, for text files.'),
+    url: z.string().optional().describe('Raw bytes, relative to the feed root: `files/<id>/<path>`. Absent when skipped.'),
+    skipped: z.object({ reason: z.string() }).optional().describe('Why the file is listed but not stored (over the size limit, unreadable).'),
+    executable: z.literal(true).optional().describe('The file is executable (mode 0755 when installed); absent: mode 0644.'),
   })
-  .meta({ id: 'FeedFile' });
+  .meta({ id: 'FeedFile', description: 'One file of a skill, in the skill JSON.' });
 export type FeedFile = z.infer<typeof FeedFile>;
 
 /** A scoped tool from `tools.json` (seed 002). */
@@ -89,7 +79,6 @@ export const ScopedTool = z.object({ name: z.string(), description: z.string().o
 /** A scoped resource from `resources.json` (seed 002). */
 export const ScopedResource = z.object({ name: z.string().optional(), uri: z.string().optional(), description: z.string().optional() }).catchall(z.unknown());
 
-/** Levels 2 and 3: card + summary fields + SKILL.md + the file list. */
 export const FeedSkill = z
   .object({
     feed_version: z.literal(FEED_VERSION),
@@ -103,27 +92,21 @@ export const FeedSkill = z
       owner: z.string().optional(),
       repository_url: z.string().optional(),
       health: Health,
-      /** Scoped MCP tools from the skill's `tools.json` (seed 002). */
-      tools: z.array(ScopedTool).default([]),
-      /** Scoped MCP resources from the skill's `resources.json` (seed 002). */
-      resources: z.array(ScopedResource).default([]),
-      /** Attribution of an imported skill: the peer's feed URL or the registered SKILL.md URL. */
-      source_url: z.string().optional(),
+      tools: z.array(ScopedTool).default([]).describe("Scoped MCP tools from the skill's `tools.json` (seed 002)."),
+      resources: z.array(ScopedResource).default([]).describe("Scoped MCP resources from the skill's `resources.json` (seed 002)."),
+      source_url: z.string().optional().describe("Attribution of an imported skill: the peer's feed URL or the registered SKILL.md URL."),
     }),
-    /** The front matter exactly as in SKILL.md. */
-    frontmatter: z.record(z.string(), z.unknown()),
-    /** SKILL.md, exactly as stored. */
-    skill_md: z.string(),
-    /** The markdown body of SKILL.md (after the front matter). */
-    body: z.string(),
-    files: z.array(FeedFile),
+    frontmatter: z.record(z.string(), z.unknown()).describe('The front matter exactly as in SKILL.md.'),
+    skill_md: z.string().describe('SKILL.md, exactly as stored.'),
+    body: z.string().describe('The markdown body of SKILL.md (after the front matter).'),
+    files: z.array(FeedFile).describe('Every file of the skill, SKILL.md included, stored or skipped.'),
   })
-  .meta({ id: 'FeedSkill' });
+  .meta({ id: 'FeedSkill', description: '`skills/<id>.json`, levels 2 and 3: card + summary fields + SKILL.md + the file list.' });
 export type FeedSkill = z.infer<typeof FeedSkill>;
 
 export const Cards = z
   .object({ feed_version: z.literal(FEED_VERSION), generated_at: z.string(), skills: z.array(Card) })
-  .meta({ id: 'Cards' });
+  .meta({ id: 'Cards', description: "`cards.json`: every public skill's card." });
 export type Cards = z.infer<typeof Cards>;
 
 export const FeedPart = z.object({ url: z.string(), sha256: Sha256, bytes: z.number().int().nonnegative() });
@@ -132,17 +115,18 @@ export const FeedIndex = z
   .object({
     feed_version: z.literal(FEED_VERSION),
     registry: z.object({ name: z.string(), title: z.string(), url: z.string().optional(), description: z.string().optional() }),
-    generated_at: z.string(),
-    counts: z.object({ skills: z.number().int(), files: z.number().int(), withheld: z.number().int(), imported: z.number().int() }),
-    /**
-     * Every other part with its sha256, keyed by name: `cards`, `search`, `search_body`,
-     * `changes`, `schema:<Name>`. URLs relative to the feed root.
-     */
-    parts: z.record(z.string(), FeedPart),
-    /** Every skill's JSON with its sha256, so a peer can verify what it fetches. */
-    skills: z.array(z.object({ id: z.string(), url: z.string(), sha256: Sha256, digest: Digest })),
+    generated_at: z.string().describe('When the build ran (ISO 8601; SOURCE_DATE_EPOCH when set).'),
+    counts: z
+      .object({ skills: z.number().int(), files: z.number().int(), withheld: z.number().int(), imported: z.number().int() })
+      .describe('Skills and files in the feed; private and group skills withheld from it; skills imported from peers.'),
+    parts: z
+      .record(z.string(), FeedPart)
+      .describe('Every other part with its sha256, keyed by name: `cards`, `search`, `search_body`, `changes`, `schema:<Name>`. URLs relative to the feed root.'),
+    skills: z
+      .array(z.object({ id: z.string(), url: z.string(), sha256: Sha256, digest: Digest }))
+      .describe("Every skill's JSON with its sha256, so a peer can verify what it fetches."),
   })
-  .meta({ id: 'FeedIndex' });
+  .meta({ id: 'FeedIndex', description: '`index.json`, the manifest: the registry, counts, and every other part with its sha256.' });
 export type FeedIndex = z.infer<typeof FeedIndex>;
 
 export const Change = z.object({
@@ -152,9 +136,8 @@ export const Change = z.object({
   digest: Digest.optional(),
   previous_version: z.string().optional(),
   previous_digest: Digest.optional(),
-  /** When the change was seen (build time). Removed skills stay listed as tombstones. */
-  at: z.string(),
-}).meta({ id: 'Change' });
+  at: z.string().describe('When the change was seen (build time). Removed skills stay listed as tombstones.'),
+}).meta({ id: 'Change', description: 'One skill added, updated or removed since the previous build.' });
 export type Change = z.infer<typeof Change>;
 
 export const Changes = z
@@ -164,31 +147,26 @@ export const Changes = z
     previous_generated_at: z.string().optional(),
     changes: z.array(Change),
   })
-  .meta({ id: 'Changes' });
+  .meta({ id: 'Changes', description: '`changes.json`: what changed since the previous build, with tombstones.' });
 export type Changes = z.infer<typeof Changes>;
 
-/** One entry of the Agent Skills discovery index (RFC v0.2.0). */
 export const DiscoverySkill = z
   .object({
     name: z.string(),
-    /** `skill-md`: the skill is only SKILL.md; `archive`: a `.tar.gz` whose root holds SKILL.md. */
-    type: z.enum(['skill-md', 'archive']),
+    type: z.enum(['skill-md', 'archive']).describe('`skill-md`: the skill is only SKILL.md; `archive`: a `.tar.gz` whose root holds SKILL.md.'),
     description: z.string(),
     version: z.string().optional(),
-    /** Relative to the index URL. */
-    url: z.string(),
-    /** sha256 of the artifact's exact bytes. */
-    digest: Digest,
+    url: z.string().describe('Relative to the index URL.'),
+    digest: Digest.describe("sha256 of the artifact's exact bytes."),
   })
-  .meta({ id: 'DiscoverySkill' });
+  .meta({ id: 'DiscoverySkill', description: 'One entry of the Agent Skills discovery index (RFC v0.2.0).' });
 export type DiscoverySkill = z.infer<typeof DiscoverySkill>;
 
 export const DISCOVERY_SCHEMA_URL = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
-/** `/.well-known/agent-skills/index.json`. */
 export const DiscoveryIndex = z
   .object({ $schema: z.literal(DISCOVERY_SCHEMA_URL), skills: z.array(DiscoverySkill) })
-  .meta({ id: 'DiscoveryIndex' });
+  .meta({ id: 'DiscoveryIndex', description: '`/.well-known/agent-skills/index.json` beside the feed (RFC v0.2.0).' });
 export type DiscoveryIndex = z.infer<typeof DiscoveryIndex>;
 
 /** The schemas published as JSON Schema beside the feed, by file name stem. */

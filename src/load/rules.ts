@@ -1,0 +1,64 @@
+/**
+ * Every rule `skillpress validate` (the loader) reports, by the id each problem carries, with
+ * its severity in each mode and what it means. docs/reference/rules.md is generated from this
+ * list (`npm run docs`); a unit test checks that the loader reports no rule missing here and that
+ * every rule here is reported somewhere.
+ */
+import type { Severity } from '../model/skill.ts';
+
+export interface ValidationRule {
+  /** Severity with `--strict`; undefined when that mode reports the problem under another rule. */
+  strict?: Severity;
+  /** Severity in the default (lenient) mode; undefined likewise. */
+  lenient?: Severity;
+  meaning: string;
+}
+
+const ERROR: Pick<ValidationRule, 'strict' | 'lenient'> = { strict: 'error', lenient: 'error' };
+const WARNING: Pick<ValidationRule, 'strict' | 'lenient'> = { strict: 'warning', lenient: 'warning' };
+/** An error by the specification that the client-implementation guide lets a loader forgive. */
+const FORGIVEN: Pick<ValidationRule, 'strict' | 'lenient'> = { strict: 'error', lenient: 'warning' };
+
+export const VALIDATION_RULES = {
+  'root-missing': { ...ERROR, meaning: 'the skills folder does not exist or is not a folder' },
+  'no-skills': { ...ERROR, meaning: 'no SKILL.md anywhere under the skills folder' },
+  'frontmatter-missing': { ...ERROR, meaning: 'SKILL.md does not start with a `---` line' },
+  'frontmatter-unclosed': { ...ERROR, meaning: 'no closing `---` line after the front matter' },
+  'frontmatter-yaml': { ...ERROR, meaning: "the front matter is not valid YAML (duplicate keys included); the line is the YAML error's" },
+  'frontmatter-yaml-repaired': { lenient: 'warning', meaning: 'a value containing `: ` was unquoted; it was read as a string (`--strict` reports `frontmatter-yaml`): quote it' },
+  'frontmatter-not-mapping': { ...ERROR, meaning: 'the front matter is a list or a scalar, not `key: value` fields' },
+  'name-required': { ...FORGIVEN, meaning: 'no `name` (lenient uses the folder name if it is a valid name, else it is an error)' },
+  'name-type': { ...ERROR, meaning: '`name` is not a string' },
+  'name-length': { ...FORGIVEN, meaning: '`name` is over 64 characters (an error in both modes over 200)' },
+  'name-lowercase': { ...ERROR, meaning: '`name` has uppercase letters; a valid name is suggested' },
+  'name-hyphen-ends': { ...ERROR, meaning: '`name` starts or ends with `-`' },
+  'name-double-hyphen': { ...ERROR, meaning: '`name` contains `--`' },
+  'name-characters': { ...ERROR, meaning: '`name` has characters other than `a-z`, `0-9`, `-`' },
+  'name-matches-folder': { ...FORGIVEN, meaning: "`name` is not the folder's name (compared after Unicode NFC normalisation)" },
+  'name-unique': { ...ERROR, meaning: 'another skill (earlier in path order, which keeps the name) already has this name' },
+  'description-required': { ...ERROR, meaning: '`description` is missing or empty' },
+  'description-type': { ...ERROR, meaning: '`description` is not a string' },
+  'description-length': { ...FORGIVEN, meaning: '`description` is over 1024 characters' },
+  'compatibility-type': { ...FORGIVEN, meaning: '`compatibility` is not a string' },
+  'compatibility-length': { ...FORGIVEN, meaning: '`compatibility` is empty or over 500 characters' },
+  'license-type': { ...FORGIVEN, meaning: '`license` is not a string' },
+  'metadata-type': { ...FORGIVEN, meaning: '`metadata` is not a mapping' },
+  'metadata-string-values': { ...FORGIVEN, meaning: 'a `metadata` value is not a string (`version: 1.0` is a YAML number: write `version: "1.0"`); lenient keeps it as written' },
+  'allowed-tools-type': { ...FORGIVEN, meaning: '`allowed-tools` is neither a space-separated string nor a list of strings' },
+  'unknown-field': { ...FORGIVEN, meaning: 'a top-level field the specification does not define: move it under `metadata` (lenient accepts registry fields such as `tags` silently)' },
+  'visibility-value': { ...ERROR, meaning: '`visibility` is not `public`, `private` or `group` (the skill would otherwise be treated as private)' },
+  'link-target-exists': { ...WARNING, meaning: "a relative link in SKILL.md points to no file or folder of the skill (the line is the link's)" },
+  'link-outside-skill': { ...WARNING, meaning: 'a relative link goes above the skill folder (`../…`), where agents cannot follow it' },
+  'skill-md-lines': { ...WARNING, meaning: "SKILL.md is over 500 lines (the specification's guidance)" },
+  'body-tokens': { ...WARNING, meaning: 'the SKILL.md body is over about 5,000 tokens (o200k tokenizer)' },
+  'skill-md-name': { ...ERROR, meaning: 'a folder holds `skill.md` (or another casing) instead of `SKILL.md`' },
+  'skill-md-readable': { ...ERROR, meaning: 'SKILL.md is not UTF-8 text, or was too large to store' },
+  'file-too-large': { ...WARNING, meaning: 'a file is over `skills.max_file_bytes` (1 MiB; a file of exactly that size is kept): it is listed with a skip reason and its sha256, not stored' },
+  'symlink-escape': { ...ERROR, meaning: 'a symlink resolves outside its skill folder; its target is never read' },
+  'symlink-broken': { ...WARNING, meaning: 'a symlink to nothing' },
+  'symlink-folder': { ...WARNING, meaning: "a symlink to a folder inside the skill: not followed (the folder's files are stored where they are)" },
+  'symlink-not-followed': { ...WARNING, meaning: 'a symlink outside any skill folder (not followed)' },
+  'special-file': { ...WARNING, meaning: 'a device, socket or pipe' },
+  unreadable: { ...WARNING, meaning: 'a file or folder that cannot be read' },
+  'nested-skill': { ...WARNING, meaning: 'a folder inside this skill holds its own SKILL.md: it is a separate skill, and its files are not part of this one' },
+} as const satisfies Record<string, ValidationRule>;

@@ -1,0 +1,8 @@
+/**
+ * `skillpress/model`: the zod schemas every stage shares, with their inferred types: a skill
+ * and its files, the catalog and its problems, the feed's parts, the configuration.
+ */
+export * from './skill.ts';
+export * from './feed.ts';
+export * from './config.ts';
+export { configJsonSchema } from './config-schema.ts';

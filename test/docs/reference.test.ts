@@ -1,0 +1,31 @@
+/**
+ * docs/reference/ is generated (`npm run docs`) from the zod schemas and the loader's rule list:
+ * the committed pages must be what the sources give today, and the rule list must name every
+ * rule the loader reports, and only those.
+ */
+import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REFERENCE_PAGES } from '../../scripts/lib/reference.ts';
+import { VALIDATION_RULES } from '../../src/load/rules.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+describe('docs/reference', () => {
+  for (const [file, render] of Object.entries(REFERENCE_PAGES)) {
+    it(`${file} is current (run \`npm run docs\` after changing its source)`, () => {
+      expect(readFileSync(path.join(root, 'docs/reference', file), 'utf8')).toBe(render());
+    });
+  }
+
+  it('lists exactly the rules the loader reports', () => {
+    const dir = path.join(root, 'src/load');
+    const reported = new Set<string>();
+    for (const file of readdirSync(dir, { recursive: true }) as string[]) {
+      if (!file.endsWith('.ts')) continue;
+      for (const m of readFileSync(path.join(dir, file), 'utf8').matchAll(/\brule: '([a-z0-9-]+)'/g)) reported.add(m[1]!);
+    }
+    expect([...reported].sort()).toEqual(Object.keys(VALIDATION_RULES).sort());
+  });
+});
