@@ -6,7 +6,7 @@
  * true (scope `published`), or always (scope `catalog`: the site's view, see build.ts).
  * Output is reproducible: the same catalog and SOURCE_DATE_EPOCH give the same bytes.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Catalog, Problem, Skill } from '../../model/skill.ts';
@@ -26,7 +26,7 @@ import {
 } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
-import { pLimit, pMap } from '../../lib/p-map.ts';
+import { pMap } from '../../lib/p-map.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, buildSearchIndexes, extractHeadings, type SearchEntry } from '../../search/index.ts';
 import { tarGz, zip, type ArchiveEntry } from './archive.ts';
 import { computeChanges, type PreviousFeed } from './changes.ts';
@@ -80,33 +80,32 @@ const isImported = (s: Skill): boolean => s.source.kind === 'peer';
 const pretty = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
 const byId = (a: Skill, b: Skill): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Skills written at once; each writes its files a few at a time. */
+/** Skills written at once (their archives are compressed on the thread pool meanwhile). */
 const SKILL_CONCURRENCY = 16;
-const FILE_CONCURRENCY = 8;
-/** Files open for writing at once, across every skill (the usual `ulimit -n` is 1024). */
-const OPEN_FILES = 64;
 
-/** Writes files under one root, refusing any path that would leave it, with a bounded number open at once. */
+/**
+ * Writes files under one root, refusing any path that would leave it. Synchronous on purpose,
+ * like the reads in src/load/read-file.ts: one open file at a time whatever the file count
+ * (an async write per file held 10,000 descriptors open at once, past `ulimit -n`), and a
+ * write into the page cache costs less than a trip through the thread pool.
+ */
 class OutputWriter {
   bytes = 0;
   private readonly root: string;
-  /** Folders already created (or being created), so each is made once. */
-  private readonly folders = new Map<string, Promise<unknown>>();
-  private readonly limit = pLimit(OPEN_FILES);
+  /** Folders already created, so each is made once. */
+  private readonly folders = new Set<string>();
   constructor(root: string) {
     this.root = root;
   }
   /** Write one file; its sha256 is computed only when asked for (raw files carry theirs already). */
-  async write(rel: string, data: string | Uint8Array, hash = true): Promise<{ sha256: string; bytes: number }> {
+  write(rel: string, data: string | Uint8Array, hash = true): { sha256: string; bytes: number } {
     const abs = resolveInside(this.root, rel);
     const dir = path.dirname(abs);
-    let made = this.folders.get(dir);
-    if (!made) {
-      made = mkdir(dir, { recursive: true });
-      this.folders.set(dir, made);
+    if (!this.folders.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.folders.add(dir);
     }
-    await made;
-    await this.limit(() => writeFile(abs, data));
+    writeFileSync(abs, data);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
     return { sha256: hash ? sha256Hex(data) : '', bytes };
@@ -152,13 +151,13 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   );
   const problems = [...chosen.problems, ...written.flatMap((w) => w.problems)];
   const cards = written.map((w) => w.card);
-  const { parts, changeList } = await writeParts(written, ctx);
+  const { parts, changeList } = writeParts(written, ctx);
   const imported = chosen.skills.filter(isImported).length;
   const files = written.reduce((n, w) => n + w.stored, 0);
-  await writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
+  writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
   if (ctx.scope === 'published') {
     const disc: DiscoveryIndex = { $schema: DISCOVERY_SCHEMA_URL, skills: written.flatMap((w) => (w.disc ? [w.disc] : [])) };
-    await ctx.out.write(`${DISCOVERY_PATH}/index.json`, pretty(disc));
+    ctx.out.write(`${DISCOVERY_PATH}/index.json`, pretty(disc));
   }
   const count = (c: string): number => changeList.filter((x) => x.change === c && x.at === ctx.generatedAt).length;
   return {
@@ -220,8 +219,8 @@ function chooseSkills(catalog: Catalog, ctx: FeedContext): { skills: Skill[]; wi
 async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill> {
   const withArchive = !isImported(skill) || ctx.reexport;
   const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens: ctx.tokens });
-  const entries = await writeRawFiles(skill, json, problems, ctx);
-  const written = await ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
+  const entries = writeRawFiles(skill, json, problems, ctx);
+  const written = ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
   const disc = ctx.scope === 'published' ? await writeArchives(skill, card, entries, ctx) : undefined;
   return { skill, card, sha256: written.sha256, disc, problems, stored: entries.length, skipped: skill.files.length - entries.length };
 }
@@ -230,41 +229,48 @@ async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill>
  * `files/<id>/<path>` for every stored file, a few at a time. A file that cannot be written is
  * listed as not stored (never a link to nothing) with a reason that names no machine path.
  */
-async function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): Promise<ArchiveEntry[]> {
-  const stored = skill.files.filter((f) => f.content !== undefined && !f.skipped);
+function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): ArchiveEntry[] {
   const listed = new Map(json.files.map((f) => [f.path, f]));
-  const written = await pMap(
-    stored,
-    async (f): Promise<ArchiveEntry | undefined> => {
-      const bytes = fileBytes(f);
-      const why = pathProblem(f.path) ?? (await ctx.out.write(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, false).then(() => undefined, writeFailure));
-      if (why === undefined) return { path: f.path, bytes };
-      const reason = `path ${quotePath(f.path)} ${why}`;
-      problems.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${reason}; the file was not written` });
-      const entry = listed.get(f.path)!;
-      delete entry.url;
-      entry.skipped = { reason: `not published: ${reason}` };
-      return undefined;
-    },
-    FILE_CONCURRENCY,
-  );
-  return written.filter((e): e is ArchiveEntry => e !== undefined).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entries: ArchiveEntry[] = [];
+  for (const f of skill.files) {
+    if (f.content === undefined || f.skipped) continue;
+    const bytes = fileBytes(f);
+    const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.write(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, false));
+    if (why === undefined) {
+      entries.push({ path: f.path, bytes });
+      continue;
+    }
+    const reason = `path ${quotePath(f.path)} ${why}`;
+    problems.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${reason}; the file was not written` });
+    const entry = listed.get(f.path)!;
+    delete entry.url;
+    entry.skipped = { reason: `not published: ${reason}` };
+  }
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Why a write failed, by error code: the message of a file-system error names the staging folder, which must not be published. */
-function writeFailure(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  return `could not be written (${code ?? 'error'})`;
+/**
+ * Undefined when `write` succeeded, else why it failed, by error code: the message of a
+ * file-system error names the staging folder, which must not be published.
+ */
+function writeOrWhy(write: () => unknown): string | undefined {
+  try {
+    write();
+    return undefined;
+  } catch (err) {
+    return `could not be written (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
 }
 
 /** `<id>.tar.gz`, `<id>.zip`, and `<id>/SKILL.md` for a skill that is only its SKILL.md; its discovery entry. */
 async function writeArchives(skill: Skill, card: Card, entries: ArchiveEntry[], ctx: FeedContext): Promise<DiscoverySkill> {
   const base = `${DISCOVERY_PATH}/${skill.id}`;
-  const targz = await tarGz(entries, ctx.archiveMtime);
-  await Promise.all([ctx.out.write(`${base}.tar.gz`, targz, false), zip(entries, ctx.archiveMtime).then((z) => ctx.out.write(`${base}.zip`, z, false))]);
+  const [targz, zipped] = await Promise.all([tarGz(entries, ctx.archiveMtime), zip(entries, ctx.archiveMtime)]);
+  ctx.out.write(`${base}.tar.gz`, targz, false);
+  ctx.out.write(`${base}.zip`, zipped, false);
   const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
   if (entries.length === 1 && entries[0]!.path === SKILL_MD) {
-    const md = await ctx.out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
+    const md = ctx.out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
     return { ...common, type: 'skill-md', url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`, digest: `sha256:${md.sha256}` };
   }
   return { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${sha256Hex(targz)}` };
@@ -287,19 +293,19 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
 }
 
 /** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
-async function writeParts(written: WrittenSkill[], ctx: FeedContext): Promise<{ parts: FeedIndex['parts']; changeList: Changes['changes'] }> {
+function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
   const parts: FeedIndex['parts'] = {};
-  const part = async (key: string, rel: string, data: string): Promise<void> => {
-    const w = await ctx.out.write(`${ctx.feedPath}/${rel}`, data);
+  const part = (key: string, rel: string, data: string): void => {
+    const w = ctx.out.write(`${ctx.feedPath}/${rel}`, data);
     parts[key] = { url: encodePath(rel), sha256: w.sha256, bytes: w.bytes };
   };
   const cards = written.map((w) => w.card);
   const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: ctx.generatedAt, skills: cards };
-  await part('cards', 'cards.json', pretty(cardsDoc));
+  part('cards', 'cards.json', pretty(cardsDoc));
 
   const { search, body } = buildSearchIndexes(written.map(searchEntry));
-  await part('search', SEARCH_FILE, JSON.stringify(search));
-  await part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
+  part('search', SEARCH_FILE, JSON.stringify(search));
+  part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
 
   const previous = ctx.opts.previous;
   const changeList = computeChanges(cards, previous, ctx.generatedAt);
@@ -309,16 +315,16 @@ async function writeParts(written: WrittenSkill[], ctx: FeedContext): Promise<{ 
     ...(previous ? { previous_generated_at: previous.generated_at } : {}),
     changes: changeList,
   };
-  await part('changes', 'changes.json', pretty(changesDoc));
+  part('changes', 'changes.json', pretty(changesDoc));
 
   for (const [name, schema] of Object.entries(PUBLISHED_SCHEMAS)) {
-    await part(`schema:${name}`, `schemas/${name}.schema.json`, pretty(z.toJSONSchema(schema)));
+    part(`schema:${name}`, `schemas/${name}.schema.json`, pretty(z.toJSONSchema(schema)));
   }
   return { parts, changeList };
 }
 
 /** `index.json`: the registry, the counts, every part and every skill JSON with its sha256. */
-async function writeIndex(written: WrittenSkill[], parts: FeedIndex['parts'], counts: FeedIndex['counts'], ctx: FeedContext): Promise<void> {
+function writeIndex(written: WrittenSkill[], parts: FeedIndex['parts'], counts: FeedIndex['counts'], ctx: FeedContext): void {
   const registry = ctx.opts.config.registry;
   const index: FeedIndex = {
     feed_version: FEED_VERSION,
@@ -333,5 +339,5 @@ async function writeIndex(written: WrittenSkill[], parts: FeedIndex['parts'], co
     parts,
     skills: written.map((w) => ({ id: w.skill.id, url: w.card.links.skill, sha256: w.sha256, digest: w.card.digest })),
   };
-  await ctx.out.write(`${ctx.feedPath}/index.json`, pretty(index));
+  ctx.out.write(`${ctx.feedPath}/index.json`, pretty(index));
 }
