@@ -33,6 +33,8 @@ export const Card = z
   .object({
     id: z.string(),
     name: z.string(),
+    /** Display title when the name written in SKILL.md is not a valid skill name (`Ahrefs Automation`); show `name` when absent. */
+    title: z.string().optional(),
     description: z.string(),
     tags: z.array(z.string()),
     domain: z.string().optional(),
