@@ -6,13 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildResult } from '../../src/build.ts';
 import type { ValidationSummary } from '../../src/cli/commands/validate.ts';
 import { zip } from '../../src/emit/feed/index.ts';
+import { write as put } from '../feed/fixture.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const node = path.join(repo, 'node_modules/.bin/node');
@@ -27,11 +28,6 @@ function skillpress(args: string[], openFiles = 1024): { code: number | null; st
 let tmp: string;
 const front = (name: string): string => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`;
 
-function put(root: string, rel: string, data: string | Buffer): void {
-  const abs = path.join(root, ...rel.split('/'));
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, data);
-}
 
 const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 

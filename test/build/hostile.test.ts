@@ -6,7 +6,7 @@
  * output folder is guarded (not inside the skills folder; stale staging folders cleaned).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, type BuildResult } from '../../src/build.ts';
@@ -15,16 +15,12 @@ import { SkillpressConfig } from '../../src/model/config.ts';
 import { FeedSkill } from '../../src/model/feed.ts';
 import { UsageError } from '../../src/lib/errors.ts';
 import { everyText, readTarGz, readZip } from '../feed/archive-reader.ts';
+import { write as put } from '../feed/fixture.ts';
 
 let tmp: string;
 const config = SkillpressConfig.parse({ registry: { name: 'hostile', title: 'Hostile' } });
 const front = (name: string, extra = ''): string => `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n# ${name}\n`;
 
-function put(root: string, rel: string, data: string | Buffer): void {
-  const abs = path.join(root, ...rel.split('/'));
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, data);
-}
 
 /** A skills folder made by `make`, built (feeds only) into a fresh output folder. */
 async function buildSkills(make: (skills: string) => void): Promise<{ result: BuildResult; out: string; dir: string }> {

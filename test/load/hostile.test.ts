@@ -12,15 +12,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
 import type { Catalog, Problem } from '../../src/model/skill.ts';
+import { write as put } from '../feed/fixture.ts';
 
 let tmp: string;
 const front = (name: string, extra = '', body = `# ${name}\n`): string => `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n${body}`;
 
-function put(root: string, rel: string, data: string | Buffer): void {
-  const abs = path.join(root, ...rel.split('/'));
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, data);
-}
 
 /** A fresh skills folder holding what `make` puts there, loaded. */
 async function load(make: (root: string) => void, options: Parameters<typeof loadCatalog>[1] = {}): Promise<Catalog> {

@@ -6,7 +6,7 @@
  * name with other content is an error naming both folders and both digests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
@@ -14,15 +14,11 @@ import { build } from '../../src/build.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import { Cards, FeedSkill } from '../../src/model/feed.ts';
 import type { Catalog } from '../../src/model/skill.ts';
+import { write as put } from '../feed/fixture.ts';
 
 let tmp: string;
 const skillMd = (name: string, body = '# Body\n'): string => `---\nname: ${name}\ndescription: Automates things with the ${name} API.\n---\n${body}`;
 
-function put(root: string, rel: string, data: string): void {
-  const abs = path.join(root, ...rel.split('/'));
-  mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileSync(abs, data);
-}
 
 function folder(make: (root: string) => void): string {
   const root = mkdtempSync(path.join(tmp, 'skills-'));
