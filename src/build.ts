@@ -205,7 +205,8 @@ async function removeStaleStaging(out: string, log: (line: string) => void): Pro
   for (const name of await readdir(parent).catch(() => [])) {
     if (!name.startsWith(stagingPrefix(out))) continue;
     const dir = path.join(parent, name);
-    if (!(await lstat(dir)).isDirectory()) continue;
+    // Another build may be removing its own staging folder meanwhile.
+    if (!(await lstat(dir).catch(() => undefined))?.isDirectory()) continue;
     const mark = await readFile(path.join(dir, STAGING_MARK), 'utf8').then((t) => JSON.parse(t) as unknown, () => undefined);
     if (!isStale(mark)) continue;
     await rm(dir, { recursive: true, force: true });

@@ -16,8 +16,6 @@ import { countTokens as bpeCount } from 'gpt-tokenizer';
 export const RUN_CHARS = 128;
 export const EXACT_CHARS = 64 * 1024;
 
-const LONG_RUN = new RegExp(`\\S{${RUN_CHARS + 1},}|\\s{${RUN_CHARS + 1},}`, 'g');
-
 export function countTokens(text: string): number {
   if (text.length <= EXACT_CHARS) return countExact(text);
   // Cut at a blank near the limit, so the estimate does not start inside a word.
@@ -27,13 +25,37 @@ export function countTokens(text: string): number {
 }
 
 function countExact(text: string): number {
-  if (text.length === 0) return 0;
   let tokens = 0;
   let from = 0;
-  for (const run of text.matchAll(LONG_RUN)) {
-    tokens += bpeCount(text.slice(from, run.index));
-    for (let i = 0; i < run[0].length; i += RUN_CHARS) tokens += bpeCount(run[0].slice(i, i + RUN_CHARS));
-    from = run.index + run[0].length;
+  for (const [start, end] of longRuns(text)) {
+    if (start > from) tokens += bpeCount(text.slice(from, start));
+    for (let i = start; i < end; i += RUN_CHARS) tokens += bpeCount(text.slice(i, Math.min(i + RUN_CHARS, end)));
+    from = end;
   }
   return tokens + (from < text.length ? bpeCount(text.slice(from)) : 0);
+}
+
+/** Whitespace as `\s` matches it (the tokenizer's pre-tokenizer splits on it). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && (c === 160 || c === 5760 || (c >= 8192 && c <= 8202) || c === 8232 || c === 8233 || c === 8239 || c === 8287 || c === 12288 || c === 65279));
+}
+
+/**
+ * [start, end) of every run of more than RUN_CHARS characters that are all blanks or all not.
+ * A loop, not `/\S{129,}|\s{129,}/`: the regular expression rescans each word from every
+ * position in it (a second per 20 MB of text with long words).
+ */
+function longRuns(text: string): Array<[number, number]> {
+  const runs: Array<[number, number]> = [];
+  let start = 0;
+  let blank = isSpace(text.charCodeAt(0));
+  for (let i = 1; i < text.length; i++) {
+    const b = isSpace(text.charCodeAt(i));
+    if (b === blank) continue;
+    if (i - start > RUN_CHARS) runs.push([start, i]);
+    start = i;
+    blank = b;
+  }
+  if (text.length - start > RUN_CHARS) runs.push([start, text.length]);
+  return runs;
 }
