@@ -5,7 +5,7 @@
  * timestamp. The root of the archive holds SKILL.md (no wrapper folder).
  */
 import { crc32, createGzip, deflateRaw, deflateRawSync } from 'node:zlib';
-import { Writable } from 'node:stream';
+import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { pack } from 'tar-stream';
@@ -38,6 +38,31 @@ const COMPRESSED = /\.(png|jpe?g|gif|webp|avif|ico|pdf|zip|gz|tgz|bz2|xz|zst|7z|
 const isScript = (bytes: Uint8Array): boolean => bytes[0] === 0x23 && bytes[1] === 0x21; // "#!"
 const modeOf = (bytes: Uint8Array): number => (isScript(bytes) ? 0o755 : 0o644);
 
+/** Bytes handed to gzip at once: each write is a trip through the thread pool, and tar writes 512-byte pieces. */
+const GZIP_BATCH_BYTES = 1024 * 1024;
+
+/** A stream that passes its input on in pieces of at least `bytes` (the last one smaller). */
+function batches(bytes: number): Transform {
+  let held: Buffer[] = [];
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      held.push(chunk);
+      size += chunk.byteLength;
+      if (size >= bytes) {
+        this.push(Buffer.concat(held));
+        held = [];
+        size = 0;
+      }
+      done();
+    },
+    flush(done) {
+      if (size > 0) this.push(Buffer.concat(held));
+      done();
+    },
+  });
+}
+
 /**
  * The tar streamed through gzip, so the uncompressed tar (1 KiB per small file: 67 MB for
  * 66,000 files) is never held whole. Node's gzip header has no file name and mtime 0, so the
@@ -52,7 +77,7 @@ export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: numb
       done();
     },
   });
-  const finished = pipeline(tar, createGzip({ level: 6 }), collect);
+  const finished = pipeline(tar, batches(GZIP_BATCH_BYTES), createGzip({ level: 6 }), collect);
   const mtime = new Date(mtimeSeconds * 1000);
   // One entry at a time: tar-stream queues entries added while one is open in an array it
   // shifts from, which is quadratic (66,000 entries added at once took 2.7 s).
