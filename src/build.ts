@@ -6,10 +6,13 @@
  * The output is assembled in a staging folder beside `out` and swapped in at the end, so a
  * failed build leaves the previous output untouched and readers never see half a build. The
  * feed is written first (the site's pages read it), the site is built into its own folder (Astro
- * empties its outDir), then the feed is moved in beside the site.
+ * empties its outDir), then the feed is moved in beside the site. A staging folder carries a
+ * mark naming its build (host and process id); one whose build is no longer running was left by
+ * a killed build, and the next build removes it.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
 import { federate } from './federate/index.ts';
@@ -19,6 +22,7 @@ import type { Catalog, Problem } from './model/skill.ts';
 import type { SkillpressConfig } from './model/config.ts';
 import { progress } from './lib/progress.ts';
 import { UsageError } from './lib/errors.ts';
+import { isInsideDir } from './lib/fs.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
@@ -87,6 +91,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const skillsRoot = options.skills ?? config.skills.root;
   const out = path.resolve(options.out ?? 'dist');
   await checkOutDir(out, skillsRoot);
+  await removeStaleStaging(out, log);
 
   const { catalog, duplicates } = await loadSources(skillsRoot, config, options, log);
   const previous = await readPrevious(out, options.previous, log);
@@ -118,9 +123,11 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
 async function checkOutDir(out: string, skillsRoot: string): Promise<void> {
-  const inside = (child: string, parent: string): boolean => child === parent || child.startsWith(parent + path.sep);
-  if (inside(process.cwd(), out) || inside(path.resolve(skillsRoot), out)) {
+  if (isInsideDir(process.cwd(), out) || isInsideDir(skillsRoot, out)) {
     throw new UsageError(`--out ${out} would replace the current folder or the skills folder; choose a separate output folder`);
+  }
+  if (isInsideDir(out, skillsRoot)) {
+    throw new UsageError(`--out ${out} is inside the skills folder ${path.resolve(skillsRoot)}: the next build would load its own output as skills; choose an output folder outside it`);
   }
   const st = await stat(out).catch(() => undefined);
   if (!st) return;
@@ -162,8 +169,7 @@ async function readPrevious(out: string, explicit: string | undefined, log: (lin
 /** Feed, the site's catalog view, and the site, assembled in a staging folder and swapped into `out`. */
 async function writeOutputs(catalog: Catalog, out: string, config: SkillpressConfig, previous: PreviousFeed | undefined, options: BuildOptions, log: (line: string) => void): Promise<Written> {
   const epoch = sourceDateEpoch();
-  await mkdir(path.dirname(out), { recursive: true });
-  const staging = await mkdtemp(path.join(path.dirname(out), `.${path.basename(out)}.staging-`));
+  const staging = await makeStaging(out);
   try {
     const data = path.join(staging, 'data');
     const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
@@ -190,6 +196,47 @@ async function writeOutputs(catalog: Catalog, out: string, config: SkillpressCon
     return { feed, catalogView, site: siteResult };
   } finally {
     await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** The mark in a staging folder: which build made it. */
+const STAGING_MARK = '.skillpress-staging.json';
+const stagingPrefix = (out: string): string => `.${path.basename(out)}.staging-`;
+
+async function makeStaging(out: string): Promise<string> {
+  await mkdir(path.dirname(out), { recursive: true });
+  const staging = await mkdtemp(path.join(path.dirname(out), stagingPrefix(out)));
+  await writeFile(path.join(staging, STAGING_MARK), JSON.stringify({ host: hostname(), pid: process.pid, started: new Date().toISOString() }));
+  return staging;
+}
+
+/**
+ * Remove the staging folders beside `out` that a killed build left: only folders that carry our
+ * mark (never anything else of that name), and only when the build named in the mark ran on this
+ * machine and is no longer running.
+ */
+async function removeStaleStaging(out: string, log: (line: string) => void): Promise<void> {
+  const parent = path.dirname(out);
+  for (const name of await readdir(parent).catch(() => [])) {
+    if (!name.startsWith(stagingPrefix(out))) continue;
+    const dir = path.join(parent, name);
+    // Another build may be removing its own staging folder meanwhile.
+    if (!(await lstat(dir).catch(() => undefined))?.isDirectory()) continue;
+    const mark = await readFile(path.join(dir, STAGING_MARK), 'utf8').then((t) => JSON.parse(t) as unknown, () => undefined);
+    if (!isStale(mark)) continue;
+    await rm(dir, { recursive: true, force: true });
+    log(`build: removed ${dir}, left by a build that stopped before it finished`);
+  }
+}
+
+function isStale(mark: unknown): boolean {
+  const { host, pid } = (mark ?? {}) as { host?: unknown; pid?: unknown };
+  if (host !== hostname() || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

@@ -64,7 +64,22 @@ export function isWithin(child: string, parent: string): boolean {
  * name shows as `\n`, `\t`, `\u001b`, `\u007f` instead of breaking the line or driving the terminal.
  */
 export function quotePath(p: string): string {
-  return JSON.stringify(p).replace(/\u007f/g, '\\u007f');
+  return printable(JSON.stringify(p));
+}
+
+/** What breaks a line or drives a terminal: C0 and C1 controls, DEL, Unicode line separators, bidirectional overrides. */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** `text` with every character of UNPRINTABLE escaped (`\n`, `\u001b`): safe inside one line of output. */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether `text` holds a character `printable` would escape. */
+export function hasUnprintable(text: string): boolean {
+  UNPRINTABLE.lastIndex = 0;
+  return UNPRINTABLE.test(text);
 }
 
 /**

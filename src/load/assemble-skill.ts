@@ -25,6 +25,7 @@ export function assembleSkill(parts: SkillParts): Skill {
   return {
     id: fm.name,
     name: fm.name,
+    ...(fm.title !== undefined ? { title: fm.title } : {}),
     description: fm.description,
     frontmatter: parsed.data,
     license: fm.license,

@@ -23,12 +23,14 @@ export interface SkillMarkdownParts {
   lines: number;
 }
 
-// [text](target "title") and ![alt](target); the target may be wrapped in <>.
-const INLINE_LINK = /!?\[(?:[^\]\n\\]|\\.)*\]\(\s*(<[^>\n]*>|[^)\s]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/g;
-// [label]: target   (a reference definition)
+// [label]: target   (a reference definition; anchored, so one attempt per line)
 const REFERENCE_DEF = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/;
 
-/** Relative link targets in markdown, with their line (1-based within `body`). Code is skipped. */
+/**
+ * Relative link targets in markdown, with their line (1-based within `body`). Code is skipped.
+ * Lines are scanned by hand, in one pass each: regular expressions for nested brackets and
+ * code spans backtrack quadratically on a long line of `[` or backticks.
+ */
 export function relativeLinks(body: string): Array<{ target: string; line: number }> {
   const out: Array<{ target: string; line: number }> = [];
   let fence: string | undefined;
@@ -39,17 +41,118 @@ export function relativeLinks(body: string): Array<{ target: string; line: numbe
       return;
     }
     if (fence !== undefined || /^( {4}|\t)/.test(text)) return;
-    const prose = text.replace(/(`+)[^`]*?\1/g, '');
-    const targets = [...prose.matchAll(INLINE_LINK)].map((m) => m[1]!);
+    const prose = stripCodeSpans(text);
+    const targets = inlineTargets(prose);
     const def = REFERENCE_DEF.exec(prose);
-    if (def) targets.push(def[1]!);
-    for (let target of targets) {
-      if (target.startsWith('<')) target = target.slice(1, -1);
+    if (def) targets.push(def[1]!.startsWith('<') ? def[1]!.slice(1, -1) : def[1]!);
+    for (const target of targets) {
       if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('/') || target.startsWith('//')) continue;
       out.push({ target, line: i + 1 });
     }
   });
   return out;
+}
+
+/** The line without its code spans: a run of backticks closes at the next run of the same length. */
+function stripCodeSpans(line: string): string {
+  if (!line.includes('`')) return line;
+  const runs: Array<{ start: number; end: number }> = [];
+  for (let i = line.indexOf('`'); i >= 0; i = line.indexOf('`', i)) {
+    let end = i;
+    while (line[end] === '`') end++;
+    runs.push({ start: i, end });
+    i = end;
+  }
+  // Each length's runs in order, with a cursor that only moves forward: one pass over the runs.
+  const byLength = new Map<number, { at: number[]; next: number }>();
+  runs.forEach((r, k) => {
+    const len = r.end - r.start;
+    const list = byLength.get(len) ?? byLength.set(len, { at: [], next: 0 }).get(len)!;
+    list.at.push(k);
+  });
+  let out = '';
+  let from = 0;
+  for (let k = 0; k < runs.length; ) {
+    const run = runs[k]!;
+    const same = byLength.get(run.end - run.start)!;
+    while (same.next < same.at.length && same.at[same.next]! <= k) same.next++;
+    if (same.next === same.at.length) {
+      k++;
+      continue;
+    }
+    const close = same.at[same.next]!;
+    out += line.slice(from, run.start);
+    from = runs[close]!.end;
+    k = close + 1;
+  }
+  return out + line.slice(from);
+}
+
+const isBlank = (c: string | undefined): boolean => c === ' ' || c === '\t';
+
+/**
+ * Targets of `[text](target "title")` and `![alt](target)` on one line (`<target>` too), in one
+ * pass: brackets are matched with a stack, and every search for a closing character starts
+ * where the last one for that character ended.
+ */
+function inlineTargets(line: string): string[] {
+  const found: string[] = [];
+  const next = forwardSearch(line);
+  const open: number[] = [];
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '\\') i++;
+    else if (c === '[') open.push(i);
+    else if (c === ']' && open.pop() !== undefined && line[i + 1] === '(') {
+      const link = destination(line, i + 2, next);
+      if (link) {
+        found.push(link.target);
+        i = link.end - 1;
+      }
+    }
+  }
+  return found;
+}
+
+/** `indexOf` for calls whose start only moves forward: a character's last answer is reused while still ahead. */
+function forwardSearch(line: string): (ch: string, from: number) => number {
+  const last = new Map<string, number>();
+  return (ch, from) => {
+    const known = last.get(ch);
+    if (known !== undefined && (known === -1 || known >= from)) return known;
+    const at = line.indexOf(ch, from);
+    last.set(ch, at);
+    return at;
+  };
+}
+
+/** The `(target "title")` part of a link starting at `from` (after the parenthesis). */
+function destination(line: string, from: number, next: (ch: string, from: number) => number): { target: string; end: number } | undefined {
+  let i = from;
+  while (isBlank(line[i])) i++;
+  let target: string;
+  if (line[i] === '<') {
+    const close = next('>', i + 1);
+    if (close < 0) return undefined;
+    target = line.slice(i + 1, close);
+    i = close + 1;
+  } else {
+    const start = i;
+    // Stops at `]` too, so the scans from two links never overlap.
+    while (i < line.length && !isBlank(line[i]) && line[i] !== ')' && line[i] !== ']') i++;
+    if (i === start) return undefined;
+    target = line.slice(start, i);
+  }
+  const titled = isBlank(line[i]);
+  while (isBlank(line[i])) i++;
+  const closer = titled ? { '"': '"', "'": "'", '(': ')' }[line[i] ?? ''] : undefined;
+  if (closer) {
+    const close = next(closer, i + 1);
+    if (close < 0) return undefined;
+    i = close + 1;
+    while (isBlank(line[i])) i++;
+  }
+  return line[i] === ')' ? { target, end: i + 1 } : undefined;
 }
 
 /** The path a relative link points to inside the skill, or undefined if it leaves the skill. */

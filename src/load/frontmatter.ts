@@ -3,13 +3,18 @@
  *
  * The split is done here (not by a front-matter library) so every line number we report is a
  * line of SKILL.md as the author sees it. The `yaml` library parses with the YAML 1.2 core
- * schema (no surprise dates or `yes` booleans) and rejects duplicate keys.
+ * schema (no surprise dates or `yes` booleans); duplicate keys are rejected here, in one pass
+ * (the library's own check compares every pair of keys: 80,000 keys took 53 s). Front matter
+ * is at most MAX_FRONTMATTER_BYTES, checked before parsing.
  *
  * A UTF-8 BOM and CRLF line endings (common from Windows editors) are accepted.
  */
-import YAML, { LineCounter, isMap, isScalar, isSeq, type Document } from 'yaml';
+import YAML, { LineCounter, isCollection, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 
-export type FrontMatterRule = 'frontmatter-missing' | 'frontmatter-unclosed' | 'frontmatter-yaml' | 'frontmatter-not-mapping';
+export type FrontMatterRule = 'frontmatter-missing' | 'frontmatter-unclosed' | 'frontmatter-size' | 'frontmatter-yaml' | 'frontmatter-not-mapping';
+
+/** Largest front matter read (UTF-16 code units, about bytes): real ones stay under 4 KB. */
+export const MAX_FRONTMATTER_CHARS = 64 * 1024;
 
 export interface FrontMatterError {
   ok: false;
@@ -64,6 +69,15 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
   // Line i of `yamlLines` is line i + 2 of SKILL.md.
   const yamlLines = lines.slice(1, close);
   const firstYamlLine = 2;
+  const size = yamlLines.reduce((n, l) => n + l.length + 1, 0);
+  if (size > MAX_FRONTMATTER_CHARS) {
+    return {
+      ok: false,
+      rule: 'frontmatter-size',
+      line: firstYamlLine,
+      message: `front matter is ${size} characters; the limit is ${MAX_FRONTMATTER_CHARS}: keep the fields short and move data into the skill's files`,
+    };
+  }
 
   let parsed = parseYaml(yamlLines.join('\n'));
   const repairs: ParsedSkillMarkdown['repairs'] = [];
@@ -97,6 +111,19 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return { ok: false, rule: 'frontmatter-not-mapping', line: firstYamlLine, message: 'front matter must be a YAML mapping of fields such as "name: my-skill"' };
   }
+  return {
+    ok: true,
+    data: data as Record<string, unknown>,
+    body: lines.slice(close + 1).join('\n'),
+    bodyLine: close + 2,
+    lines: text.endsWith('\n') ? lines.length - 1 : lines.length,
+    ...fieldsAsWritten(doc, lineCounter, firstYamlLine),
+    repairs,
+  };
+}
+
+/** The SKILL.md line and the source text of each top-level field and each `metadata.<key>`. */
+function fieldsAsWritten(doc: Document, lineCounter: LineCounter, firstYamlLine: number): Pick<ParsedSkillMarkdown, 'fieldLines' | 'sourceText'> {
   const fieldLines: Record<string, number> = {};
   const sourceText: Record<string, string> = {};
   const lineOf = (offset: number | undefined): number => (offset === undefined ? firstYamlLine : lineCounter.linePos(offset).line + firstYamlLine - 1);
@@ -112,37 +139,55 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
     }
   };
   visit(doc.contents, '');
-
-  return {
-    ok: true,
-    data: data as Record<string, unknown>,
-    body: lines.slice(close + 1).join('\n'),
-    bodyLine: close + 2,
-    lines: text.endsWith('\n') ? lines.length - 1 : lines.length,
-    fieldLines,
-    sourceText,
-    repairs,
-  };
+  return { fieldLines, sourceText };
 }
 
 type YamlResult =
   | { ok: true; value: unknown; doc: Document; lineCounter: LineCounter }
   | { ok: false; line?: number; message: string };
 
+const NESTED_TOO_DEEPLY = 'lists or mappings are nested too deeply';
+
 function parseYaml(source: string): YamlResult {
   const lineCounter = new LineCounter();
-  const doc = YAML.parseDocument(source, { lineCounter, uniqueKeys: true, prettyErrors: true });
-  const error = doc.errors[0];
-  if (error) {
-    return { ok: false, line: error.linePos?.[0]?.line, message: error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') };
-  }
   try {
+    const doc = YAML.parseDocument(source, { lineCounter, uniqueKeys: false, prettyErrors: true });
+    const error = doc.errors[0];
+    if (error) {
+      const message = error.code === 'RESOURCE_EXHAUSTION' ? NESTED_TOO_DEEPLY : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+      return { ok: false, line: error.linePos?.[0]?.line, message };
+    }
+    const repeated = repeatedKey(doc);
+    if (repeated) {
+      const line = repeated.offset === undefined ? undefined : lineCounter.linePos(repeated.offset).line;
+      return { ok: false, line, message: `the key "${repeated.key}" appears twice in the same mapping: keep one` };
+    }
     // maxAliasCount bounds "billion laughs" alias expansion: skill content is untrusted.
     const value = doc.toJS({ maxAliasCount: 100 }) ?? {};
     return { ok: true, value, doc, lineCounter };
   } catch (err) {
-    return { ok: false, message: (err as Error).message };
+    // The YAML library recurses into nested lists and mappings: a deep enough nesting overflows the stack.
+    return { ok: false, message: err instanceof RangeError ? NESTED_TOO_DEEPLY : (err as Error).message };
   }
+}
+
+/** The first key repeated within one mapping, anywhere in the document (one pass, a Set per mapping). */
+function repeatedKey(doc: Document): { key: string; offset?: number } | undefined {
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isCollection(node)) continue;
+    const keys = new Set<string>();
+    for (const item of node.items) {
+      if (isPair(item)) {
+        const key = isScalar(item.key) ? String(item.key.value) : String(item.key);
+        if (isMap(node) && keys.has(key)) return { key, offset: (item.key as Node | null)?.range?.[0] };
+        keys.add(key);
+        stack.push(item.key, item.value);
+      } else stack.push(item);
+    }
+  }
+  return undefined;
 }
 
 function sourceOf(node: unknown): string | undefined {
@@ -151,13 +196,21 @@ function sourceOf(node: unknown): string | undefined {
   return undefined;
 }
 
+/** Without trailing spaces and tabs; a loop, as a regex (`[ \t]+$`) is quadratic on a long run of blanks. */
+function trimBlanksEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s[end - 1] === ' ' || s[end - 1] === '\t')) end--;
+  return s.slice(0, end);
+}
+
 /** Top-level `key: value` lines whose plain value contains ": " (invalid YAML), single-quoted. */
 function quoteColonValues(lines: string[]): { lines: string[]; changed: Array<{ index: number; key: string }> } {
   const changed: Array<{ index: number; key: string }> = [];
   const out = lines.map((line, index) => {
-    const m = /^([A-Za-z0-9_-]+):[ \t]+(.*?)[ \t]*$/.exec(line);
+    const m = /^([A-Za-z0-9_-]+):[ \t]+(.*)$/.exec(line);
     if (!m) return line;
-    const [, key, value] = m as unknown as [string, string, string];
+    const key = m[1]!;
+    const value = trimBlanksEnd(m[2]!);
     if (!value.includes(': ') || /^['"[{|>&*!#]/.test(value)) return line;
     changed.push({ index, key });
     return `${key}: '${value.replace(/'/g, "''")}'`;

@@ -1,5 +1,5 @@
 /** Turn one file's bytes into a stored SkillFile: UTF-8 text when it is text, base64 otherwise. */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import type { SkillFile } from '../model/skill.ts';
 import { sha256Hex } from '../lib/hash.ts';
@@ -85,17 +85,19 @@ let scratch = Buffer.allocUnsafe(64 * 1024);
  * are small and usually in the page cache, where a direct read costs microseconds and a trip
  * through the thread pool costs more than the read itself (about 5x slower overall when
  * loading 50,000 files; see bench/load.ts). A file over `maxFileBytes` is hashed in chunks and
- * never held in memory whole.
+ * never held in memory whole. Opened non-blocking: a file swapped for a pipe after the walk
+ * must not hang the build (it is refused as not a regular file).
  */
 export function readFileFromDisk(abs: string, rel: string, maxFileBytes: number): DiskRead {
   let fd: number;
   try {
-    fd = openSync(abs, 'r');
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     return { kind: 'unreadable', code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
   }
   try {
     const st = fstatSync(fd);
+    if (!st.isFile()) return { kind: 'unreadable', code: 'not a regular file' };
     if (st.size > maxFileBytes) {
       const hash = createHash('sha256');
       const chunk = Buffer.allocUnsafe(HASH_CHUNK);

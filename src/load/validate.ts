@@ -4,14 +4,15 @@
  * `strict` follows the specification exactly: every rule broken is an error.
  * `lenient` (the default for builds) follows the spec's client-implementation guide: warn and
  * load when the name does not match its folder or is over 64 characters, skip when the
- * description is missing. The name's format (a-z, 0-9, single inner hyphens) stays an error in
- * both modes: the name is the skill's id in feed URLs, `skill://` URIs, archives and peer
- * registries, which all require a spec-valid name.
+ * description is missing. The name is the skill's id in feed URLs, `skill://` URIs, archives and
+ * peer registries, which all require a spec-valid name: a name written as a title (`Ahrefs
+ * Automation`, `capsule_crm-automation`, `-2chat-automation`) is loaded under a valid id — the
+ * folder's name when that is valid, else the normalized name — and kept as the skill's title.
  *
  * | problem                                                         | strict | lenient                          |
  * |-----------------------------------------------------------------|--------|----------------------------------|
  * | name ≠ folder; name over 64 characters (up to 200)              | error  | warning (loaded)                 |
- * | name uppercase, `--`, hyphen at an end, characters outside a-z 0-9 -, over 200 characters | error | error (skipped) |
+ * | name uppercase, `--`, hyphen at an end, characters outside a-z 0-9 -, over 200 characters | error | warning `name-normalized`: loaded under the folder's name or the normalized name, the written name as title; error when neither is a valid name |
  * | name missing                                                    | error  | warning, the folder name is used if it is a valid name |
  * | name or description not a string, description missing or empty | error  | error (skipped)                  |
  * | description over 1024, compatibility empty or over 500, license/compatibility/metadata/allowed-tools of the wrong type | error | warning (loaded) |
@@ -42,6 +43,8 @@ export interface ValidatedFrontMatter {
   problems: FieldProblem[];
   /** Undefined when the skill cannot be loaded (a problem with severity `error` explains why). */
   name?: string;
+  /** The name as written, when it is not a valid name and lenient mode loads the skill under another (`name`). */
+  title?: string;
   description?: string;
   license?: string;
   compatibility?: string;
@@ -166,75 +169,17 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
   const result: ValidatedFrontMatter = { problems, metadata: {}, allowedTools: [], registry: RegistryFields.parse({}) };
   const written = (field: string, value: unknown): string => opts.sourceText?.[field] ?? (Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value));
 
-  result.name = validateName(data.name, opts, problems);
+  Object.assign(result, validateName(data.name, opts, problems));
   result.description = validateDescription(data.description, soft, problems);
-
   if (!isEmpty(data.license)) {
     if (typeof data.license !== 'string') {
       problems.push({ severity: soft, field: 'license', rule: 'license-type', message: 'license must be a string, e.g. "Apache-2.0" or "LICENSE.txt"' });
     }
     result.license = written('license', data.license);
   }
-
-  if (data.compatibility !== undefined) {
-    if (typeof data.compatibility !== 'string') {
-      problems.push({ severity: soft, field: 'compatibility', rule: 'compatibility-type', message: 'compatibility must be a string, e.g. "Requires Python 3.11+ and network access"' });
-      if (data.compatibility !== null) result.compatibility = written('compatibility', data.compatibility);
-    } else {
-      const len = charLength(data.compatibility);
-      if (len === 0 || len > COMPATIBILITY_MAX) {
-        problems.push({
-          severity: soft,
-          field: 'compatibility',
-          rule: 'compatibility-length',
-          message: len === 0
-            ? 'compatibility is empty: remove the field or say what the skill needs (1-500 characters)'
-            : `compatibility is ${len} characters; the limit is ${COMPATIBILITY_MAX}: keep only the environment requirements`,
-        });
-      }
-      if (len > 0) result.compatibility = data.compatibility;
-    }
-  }
-
-  if (!isEmpty(data.metadata)) {
-    if (typeof data.metadata !== 'object' || Array.isArray(data.metadata)) {
-      problems.push({ severity: soft, field: 'metadata', rule: 'metadata-type', message: 'metadata must be a mapping of string keys to string values, e.g. "metadata:\\n  author: example-org"' });
-    } else {
-      for (const [key, value] of Object.entries(data.metadata as Record<string, unknown>)) {
-        const field = `metadata.${key}`;
-        if (typeof value === 'string') {
-          result.metadata[key] = value;
-          continue;
-        }
-        const text = value === null ? '' : written(field, value);
-        problems.push({
-          severity: soft,
-          field,
-          rule: 'metadata-string-values',
-          message: Array.isArray(value)
-            ? `${field} must be a string, not a list: write it as one string, e.g. "${text}"`
-            : `${field} must be a string: quote it, e.g. ${key}: "${text}" (unquoted, YAML reads it as ${value === null ? 'null' : typeof value})`,
-        });
-        result.metadata[key] = text;
-      }
-    }
-  }
-
-  // allowed-tools (experimental): a space-separated string or a YAML list of strings.
-  const tools = data['allowed-tools'];
-  if (!isEmpty(tools)) {
-    if (typeof tools === 'string') {
-      result.allowedTools = tools.split(/\s+/).filter(Boolean);
-    } else if (Array.isArray(tools)) {
-      if (!tools.every((t) => typeof t === 'string')) {
-        problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'every item of allowed-tools must be a string, e.g. "Bash(git:*)"; quote items such as 123' });
-      }
-      result.allowedTools = tools.map(String).filter(Boolean);
-    } else {
-      problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'allowed-tools must be a space-separated string or a list of strings, e.g. "Bash(git:*) Read"' });
-    }
-  }
-
+  result.compatibility = validateCompatibility(data.compatibility, soft, problems, written);
+  result.metadata = validateMetadata(data.metadata, soft, problems, written);
+  result.allowedTools = validateAllowedTools(data['allowed-tools'], soft, problems);
   for (const key of Object.keys(data)) {
     if ((SPEC_FIELDS as readonly string[]).includes(key)) continue;
     if (!strict && REGISTRY_KEYS.has(key)) continue;
@@ -252,11 +197,79 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
   return result;
 }
 
-function validateName(raw: unknown, opts: ValidateOptions, problems: FieldProblem[]): string | undefined {
+type Written = (field: string, value: unknown) => string;
+
+function validateCompatibility(value: unknown, soft: Severity, problems: FieldProblem[], written: Written): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    problems.push({ severity: soft, field: 'compatibility', rule: 'compatibility-type', message: 'compatibility must be a string, e.g. "Requires Python 3.11+ and network access"' });
+    return value === null ? undefined : written('compatibility', value);
+  }
+  const len = charLength(value);
+  if (len === 0 || len > COMPATIBILITY_MAX) {
+    problems.push({
+      severity: soft,
+      field: 'compatibility',
+      rule: 'compatibility-length',
+      message: len === 0
+        ? 'compatibility is empty: remove the field or say what the skill needs (1-500 characters)'
+        : `compatibility is ${len} characters; the limit is ${COMPATIBILITY_MAX}: keep only the environment requirements`,
+    });
+  }
+  return len > 0 ? value : undefined;
+}
+
+/** `metadata` as strings: a value of another type is reported and kept as written. */
+function validateMetadata(value: unknown, soft: Severity, problems: FieldProblem[], written: Written): Record<string, string> {
+  const metadata: Record<string, string> = {};
+  if (isEmpty(value)) return metadata;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    problems.push({ severity: soft, field: 'metadata', rule: 'metadata-type', message: 'metadata must be a mapping of string keys to string values, e.g. "metadata:\\n  author: example-org"' });
+    return metadata;
+  }
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const field = `metadata.${key}`;
+    if (typeof v === 'string') {
+      metadata[key] = v;
+      continue;
+    }
+    const text = v === null ? '' : written(field, v);
+    problems.push({
+      severity: soft,
+      field,
+      rule: 'metadata-string-values',
+      message: Array.isArray(v)
+        ? `${field} must be a string, not a list: write it as one string, e.g. "${text}"`
+        : `${field} must be a string: quote it, e.g. ${key}: "${text}" (unquoted, YAML reads it as ${v === null ? 'null' : typeof v})`,
+    });
+    metadata[key] = text;
+  }
+  return metadata;
+}
+
+/** allowed-tools (experimental): a space-separated string or a YAML list of strings. */
+function validateAllowedTools(tools: unknown, soft: Severity, problems: FieldProblem[]): string[] {
+  if (isEmpty(tools)) return [];
+  if (typeof tools === 'string') return tools.split(/\s+/).filter(Boolean);
+  if (Array.isArray(tools)) {
+    if (!tools.every((t) => typeof t === 'string')) {
+      problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'every item of allowed-tools must be a string, e.g. "Bash(git:*)"; quote items such as 123' });
+    }
+    return tools.map(String).filter(Boolean);
+  }
+  problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'allowed-tools must be a space-separated string or a list of strings, e.g. "Bash(git:*) Read"' });
+  return [];
+}
+
+/** A valid name the folder gives when it is one (and not too long for a file name). */
+function folderId(folderName: string | undefined): string | undefined {
+  return folderName !== undefined && SKILL_NAME_PATTERN.test(folderName) && folderName.length <= LENIENT_NAME_MAX ? folderName : undefined;
+}
+
+function validateName(raw: unknown, opts: ValidateOptions, problems: FieldProblem[]): Pick<ValidatedFrontMatter, 'name' | 'title'> {
   const strict = opts.mode === 'strict';
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
-    const folder = opts.folderName;
-    const fallback = folder !== undefined && SKILL_NAME_PATTERN.test(folder) && folder.length <= LENIENT_NAME_MAX ? folder : undefined;
+    const fallback = folderId(opts.folderName);
     const usable = !strict && fallback !== undefined;
     problems.push({
       severity: usable ? 'warning' : 'error',
@@ -264,18 +277,45 @@ function validateName(raw: unknown, opts: ValidateOptions, problems: FieldProble
       rule: 'name-required',
       message: `name is required: add "name: ${fallback ?? suggestName(opts.folderName ?? '') ?? 'my-skill'}" to the front matter${usable ? ' (the folder name is used meanwhile)' : ''}`,
     });
-    return usable ? fallback : undefined;
+    return { name: usable ? fallback : undefined };
   }
   if (typeof raw !== 'string') {
     problems.push({ severity: 'error', field: 'name', rule: 'name-type', message: `name must be a string of lowercase letters, digits and hyphens, got ${JSON.stringify(raw)}` });
-    return undefined;
+    return {};
   }
   const name = raw.trim();
-  // The guide's two relaxations; every other name rule keeps the name usable as an id.
+  // The guide's two relaxations; every other name rule is about the name's form.
   const forgiven = (rule: string): boolean => rule === 'name-matches-folder' || (rule === 'name-length' && charLength(name) <= LENIENT_NAME_MAX);
-  const found: FieldProblem[] = checkName(name, opts.folderName).map((p) => ({ severity: !strict && forgiven(p.rule) ? 'warning' : 'error', field: 'name', ...p }));
-  problems.push(...found);
-  return found.some((p) => p.severity === 'error') ? undefined : name;
+  const found = checkName(name, opts.folderName);
+  const formProblems = found.filter((p) => !forgiven(p.rule));
+  if (formProblems.length === 0 || strict) {
+    problems.push(...found.map((p): FieldProblem => ({ severity: !strict && forgiven(p.rule) ? 'warning' : 'error', field: 'name', ...p })));
+    return formProblems.length === 0 ? { name } : {};
+  }
+  return normalizedName(name, formProblems, opts.folderName, problems);
+}
+
+/**
+ * Lenient mode, a name that is not a valid id (written as a title): the skill is loaded under
+ * its folder's name, or else the normalized name, and the written name becomes its title.
+ */
+function normalizedName(name: string, formProblems: Array<{ rule: string; message: string }>, folderName: string | undefined, problems: FieldProblem[]): Pick<ValidatedFrontMatter, 'name' | 'title'> {
+  const fromFolder = folderId(folderName);
+  const id = fromFolder ?? suggestName(name);
+  const why = formProblems.map((p) => p.rule).join(', ');
+  if (id === undefined) {
+    problems.push(...formProblems.map((p): FieldProblem => ({ severity: 'error', field: 'name', ...p })));
+    return {};
+  }
+  problems.push({
+    severity: 'warning',
+    field: 'name',
+    rule: 'name-normalized',
+    message:
+      `name ${JSON.stringify(name)} is not a valid skill name (${why}); the skill is published as "${id}" (${fromFolder ? 'its folder\'s name' : 'the name normalized'}) ` +
+      `with ${JSON.stringify(name)} as its title: write "name: ${id}" (strict mode refuses the name)`,
+  });
+  return { name: id, title: name };
 }
 
 function validateDescription(raw: unknown, soft: Severity, problems: FieldProblem[]): string | undefined {

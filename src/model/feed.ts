@@ -31,7 +31,11 @@ const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 export const Card = z
   .object({
     id: z.string().describe("The skill's identifier in this feed: its name."),
-    name: z.string().describe('`name` from the front matter.'),
+    name: z.string().describe('`name` from the front matter, or the valid name it was loaded under (see `title`).'),
+    title: z
+      .string()
+      .optional()
+      .describe('Display title when the name written in SKILL.md is not a valid skill name (`Ahrefs Automation`); show `name` when absent.'),
     description: z.string().describe('`description` from the front matter.'),
     tags: z.array(z.string()),
     domain: z.string().optional(),

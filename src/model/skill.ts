@@ -99,6 +99,12 @@ export const Skill = z.object({
   /** Stable identifier: the skill name (unique in a catalog). */
   id: z.string(),
   name: z.string(),
+  /**
+   * Display title: the `name` as written in SKILL.md when it is not a valid skill name
+   * (`Ahrefs Automation`) and lenient mode loaded the skill under a valid one. Absent otherwise:
+   * show `name`.
+   */
+  title: z.string().optional(),
   description: z.string(),
   /** The front matter exactly as parsed from SKILL.md (SEP-2640 serves it verbatim). */
   frontmatter: z.record(z.string(), z.unknown()),

@@ -32,12 +32,12 @@ async function put(root: string, rel: string, text: string): Promise<void> {
 }
 
 /** Broken skill folders, each with the rule that must be reported for it (in either mode). */
-const BROKEN: Record<string, { skillMd: string; rule: string; lenient: 'error' | 'warning' }> = {
+const BROKEN: Record<string, { skillMd: string; rule: string; lenient: 'error' | 'warning'; lenientRule?: string }> = {
   'missing-front-matter': { skillMd: '# Just markdown, no front matter\n', rule: 'frontmatter-missing', lenient: 'error' },
   'bad-yaml': { skillMd: front('name: bad-yaml\ndescription: [never closed'), rule: 'frontmatter-yaml', lenient: 'error' },
   'folder-name': { skillMd: front('name: another-name\ndescription: The name is not the folder name.'), rule: 'name-matches-folder', lenient: 'warning' },
-  'Uppercase': { skillMd: front('name: Uppercase\ndescription: An uppercase name.'), rule: 'name-lowercase', lenient: 'error' },
-  'double--hyphen': { skillMd: front('name: double--hyphen\ndescription: Two hyphens in a row.'), rule: 'name-double-hyphen', lenient: 'error' },
+  'Uppercase': { skillMd: front('name: Uppercase\ndescription: An uppercase name.'), rule: 'name-lowercase', lenient: 'warning', lenientRule: 'name-normalized' },
+  'double--hyphen': { skillMd: front('name: double--hyphen\ndescription: Two hyphens in a row.'), rule: 'name-double-hyphen', lenient: 'warning', lenientRule: 'name-normalized' },
   ['n'.repeat(65)]: { skillMd: front(`name: ${'n'.repeat(65)}\ndescription: A 65-character name.`), rule: 'name-length', lenient: 'warning' },
   'long-description': { skillMd: front(`name: long-description\ndescription: ${'é'.repeat(1025)}`), rule: 'description-length', lenient: 'warning' },
   'missing-description': { skillMd: front('name: missing-description'), rule: 'description-required', lenient: 'error' },
@@ -91,11 +91,11 @@ describe('skillpress validate', () => {
   it('exits 1 on broken skills and names every broken folder with its rule', () => {
     const r = skillpress('validate', broken);
     expect(r.code).toBe(1);
-    for (const [folder, { rule, lenient }] of Object.entries(BROKEN)) {
+    for (const [folder, { rule, lenient, lenientRule }] of Object.entries(BROKEN)) {
       const lines = linesFor(r.stdout, broken, folder);
-      expect(lines.some((l) => l.includes(`: ${lenient} [${rule}]`)), `${folder}: ${rule}\n${r.stdout}`).toBe(true);
+      expect(lines.some((l) => l.includes(`: ${lenient} [${lenientRule ?? rule}]`)), `${folder}: ${rule}\n${r.stdout}`).toBe(true);
     }
-    expect(r.stdout).toMatch(/^invalid \(lenient\): 4 valid skill\(s\), 4 file\(s\); 7 invalid skill\(s\); 7 error\(s\), 4 warning\(s\)$/m);
+    expect(r.stdout).toMatch(/^invalid \(lenient\): 6 valid skill\(s\), 6 file\(s\); 5 invalid skill\(s\); 5 error\(s\), 6 warning\(s\)$/m);
   });
 
   it('in --strict mode every broken folder is an error', () => {
@@ -109,7 +109,8 @@ describe('skillpress validate', () => {
 
   it('gives file, line, field and an actionable message', () => {
     const r = skillpress('validate', broken);
-    expect(r.stdout).toContain(`${broken}/Uppercase/SKILL.md:2: error [name-lowercase] name: name "Uppercase" must be lowercase: use "uppercase"`);
+    expect(skillpress('validate', broken, '--strict').stdout).toContain(`${broken}/Uppercase/SKILL.md:2: error [name-lowercase] name: name "Uppercase" must be lowercase: use "uppercase"`);
+    expect(r.stdout).toContain(`${broken}/Uppercase/SKILL.md:2: warning [name-normalized] name: name "Uppercase" is not a valid skill name (name-lowercase); the skill is published as "uppercase" (the name normalized) with "Uppercase" as its title`);
     expect(r.stdout).toContain(`${broken}/bad-yaml/SKILL.md:3: error [frontmatter-yaml]`);
     expect(r.stdout).toContain(`${broken}/long-description/SKILL.md:3: warning [description-length] description: description is 1025 characters; the limit is 1024`);
     expect(r.stdout).toContain(`${broken}/escaping-symlink/outside.txt: error [symlink-escape]`);
@@ -135,9 +136,9 @@ describe('skillpress validate', () => {
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout) as ValidationSummary;
     expect(summary).toMatchObject({ valid: false, mode: 'lenient', root: broken });
-    expect(summary.invalid.sort()).toEqual(['Uppercase', 'bad-yaml', 'double--hyphen', 'empty-description', 'escaping-symlink', 'missing-description', 'missing-front-matter']);
-    for (const [folder, { rule }] of Object.entries(BROKEN)) {
-      expect(summary.problems).toContainEqual(expect.objectContaining({ skill: folder, rule, file: expect.any(String), message: expect.any(String) }));
+    expect(summary.invalid.sort()).toEqual(['bad-yaml', 'empty-description', 'escaping-symlink', 'missing-description', 'missing-front-matter']);
+    for (const [folder, { rule, lenientRule }] of Object.entries(BROKEN)) {
+      expect(summary.problems).toContainEqual(expect.objectContaining({ skill: folder, rule: lenientRule ?? rule, file: expect.any(String), message: expect.any(String) }));
     }
     expect(summary.errors + summary.warnings).toBe(summary.problems.length);
   });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
@@ -10,17 +9,10 @@ import { Cards, Changes, DiscoveryIndex, FeedIndex, FeedSkill, PUBLISHED_SCHEMAS
 import { writeFeed, type FeedSummary } from '../../src/emit/feed/index.ts';
 import { SkillSearch } from '../../src/search/index.ts';
 import { GROUP_MARKER, IGNORED_MARKER, MAX_FILE_BYTES, PRIVATE_MARKER, PRIVATE_NAMES, UNUSUAL_NAMES, makeFixture, type Fixture } from './fixture.ts';
-import { readTarGz, readZip } from './archive-reader.ts';
+import { everyText, readTarGz, readZip, walk } from './archive-reader.ts';
 
 const EPOCH = 1_700_000_000;
 const sha256 = (b: Uint8Array | string): string => createHash('sha256').update(b).digest('hex');
-
-function walk(dir: string, base = dir): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const abs = path.join(dir, e.name);
-    return e.isDirectory() ? walk(abs, base) : [path.relative(base, abs).split(path.sep).join('/')];
-  });
-}
 
 const json = (file: string): unknown => JSON.parse(readFileSync(file, 'utf8'));
 
@@ -116,21 +108,6 @@ describe('feed files', () => {
     expect(skill.skill_md).toBe(readFileSync(path.join(fx.skills, 'kitchen-sink', 'SKILL.md'), 'utf8'));
   });
 });
-
-/** Every file of a folder as text, with archives decompressed (tar.gz → tar, zip → each entry). */
-async function everyText(dir: string): Promise<string[]> {
-  const texts: string[] = [];
-  for (const rel of walk(dir)) {
-    const buf = readFileSync(path.join(dir, rel));
-    texts.push(buf.toString('latin1'));
-    if (rel.endsWith('.tar.gz')) {
-      texts.push(gunzipSync(buf).toString('latin1'));
-      for (const e of await readTarGz(buf)) texts.push(e.bytes.toString('latin1'));
-    }
-    if (rel.endsWith('.zip')) for (const e of readZip(buf)) texts.push(e.bytes.toString('latin1'));
-  }
-  return texts;
-}
 
 describe('private and group skills', () => {
   it('appear nowhere in the output: feeds, files, archives, discovery, search indexes', async () => {

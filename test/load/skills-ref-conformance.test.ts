@@ -16,10 +16,12 @@
  * | test_read_properties_with_lowercase_skill_md     | valid      | invalid           | same                                                                    |
  *
  * In `lenient` mode (the default for builds) a name that does not match its folder or is over
- * 64 characters loads with a warning, as the spec's client guide says; other name-format
- * problems (uppercase, `--`, `_`, non-ASCII letters) stay errors, because the name is the
- * skill's id in feeds, URIs and peer registries. Of the seven differences, only
- * `version: 1.0` loads in lenient mode (with a warning, the value kept as written).
+ * 64 characters loads with a warning, as the spec's client guide says; a name of another form
+ * (uppercase, `--`, `_`, a hyphen at an end) loads under a valid id — the folder's name when
+ * valid, else the normalized name (`my_skill` → `my-skill`) — with the written name as its
+ * title (`name-normalized`); names with no such id (Chinese, Russian) stay errors, because the
+ * name is the skill's id in feeds, URIs and peer registries. Of the seven differences,
+ * `version: 1.0` and `café` (as `cafe`) load in lenient mode, with a warning.
  * Cases that test skills-ref's Python API rather than a verdict (find_skill_md, parse_frontmatter,
  * read_properties) become the equivalent verdict on a skill folder, plus a check of what
  * skillpress reads (body, license, metadata, allowed-tools).
@@ -59,11 +61,11 @@ const CASES: Case[] = [
   { ref: 'test_nonexistent_path', target: 'nonexistent', skillsRef: 'invalid', strict: 'invalid', lenient: 'invalid', rules: ['root-missing'] },
   { ref: 'test_not_a_directory', target: 'file.txt', files: {}, skillsRef: 'invalid', strict: 'invalid', lenient: 'invalid', rules: ['root-missing'] },
   { ref: 'test_missing_skill_md', folder: 'my-skill', files: {}, skillsRef: 'invalid', strict: 'invalid', lenient: 'invalid', rules: ['no-skills'] },
-  { ref: 'test_invalid_name_uppercase', folder: 'MySkill', files: { 'SKILL.md': basic('MySkill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'invalid', rules: ['name-lowercase'] },
+  { ref: 'test_invalid_name_uppercase', folder: 'MySkill', files: { 'SKILL.md': basic('MySkill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['name-lowercase'], check: (s) => expect([s.id, s.title]).toEqual(['myskill', 'MySkill']) },
   { ref: 'test_name_too_long', folder: 'a'.repeat(70), files: { 'SKILL.md': basic('a'.repeat(70)) }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['name-length'] },
-  { ref: 'test_name_leading_hyphen', folder: '-my-skill', files: { 'SKILL.md': basic('-my-skill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'invalid', rules: ['name-hyphen-ends'] },
-  { ref: 'test_name_consecutive_hyphens', folder: 'my--skill', files: { 'SKILL.md': basic('my--skill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'invalid', rules: ['name-double-hyphen'] },
-  { ref: 'test_name_invalid_characters', folder: 'my_skill', files: { 'SKILL.md': basic('my_skill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'invalid', rules: ['name-characters'] },
+  { ref: 'test_name_leading_hyphen', folder: '-my-skill', files: { 'SKILL.md': basic('-my-skill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['name-hyphen-ends'], check: (s) => expect([s.id, s.title]).toEqual(['my-skill', '-my-skill']) },
+  { ref: 'test_name_consecutive_hyphens', folder: 'my--skill', files: { 'SKILL.md': basic('my--skill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['name-double-hyphen'], check: (s) => expect([s.id, s.title]).toEqual(['my-skill', 'my--skill']) },
+  { ref: 'test_name_invalid_characters', folder: 'my_skill', files: { 'SKILL.md': basic('my_skill') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['name-characters'], check: (s) => expect([s.id, s.title]).toEqual(['my-skill', 'my_skill']) },
   { ref: 'test_name_directory_mismatch', folder: 'wrong-name', files: { 'SKILL.md': basic('correct-name') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['name-matches-folder'] },
   { ref: 'test_unexpected_fields', folder: 'my-skill', files: { 'SKILL.md': basic('my-skill', '\nunknown_field: should not be here') }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['unknown-field'] },
   {
@@ -97,7 +99,8 @@ const CASES: Case[] = [
   { ref: 'test_compatibility_too_long', folder: 'my-skill', files: { 'SKILL.md': basic('my-skill', `\ncompatibility: ${'x'.repeat(550)}`) }, skillsRef: 'invalid', strict: 'invalid', lenient: 'valid', rules: ['compatibility-length'] },
   {
     // Folder in composed form (U+00E9), name decomposed (e + U+0301): equal after normalisation.
-    ref: 'test_nfkc_normalization', folder: 'caf\u00e9', files: { 'SKILL.md': basic('cafe\u0301') }, skillsRef: 'valid', strict: 'invalid', lenient: 'invalid', rules: ['name-characters'],
+    ref: 'test_nfkc_normalization', folder: 'caf\u00e9', files: { 'SKILL.md': basic('cafe\u0301') }, skillsRef: 'valid', strict: 'invalid', lenient: 'valid', rules: ['name-characters'],
+    check: (s) => expect([s.id, s.title]).toEqual(['cafe', 'cafe\u0301']),
   },
 
   // --- skills-ref/tests/test_parser.py ---

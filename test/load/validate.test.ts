@@ -71,13 +71,27 @@ describe('validateFrontMatter', () => {
     expect(validate({ name: long }, 'lenient', long).name).toBe(long);
   });
 
-  it('lenient: other name-format problems stay errors (the name is the id in feeds and URIs), with a suggestion', () => {
-    for (const name of ['My-Skill', 'my--skill', '-my-skill', 'my_skill', 'навык', 'PDF Processing', 'a/b', '..', 'a'.repeat(201)]) {
+  it('lenient: a name written as a title loads under the folder\'s name, or the normalized name, and keeps the written name as title', () => {
+    const titled = validate({ name: 'Ahrefs Automation' }, 'lenient', 'ahrefs-automation');
+    expect(titled).toMatchObject({ name: 'ahrefs-automation', title: 'Ahrefs Automation' });
+    expect(rules(titled)).toEqual(['warning:name-normalized']);
+    expect(titled.problems[0]!.message).toContain('"Ahrefs Automation" is not a valid skill name (name-lowercase, name-characters); the skill is published as "ahrefs-automation" (its folder\'s name)');
+    // The folder is not a valid name either: the name is normalized, as the strict message suggests.
+    for (const [written, id] of [['capsule_crm-automation', 'capsule-crm-automation'], ['-2chat-automation', '2chat-automation'], ['My--Skill', 'my-skill'], ['a/b', 'a-b'], ['a'.repeat(201), 'a'.repeat(64)]]) {
+      const r = validate({ name: written }, 'lenient', written);
+      expect(r, written).toMatchObject({ name: id, title: written });
+      expect(r.problems.find((p) => p.rule === 'name-normalized')?.message, written).toContain(`published as "${id}" (the name normalized)`);
+      expect(validate({ name: written }, 'strict', written).name, written).toBeUndefined();
+    }
+    expect(validate({ name: 'PDF Processing' }, 'strict').problems.find((p) => p.rule === 'name-lowercase')?.message).toContain('use "pdf-processing"');
+  });
+
+  it('lenient: a name with no valid id to fall back on stays an error', () => {
+    for (const name of ['навык', '..', '技能']) {
       const r = validate({ name }, 'lenient', name);
       expect(r.name, name).toBeUndefined();
-      expect(r.problems.some((p) => p.severity === 'error' && p.field === 'name'), name).toBe(true);
+      expect(r.problems.some((p) => p.severity === 'error' && p.field === 'name' && p.rule !== 'name-normalized'), name).toBe(true);
     }
-    expect(validate({ name: 'PDF Processing' }, 'lenient').problems.find((p) => p.rule === 'name-lowercase')?.message).toContain('use "pdf-processing"');
   });
 
   it('lenient: a missing name falls back to a valid folder name with a warning; strict refuses', () => {

@@ -9,16 +9,22 @@ import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
+import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
 
-/** Where a problem is, as a path a terminal or editor can open: `skills/x/SKILL.md:3`. */
+/**
+ * Where a problem is, as a path a terminal or editor can open: `skills/x/SKILL.md:3`; quoted
+ * (`"skills/x/a\nb.md"`) when a name holds a newline, ESC or another character that would break
+ * the line or drive the terminal.
+ */
 function problemLocation(p: Problem, root?: string): string {
   const parts = [root, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string => Boolean(s));
   const where = parts.length > 0 ? path.posix.join(...parts.map((s) => s.split(path.sep).join('/'))) : p.skill;
-  return where + (p.line ? `:${p.line}` : '');
+  return (hasUnprintable(where) ? quotePath(where) : where) + (p.line ? `:${p.line}` : '');
 }
 
+/** One problem on one line (names and values from skills are escaped; `--json` keeps them exact). */
 export function formatProblem(p: Problem, root?: string): string {
-  return `${problemLocation(p, root)}: ${p.severity} [${p.rule}]${p.field ? ` ${p.field}:` : ''} ${p.message}`;
+  return `${problemLocation(p, root)}: ${p.severity} [${p.rule}]${p.field ? ` ${printable(p.field)}:` : ''} ${printable(p.message)}`;
 }
 
 export interface ValidationSummary {

@@ -78,6 +78,7 @@ export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: To
   const card: Card = {
     id: skill.id,
     name: skill.name,
+    ...(skill.title !== undefined ? { title: skill.title } : {}),
     description: skill.description,
     tags: rf.tags,
     ...(rf.domain !== undefined ? { domain: rf.domain } : {}),

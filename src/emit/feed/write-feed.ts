@@ -6,7 +6,7 @@
  * true (scope `published`), or always (scope `catalog`: the site's view, see build.ts).
  * Output is reproducible: the same catalog and SOURCE_DATE_EPOCH give the same bytes.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Catalog, Problem, Skill } from '../../model/skill.ts';
@@ -22,6 +22,7 @@ import {
   type DiscoveryIndex,
   type DiscoverySkill,
   type FeedIndex,
+  type FeedSkill,
 } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
@@ -29,7 +30,7 @@ import { pMap } from '../../lib/p-map.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, buildSearchIndexes, extractHeadings, type SearchEntry } from '../../search/index.ts';
 import { tarGz, zip, type ArchiveEntry } from './archive.ts';
 import { computeChanges, type PreviousFeed } from './changes.ts';
-import { encodePath } from '../../lib/paths.ts';
+import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
 import { SKILL_MD, skillJson, type TokenCache } from './skill-json.ts';
 
@@ -77,47 +78,126 @@ export interface FeedSummary {
  */
 const isImported = (s: Skill): boolean => s.source.kind === 'peer';
 const pretty = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
+const byId = (a: Skill, b: Skill): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-/** Writes files under one root, refusing any path that would leave it. */
+/** Skills written at once (their archives are compressed on the thread pool meanwhile). */
+const SKILL_CONCURRENCY = 16;
+
+/**
+ * Writes files under one root, refusing any path that would leave it. Synchronous on purpose,
+ * like the reads in src/load/read-file.ts: one open file at a time whatever the file count
+ * (an async write per file held 10,000 descriptors open at once, past `ulimit -n`), and a
+ * write into the page cache costs less than a trip through the thread pool.
+ */
 class OutputWriter {
   bytes = 0;
   private readonly root: string;
-  /** Folders already created (or being created), so each is made once. */
-  private readonly folders = new Map<string, Promise<unknown>>();
+  /** Folders already created, so each is made once. */
+  private readonly folders = new Set<string>();
   constructor(root: string) {
     this.root = root;
   }
   /** Write one file; its sha256 is computed only when asked for (raw files carry theirs already). */
-  async write(rel: string, data: string | Uint8Array, hash = true): Promise<{ sha256: string; bytes: number }> {
+  write(rel: string, data: string | Uint8Array, hash = true): { sha256: string; bytes: number } {
     const abs = resolveInside(this.root, rel);
     const dir = path.dirname(abs);
-    let made = this.folders.get(dir);
-    if (!made) {
-      made = mkdir(dir, { recursive: true });
-      this.folders.set(dir, made);
+    if (!this.folders.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.folders.add(dir);
     }
-    await made;
-    await writeFile(abs, data);
+    writeFileSync(abs, data);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
     return { sha256: hash ? sha256Hex(data) : '', bytes };
   }
 }
 
-export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promise<FeedSummary> {
-  const scope = opts.scope ?? 'published';
-  const feedPath = opts.feedPath ?? (scope === 'published' ? FEED_PATH : CATALOG_PATH);
-  const reexport = opts.config.federation.reexport;
-  const epoch = opts.sourceDateEpoch;
-  const generatedAt = new Date(epoch !== undefined ? epoch * 1000 : Math.floor(Date.now() / 1000) * 1000).toISOString();
-  const archiveMtime = epoch ?? 0;
-  const problems: Problem[] = [];
+/** What every step of one writeFeed call shares. */
+interface FeedContext {
+  scope: 'published' | 'catalog';
+  feedPath: string;
+  reexport: boolean;
+  generatedAt: string;
+  archiveMtime: number;
+  root: string;
+  out: OutputWriter;
+  tokens: TokenCache;
+  opts: WriteFeedOptions;
+}
 
-  // Who is written: public only; imported only when re-exported (or for the site's catalog).
+/** One skill as written: its card, the sha256 of its JSON, its discovery entry and counts. */
+interface WrittenSkill {
+  skill: Skill;
+  card: Card;
+  sha256: string;
+  disc?: DiscoverySkill;
+  problems: Problem[];
+  stored: number;
+  skipped: number;
+}
+
+export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promise<FeedSummary> {
+  const ctx = feedContext(opts);
+  const chosen = chooseSkills(catalog, ctx);
+  let done = 0;
+  const written = await pMap(
+    chosen.skills,
+    async (skill) => {
+      const w = await writeSkill(skill, ctx);
+      opts.onProgress?.(++done, chosen.skills.length);
+      return w;
+    },
+    SKILL_CONCURRENCY,
+  );
+  const problems = [...chosen.problems, ...written.flatMap((w) => w.problems)];
+  const cards = written.map((w) => w.card);
+  const { parts, changeList } = writeParts(written, ctx);
+  const imported = chosen.skills.filter(isImported).length;
+  const files = written.reduce((n, w) => n + w.stored, 0);
+  writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
+  if (ctx.scope === 'published') {
+    const disc: DiscoveryIndex = { $schema: DISCOVERY_SCHEMA_URL, skills: written.flatMap((w) => (w.disc ? [w.disc] : [])) };
+    ctx.out.write(`${DISCOVERY_PATH}/index.json`, pretty(disc));
+  }
+  const count = (c: string): number => changeList.filter((x) => x.change === c && x.at === ctx.generatedAt).length;
+  return {
+    feedDir: path.join(ctx.root, ...ctx.feedPath.split('/')),
+    skills: cards.length,
+    files,
+    bytes: ctx.out.bytes,
+    withheld: chosen.withheld,
+    imported,
+    importedNotExported: chosen.importedNotExported,
+    skippedFiles: written.reduce((n, w) => n + w.skipped, 0),
+    changes: { added: count('added'), updated: count('updated'), removed: count('removed') },
+    problems,
+  };
+}
+
+function feedContext(opts: WriteFeedOptions): FeedContext {
+  const scope = opts.scope ?? 'published';
+  const epoch = opts.sourceDateEpoch;
+  const root = path.resolve(opts.outDir);
+  return {
+    scope,
+    feedPath: opts.feedPath ?? (scope === 'published' ? FEED_PATH : CATALOG_PATH),
+    reexport: opts.config.federation.reexport,
+    generatedAt: new Date(epoch !== undefined ? epoch * 1000 : Math.floor(Date.now() / 1000) * 1000).toISOString(),
+    archiveMtime: epoch ?? 0,
+    root,
+    out: new OutputWriter(root),
+    tokens: new Map(),
+    opts,
+  };
+}
+
+/** Who is written, in id order: public only; imported only when re-exported (or for the site's catalog). */
+function chooseSkills(catalog: Catalog, ctx: FeedContext): { skills: Skill[]; withheld: number; importedNotExported: number; problems: Problem[] } {
+  const problems: Problem[] = [];
   let withheld = 0;
   let importedNotExported = 0;
   const skills: Skill[] = [];
-  for (const s of [...catalog.skills].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) {
+  for (const s of [...catalog.skills].sort(byId)) {
     if (s.registry_fields.visibility !== 'public') {
       withheld++;
       continue;
@@ -126,151 +206,138 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
       problems.push({ severity: 'error', skill: s.id, field: 'name', rule: 'feed-id', message: `skill id ${JSON.stringify(s.id)} is not a valid skill name; it was not written to the feed` });
       continue;
     }
-    if (isImported(s) && !reexport && scope === 'published') {
+    if (isImported(s) && !ctx.reexport && ctx.scope === 'published') {
       importedNotExported++;
       continue;
     }
     skills.push(s);
   }
-  const published = (s: Skill): boolean => !isImported(s) || reexport;
+  return { skills, withheld, importedNotExported, problems };
+}
 
-  const root = path.resolve(opts.outDir);
-  const out = new OutputWriter(root);
-  const feed = (rel: string): string => `${feedPath}/${rel}`;
-  const tokens: TokenCache = new Map();
-  const cards: Card[] = [];
-  const skillParts: FeedIndex['skills'] = [];
-  const discovery: DiscoverySkill[] = [];
-  const searchEntries: SearchEntry[] = [];
-  let files = 0;
-  let skippedFiles = 0;
-  let done = 0;
+/** One skill: its raw files, its JSON, and (published scope) its archives and discovery entry. */
+async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill> {
+  const withArchive = !isImported(skill) || ctx.reexport;
+  const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens: ctx.tokens });
+  const entries = writeRawFiles(skill, json, problems, ctx);
+  const written = ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
+  const disc = ctx.scope === 'published' ? await writeArchives(skill, card, entries, ctx) : undefined;
+  return { skill, card, sha256: written.sha256, disc, problems, stored: entries.length, skipped: skill.files.length - entries.length };
+}
 
-  const results = await pMap(
-    skills,
-    async (skill) => {
-      const withArchive = published(skill);
-      const { card, skill: json, problems: p } = skillJson(skill, { withArchive, tokens });
-      const stored = skill.files.filter((f) => f.content !== undefined && !f.skipped);
-      const entries: ArchiveEntry[] = [];
-      await Promise.all(
-        stored.map(async (f) => {
-          const bytes = fileBytes(f);
-          try {
-            await out.write(feed(`files/${skill.id}/${f.path}`), bytes, false);
-            entries.push({ path: f.path, bytes, executable: f.executable });
-          } catch (err) {
-            p.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${(err as Error).message}; the file was not written` });
-            // List it as not stored rather than point at a file that does not exist.
-            const listed = json.files.find((x) => x.path === f.path);
-            if (listed) {
-              delete listed.url;
-              listed.skipped = { reason: `not published: ${(err as Error).message}` };
-            }
-          }
-        }),
-      );
-      entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-      const written = await out.write(feed(`skills/${skill.id}.json`), pretty(json));
-      let disc: DiscoverySkill | undefined;
-      if (scope === 'published') {
-        const base = `${DISCOVERY_PATH}/${skill.id}`;
-        const targz = await tarGz(entries, archiveMtime);
-        await Promise.all([out.write(`${base}.tar.gz`, targz, false), zip(entries, archiveMtime).then((z) => out.write(`${base}.zip`, z, false))]);
-        const onlySkillMd = entries.length === 1 && entries[0]!.path === SKILL_MD;
-        const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
-        if (onlySkillMd) {
-          const md = await out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
-          disc = { ...common, type: 'skill-md', url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`, digest: `sha256:${md.sha256}` };
-        } else {
-          disc = { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${sha256Hex(targz)}` };
-        }
-      }
-      opts.onProgress?.(++done, skills.length);
-      return { skill, card, written, disc, problems: p, stored: entries.length, skipped: skill.files.length - entries.length };
-    },
-    16,
-  );
-
-  for (const r of results) {
-    cards.push(r.card);
-    skillParts.push({ id: r.skill.id, url: r.card.links.skill, sha256: r.written.sha256, digest: r.card.digest });
-    if (r.disc) discovery.push(r.disc);
-    problems.push(...r.problems);
-    files += r.stored;
-    skippedFiles += r.skipped;
-    searchEntries.push({
-      id: r.skill.id,
-      name: r.skill.name,
-      description: r.skill.description,
-      tags: r.card.tags,
-      ...(r.card.domain !== undefined ? { domain: r.card.domain } : {}),
-      headings: extractHeadings(r.skill.body),
-      paths: r.skill.files.map((f) => f.path),
-      body: r.skill.body,
-      registry: r.skill.registry,
-      ...(r.card.version !== undefined ? { version: r.card.version } : {}),
-    });
+/**
+ * `files/<id>/<path>` for every stored file, a few at a time. A file that cannot be written is
+ * listed as not stored (never a link to nothing) with a reason that names no machine path.
+ */
+function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): ArchiveEntry[] {
+  const listed = new Map(json.files.map((f) => [f.path, f]));
+  const entries: ArchiveEntry[] = [];
+  for (const f of skill.files) {
+    if (f.content === undefined || f.skipped) continue;
+    const bytes = fileBytes(f);
+    const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.write(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, false));
+    if (why === undefined) {
+      entries.push({ path: f.path, bytes, executable: f.executable });
+      continue;
+    }
+    const reason = `path ${quotePath(f.path)} ${why}`;
+    problems.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${reason}; the file was not written` });
+    const entry = listed.get(f.path)!;
+    delete entry.url;
+    entry.skipped = { reason: `not published: ${reason}` };
   }
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
 
+/**
+ * Undefined when `write` succeeded, else why it failed, by error code: the message of a
+ * file-system error names the staging folder, which must not be published.
+ */
+function writeOrWhy(write: () => unknown): string | undefined {
+  try {
+    write();
+    return undefined;
+  } catch (err) {
+    return `could not be written (${(err as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+}
+
+/** `<id>.tar.gz`, `<id>.zip`, and `<id>/SKILL.md` for a skill that is only its SKILL.md; its discovery entry. */
+async function writeArchives(skill: Skill, card: Card, entries: ArchiveEntry[], ctx: FeedContext): Promise<DiscoverySkill> {
+  const base = `${DISCOVERY_PATH}/${skill.id}`;
+  const [targz, zipped] = await Promise.all([tarGz(entries, ctx.archiveMtime), zip(entries, ctx.archiveMtime)]);
+  ctx.out.write(`${base}.tar.gz`, targz, false);
+  ctx.out.write(`${base}.zip`, zipped, false);
+  const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
+  if (entries.length === 1 && entries[0]!.path === SKILL_MD) {
+    const md = ctx.out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
+    return { ...common, type: 'skill-md', url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`, digest: `sha256:${md.sha256}` };
+  }
+  return { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${sha256Hex(targz)}` };
+}
+
+/** The search entry of a written skill. */
+function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
+  return {
+    id: skill.id,
+    name: skill.name,
+    description: skill.description,
+    tags: card.tags,
+    ...(card.domain !== undefined ? { domain: card.domain } : {}),
+    headings: extractHeadings(skill.body),
+    paths: skill.files.map((f) => f.path),
+    body: skill.body,
+    registry: skill.registry,
+    ...(card.version !== undefined ? { version: card.version } : {}),
+  };
+}
+
+/** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
+function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
   const parts: FeedIndex['parts'] = {};
-  const part = async (key: string, rel: string, data: string): Promise<void> => {
-    const w = await out.write(feed(rel), data);
+  const part = (key: string, rel: string, data: string): void => {
+    const w = ctx.out.write(`${ctx.feedPath}/${rel}`, data);
     parts[key] = { url: encodePath(rel), sha256: w.sha256, bytes: w.bytes };
   };
+  const cards = written.map((w) => w.card);
+  const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: ctx.generatedAt, skills: cards };
+  part('cards', 'cards.json', pretty(cardsDoc));
 
-  const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: generatedAt, skills: cards };
-  await part('cards', 'cards.json', pretty(cardsDoc));
+  const { search, body } = buildSearchIndexes(written.map(searchEntry));
+  part('search', SEARCH_FILE, JSON.stringify(search));
+  part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
 
-  const { search, body } = buildSearchIndexes(searchEntries);
-  await part('search', SEARCH_FILE, JSON.stringify(search));
-  await part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
-
-  const changeList = computeChanges(cards, opts.previous, generatedAt);
+  const previous = ctx.opts.previous;
+  const changeList = computeChanges(cards, previous, ctx.generatedAt);
   const changesDoc: Changes = {
     feed_version: FEED_VERSION,
-    generated_at: generatedAt,
-    ...(opts.previous ? { previous_generated_at: opts.previous.generated_at } : {}),
+    generated_at: ctx.generatedAt,
+    ...(previous ? { previous_generated_at: previous.generated_at } : {}),
     changes: changeList,
   };
-  await part('changes', 'changes.json', pretty(changesDoc));
+  part('changes', 'changes.json', pretty(changesDoc));
 
   for (const [name, schema] of Object.entries(PUBLISHED_SCHEMAS)) {
-    await part(`schema:${name}`, `schemas/${name}.schema.json`, pretty(z.toJSONSchema(schema)));
+    part(`schema:${name}`, `schemas/${name}.schema.json`, pretty(z.toJSONSchema(schema)));
   }
+  return { parts, changeList };
+}
 
-  const imported = skills.filter(isImported).length;
+/** `index.json`: the registry, the counts, every part and every skill JSON with its sha256. */
+function writeIndex(written: WrittenSkill[], parts: FeedIndex['parts'], counts: FeedIndex['counts'], ctx: FeedContext): void {
+  const registry = ctx.opts.config.registry;
   const index: FeedIndex = {
     feed_version: FEED_VERSION,
     registry: {
-      name: opts.config.registry.name,
-      title: opts.config.registry.title,
-      ...(opts.config.registry.url !== undefined ? { url: opts.config.registry.url } : {}),
-      ...(opts.config.registry.description !== undefined ? { description: opts.config.registry.description } : {}),
+      name: registry.name,
+      title: registry.title,
+      ...(registry.url !== undefined ? { url: registry.url } : {}),
+      ...(registry.description !== undefined ? { description: registry.description } : {}),
     },
-    generated_at: generatedAt,
-    counts: { skills: cards.length, files, withheld, imported },
+    generated_at: ctx.generatedAt,
+    counts,
     parts,
-    skills: skillParts,
+    skills: written.map((w) => ({ id: w.skill.id, url: w.card.links.skill, sha256: w.sha256, digest: w.card.digest })),
   };
-  await out.write(feed('index.json'), pretty(index));
-
-  if (scope === 'published') {
-    const disc: DiscoveryIndex = { $schema: DISCOVERY_SCHEMA_URL, skills: discovery };
-    await out.write(`${DISCOVERY_PATH}/index.json`, pretty(disc));
-  }
-
-  const count = (c: string): number => changeList.filter((x) => x.change === c && x.at === generatedAt).length;
-  return {
-    feedDir: path.join(root, ...feedPath.split('/')),
-    skills: cards.length,
-    files,
-    bytes: out.bytes,
-    withheld,
-    imported,
-    importedNotExported,
-    skippedFiles,
-    changes: { added: count('added'), updated: count('updated'), removed: count('removed') },
-    problems,
-  };
+  ctx.out.write(`${ctx.feedPath}/index.json`, pretty(index));
 }
