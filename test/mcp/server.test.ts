@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
-import { connectInProcess, ERAS, FIXTURE, fixtureFeed, MODERN_REVISION, PNG, type Connected, type FixtureFeed } from './helpers.ts';
+import { connectInProcess, ERAS, FIXTURE, fixtureFeed, PNG, type Connected, type FixtureFeed } from './helpers.ts';
 
 const SkillEntry = z.looseObject({
   uri: z.string(),
@@ -35,19 +35,6 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
   afterAll(async () => {
     await server?.close();
     await tmp?.remove();
-  });
-
-  test('handshake: the era, the skills extension capability and instructions that say to search first', async () => {
-    const { client } = server;
-    if (era === 'modern') expect(client.getNegotiatedProtocolVersion()).toBe(MODERN_REVISION);
-    else expect(client.getNegotiatedProtocolVersion()).toMatch(/^2025-/);
-    const caps = client.getServerCapabilities()!;
-    expect(caps.tools?.listChanged).toBe(true);
-    expect(caps.prompts?.listChanged).toBe(true);
-    expect(caps.resources?.listChanged).toBe(true);
-    expect((caps as { extensions?: Record<string, unknown> }).extensions?.['io.modelcontextprotocol/skills']).toEqual({ directoryRead: true });
-    expect(client.getInstructions()).toMatch(/skills_search/);
-    expect(client.getInstructions()).toMatch(/view_skill/);
   });
 
   test('tools/list: five read-only tools with input and output schemas, naming no skill', async () => {
