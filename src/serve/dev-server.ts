@@ -17,7 +17,7 @@ import { build, type BuildOptions, type BuildResult } from '../build.ts';
 import { loadConfig } from '../config/load.ts';
 import type { Problem } from '../model/skill.ts';
 import { isInsideDir } from '../lib/fs.ts';
-import { serveStatic, type StaticServer } from './static-server.ts';
+import { serveStatic } from './static-server.ts';
 
 export interface DevServerOptions extends Pick<BuildOptions, 'skills' | 'config' | 'base' | 'strict'> {
   /** Default 0: any free port. */

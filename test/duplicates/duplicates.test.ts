@@ -1,7 +1,6 @@
 /** Duplicate skills: identical content under two names, and near-duplicates by TF-IDF cosine. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import { duplicateProblems, findDuplicates } from '../../src/duplicates/index.ts';
 import { tfidfVectors, similarPairs, tokenize } from '../../src/duplicates/tfidf.ts';
 import type { Skill } from '../../src/model/skill.ts';

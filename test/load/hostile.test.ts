@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
-import type { Catalog, Problem } from '../../src/model/skill.ts';
+import type { Catalog } from '../../src/model/skill.ts';
 import { write as put } from '../feed/fixture.ts';
 
 let tmp: string;
@@ -26,7 +26,6 @@ async function load(make: (root: string) => void, options: Parameters<typeof loa
 }
 
 const rulesOf = (c: Catalog, skill: string): string[] => c.problems.filter((p) => p.skill === skill).map((p) => `${p.severity}:${p.rule}:${p.file ?? ''}`);
-const problem = (c: Catalog, rule: string): Problem | undefined => c.problems.find((p) => p.rule === rule);
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(tmpdir(), 'skillpress-hostile-load-'));
