@@ -38,6 +38,8 @@ export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './t
 export interface SearchEntry {
   id: string;
   name: string;
+  /** Display title, when the name written in SKILL.md was not a valid id (stored, not searched: its words are the name's). */
+  title?: string;
   description: string;
   tags: string[];
   domain?: string;
@@ -55,6 +57,7 @@ export interface SearchEntry {
 export interface SearchDoc {
   id: string;
   name: string;
+  title?: string;
   description: string;
   tags: string[];
   domain?: string;
@@ -153,7 +156,7 @@ const KEYWORD_QUERY_WORDS = 3;
 const SPARE_SCORES = 16;
 
 const META_FIELDS = Object.keys(FIELD_BOOSTS) as Array<keyof typeof FIELD_BOOSTS>;
-const STORED_FIELDS = ['name', 'description', 'tags', 'domain', 'registry', 'version'] as const;
+const STORED_FIELDS = ['name', 'title', 'description', 'tags', 'domain', 'registry', 'version'] as const;
 const LIST_FIELDS = new Set(['tags', 'headings', 'paths']);
 
 /** Typo tolerance: none for short terms, one edit from 4 characters, two from 8. */
@@ -216,6 +219,7 @@ export function buildSearchIndexes(entries: readonly SearchEntry[]): { search: S
     };
     if (e.domain !== undefined) doc.domain = e.domain;
     if (e.version !== undefined) doc.version = e.version;
+    if (e.title !== undefined) doc.title = e.title;
     meta.add(doc);
     body.add({ id: e.id, body: bodyTerms(e.body) });
   }

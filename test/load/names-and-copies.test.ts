@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
 import { build } from '../../src/build.ts';
+import { SkillSearch } from '../../src/search/index.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import { Cards, FeedSkill } from '../../src/model/feed.ts';
 import type { Catalog } from '../../src/model/skill.ts';
@@ -92,6 +93,10 @@ describe('names written as titles', () => {
     const schema = JSON.parse(readFileSync(path.join(out, 'feed/v1/schemas/Card.schema.json'), 'utf8')) as { $defs: { Card: { properties: Record<string, unknown>; required: string[] } } };
     expect(schema.$defs.Card.properties.title).toMatchObject({ type: 'string' });
     expect(schema.$defs.Card.required).not.toContain('title');
+    // The site's search results show the title too: it is a stored field of search.json.
+    const search = SkillSearch.load(readFileSync(path.join(out, 'feed/v1/search.json'), 'utf8'));
+    expect(search.doc('ahrefs-automation')).toMatchObject({ name: 'ahrefs-automation', title: 'Ahrefs Automation' });
+    expect(search.search('ahrefs')[0]?.id).toBe('ahrefs-automation');
   });
 });
 

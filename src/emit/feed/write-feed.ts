@@ -281,6 +281,7 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
   return {
     id: skill.id,
     name: skill.name,
+    ...(card.title !== undefined ? { title: card.title } : {}),
     description: skill.description,
     tags: card.tags,
     ...(card.domain !== undefined ? { domain: card.domain } : {}),
