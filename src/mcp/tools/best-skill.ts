@@ -38,7 +38,7 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
     {
       title: 'Best skill for a request',
       description:
-        'The one skill that fits the request, with its instructions, or none; judged by your model via sampling if offered, else by a rule.',
+        'The one skill for the request, with its instructions, or none; judged by your model (sampling) if offered, else by a rule.',
       inputSchema: z.strictObject({
         query: queryText('The user\'s request, in their words'),
         judge: z.enum(['auto', 'rule']).default('auto'),
