@@ -48,6 +48,8 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     }
     const upFront = JSON.stringify(tools) + server.client.getInstructions();
     for (const name of Object.keys(FIXTURE)) expect(upFront).not.toContain(name);
+    // What every agent pays before asking anything stays within 8 KB, whatever the catalog.
+    expect(Buffer.byteLength(upFront)).toBeLessThanOrEqual(8192);
   });
 
   test('skills_list: cards sorted by name, substring query, tags, body, cursor paging', async () => {
