@@ -221,6 +221,10 @@ describe('skillpress install (CLI)', () => {
     expect(existsSync(path.join(cwd, '.claude', 'skills', 'tar-skill', 'SKILL.md'))).toBe(true);
     const second = await cli(site.url, 'tar-skill', '--agent', 'claude');
     expect(second.stdout).toMatch(/^tar-skill is up to date in \.claude\/skills\/tar-skill/);
+    await writeFile(path.join(cwd, '.claude', 'skills', 'tar-skill', 'SKILL.md'), 'my edits');
+    const forced = await cli(site.url, 'tar-skill', '--agent', 'claude', '--force');
+    // The same published version put back: not an update "from sha256:X to sha256:X".
+    expect(forced.stdout).toMatch(/^reinstalled tar-skill in \.claude\/skills\/tar-skill \(sha256:[0-9a-f]{64}\)\n$/);
     const refused = await cli(site.url, 'tar-symlink').catch((e: { code: number; stderr: string }) => e);
     expect(refused).toMatchObject({ code: 1 });
     expect((refused as { stderr: string }).stderr).toContain('symlink');

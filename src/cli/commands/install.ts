@@ -50,6 +50,7 @@ export const install: Command = {
     const where = path.relative(process.cwd(), result.dir) || result.dir;
     const version = result.version ? ` ${result.version}` : '';
     if (result.action === 'unchanged') process.stdout.write(`${name}${version} is up to date in ${where} (${result.digest})\n`);
+    else if (result.previousDigest === result.digest) process.stdout.write(`reinstalled ${name}${version} in ${where} (${result.digest})\n`);
     else if (result.action === 'updated') process.stdout.write(`updated ${name}${version} in ${where}: ${result.previousDigest ?? 'unrecorded'} → ${result.digest}\n`);
     else process.stdout.write(`installed ${name}${version} into ${where} (${result.digest})\n`);
     for (const m of result.missing) process.stderr.write(`warning: ${quotePath(`${name}/${m.path}`)} was not installed: ${m.reason}\n`);
