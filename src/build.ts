@@ -21,7 +21,7 @@ import { CATALOG_PATH, FEED_PATH, loadPreviousFeed, writeFeed, type FeedSummary,
 import type { Catalog, Problem } from './model/skill.ts';
 import type { SkillpressConfig } from './model/config.ts';
 import { progress } from './lib/progress.ts';
-import { UsageError } from './lib/errors.ts';
+import { InvalidInputError, UsageError } from './lib/errors.ts';
 import { isInsideDir } from './lib/fs.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
@@ -74,7 +74,10 @@ export interface BuildResult {
 }
 
 interface Loaded {
+  /** Local skills and peers' skills, with every problem. */
   catalog: Catalog;
+  /** This registry's own skills (what Elasticsearch holds, as `skillpress ingest` writes it). */
+  local: Catalog;
   duplicates: number;
 }
 
@@ -93,16 +96,17 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   await checkOutDir(out, skillsRoot);
   await removeStaleStaging(out, log);
 
-  const { catalog, duplicates } = await loadSources(skillsRoot, config, options, log);
+  const { catalog, local, duplicates } = await loadSources(skillsRoot, config, options, log);
+  refuseEmpty(catalog, skillsRoot);
   const previous = await readPrevious(out, options.previous, log);
   const { feed, catalogView, site } = await writeOutputs(catalog, out, config, previous, options, log);
-  const elasticsearch = options.elasticsearch === false ? undefined : await ingestElasticsearch(catalog, log);
+  const elasticsearch = options.elasticsearch === false ? undefined : await ingestElasticsearch(local, log);
 
   // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
   const problems = [...new Map([...catalog.problems, ...feed.problems, ...(catalogView?.problems ?? [])].map((p) => [JSON.stringify(p), p])).values()];
   const errors = problems.filter((p) => p.severity === 'error');
   return {
-    ok: errors.length === 0,
+    ok: errors.length === 0 && !(elasticsearch && 'error' in elasticsearch),
     out,
     skills: feed.skills,
     files: feed.files,
@@ -150,7 +154,20 @@ async function loadSources(skillsRoot: string, config: SkillpressConfig, options
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
-  return { catalog: { ...federated, problems }, duplicates: duplicates.length };
+  return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
+}
+
+/**
+ * A skills folder that is not there (a typo, the wrong working directory) or holds no skill at
+ * all must not replace a published catalog with an empty one: nothing is written.
+ */
+function refuseEmpty(catalog: Catalog, skillsRoot: string): void {
+  const missing = catalog.problems.find((p) => p.rule === 'root-missing');
+  if (missing) throw new UsageError(`--skills ${skillsRoot}: ${missing.message}; nothing was written`);
+  if (catalog.skills.length === 0) {
+    const why = catalog.problems.filter((p) => p.severity === 'error').map((p) => p.message).slice(0, 3).join('; ');
+    throw new InvalidInputError(`no skill to publish from ${skillsRoot}${why ? ` (${why})` : ''}; the previous output, if any, is left as it is`);
+  }
 }
 
 /** The previous build for the change list: `--previous`, else whatever feed is in `out`. */
@@ -255,12 +272,22 @@ async function replace(from: string, to: string, trash: string): Promise<void> {
 }
 
 /** Elasticsearch ingest when ELASTICSEARCH_URL is set; otherwise one line saying it was skipped. */
-async function ingestElasticsearch(catalog: Catalog, log: (line: string) => void): Promise<unknown> {
+async function ingestElasticsearch(local: Catalog, log: (line: string) => void): Promise<object | undefined> {
   if (!process.env.ELASTICSEARCH_URL) {
     log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
     return undefined;
   }
+  // As `skillpress ingest`: an invalid skill would be deleted from the index, so nothing is written.
+  const errors = local.problems.filter((p) => p.severity === 'error').length;
+  if (errors > 0) {
+    const skipped = `${errors} error(s) in the skills folder; fix them (skillpress validate) and build again`;
+    log(`elasticsearch: not ingested: ${skipped}`);
+    return { skipped };
+  }
   // Loaded lazily: the Elasticsearch client is only needed when ingesting.
   const { ingestIfConfigured } = await import('./emit/elasticsearch/index.ts');
-  return ingestIfConfigured(catalog, log);
+  return ingestIfConfigured(local, log).catch((err: Error) => {
+    log(`elasticsearch: ${err.message}`);
+    return { error: err.message };
+  });
 }

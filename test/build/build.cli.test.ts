@@ -155,6 +155,36 @@ describe('skillpress build', () => {
     expect(readFileSync(path.join(out, 'precious.txt'), 'utf8')).toBe('keep me');
   });
 
+  it('leaves a published build alone when the skills folder is mistyped (exit 2) or holds no skill (exit 1)', async () => {
+    const out = path.join(fx.dir, 'published');
+    expect(existsSync(path.join((await build(out), out), 'feed/v1/cards.json'))).toBe(true);
+    const before = readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8');
+    const typo = await skillpress(fx.dir, ['build', '--skills', path.join(fx.dir, 'skils'), '--out', out, '--config', fx.config, '--no-site']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(/--skills .*skils: .*nothing was written/);
+    await mkdir(path.join(fx.dir, 'empty'));
+    const empty = await skillpress(fx.dir, ['build', '--skills', path.join(fx.dir, 'empty'), '--out', out, '--config', fx.config, '--no-site']);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/no skill to publish from .*empty.*left as it is/);
+    expect(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')).toBe(before);
+  });
+
+  it('does not ingest into Elasticsearch while a skill is invalid, and reports an unreachable one in its JSON', async () => {
+    // One invalid skill: nothing is written to Elasticsearch (the address is never contacted).
+    const mixed = path.join(fx.dir, 'mixed-skills');
+    write(mixed, 'ok-skill/SKILL.md', skillMd('ok-skill', 'A valid skill.'));
+    write(mixed, 'broken-skill/SKILL.md', '---\nname: broken-skill\n---\nNo description.\n');
+    const skipped = await skillpress(fx.dir, ['build', '--skills', mixed, '--out', path.join(fx.dir, 'es-skipped'), '--config', fx.config, '--no-site', '--json'], { ELASTICSEARCH_URL: 'http://127.0.0.1:9' });
+    expect(skipped.code).toBe(1);
+    expect(result(skipped)).toMatchObject({ skills: 1, elasticsearch: { skipped: expect.stringMatching(/1 error\(s\) in the skills folder/) } });
+    // A valid catalog and an address where nothing answers: the error is in the JSON summary.
+    const valid = path.join(fx.dir, 'valid-skills');
+    write(valid, 'ok-skill/SKILL.md', skillMd('ok-skill', 'A valid skill.'));
+    const unreachable = await skillpress(fx.dir, ['build', '--skills', valid, '--out', path.join(fx.dir, 'es-out'), '--config', fx.config, '--no-site', '--json'], { ELASTICSEARCH_URL: 'http://127.0.0.1:9' });
+    expect(unreachable.code).toBe(1);
+    expect(result(unreachable)).toMatchObject({ ok: false, skills: 1, elasticsearch: { error: expect.any(String) } });
+  });
+
   it('builds the site with the feed beside it', async () => {
     const out = path.join(fx.dir, 'dist-site');
     const r = await skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', out, '--config', fx.config, '--json']);
