@@ -154,7 +154,9 @@ async function importSkill(peer: PeerConfig, reader: FeedReader, entry: IndexEnt
   const parsed = parseSkillMarkdown(skillMd.content);
   if (!parsed.ok) throw reject('invalid-skill', `SKILL.md: ${parsed.message}`);
   const fm = validateFrontMatter(parsed.data, { folderName: entry.id, mode: 'lenient' });
-  const errors = fm.problems.filter((p) => p.severity === 'error' || p.field === 'name');
+  // A name the peer normalized (written as a title) is fine when it loads under the published id.
+  const normalized = (p: { rule: string }): boolean => p.rule === 'name-normalized' && fm.name === entry.id;
+  const errors = fm.problems.filter((p) => p.severity === 'error' || (p.field === 'name' && !normalized(p)));
   if (errors.length > 0 || !isLoadable(fm)) {
     throw reject('invalid-skill', `SKILL.md: ${errors.map((p) => p.message).join('; ') || 'name or description missing'}`);
   }

@@ -15,6 +15,7 @@ import { sha256Hex } from '../lib/hash.ts';
 import { atomicWrite, resolveInside } from '../lib/fs.ts';
 import { parseJson } from '../lib/json.ts';
 import { quotePath } from '../lib/paths.ts';
+import { SKILL_NAME_PATTERN } from '../model/skill.ts';
 import { locate, type Limits } from './source.ts';
 import type { Files, InstallFile } from './archive.ts';
 
@@ -115,7 +116,12 @@ function checkSkillMd(files: Files, name: string): void {
   }
   const parsed = parseSkillMarkdown(skillMd.bytes.toString('utf8'));
   if (!parsed.ok) throw invalid(`SKILL.md: ${parsed.message}`);
-  if (parsed.data.name !== name) throw invalid(`SKILL.md names the skill ${quotePath(String(parsed.data.name))}, not "${name}"; refusing to install it under that name`);
+  // A name written as a title is not a valid id: agents load such a skill under its folder's name,
+  // which is the name it is installed under. A valid but different name would be another skill.
+  const written = parsed.data.name;
+  if (written !== name && (typeof written !== 'string' || SKILL_NAME_PATTERN.test(written))) {
+    throw invalid(`SKILL.md names the skill ${quotePath(String(written))}, not "${name}"; refusing to install it under that name`);
+  }
 }
 
 function filesDigest(files: Files): string {

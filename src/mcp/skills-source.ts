@@ -90,7 +90,7 @@ class FeedSkillSource implements SkillSource {
       .filter((f) => !f.skipped)
       .map((f) => ({ uri: skillFileUri(card, f.path), digest: `sha256:${f.sha256}`, size: f.size }))
       .sort((a, b) => byCodeUnit(a.uri, b.uri));
-    return { uri: skillFileUri(card, 'SKILL.md'), frontmatter: skill.frontmatter as Entry['frontmatter'], resources };
+    return { uri: skillFileUri(card, 'SKILL.md'), frontmatter: servedFrontmatter(skill.frontmatter, card), resources };
   }
 
   /** The skill a URI points into and the decoded path below the skill's root ('' for the root). */
@@ -129,6 +129,17 @@ function pageAfter<T>(items: readonly T[], uriOf: (item: T) => string, cursor: s
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The front matter as written in SKILL.md — but for a skill published under a normalized name
+ * (its written name, a title such as `Ahrefs Automation`, is not a valid id), whose `name` is the
+ * id it is served under: SEP-2640 requires the name to be the last segment of the skill's path.
+ * SKILL.md itself is served as written.
+ */
+function servedFrontmatter(frontmatter: Record<string, unknown>, card: CatalogCard): Entry['frontmatter'] {
+  const fm = frontmatter as Entry['frontmatter'];
+  return fm.name === card.name ? fm : { ...fm, name: card.name };
+}
 
 /** Direct children of folder `dir` ('' = the skill root), or undefined when it is not a folder. */
 function directoryChildren(card: CatalogCard, skill: FeedSkill, dir: string): DirectoryChild[] | undefined {
