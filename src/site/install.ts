@@ -24,11 +24,15 @@ export function skillsAddCommand(source: string, card?: Card): string {
   return card ? `npx skills add ${source} --skill ${card.name}` : `npx skills add ${source}`;
 }
 
+/**
+ * skillpress's own commands run the `skillpress` the reader has installed — never `npx
+ * skillpress`, which would fetch whatever package holds that name on the registry.
+ */
 export function skillpressInstallCommand(source: string, card: Card): string {
-  return `npx skillpress install ${source} ${card.name}`;
+  return `skillpress install ${source} ${card.name}`;
 }
 
 /** An MCP client's `mcpServers` entry running `skillpress mcp` over this site's feed. */
 export function mcpConfig(index: FeedIndex, site: string): string {
-  return JSON.stringify({ mcpServers: { [index.registry.name || 'skills']: { command: 'npx', args: ['-y', 'skillpress', 'mcp', '--feed', `${site}feed/v1/index.json`] } } }, null, 2);
+  return JSON.stringify({ mcpServers: { [index.registry.name || 'skills']: { command: 'skillpress', args: ['mcp', '--feed', `${site}feed/v1/index.json`] } } }, null, 2);
 }

@@ -175,7 +175,7 @@ describe.skipIf(skip)('skill page', () => {
     // The ecosystem's installer first, then skillpress, then the MCP configuration.
     const snippets = await page.locator('.snippet pre').allTextContents();
     expect(snippets[0]).toBe(`npx skills add ${server.url} --skill invoice-reconciler`);
-    expect(snippets[1]).toBe(`npx skillpress install ${server.url} invoice-reconciler`);
+    expect(snippets[1]).toBe(`skillpress install ${server.url} invoice-reconciler`);
     expect(snippets[2]).toContain('"mcp"');
     // No file's content is on the skill page.
     expect(await page.locator('[data-file-panel]').count()).toBe(0);
