@@ -9,6 +9,13 @@
 import module from 'node:module';
 import { readFileSync, statSync } from 'node:fs';
 
+// package.json's `engines` only warns at install: say it here, before anything fails obscurely.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  process.stderr.write(`skillpress needs Node.js 22.18 or later; this is ${process.version}. In the repository, \`npm run …\` scripts run the Node 22 the \`node\` dev dependency provides.\n`);
+  process.exit(2);
+}
+
 // Cache V8's compiled code on disk (Node ≥ 22.1; the OS temp folder, or NODE_COMPILE_CACHE):
 // later starts skip parsing and compiling the modules, which `skillpress mcp` feels most.
 module.enableCompileCache?.();

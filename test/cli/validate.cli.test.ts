@@ -88,6 +88,15 @@ describe('skillpress validate', () => {
     expect(r.stdout).toMatch(/^valid \(lenient\)/m);
   });
 
+  // The machine's own Node (not the Node 22 `npm run` gives): an old one gets a clear message.
+  const systemNode = spawnSync('/usr/bin/env', ['node', '--version'], { encoding: 'utf8', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } }).stdout.trim();
+  const [major = 0, minor = 0] = systemNode.replace(/^v/, '').split('.').map(Number);
+  it.skipIf(!systemNode || major > 22 || (major === 22 && minor >= 18))(`says which Node it needs when run on an older one (${systemNode || 'none'})`, () => {
+    const r = spawnSync('/usr/bin/env', ['node', path.join(repo, 'scripts/skillpress.mjs'), 'validate', 'skills'], { cwd: repo, encoding: 'utf8', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/needs Node\.js 22\.18 or later; this is v/);
+  });
+
   it('exits 1 on broken skills and names every broken folder with its rule', () => {
     const r = skillpress('validate', broken);
     expect(r.code).toBe(1);
