@@ -69,7 +69,8 @@ export interface SearchDoc {
  * How the words of a query combine:
  * - `ranked` (default; the site and `skills_search`): every skill matching some word, each
  *   score scaled by the share of the query it covers; for a keyword query (up to three words),
- *   skills matching every word first. Never empty when a skill shares a meaningful word.
+ *   skills whose name, description, tags or file paths hold every word first. Never empty when a
+ *   skill shares a meaningful word.
  * - `all`: only skills matching every word (seed 003's rule).
  * - `any`: every skill matching some word, by score alone.
  */
@@ -150,7 +151,7 @@ export const FIELD_BOOSTS = { name: 1.5, description: 4, tags: 2.5, domain: 1.5,
 export const BODY_WEIGHT = 0.5;
 /** A skill whose name equals the query (or one of its tokens) gets its score multiplied by this. */
 const EXACT_NAME_BONUS = 3;
-/** A query of at most this many words is a keyword query: mode `ranked` lists skills matching all of them first. */
+/** A query of at most this many words is a keyword query: mode `ranked` lists skills whose metadata matches all of them first. */
 const KEYWORD_QUERY_WORDS = 3;
 /** Score arrays kept for reuse between searches: enough for a few-word query over both indexes. */
 const SPARE_SCORES = 16;
@@ -360,9 +361,9 @@ export class SkillSearch {
     this.exactNameBonus(query, words, total.values);
     const values = total.values;
     // In mode `ranked`, a score counts in proportion to how much of the query the skill covers,
-    // and for a keyword query skills matching every word come first (complete[d] = 1). A longer
-    // request is ranked by score alone: a skill whose long body holds every word of a long
-    // request is seldom the one it asks for.
+    // and for a keyword query skills whose metadata matches every word come first (complete[d] =
+    // 1). A longer request is ranked by score alone: a skill holding every word of a long request
+    // is seldom the one it asks for.
     const keywords = mode === 'ranked' && perToken.length <= KEYWORD_QUERY_WORDS;
     const complete = keywords ? this.markComplete(perToken, total) : undefined;
     if (mode === 'ranked') scaleByCoverage(words, perToken, total, this.size);
@@ -398,12 +399,16 @@ export class SkillSearch {
     }
   }
 
-  /** Marks (in a reused byte array) the scored documents that every word matched. */
+  /**
+   * Marks (in a reused byte array) the scored documents whose metadata — name, description, tags,
+   * domain, headings, file paths — holds every word: what a skill says it is for, not a word its
+   * long instructions happen to mention ("create", "file").
+   */
   private markComplete(perToken: readonly TokenScores[], total: Scores): Uint8Array {
     const complete = (this.complete ??= new Uint8Array(this.size));
     for (let i = 0; i < total.count; i++) {
       const d = total.docs[i]!;
-      complete[d] = perToken.every((t) => t.matches(d)) ? 1 : 0;
+      complete[d] = perToken.every((t) => t.meta.scores.values[d]! > 0) ? 1 : 0;
     }
     return complete;
   }
