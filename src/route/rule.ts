@@ -16,8 +16,8 @@ import type { Candidate, Retrieval } from './retrieve.ts';
 
 /** The rule's parameters (fitted, see above). */
 export const RULE = {
-  weights: { coverage: 0.77, metadataCoverage: 2.61, lead: 2 },
-  bias: -1.22,
+  weights: { coverage: 0.94, metadataCoverage: 2.7, lead: 1.91 },
+  bias: -1.28,
   /** Answer with the top skill when the evidence reaches this; else none. */
   threshold: 0.7,
   /** …and it covers at least this share of the request. */

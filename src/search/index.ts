@@ -97,6 +97,8 @@ export interface WordMatch {
   word: string;
   /** Where it matched: `name`, `description`, `tags`, `domain`, `headings`, `paths` or `body`. */
   fields: string[];
+  /** Whether the word itself (or another form of it) is there; false when only a prefix or a typo neighbour of it is. */
+  exact: boolean;
 }
 
 export interface SearchHit {
@@ -375,9 +377,10 @@ export class SkillSearch {
         values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!)));
     try {
       const { best, count } = topDocuments(total, before, options.limit ?? Infinity, options.filter && ((d) => options.filter!(this.docAt(d))));
-      const matches = this.matchesOf(best, perToken, words.length);
+      const matches = this.matchesOf(best, perToken, words.map((w) => w.word));
       const hits = best.map((d, h): SearchHit => {
-        const matched = matches[h]!.words.flatMap((fields, i) => (fields.length > 0 ? [{ word: words[i]!.word, fields }] : []));
+        const { words: fieldsOf, exact } = matches[h]!;
+        const matched = fieldsOf.flatMap((fields, i) => (fields.length > 0 ? [{ word: words[i]!.word, fields, exact: exact[i]! }] : []));
         return { id: ids[d]!, score: values[d]!, terms: Object.keys(matches[h]!.terms), match: matches[h]!.terms, words: matched, coverage: matched.length / words.length, doc: this.docAt(d) };
       });
       // In mode `all` the words were scored on the rarest word's skills only: report what matched.
@@ -419,8 +422,10 @@ export class SkillSearch {
    * scanned once for all of them, or binary-searched per document when its list is long (a
    * common word), whichever reads fewer postings.
    */
-  private matchesOf(best: readonly number[], perToken: readonly TokenScores[], wordCount: number): HitMatches[] {
-    const matches = best.map((): HitMatches => ({ terms: {}, words: Array.from({ length: wordCount }, (): string[] => []) }));
+  private matchesOf(best: readonly number[], perToken: readonly TokenScores[], words: readonly string[]): HitMatches[] {
+    const matches = best.map((): HitMatches => ({ terms: {}, words: words.map((): string[] => []), exact: words.map(() => false) }));
+    // A word's own terms, as each index normalizes them: the whole word and its parts.
+    const own = words.map((w) => new Set(tokenizeText(w).flatMap((t) => [normalizeTerm(t), normalizeBodyTerm(t)]).filter((t) => t !== undefined)));
     if (best.length === 0) return matches;
     // slots[d] = 1 + the hit number of document d (0: not a hit); cleared before returning.
     const slots = (this.slots ??= new Int32Array(this.size));
@@ -431,6 +436,7 @@ export class SkillSearch {
       if (!into.includes(field)) into.push(field);
       const fields = matches[h]!.words[word]!;
       if (!fields.includes(field)) fields.push(field);
+      if (own[word]!.has(term)) matches[h]!.exact[word] = true;
     };
     const add = (word: number, m: Matching, hits: TermHits, counts: (d: number) => boolean): void => {
       const ix = m.index;
@@ -499,6 +505,8 @@ function scaleByCoverage(words: readonly QueryWord[], perToken: readonly TokenSc
 interface HitMatches {
   terms: Record<string, string[]>;
   words: string[][];
+  /** By word number: whether one of the word's own terms matched (not only a prefix or typo expansion). */
+  exact: boolean[];
 }
 
 /**

@@ -82,6 +82,15 @@ describe('SkillSearch', () => {
     expect(full.search('refnud aproval')[0]?.id).toBe('refund-approval');
   });
 
+  it('says which words matched as written (or another form) and which only by a typo or prefix', () => {
+    const [hit] = full.search('refunds chargeba', { limit: 1 });
+    expect(hit!.id).toBe('refund-approval');
+    expect(hit!.words).toEqual([
+      { word: 'refunds', fields: expect.arrayContaining(['name']), exact: true }, // "refund": another form
+      { word: 'chargeba', fields: ['body'], exact: false }, // only a prefix of "chargebacks" (the last word)
+    ]);
+  });
+
   it('matches prefixes as you type', () => {
     expect(full.search('refu')[0]?.id).toBe('refund-approval');
   });

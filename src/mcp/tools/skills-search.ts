@@ -70,7 +70,7 @@ async function result(c: FeedCatalog, hit: SearchHit): Promise<SearchResult | un
     ...cardView(card),
     score: Math.round(hit.score * 1000) / 1000,
     coverage: Math.round(hit.coverage * 1000) / 1000,
-    matched: hit.words,
+    matched: hit.words.map(({ word, fields }) => ({ word, fields })),
     excerpt: excerpt(await excerptSource(c, card, hit), hit.terms),
   };
 }
