@@ -71,9 +71,17 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
   const p = strength(e);
   const why =
     `Top: "${top.id}" covers ${pct(e.coverage)} of the request (${pct(e.metadataCoverage)} in name, description or tags; ` +
-    `words: ${top.words.map((w) => w.word).join(', ') || 'none'})${second ? ` and leads "${second.id}" by ${pct(e.lead)}` : ', with no runner-up'}: evidence ${round(p)}.`;
+    `words: ${top.words.map((w) => w.word).join(', ') || 'none'})${runnerUp(second, e.lead)}: evidence ${round(p)}.`;
   if (!accepts(e, p)) return { id: undefined, confidence: round(1 - p), reason: `${why} Not enough to say it is the skill asked for. ${RULE_TEXT}` };
   return { id: top.id, confidence: round(p), reason: `${why} ${RULE_TEXT}` };
+}
+
+/** How the top candidate stands against the runner-up. */
+function runnerUp(second: Candidate | undefined, lead: number): string {
+  if (!second) return ', with no runner-up';
+  // A keyword query lists skills whose metadata holds every word first, whatever their score.
+  if (lead < 0) return ` and ranks above "${second.id}" by matching every word in what it says it is for, though "${second.id}" scores higher`;
+  return ` and leads "${second.id}" by ${pct(lead)}`;
 }
 
 function pct(x: number): string {
