@@ -55,6 +55,8 @@ export interface BuildOptions {
 export interface BuildResult {
   ok: boolean;
   out: string;
+  /** The skills folder built; the `skill` of a local problem is a folder below it. */
+  skills_root: string;
   skills: number;
   files: number;
   skipped_files: number;
@@ -108,6 +110,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   return {
     ok: errors.length === 0 && !(elasticsearch && 'error' in elasticsearch),
     out,
+    skills_root: skillsRoot,
     skills: feed.skills,
     files: feed.files,
     skipped_files: feed.skippedFiles,

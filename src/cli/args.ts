@@ -1,4 +1,5 @@
 /** Argument parsing shared by the commands (node:util parseArgs, with usage errors → exit 2). */
+import { stat } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 import { UsageError } from '../lib/errors.ts';
@@ -12,12 +13,20 @@ export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: s
   try {
     result = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(parseErrorMessage(err as Error & { code?: string }, options));
   }
   if (result.positionals.length > maxPositionals) {
     throw new UsageError(`unexpected argument "${result.positionals[maxPositionals]}"`);
   }
   return result;
+}
+
+/** node's message for an unknown option goes on about positionals starting with '-': name the option and the ones there are. */
+function parseErrorMessage(err: Error & { code?: string }, options: NonNullable<ParseArgsConfig['options']>): string {
+  const unknown = err.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? /'([^']+)'/.exec(err.message)?.[1] : undefined;
+  if (!unknown) return err.message;
+  const known = Object.keys(options).map((name) => `--${name}`);
+  return `unknown option ${unknown}${known.length ? ` (options: ${known.join(', ')})` : ''}`;
 }
 
 export interface Command {
@@ -26,4 +35,11 @@ export interface Command {
   usage: string;
   /** Returns the exit code. Throw UsageError for bad arguments. */
   run(argv: string[]): Promise<number>;
+}
+
+/** The skills folder a command reads, refused up front when it is not a folder (a typo must not read as "no skills"). */
+export async function requireSkillsFolder(root: string): Promise<string> {
+  const st = await stat(root).catch(() => undefined);
+  if (!st?.isDirectory()) throw new UsageError(`--skills ${root}: not a folder; give the folder that holds your skills`);
+  return root;
 }

@@ -23,7 +23,7 @@ export interface DevServerOptions extends Pick<BuildOptions, 'skills' | 'config'
   /** Default 0: any free port. */
   port?: number;
   /** One line per problem, for the pages' overlay. */
-  describeProblem: (p: Problem) => string;
+  describeProblem: (p: Problem, skillsDir: string) => string;
   /** After every build, served or not. */
   onBuild?: (status: BuildStatus) => void;
 }
@@ -82,7 +82,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       const known = served?.errors;
       const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
       if (newErrors.length === 0) served = { dir: out, build: n, errors: new Set(errors.map(errorKey)) };
-      status = { build: n, served: served!.build, ok: newErrors.length === 0, newErrors: newErrors.map(options.describeProblem), result, seconds: (Date.now() - started) / 1000 };
+      status = { build: n, served: served!.build, ok: newErrors.length === 0, newErrors: newErrors.map((p) => options.describeProblem(p, skillsDir)), result, seconds: (Date.now() - started) / 1000 };
     } catch (err) {
       status = { build: n, served: served?.build ?? 0, ok: false, newErrors: [], failure: (err as Error).message, seconds: (Date.now() - started) / 1000 };
     }

@@ -158,5 +158,13 @@ describe('skillpress validate', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('usage: skillpress validate');
     }
+    expect(skillpress('validate', '--skils', broken).stderr).toContain('unknown option --skils (options: --skills, --strict, --json, --config)');
+    expect(skillpress('validate', path.join(tmp, 'does-not-exist')).stderr).toContain('does-not-exist: not a folder');
+  });
+
+  it('takes the folder as --skills too, as build, dev and ingest do', () => {
+    const r = skillpress('validate', '--skills', broken);
+    expect(r.code).toBe(1);
+    expect(linesFor(r.stdout, broken, 'bad-yaml')).toHaveLength(1);
   });
 });

@@ -36,7 +36,7 @@ export const build: Command = {
     });
     if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else {
-      for (const p of result.problems) process.stdout.write(`${formatProblem(p)}\n`);
+      for (const p of result.problems) process.stdout.write(`${formatProblem(p, result.skills_root)}\n`);
       process.stdout.write(summaryLine(result));
     }
     return result.ok ? EXIT.ok : EXIT.invalid;

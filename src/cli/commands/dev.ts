@@ -4,7 +4,7 @@
  * build that is not served.
  */
 import { startDevServer, type BuildStatus } from '../../serve/dev-server.ts';
-import { EXIT, parse, type Command } from '../args.ts';
+import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
 import { parsePort, portInUse, untilInterrupted } from './preview.ts';
 import { formatProblem } from './validate.ts';
 
@@ -24,13 +24,14 @@ export const dev: Command = {
   async run(argv) {
     const { values } = parse(argv, { skills: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' } }, 0);
     const port = parsePort(values.port, 4321);
+    if (values.skills !== undefined) await requireSkillsFolder(values.skills);
     const server = await startDevServer({
       skills: values.skills,
       config: values.config,
       base: values.base,
       strict: values.strict,
       port,
-      describeProblem: (p) => formatProblem(p),
+      describeProblem: (p, skillsDir) => formatProblem(p, skillsDir),
       onBuild: report,
     }).catch((err: unknown) => portInUse(err, port));
     process.stdout.write(`dev: serving at ${server.url} (Ctrl-C to stop)\n`);

@@ -12,7 +12,7 @@ import {
   type ConnectionOptions,
   type IndexNames,
 } from '../../emit/elasticsearch/index.ts';
-import { EXIT, parse, type Command } from '../args.ts';
+import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
 import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
 import { formatProblem } from './validate.ts';
 
@@ -43,10 +43,10 @@ export const ingest: Command = {
   async run(argv) {
     const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
     const config = await loadConfig(values.config);
-    const root = values.skills ?? positionals[0] ?? config.skills.root;
+    const root = await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root);
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
     const errors = catalog.problems.filter((p) => p.severity === 'error');
-    for (const p of catalog.problems) process.stderr.write(formatProblem(p) + '\n');
+    for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');
     if (errors.length > 0) {
       // Ingesting anyway would delete the invalid skills from the index: fix them first.
       process.stderr.write(`skillpress ingest: ${errors.length} error(s) in ${root}; nothing was written to Elasticsearch\n`);

@@ -4,7 +4,7 @@
  */
 import { loadCatalog } from '../../load/index.ts';
 import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
-import { EXIT, parse, type Command } from '../args.ts';
+import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
 import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
@@ -15,7 +15,7 @@ export const validateIndexCommand: Command = {
   async run(argv) {
     const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } });
     const config = await loadConfig(values.config);
-    const root = values.skills ?? positionals[0] ?? config.skills.root;
+    const root = await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root);
     const catalog = await loadCatalog(root, skillsLoadOptions(config));
     const connection = esConnection(values);
     const client = createClient(connection);

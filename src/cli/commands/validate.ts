@@ -1,13 +1,12 @@
 /**
- * `skillpress validate [dir] [--strict] [--json]`: load every skill under `dir` and report each
+ * `skillpress validate [dir | --skills dir] [--strict] [--json]`: load every skill under `dir` and report each
  * problem on one line, `path:line: severity [rule] field: message`, then a summary.
  * Exit 0 when no problem is an error, 1 when any skill is invalid, 2 on usage errors.
  */
-import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
-import { EXIT, parse, UsageError, type Command } from '../args.ts';
+import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
 import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
 import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
 
@@ -17,7 +16,9 @@ import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
  * the line or drive the terminal.
  */
 function problemLocation(p: Problem, root?: string): string {
-  const parts = [root, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string => Boolean(s));
+  // A peer's or a URL's problem names where it came from, not a path below the skills folder.
+  const local = !/^(peer|url):/.test(p.skill);
+  const parts = [local ? root : undefined, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string => Boolean(s));
   const where = parts.length > 0 ? path.posix.join(...parts.map((s) => s.split(path.sep).join('/'))) : p.skill;
   return (hasUnprintable(where) ? quotePath(where) : where) + (p.line ? `:${p.line}` : '');
 }
@@ -59,17 +60,16 @@ function summarize(catalog: Catalog, root: string, mode: 'strict' | 'lenient'): 
 export const validate: Command = {
   name: 'validate',
   summary: 'check every skill against the Agent Skills specification',
-  usage: 'skillpress validate [dir=skills] [--strict] [--json] [--config dir]',
+  usage: 'skillpress validate [dir | --skills dir] [--strict] [--json] [--config dir]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
+      skills: { type: 'string' },
       strict: { type: 'boolean' },
       json: { type: 'boolean' },
       config: { type: 'string' },
     });
     const config = await loadConfig(values.config);
-    const root = positionals[0] ?? config.skills.root;
-    const rootStat = await stat(root).catch(() => undefined);
-    if (!rootStat?.isDirectory()) throw new UsageError(`"${root}" is not a folder: give the folder that holds your skills`);
+    const root = await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root);
     const mode = values.strict ? 'strict' : 'lenient';
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), mode });
     const summary = summarize(catalog, root, mode);
