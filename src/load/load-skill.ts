@@ -90,7 +90,10 @@ function readFiles(found: FoundSkill, maxFileBytes: number, at: Report): { files
       return skippedFile(rel, undefined, 0, reason);
     }
     newest = Math.max(newest, read.mtimeMs);
-    if (read.kind === 'stored') return read.file;
+    if (read.kind === 'stored') {
+      if (isGitLfsPointer(read.file)) at({ severity: 'warning', file: rel, rule: 'git-lfs-pointer', message: `file is a Git LFS pointer (${read.file.size} bytes), not the file it stands for; it is published as it is: run \`git lfs pull\` before building` });
+      return read.file;
+    }
     const reason = `file is ${read.size} bytes, over the ${maxFileBytes}-byte limit (skills.max_file_bytes)`;
     at({ severity: 'warning', file: rel, rule: 'file-too-large', message: `${reason}; it is listed but not stored: shrink it, move it out of the skill, or raise skills.max_file_bytes` });
     return skippedFile(rel, read.sha256, read.size, reason);
@@ -102,6 +105,11 @@ function readFiles(found: FoundSkill, maxFileBytes: number, at: Report): { files
     if (r.listed) files.push(skippedFile(r.path, undefined, 0, r.reason));
   }
   return { files: files.sort((a, b) => byCodeUnit(a.path, b.path)), newest };
+}
+
+/** A clone without `git lfs pull` holds small text stubs in place of the real files (spec: git-lfs docs/spec.md). */
+function isGitLfsPointer(file: SkillFile): boolean {
+  return file.encoding === 'utf-8' && file.size < 1024 && file.content!.startsWith('version https://git-lfs.github.com/spec/v1\n') && /^oid sha256:[0-9a-f]{64}$/m.test(file.content!);
 }
 
 function reportNested(found: FoundSkill, at: Report): void {

@@ -57,6 +57,7 @@ export const VALIDATION_RULES = {
   'skill-md-name': { ...ERROR, meaning: 'a folder holds `skill.md` (or another casing) instead of `SKILL.md`' },
   'skill-md-readable': { ...ERROR, meaning: 'SKILL.md is not UTF-8 text, or was too large to store' },
   'file-too-large': { ...WARNING, meaning: 'a file is over `skills.max_file_bytes` (1 MiB; a file of exactly that size is kept): it is listed with a skip reason and its sha256, not stored' },
+  'git-lfs-pointer': { ...WARNING, meaning: 'a file is a Git LFS pointer, not the file it stands for (the repository was cloned without `git lfs pull`): published as it is, with a warning' },
   'symlink-escape': { ...ERROR, meaning: 'a symlink resolves outside its skill folder, or into a skill nested in it; its target is never read' },
   'symlink-broken': { ...WARNING, meaning: 'a symlink to nothing' },
   'symlink-loop': { ...WARNING, meaning: 'a symlink that leads back to itself through other links' },

@@ -141,6 +141,19 @@ describe('loadCatalog', () => {
     expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: SKILL, file: OVER, rule: 'file-too-large' }));
   });
 
+  it('publishes a Git LFS pointer as it is, with a warning that the real file is missing', async () => {
+    const lfsRoot = path.join(tmp, 'lfs');
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'4d'.repeat(32)}\nsize 1234567\n`;
+    await mkdir(path.join(lfsRoot, 'charts'), { recursive: true });
+    await writeFile(path.join(lfsRoot, 'charts', 'SKILL.md'), '---\nname: charts\ndescription: Draws charts. Use for plots.\n---\nSee chart.png.\n');
+    await writeFile(path.join(lfsRoot, 'charts', 'chart.png'), pointer);
+    await writeFile(path.join(lfsRoot, 'charts', 'notes.txt'), 'version https://git-lfs.github.com/spec/v1 is mentioned, but this is prose\n');
+    const catalog = await loadCatalog(lfsRoot);
+    expect(skillAt(catalog, 'charts').files.find((f) => f.path === 'chart.png')?.content).toBe(pointer);
+    const warned = catalog.problems.filter((p) => p.rule === 'git-lfs-pointer');
+    expect(warned).toEqual([expect.objectContaining({ severity: 'warning', skill: 'charts', file: 'chart.png', message: expect.stringContaining('git lfs pull') })]);
+  });
+
   it('stores a symlink inside the skill as the file it points to', async () => {
     const skill = skillAt(await loadCatalog(root), SKILL);
     const link = skill.files.find((f) => f.path === 'link-inside.txt')!;
