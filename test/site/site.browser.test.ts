@@ -148,6 +148,15 @@ describe.skipIf(skip)('catalog and search', () => {
     await page.click('.chip >> text=finance');
     await page.click('.chip >> text=#accounting');
     await page.waitForFunction(() => document.querySelectorAll('#results > li').length === 6);
+
+    // A search nothing matches leaves no filter heading over an empty list.
+    await page.fill('#q', 'zqxjvw');
+    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('zqxjvw|'));
+    expect(await page.isHidden('[data-facet="domain"]')).toBe(true);
+    expect(await page.isHidden('[data-facet="tag"]')).toBe(true);
+    await page.fill('#q', '');
+    await page.waitForFunction(() => document.querySelectorAll('#results > li').length === 6);
+    expect(await page.isVisible('[data-facet="domain"] h2')).toBe(true);
     expect(errors).toEqual([]);
     await page.close();
   });

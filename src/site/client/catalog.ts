@@ -101,6 +101,8 @@ class Catalog {
   #renderFacet(section: HTMLElement | null, docs: readonly SearchDoc[], pick: typeof tagsOfDoc, selected: string[], limit: number, label: (v: string) => string): void {
     if (!section) return;
     const entries = facetEntries(docs, pick, selected);
+    // No heading over an empty list: the results may have no tag or domain at all.
+    section.hidden = entries.length === 0;
     section.querySelector('ul')!.replaceChildren(...renderFacetItems(entries.slice(0, limit), label));
     const moreLink = section.querySelector<HTMLElement>('.facet-more');
     if (moreLink) moreLink.hidden = entries.length <= limit;
