@@ -20,7 +20,10 @@ export default defineConfig({
     fileParallelism: true,
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: INTEGRATION } },
+      // Unit files share their worker's module graph (isolate: false): re-importing zod, the SDK
+      // and the pipeline per file was two thirds of the layer's time. Unit tests keep no global
+      // state (they pass with the files shuffled: --sequence.shuffle.files).
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: INTEGRATION, isolate: false } },
       { extends: true, test: { name: 'cli', include: ['test/**/*.cli.test.ts'] } },
       { extends: true, test: { name: 'stdio', include: ['test/**/*.stdio.test.ts'] } },
       // Only this layer needs Elasticsearch: the global setup starts it (or finds one running).
