@@ -12,16 +12,19 @@
  * `skillpress build` copies beside the site.
  */
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
+import { FileCache } from '../lib/file-cache.ts';
+import { atomicWrite } from '../lib/fs.ts';
+import { AstroPageCache } from './astro-cache.ts';
 import { readCards } from './feed-data.ts';
-import { writeFileViews } from './file-views.ts';
+import { writeFileViews, type FileViewContext } from './file-views.ts';
 import { renderBodies } from './render-bodies.ts';
-import { siteDataPlugin, type SiteData } from './site-data.ts';
+import { siteBuilds, siteDataPlugin, type SiteBuild, type SiteData } from './site-data.ts';
 import { normalizeBase, siteUrls } from './urls.ts';
 
 export interface BuildSiteOptions {
@@ -51,6 +54,10 @@ export interface SiteResult {
   cached: number;
   pages: number;
   file_pages: number;
+  /** Pages Astro rendered, and pages it reused from its cache (code and content unchanged). */
+  astro: { rendered: number; restored: number };
+  /** File pages filled in, and file pages of unchanged skills taken from the cache. */
+  file_views: { written: number; reused: number };
   seconds: number;
 }
 
@@ -75,18 +82,46 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const cards = readCards(feedDir);
   const { bodies, rendered, reused } = await renderBodies(feedDir, cards, urls, path.join(cacheDir, 'skill-html'));
 
-  const data: SiteData = { feedDir, base: urls.base, feedPath, filesBaseUrl: opts.filesBaseUrl, bodies, marker: `sp${randomBytes(12).toString('hex')}` };
+  const marker = await siteMarker(cacheDir);
+  const data: SiteData = { base: urls.base, feedPath, ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}), marker };
   await removeAbandonedBuilds(cacheDir);
   const work = await mkdtemp(path.join(cacheDir, 'build-'));
+  const astroCache = await AstroPageCache.open(path.join(cacheDir, 'astro'));
   try {
-    const pages = await runAstro(path.join(work, 'dist'), path.join(work, 'vite'), data, opts.filesBaseUrl);
-    const filePages = await writeFileViews(path.join(work, 'dist'), feedDir, cards, urls, data.marker);
+    const siteBuild: SiteBuild = { feedDir, bodies, memo: {} };
+    const pages = await siteBuilds().run(siteBuild, () => runAstro(path.join(work, 'dist'), astroCache.dir, data, opts.filesBaseUrl));
+    const astro = await astroCache.record();
+    const views: FileViewContext = { outDir: path.join(work, 'dist'), feedDir, urls, marker, cache: await FileCache.open(path.join(cacheDir, 'file-pages')), written: 0, reused: 0 };
+    const filePages = await writeFileViews(cards, views);
     await moveDir(path.join(work, 'dist'), path.resolve(opts.outDir));
-    // Astro's count includes one file-page template per skill, removed once filled.
-    return { skills: cards.length, rendered, cached: reused, pages: pages - cards.length + filePages, file_pages: filePages, seconds: (Date.now() - started) / 1000 };
+    return {
+      skills: cards.length,
+      rendered,
+      cached: reused,
+      // Astro's count includes one file-page template per skill, removed once filled.
+      pages: pages - cards.length + filePages,
+      file_pages: filePages,
+      astro: { rendered: pages - astro.restored, restored: astro.restored },
+      file_views: { written: views.written, reused: views.reused },
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
+    await astroCache.close();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The file pages' slot marker (src/site/site-data.ts): random, kept with the site's cache so
+ * that pages Astro reuses from it carry the marker of this build.
+ */
+async function siteMarker(cacheDir: string): Promise<string> {
+  const file = path.join(cacheDir, 'marker');
+  const kept = await readFile(file, 'utf8').catch(() => '');
+  if (/^sp[0-9a-f]{24}$/.test(kept)) return kept;
+  const marker = `sp${randomBytes(12).toString('hex')}`;
+  await atomicWrite(file, marker);
+  return marker;
 }
 
 /**
@@ -112,8 +147,8 @@ function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<As
   };
 }
 
-/** Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. */
-async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined): Promise<number> {
+/** Astro's build of `src/pages` into `outDir`, reusing unchanged pages from `cacheDir`; returns how many pages it wrote. */
+async function runAstro(outDir: string, cacheDir: string, data: SiteData, filesBaseUrl: string | undefined): Promise<number> {
   let pages = 0;
   // Astro's documented opt-out of its usage telemetry (a build must not call out to the network).
   process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
@@ -123,9 +158,9 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
     // Astro joins this onto root.
     configFile: 'astro.config.mjs',
     outDir,
-    cacheDir: viteCacheDir,
+    cacheDir,
     base: normalizeBase(data.base),
-    logLevel: 'warn',
+    logLevel: (process.env.SP_ASTRO_LOG as 'info') ?? 'warn',
     vite: {
       plugins: [siteDataPlugin(data)],
       // The prerender bundle is written below outDir and run from there: bundle astro's
@@ -136,6 +171,9 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
       build: { chunkSizeWarningLimit: 8192 },
     },
     security: { csp: contentSecurityPolicy(filesBaseUrl) },
+    // Pages whose code and `cacheKey` (src/site/page-data.ts) are unchanged are copied from the
+    // cache (checked by src/site/astro-cache.ts) instead of rendered.
+    experimental: { incrementalBuild: true },
     integrations: [{ name: 'skillpress-page-count', hooks: { 'astro:build:done': ({ pages: built }) => void (pages = built.length) } }],
   };
   // `sync: false`: no type generation (the pages use no content collections), which would also
@@ -145,12 +183,12 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
   return pages;
 }
 
-/** A day-old `build-*` folder belongs to a build that was killed (a running one is minutes old). */
+/** A day-old work folder (`build-*`, `astro-private-*`) belongs to a build that was killed (a running one is minutes old). */
 async function removeAbandonedBuilds(cacheDir: string): Promise<void> {
   await mkdir(cacheDir, { recursive: true });
   for (const name of await readdir(cacheDir)) {
     const dir = path.join(cacheDir, name);
-    const st = name.startsWith('build-') ? await stat(dir).catch(() => undefined) : undefined;
+    const st = name.startsWith('build-') || name.startsWith('astro-private-') ? await stat(dir).catch(() => undefined) : undefined;
     if (st && Date.now() - st.mtimeMs > 24 * 3600 * 1000) await rm(dir, { recursive: true, force: true });
   }
 }

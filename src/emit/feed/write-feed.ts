@@ -28,11 +28,12 @@ import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, buildSearchIndexes, extractHeadings, type SearchEntry } from '../../search/index.ts';
-import { tarGz, zip, type ArchiveEntry } from './archive.ts';
+import { archiveContext, writeArchive, type ArchiveContext, type ArchiveKind, type KeyedEntry } from './archive-cache.ts';
 import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
-import { SKILL_MD, skillJson, type TokenCache } from './skill-json.ts';
+import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
+import { TokenCounts } from '../../lib/token-counts.ts';
 
 export const FEED_PATH = 'feed/v1';
 export const CATALOG_PATH = 'catalog/v1';
@@ -54,6 +55,10 @@ export interface WriteFeedOptions {
   /** Folder below outDir (default `feed/v1` for published, `catalog/v1` for catalog). */
   feedPath?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Token counts kept between builds (default: counted afresh). */
+  tokens?: TokenCounts;
+  /** Folder where archives are kept between builds (`.cache/feed/archives`; default: none, every archive is made). */
+  archiveCache?: string;
 }
 
 export interface FeedSummary {
@@ -69,6 +74,8 @@ export interface FeedSummary {
   /** Files listed with a skip reason instead of stored. */
   skippedFiles: number;
   changes: { added: number; updated: number; removed: number };
+  /** Skills whose archives were made in this build, or taken from the archive cache. */
+  archives: { built: number; reused: number };
   problems: Problem[];
 }
 
@@ -97,15 +104,19 @@ class OutputWriter {
   constructor(root: string) {
     this.root = root;
   }
-  /** Write one file; its sha256 is computed only when asked for (raw files carry theirs already). */
-  write(rel: string, data: string | Uint8Array, hash = true): { sha256: string; bytes: number } {
+  /** Where `rel` goes, its folder made. */
+  target(rel: string): string {
     const abs = resolveInside(this.root, rel);
     const dir = path.dirname(abs);
     if (!this.folders.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.folders.add(dir);
     }
-    writeFileSync(abs, data);
+    return abs;
+  }
+  /** Write one file; its sha256 is computed only when asked for (raw files carry theirs already). */
+  write(rel: string, data: string | Uint8Array, hash = true): { sha256: string; bytes: number } {
+    writeFileSync(this.target(rel), data);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
     return { sha256: hash ? sha256Hex(data) : '', bytes };
@@ -121,7 +132,8 @@ interface FeedContext {
   archiveMtime: number;
   root: string;
   out: OutputWriter;
-  tokens: TokenCache;
+  tokens: TokenCounts;
+  archives: ArchiveContext;
   opts: WriteFeedOptions;
 }
 
@@ -137,7 +149,7 @@ interface WrittenSkill {
 }
 
 export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promise<FeedSummary> {
-  const ctx = feedContext(opts);
+  const ctx = await feedContext(opts);
   const chosen = chooseSkills(catalog, ctx);
   let done = 0;
   const written = await pMap(
@@ -152,6 +164,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   const problems = [...chosen.problems, ...written.flatMap((w) => w.problems)];
   const cards = written.map((w) => w.card);
   const { parts, changeList } = writeParts(written, ctx);
+  await ctx.archives.cache?.prune();
   const imported = chosen.skills.filter(isImported).length;
   const files = written.reduce((n, w) => n + w.stored, 0);
   writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
@@ -170,11 +183,12 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
     importedNotExported: chosen.importedNotExported,
     skippedFiles: written.reduce((n, w) => n + w.skipped, 0),
     changes: { added: count('added'), updated: count('updated'), removed: count('removed') },
+    archives: { built: ctx.archives.built, reused: ctx.archives.reused },
     problems,
   };
 }
 
-function feedContext(opts: WriteFeedOptions): FeedContext {
+async function feedContext(opts: WriteFeedOptions): Promise<FeedContext> {
   const scope = opts.scope ?? 'published';
   const epoch = opts.sourceDateEpoch;
   const root = path.resolve(opts.outDir);
@@ -186,7 +200,8 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     archiveMtime: epoch ?? 0,
     root,
     out: new OutputWriter(root),
-    tokens: new Map(),
+    tokens: opts.tokens ?? TokenCounts.memory(),
+    archives: await archiveContext(opts.archiveCache),
     opts,
   };
 }
@@ -218,7 +233,8 @@ function chooseSkills(catalog: Catalog, ctx: FeedContext): { skills: Skill[]; wi
 /** One skill: its raw files, its JSON, and (published scope) its archives and discovery entry. */
 async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill> {
   const withArchive = !isImported(skill) || ctx.reexport;
-  const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens: ctx.tokens });
+  const tokens = await fileTokens(skill.files, ctx.tokens);
+  const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens });
   const entries = writeRawFiles(skill, json, problems, ctx);
   const written = ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
   const disc = ctx.scope === 'published' ? await writeArchives(skill, card, entries, ctx) : undefined;
@@ -229,15 +245,15 @@ async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill>
  * `files/<id>/<path>` for every stored file, a few at a time. A file that cannot be written is
  * listed as not stored (never a link to nothing) with a reason that names no machine path.
  */
-function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): ArchiveEntry[] {
+function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): KeyedEntry[] {
   const listed = new Map(json.files.map((f) => [f.path, f]));
-  const entries: ArchiveEntry[] = [];
+  const entries: KeyedEntry[] = [];
   for (const f of skill.files) {
     if (f.content === undefined || f.skipped) continue;
     const bytes = fileBytes(f);
     const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.write(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, false));
     if (why === undefined) {
-      entries.push({ path: f.path, bytes, executable: f.executable });
+      entries.push({ path: f.path, bytes, executable: f.executable, sha256: f.sha256 });
       continue;
     }
     const reason = `path ${quotePath(f.path)} ${why}`;
@@ -263,17 +279,22 @@ function writeOrWhy(write: () => unknown): string | undefined {
 }
 
 /** `<id>.tar.gz`, `<id>.zip`, and `<id>/SKILL.md` for a skill that is only its SKILL.md; its discovery entry. */
-async function writeArchives(skill: Skill, card: Card, entries: ArchiveEntry[], ctx: FeedContext): Promise<DiscoverySkill> {
+async function writeArchives(skill: Skill, card: Card, entries: KeyedEntry[], ctx: FeedContext): Promise<DiscoverySkill> {
   const base = `${DISCOVERY_PATH}/${skill.id}`;
-  const [targz, zipped] = await Promise.all([tarGz(entries, ctx.archiveMtime), zip(entries, ctx.archiveMtime)]);
-  ctx.out.write(`${base}.tar.gz`, targz, false);
-  ctx.out.write(`${base}.zip`, zipped, false);
+  const archive = (kind: ArchiveKind): ReturnType<typeof writeArchive> => {
+    const rel = `${base}.${kind}`;
+    const target = { path: ctx.out.target(rel), write: (bytes: Buffer) => ctx.out.write(rel, bytes), placed: (bytes: number) => void (ctx.out.bytes += bytes) };
+    return writeArchive(kind, entries, ctx.archiveMtime, target, ctx.archives);
+  };
+  const [targz, zipped] = await Promise.all([archive('tar.gz'), archive('zip')]);
+  if (targz.reused && zipped.reused) ctx.archives.reused++;
+  else ctx.archives.built++;
   const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
   if (entries.length === 1 && entries[0]!.path === SKILL_MD) {
     const md = ctx.out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
     return { ...common, type: 'skill-md', url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`, digest: `sha256:${md.sha256}` };
   }
-  return { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${sha256Hex(targz)}` };
+  return { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${targz.sha256}` };
 }
 
 /** The search entry of a written skill. */

@@ -1,0 +1,86 @@
+/** The build caches' store: keyed by inputs, checked against each entry's sha256, pruned by age, safe to delete. */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileCache } from '../../src/lib/file-cache.ts';
+
+/** Keys as the build makes them (sha256 of the inputs). */
+const K = { k1: FileCache.key('k1'), k2: FileCache.key('k2'), a1: FileCache.key('a1'), old: FileCache.key('old'), fresh: FileCache.key('fresh') };
+let tmp: string;
+let dir: string;
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-file-cache-'));
+  dir = path.join(tmp, 'cache');
+});
+afterEach(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** Flip one byte of a file in place (as a disk error or an edit through a hard link would). */
+async function damage(file: string): Promise<void> {
+  const bytes = await readFile(file);
+  bytes[0] = bytes[0]! ^ 0xff;
+  await writeFile(file, bytes);
+}
+
+describe('FileCache', () => {
+  it('keys by every input, so a changed input is a new entry', () => {
+    expect(FileCache.key('a', ['x', 'y'])).toBe(FileCache.key('a', ['x', 'y']));
+    expect(FileCache.key('a', ['x', 'y'])).not.toBe(FileCache.key('a', ['x,y']));
+    expect(FileCache.key('ab', 'c')).not.toBe(FileCache.key('a', 'bc'));
+  });
+
+  it('keeps an entry for later builds, and deleting the folder only means making it again', async () => {
+    const first = await FileCache.open(dir);
+    const kept = await first.write(K.k1, '<p>1</p>');
+    const second = await FileCache.open(dir);
+    expect(await second.entry(K.k1)).toEqual(kept);
+    expect(await readFile(kept.file, 'utf8')).toBe('<p>1</p>');
+    expect(await second.entry(K.k2)).toBeUndefined();
+    expect(second.hits).toBe(1);
+    await rm(dir, { recursive: true });
+    expect(await (await FileCache.open(dir)).entry(K.k1)).toBeUndefined();
+  });
+
+  it('finds a damaged entry, removes it and never hands it out', async () => {
+    const kept = await (await FileCache.open(dir)).write(K.k1, 'the rendered page');
+    await damage(kept.file);
+    const cache = await FileCache.open(dir);
+    expect(await cache.entry(K.k1)).toBeUndefined();
+    expect(cache.damaged).toBe(1);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('places an entry as a hard link checked at its destination; a damaged one leaves no file behind', async () => {
+    const out = path.join(tmp, 'out.tar.gz');
+    await writeFile(out, 'archive bytes');
+    const first = await FileCache.open(dir);
+    await first.adopt(K.a1, out, createHash('sha256').update('archive bytes').digest('hex'));
+    const again = path.join(tmp, 'again.tar.gz');
+    const placed = await (await FileCache.open(dir)).place(K.a1, again);
+    expect(placed?.bytes).toBe(13);
+    expect(await readFile(again, 'utf8')).toBe('archive bytes');
+    expect((await stat(again)).ino).toBe((await stat(out)).ino);
+    // The output edited in place through the link: the entry is damaged with it.
+    await damage(out);
+    const third = path.join(tmp, 'third.tar.gz');
+    expect(await (await FileCache.open(dir)).place(K.a1, third)).toBeUndefined();
+    await expect(stat(third)).rejects.toThrow();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('prunes entries no build used for a week, and keeps what a build just used', async () => {
+    const cache = await FileCache.open(dir);
+    const old = await cache.write(K.old, 'old');
+    const fresh = await cache.write(K.fresh, 'fresh');
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    await utimes(old.file, weekAgo, weekAgo);
+    await utimes(fresh.file, weekAgo, weekAgo);
+    // A build uses `fresh` again: its entry is touched.
+    await (await FileCache.open(dir)).entry(K.fresh);
+    expect(await cache.prune()).toBe(1);
+    expect(await readdir(dir)).toEqual([path.basename(fresh.file)]);
+  });
+});
