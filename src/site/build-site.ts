@@ -160,7 +160,7 @@ async function runAstro(outDir: string, cacheDir: string, data: SiteData, filesB
     outDir,
     cacheDir,
     base: normalizeBase(data.base),
-    logLevel: (process.env.SP_ASTRO_LOG as 'info') ?? 'warn',
+    logLevel: 'warn',
     vite: {
       plugins: [siteDataPlugin(data)],
       // The prerender bundle is written below outDir and run from there: bundle astro's
