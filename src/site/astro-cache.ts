@@ -13,6 +13,7 @@
  * afterwards. Deleting the folder is always safe.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -49,13 +50,21 @@ function keptPages(manifest: AstroManifest | undefined): Map<string, KeptPage> {
   return pages;
 }
 
-/** The bytes of a kept page; undefined when missing or its name leaves the folder. */
-async function readKept(dir: string, outputFile: string): Promise<{ at: string; bytes: Buffer | undefined } | undefined> {
+/**
+ * The bytes of a kept page; undefined when missing or its name leaves the folder. Synchronous,
+ * like the other reads of small files in the page cache (src/lib/file-cache.ts).
+ */
+function readKept(dir: string, outputFile: string): { at: string; bytes: Buffer | undefined } | undefined {
+  let at: string;
   try {
-    const at = resolveInside(path.join(dir, 'dist'), outputFile);
-    return { at, bytes: await readFile(at).catch(() => undefined) };
+    at = resolveInside(path.join(dir, 'dist'), outputFile);
   } catch {
     return undefined;
+  }
+  try {
+    return { at, bytes: readFileSync(at) };
+  } catch {
+    return { at, bytes: undefined };
   }
 }
 
@@ -94,6 +103,8 @@ export class AstroPageCache {
   readonly #shared: boolean;
   /** Pages Astro may reuse (sound, as recorded), by route and page: `dependencyHash:cacheKey`. */
   readonly #before = new Map<string, string>();
+  /** The sha256 of each sound kept page, by its file. */
+  readonly #digests = new Map<string, string>();
 
   private constructor(dir: string, shared: boolean) {
     this.dir = dir;
@@ -118,9 +129,12 @@ export class AstroPageCache {
       return;
     }
     for (const [page, kept] of keptPages(read.manifest)) {
-      const copy = await readKept(this.dir, kept.outputFile);
-      if (copy?.bytes && record.pages[kept.outputFile] === sha256Of(copy.bytes)) this.#before.set(page, kept.state);
-      else if (copy) await rm(copy.at, { force: true });
+      const copy = readKept(this.dir, kept.outputFile);
+      const sha256 = copy?.bytes && sha256Of(copy.bytes);
+      if (sha256 && record.pages[kept.outputFile] === sha256) {
+        this.#before.set(page, kept.state);
+        this.#digests.set(kept.outputFile, sha256);
+      } else if (copy) rmSync(copy.at, { force: true });
     }
   }
 
@@ -132,12 +146,16 @@ export class AstroPageCache {
     const read = await readManifest(this.dir);
     const after = keptPages(read?.manifest);
     const pages: Record<string, string> = {};
-    for (const { outputFile } of after.values()) {
-      const bytes = (await readKept(this.dir, outputFile))?.bytes;
-      if (bytes) pages[outputFile] = sha256Of(bytes);
+    let restored = 0;
+    for (const [page, kept] of after) {
+      // A page reused as it was is the copy checked before the build; Astro rewrote the others.
+      const reused = this.#before.get(page) === kept.state && this.#digests.has(kept.outputFile);
+      const bytes = reused ? undefined : readKept(this.dir, kept.outputFile)?.bytes;
+      const sha256 = reused ? this.#digests.get(kept.outputFile) : bytes && sha256Of(bytes);
+      if (sha256) pages[kept.outputFile] = sha256;
+      if (reused) restored++;
     }
     if (read) await writeFile(path.join(this.dir, RECORD), JSON.stringify({ manifest: sha256Of(read.bytes), pages }));
-    const restored = [...after].filter(([page, kept]) => this.#before.get(page) === kept.state).length;
     return { restored, rendered: after.size - restored };
   }
 

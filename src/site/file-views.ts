@@ -109,13 +109,13 @@ async function writeSkillFileViews(id: string, code: string, ctx: FileViewContex
     await mkdir(dir, { recursive: true });
     const page = path.join(dir, 'index.html');
     const key = FileCache.key(skillKey, f.file.path);
-    if (await ctx.cache?.place(key, page)) {
+    if (ctx.cache?.place(key, page)) {
       ctx.reused++;
       continue;
     }
     const html = fillTemplate(template, ctx.marker, f.file.path, filePanel(ctx.feedDir, skill, f.file, ctx.urls), f.index);
     await writeFile(page, html);
-    await ctx.cache?.adopt(key, page, createHash('sha256').update(html).digest('hex'));
+    ctx.cache?.adopt(key, page, createHash('sha256').update(html).digest('hex'));
     ctx.written++;
   }
   await rm(templateDir, { recursive: true, force: true });
@@ -126,6 +126,6 @@ async function writeSkillFileViews(id: string, code: string, ctx: FileViewContex
 export async function writeFileViews(cards: readonly Card[], ctx: FileViewContext): Promise<number> {
   const code = viewCode();
   const counts = await pMap(cards, (card) => writeSkillFileViews(card.id, code, ctx), 8);
-  await ctx.cache?.prune();
+  ctx.cache?.prune();
   return counts.reduce((a, b) => a + b, 0);
 }

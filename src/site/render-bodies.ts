@@ -34,7 +34,7 @@ export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
 }
 
 export async function renderBodies(feedDir: string, cards: readonly Card[], urls: SiteUrls, cacheDir: string): Promise<RenderedBodies> {
-  const cache = await FileCache.open(cacheDir);
+  const cache = FileCache.open(cacheDir);
   const renderer = codeFingerprint(import.meta.url, ['./markdown.ts', './render-bodies.ts'], ['markdown-it']);
   const bodies: SiteBuild['bodies'] = {};
   let rendered = 0;
@@ -43,15 +43,15 @@ export async function renderBodies(feedDir: string, cards: readonly Card[], urls
     async (card) => {
       const skill = readSkill(feedDir, card.id);
       const key = FileCache.key(renderer, skill.body, skill.files.map((f) => f.path), urls.fileView(card.id, ''), urls.file(card.id, ''));
-      let entry = await cache.entry(key);
+      let entry = cache.entry(key);
       if (!entry) {
-        entry = await cache.write(key, renderSkillBody(skill, urls));
+        entry = cache.write(key, renderSkillBody(skill, urls));
         rendered++;
       }
       bodies[card.id] = entry;
     },
     8,
   );
-  await cache.prune();
+  cache.prune();
   return { bodies, rendered, reused: cards.length - rendered };
 }

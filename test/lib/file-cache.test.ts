@@ -33,22 +33,22 @@ describe('FileCache', () => {
   });
 
   it('keeps an entry for later builds, and deleting the folder only means making it again', async () => {
-    const first = await FileCache.open(dir);
-    const kept = await first.write(K.k1, '<p>1</p>');
-    const second = await FileCache.open(dir);
-    expect(await second.entry(K.k1)).toEqual(kept);
+    const first = FileCache.open(dir);
+    const kept = first.write(K.k1, '<p>1</p>');
+    const second = FileCache.open(dir);
+    expect(second.entry(K.k1)).toEqual(kept);
     expect(await readFile(kept.file, 'utf8')).toBe('<p>1</p>');
-    expect(await second.entry(K.k2)).toBeUndefined();
+    expect(second.entry(K.k2)).toBeUndefined();
     expect(second.hits).toBe(1);
     await rm(dir, { recursive: true });
-    expect(await (await FileCache.open(dir)).entry(K.k1)).toBeUndefined();
+    expect(FileCache.open(dir).entry(K.k1)).toBeUndefined();
   });
 
   it('finds a damaged entry, removes it and never hands it out', async () => {
-    const kept = await (await FileCache.open(dir)).write(K.k1, 'the rendered page');
+    const kept = FileCache.open(dir).write(K.k1, 'the rendered page');
     await damage(kept.file);
-    const cache = await FileCache.open(dir);
-    expect(await cache.entry(K.k1)).toBeUndefined();
+    const cache = FileCache.open(dir);
+    expect(cache.entry(K.k1)).toBeUndefined();
     expect(cache.damaged).toBe(1);
     expect(await readdir(dir)).toEqual([]);
   });
@@ -56,31 +56,35 @@ describe('FileCache', () => {
   it('places an entry as a hard link checked at its destination; a damaged one leaves no file behind', async () => {
     const out = path.join(tmp, 'out.tar.gz');
     await writeFile(out, 'archive bytes');
-    const first = await FileCache.open(dir);
-    await first.adopt(K.a1, out, createHash('sha256').update('archive bytes').digest('hex'));
+    const first = FileCache.open(dir);
+    first.adopt(K.a1, out, createHash('sha256').update('archive bytes').digest('hex'));
     const again = path.join(tmp, 'again.tar.gz');
-    const placed = await (await FileCache.open(dir)).place(K.a1, again);
+    const placed = FileCache.open(dir).place(K.a1, again);
     expect(placed?.bytes).toBe(13);
     expect(await readFile(again, 'utf8')).toBe('archive bytes');
     expect((await stat(again)).ino).toBe((await stat(out)).ino);
     // The output edited in place through the link: the entry is damaged with it.
     await damage(out);
     const third = path.join(tmp, 'third.tar.gz');
-    expect(await (await FileCache.open(dir)).place(K.a1, third)).toBeUndefined();
+    expect(FileCache.open(dir).place(K.a1, third)).toBeUndefined();
     await expect(stat(third)).rejects.toThrow();
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it('prunes entries no build used for a week, and keeps what a build just used', async () => {
-    const cache = await FileCache.open(dir);
-    const old = await cache.write(K.old, 'old');
-    const fresh = await cache.write(K.fresh, 'fresh');
+  it('prunes entries no build used for a week (at most once a day), and keeps what a build just used', async () => {
+    const cache = FileCache.open(dir);
+    const old = cache.write(K.old, 'old');
+    const fresh = cache.write(K.fresh, 'fresh');
     const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
     await utimes(old.file, weekAgo, weekAgo);
     await utimes(fresh.file, weekAgo, weekAgo);
     // A build uses `fresh` again: its entry is touched.
-    await (await FileCache.open(dir)).entry(K.fresh);
-    expect(await cache.prune()).toBe(1);
-    expect(await readdir(dir)).toEqual([path.basename(fresh.file)]);
+    FileCache.open(dir).entry(K.fresh);
+    expect(cache.prune()).toBe(1);
+    expect((await readdir(dir)).filter((n) => !n.startsWith('.'))).toEqual([path.basename(fresh.file)]);
+    // Pruned today already: the next builds of the day do not look again.
+    await utimes(fresh.file, weekAgo, weekAgo);
+    expect(cache.prune()).toBe(0);
+    expect(cache.prune(Date.now() + 25 * 3600 * 1000)).toBe(1);
   });
 });

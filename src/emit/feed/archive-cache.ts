@@ -25,9 +25,9 @@ export interface ArchiveContext {
   reused: number;
 }
 
-export async function archiveContext(dir: string | undefined): Promise<ArchiveContext> {
+export function archiveContext(dir: string | undefined): ArchiveContext {
   const code = codeFingerprint(import.meta.url, ['./archive.ts', './archive-cache.ts'], ['tar-stream']);
-  return { cache: dir ? await FileCache.open(dir) : undefined, code: `${code}:zlib-${process.versions.zlib}`, built: 0, reused: 0 };
+  return { cache: dir ? FileCache.open(dir) : undefined, code: `${code}:zlib-${process.versions.zlib}`, built: 0, reused: 0 };
 }
 
 /** Where an archive goes and how it is written (the feed's writer: folders made, bytes counted). */
@@ -45,13 +45,13 @@ export interface ArchiveTarget {
  */
 export async function writeArchive(kind: ArchiveKind, entries: readonly KeyedEntry[], mtime: number, target: ArchiveTarget, ctx: ArchiveContext): Promise<{ sha256: string; reused: boolean }> {
   const key = FileCache.key(kind, ctx.code, mtime, entries.map((e) => [e.path, e.sha256, e.executable === true]));
-  const placed = await ctx.cache?.place(key, target.path);
+  const placed = ctx.cache?.place(key, target.path);
   if (placed) {
     target.placed(placed.bytes);
     return { sha256: placed.sha256, reused: true };
   }
   const bytes = kind === 'zip' ? await zip(entries, mtime) : await tarGz(entries, mtime);
   const { sha256 } = target.write(bytes);
-  await ctx.cache?.adopt(key, target.path, sha256);
+  ctx.cache?.adopt(key, target.path, sha256);
   return { sha256, reused: false };
 }

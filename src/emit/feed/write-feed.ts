@@ -149,7 +149,7 @@ interface WrittenSkill {
 }
 
 export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promise<FeedSummary> {
-  const ctx = await feedContext(opts);
+  const ctx = feedContext(opts);
   const chosen = chooseSkills(catalog, ctx);
   let done = 0;
   const written = await pMap(
@@ -164,7 +164,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   const problems = [...chosen.problems, ...written.flatMap((w) => w.problems)];
   const cards = written.map((w) => w.card);
   const { parts, changeList } = writeParts(written, ctx);
-  await ctx.archives.cache?.prune();
+  ctx.archives.cache?.prune();
   const imported = chosen.skills.filter(isImported).length;
   const files = written.reduce((n, w) => n + w.stored, 0);
   writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
@@ -188,7 +188,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   };
 }
 
-async function feedContext(opts: WriteFeedOptions): Promise<FeedContext> {
+function feedContext(opts: WriteFeedOptions): FeedContext {
   const scope = opts.scope ?? 'published';
   const epoch = opts.sourceDateEpoch;
   const root = path.resolve(opts.outDir);
@@ -201,7 +201,7 @@ async function feedContext(opts: WriteFeedOptions): Promise<FeedContext> {
     root,
     out: new OutputWriter(root),
     tokens: opts.tokens ?? TokenCounts.memory(),
-    archives: await archiveContext(opts.archiveCache),
+    archives: archiveContext(opts.archiveCache),
     opts,
   };
 }
