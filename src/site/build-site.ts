@@ -1,30 +1,31 @@
 /**
  * Build the static catalog site into `outDir` from a written feed (`feedDir`, i.e. the
- * `feed/v1` folder), in three steps:
+ * `feed/v1` folder), in four steps:
  *
- * 1. render every SKILL.md to HTML through the render cache (src/site/render-bodies.ts), so a
- *    rebuild renders only what changed;
- * 2. Astro, run programmatically with this package's `src/pages`, builds the pages; they read
- *    the feed and the rendered bodies through a Vite virtual module (src/site/site-data.ts);
- * 3. each file of each skill gets a page of its own (src/site/file-views.ts).
+ * 1. render every SKILL.md to HTML through a cache (src/site/render-bodies.ts), so a rebuild
+ *    renders only what changed;
+ * 2. Astro, run programmatically with this package's `src/pages`, bundles the site's code;
+ * 3. the pages of unchanged skills (their page and every file's page) are put in place from a
+ *    cache (src/site/page-cache.ts); Astro renders the others and the catalog's own pages, which
+ *    read the feed and the rendered bodies through a Vite virtual module (src/site/site-data.ts);
+ * 4. each file of each rendered skill gets a page of its own (src/site/file-views.ts).
  *
  * In the browser the pages fetch `<base>feed/v1/…` (search index, cards), which
  * `skillpress build` copies beside the site.
  */
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
-import { atomicWrite } from '../lib/fs.ts';
-import { AstroPageCache } from './astro-cache.ts';
-import { readCards } from './feed-data.ts';
-import { writeFileViews, type FileViewContext } from './file-views.ts';
+import { readCards, readIndex } from './feed-data.ts';
+import { writeFileViews } from './file-views.ts';
+import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, type PagePlan } from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
-import { siteBuilds, siteDataPlugin, type SiteBuild, type SiteData } from './site-data.ts';
+import { renderPlans, siteDataPlugin, type RenderPlan, type SiteData } from './site-data.ts';
 import { normalizeBase, siteUrls } from './urls.ts';
 
 export interface BuildSiteOptions {
@@ -54,8 +55,8 @@ export interface SiteResult {
   cached: number;
   pages: number;
   file_pages: number;
-  /** Pages Astro rendered, and pages it reused from its cache (code and content unchanged). */
-  astro: { rendered: number; restored: number };
+  /** Skill pages rendered by Astro, and skill pages of unchanged skills taken from the cache. */
+  skill_pages: { rendered: number; reused: number };
   /** File pages filled in, and file pages of unchanged skills taken from the cache. */
   file_views: { written: number; reused: number };
   seconds: number;
@@ -82,46 +83,64 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const cards = readCards(feedDir);
   const { bodies, rendered, reused } = await renderBodies(feedDir, cards, urls, path.join(cacheDir, 'skill-html'));
 
-  const marker = await siteMarker(cacheDir);
-  const data: SiteData = { base: urls.base, feedPath, ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}), marker };
+  const served = { base: urls.base, feedPath, ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}) };
+  const data: SiteData = { feedDir, ...served, bodies: Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.file])), marker: `sp${randomBytes(12).toString('hex')}` };
   await removeAbandonedBuilds(cacheDir);
   const work = await mkdtemp(path.join(cacheDir, 'build-'));
-  const astroCache = await AstroPageCache.open(path.join(cacheDir, 'astro'));
+  const dist = path.join(work, 'dist');
+  const siteDir = path.join(work, 'site');
+  const cache = FileCache.open(path.join(cacheDir, 'pages'));
+  let plan: PagePlan | undefined;
+  let keyBase = '';
+  // Once Astro has bundled the site's code (the assets' names are known), before it renders.
+  const placeKept = async (): Promise<void> => {
+    keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, readIndex(feedDir).registry);
+    const bodyDigests = Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.sha256]));
+    plan = await placeKeptPages(cards, { feedDir, siteDir, urls, cache, keyBase, bodies: bodyDigests });
+    renderPlans().set(data.marker, plan);
+  };
   try {
-    const siteBuild: SiteBuild = { feedDir, bodies, memo: {} };
-    const pages = await siteBuilds().run(siteBuild, () => runAstro(path.join(work, 'dist'), astroCache.dir, data, opts.filesBaseUrl));
-    const astro = await astroCache.record();
-    const views: FileViewContext = { outDir: path.join(work, 'dist'), feedDir, urls, marker, cache: await FileCache.open(path.join(cacheDir, 'file-pages')), written: 0, reused: 0 };
-    const filePages = await writeFileViews(cards, views);
-    await moveDir(path.join(work, 'dist'), path.resolve(opts.outDir));
+    const pages = await runAstro(dist, path.join(work, 'vite'), data, opts.filesBaseUrl, placeKept);
+    if (!plan) throw new Error('site: Astro rendered the pages before the kept ones were placed');
+    await mergeRendered(dist, siteDir, plan, (id, file) => cache.adopt(skillPageKey(keyBase, plan!.skillJson.get(id)!, bodies[id]!.sha256), file, sha256File(file)));
+    const skillJson = plan.skillJson;
+    const key = (id: string, filePath: string): string => filePageKey(keyBase, skillJson.get(id)!, filePath);
+    const written = await writeFileViews([...plan.templates], { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key });
+    cache.prune();
+    await moveDir(siteDir, path.resolve(opts.outDir));
     return {
       skills: cards.length,
       rendered,
       cached: reused,
-      // Astro's count includes one file-page template per skill, removed once filled.
-      pages: pages - cards.length + filePages,
-      file_pages: filePages,
-      astro: { rendered: pages - astro.restored, restored: astro.restored },
-      file_views: { written: views.written, reused: views.reused },
+      // Astro's count includes the file pages' templates, which are not pages of the site.
+      pages: pages - plan.templates.size + plan.reusedPages + written + plan.reusedFiles,
+      file_pages: written + plan.reusedFiles,
+      skill_pages: { rendered: plan.skills.size, reused: plan.reusedPages },
+      file_views: { written, reused: plan.reusedFiles },
       seconds: (Date.now() - started) / 1000,
     };
   } finally {
-    await astroCache.close();
+    renderPlans().delete(data.marker);
     await rm(work, { recursive: true, force: true });
   }
 }
 
+const sha256File = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
 /**
- * The file pages' slot marker (src/site/site-data.ts): random, kept with the site's cache so
- * that pages Astro reuses from it carry the marker of this build.
+ * Astro's pages into the site being assembled (which holds the kept ones): the catalog's own
+ * pages and folders as they are, and each rendered skill page into its skill's folder, where
+ * `keep` keeps it for later builds. The file pages' templates stay behind.
  */
-async function siteMarker(cacheDir: string): Promise<string> {
-  const file = path.join(cacheDir, 'marker');
-  const kept = await readFile(file, 'utf8').catch(() => '');
-  if (/^sp[0-9a-f]{24}$/.test(kept)) return kept;
-  const marker = `sp${randomBytes(12).toString('hex')}`;
-  await atomicWrite(file, marker);
-  return marker;
+async function mergeRendered(dist: string, siteDir: string, plan: RenderPlan, keep: (id: string, file: string) => void): Promise<void> {
+  for (const entry of await readdir(dist)) {
+    if (entry !== 'skills') await rename(path.join(dist, entry), path.join(siteDir, entry));
+  }
+  for (const id of plan.skills) {
+    const page = path.join(siteDir, 'skills', id, 'index.html');
+    await rename(path.join(dist, 'skills', id, 'index.html'), page);
+    keep(id, page);
+  }
 }
 
 /**
@@ -147,8 +166,11 @@ function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<As
   };
 }
 
-/** Astro's build of `src/pages` into `outDir`, reusing unchanged pages from `cacheDir`; returns how many pages it wrote. */
-async function runAstro(outDir: string, cacheDir: string, data: SiteData, filesBaseUrl: string | undefined): Promise<number> {
+/**
+ * Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. `beforePages`
+ * runs once the site's code is bundled, before any page is rendered.
+ */
+async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined, beforePages: () => Promise<void>): Promise<number> {
   let pages = 0;
   // Astro's documented opt-out of its usage telemetry (a build must not call out to the network).
   process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
@@ -158,11 +180,13 @@ async function runAstro(outDir: string, cacheDir: string, data: SiteData, filesB
     // Astro joins this onto root.
     configFile: 'astro.config.mjs',
     outDir,
-    cacheDir,
+    cacheDir: viteCacheDir,
     base: normalizeBase(data.base),
     logLevel: 'warn',
     vite: {
-      plugins: [siteDataPlugin(data)],
+      // A `buildApp` hook ordered `post` runs once every environment is bundled; Astro renders
+      // the pages in one of its own, which comes after this plugin's (Astro's is `enforce: post`).
+      plugins: [siteDataPlugin(data), { name: 'skillpress-before-pages', buildApp: { order: 'post', handler: beforePages } }],
       // The prerender bundle is written below outDir and run from there: bundle astro's
       // runtime into it, so it needs no node_modules wherever the working directory is.
       environments: { prerender: { resolve: { noExternal: true } } },
@@ -171,9 +195,6 @@ async function runAstro(outDir: string, cacheDir: string, data: SiteData, filesB
       build: { chunkSizeWarningLimit: 8192 },
     },
     security: { csp: contentSecurityPolicy(filesBaseUrl) },
-    // Pages whose code and `cacheKey` (src/site/page-data.ts) are unchanged are copied from the
-    // cache (checked by src/site/astro-cache.ts) instead of rendered.
-    experimental: { incrementalBuild: true },
     integrations: [{ name: 'skillpress-page-count', hooks: { 'astro:build:done': ({ pages: built }) => void (pages = built.length) } }],
   };
   // `sync: false`: no type generation (the pages use no content collections), which would also
@@ -183,12 +204,12 @@ async function runAstro(outDir: string, cacheDir: string, data: SiteData, filesB
   return pages;
 }
 
-/** A day-old work folder (`build-*`, `astro-private-*`) belongs to a build that was killed (a running one is minutes old). */
+/** A day-old `build-*` folder belongs to a build that was killed (a running one is minutes old). */
 async function removeAbandonedBuilds(cacheDir: string): Promise<void> {
   await mkdir(cacheDir, { recursive: true });
   for (const name of await readdir(cacheDir)) {
     const dir = path.join(cacheDir, name);
-    const st = name.startsWith('build-') || name.startsWith('astro-private-') ? await stat(dir).catch(() => undefined) : undefined;
+    const st = name.startsWith('build-') ? await stat(dir).catch(() => undefined) : undefined;
     if (st && Date.now() - st.mtimeMs > 24 * 3600 * 1000) await rm(dir, { recursive: true, force: true });
   }
 }

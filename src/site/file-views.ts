@@ -11,14 +11,13 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Card, FeedFile, FeedSkill } from '../model/feed.ts';
-import { FileCache } from '../lib/file-cache.ts';
-import { codeFingerprint } from '../lib/fingerprint.ts';
+import type { FeedFile, FeedSkill } from '../model/feed.ts';
+import type { FileCache } from '../lib/file-cache.ts';
 import { resolveInside } from '../lib/fs.ts';
 import { pMap } from '../lib/p-map.ts';
 import { isActiveFile } from '../serve/headers.ts';
 import { formatBytes } from './catalog.ts';
-import { readFeedFile } from './feed-data.ts';
+import { readFeedFile, readSkill } from './feed-data.ts';
 import { languageFor } from './languages.ts';
 import { slot } from './site-data.ts';
 import { listFiles } from './skill-view.ts';
@@ -75,57 +74,37 @@ export function fillTemplate(template: string, marker: string, title: string, pa
   return html;
 }
 
-/** What the file pages of one build share: where they go, the URLs, the marker, the cache and its counts. */
+/** What the file pages of one build share: where templates are and pages go, the URLs, the marker, the cache. */
 export interface FileViewContext {
-  outDir: string;
+  /** Astro's output, holding the templates (`skills/<id>/file-template/`). */
+  templatesDir: string;
+  /** The site being assembled: the pages go to `skills/<id>/files/<path>/`. */
+  siteDir: string;
   feedDir: string;
   urls: SiteUrls;
   marker: string;
-  /** File pages kept between builds; none: every page is written. */
-  cache?: FileCache;
-  written: number;
-  reused: number;
+  /** Where each page is kept for later builds, under its key (src/site/page-cache.ts). */
+  cache: FileCache;
+  key: (id: string, filePath: string) => string;
 }
 
-/** What a file's page is made of besides the template and the skill's JSON: this code, and the code it shows files with. */
-const viewCode = (): string => codeFingerprint(import.meta.url, ['./file-views.ts', './catalog.ts', './languages.ts', './skill-view.ts', './urls.ts', '../serve/headers.ts']);
-
-/**
- * One skill's file pages. A page is kept under a key made of everything it shows — the
- * template (the layout, the skill's tree), the skill's JSON (every file's metadata and sha256),
- * the URLs and the code — so a page of an unchanged skill is placed from the cache (checked
- * against its sha256), and only pages of changed skills are filled in and written.
- */
-async function writeSkillFileViews(id: string, code: string, ctx: FileViewContext): Promise<number> {
-  const skillDir = path.join(ctx.outDir, 'skills', id);
-  const templateDir = path.join(skillDir, TEMPLATE_DIR);
-  const template = await readFile(path.join(templateDir, 'index.html'), 'utf8');
-  const json = await readFile(path.join(ctx.feedDir, 'skills', `${id}.json`));
-  const skill = JSON.parse(json.toString('utf8')) as FeedSkill;
-  const skillKey = FileCache.key(code, template, json.toString('utf8'), ctx.marker, ctx.urls.file(id, ''), ctx.urls.fileView(id, ''));
+async function writeSkillFileViews(id: string, ctx: FileViewContext): Promise<number> {
+  const template = await readFile(path.join(ctx.templatesDir, 'skills', id, TEMPLATE_DIR, 'index.html'), 'utf8');
+  const skill = readSkill(ctx.feedDir, id);
   const files = listFiles(skill, ctx.urls);
   for (const f of files) {
-    const dir = resolveInside(path.join(skillDir, 'files'), f.file.path);
+    const dir = resolveInside(path.join(ctx.siteDir, 'skills', id, 'files'), f.file.path);
     await mkdir(dir, { recursive: true });
     const page = path.join(dir, 'index.html');
-    const key = FileCache.key(skillKey, f.file.path);
-    if (ctx.cache?.place(key, page)) {
-      ctx.reused++;
-      continue;
-    }
     const html = fillTemplate(template, ctx.marker, f.file.path, filePanel(ctx.feedDir, skill, f.file, ctx.urls), f.index);
     await writeFile(page, html);
-    ctx.cache?.adopt(key, page, createHash('sha256').update(html).digest('hex'));
-    ctx.written++;
+    ctx.cache.adopt(ctx.key(id, f.file.path), page, createHash('sha256').update(html).digest('hex'));
   }
-  await rm(templateDir, { recursive: true, force: true });
   return files.length;
 }
 
-/** Writes every file's page into the built site `ctx.outDir`; returns how many. */
-export async function writeFileViews(cards: readonly Card[], ctx: FileViewContext): Promise<number> {
-  const code = viewCode();
-  const counts = await pMap(cards, (card) => writeSkillFileViews(card.id, code, ctx), 8);
-  ctx.cache?.prune();
+/** Writes the file pages of the skills `ids` (their templates rendered) into `ctx.siteDir`, keeping each; returns how many. */
+export async function writeFileViews(ids: readonly string[], ctx: FileViewContext): Promise<number> {
+  const counts = await pMap(ids, (id) => writeSkillFileViews(id, ctx), 8);
   return counts.reduce((a, b) => a + b, 0);
 }

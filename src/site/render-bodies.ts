@@ -5,16 +5,18 @@
  * URLs changed since an earlier build, and says how many.
  */
 import type { Card, FeedSkill } from '../model/feed.ts';
-import { FileCache } from '../lib/file-cache.ts';
+import { FileCache, type CacheEntry } from '../lib/file-cache.ts';
 import { codeFingerprint } from '../lib/fingerprint.ts';
 import { pMap } from '../lib/p-map.ts';
 import { readSkill } from './feed-data.ts';
 import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
-import type { SiteBuild } from './site-data.ts';
 import type { SiteUrls } from './urls.ts';
 
+/** A skill's rendered SKILL.md: the file holding it and the sha256 of its bytes. */
+export type RenderedBody = CacheEntry;
+
 export interface RenderedBodies {
-  bodies: SiteBuild['bodies'];
+  bodies: Record<string, RenderedBody>;
   rendered: number;
   reused: number;
 }
@@ -36,7 +38,7 @@ export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
 export async function renderBodies(feedDir: string, cards: readonly Card[], urls: SiteUrls, cacheDir: string): Promise<RenderedBodies> {
   const cache = FileCache.open(cacheDir);
   const renderer = codeFingerprint(import.meta.url, ['./markdown.ts', './render-bodies.ts'], ['markdown-it']);
-  const bodies: SiteBuild['bodies'] = {};
+  const bodies: Record<string, RenderedBody> = {};
   let rendered = 0;
   await pMap(
     cards,

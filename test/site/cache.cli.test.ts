@@ -1,6 +1,6 @@
 /**
  * Builds cost what changed: `skillpress build` keeps token counts, rendered SKILL.md, archives,
- * Astro's pages and the file pages in `.cache/`, keyed by what they are made of. A rebuild with
+ * the skill pages and the file pages in `.cache/`, keyed by what they are made of. A rebuild with
  * one skill changed makes only that skill's parts again (its own summary says so) and writes the
  * same bytes a build from nothing writes; a damaged cache (or an output edited in place, which
  * shares its files with the cache) is found and made again; deleting the cache is always safe.
@@ -81,15 +81,14 @@ describe('builds cost what changed', () => {
 
   it('makes only what one changed skill needs, says so, and writes what a build from nothing writes', { timeout: 180_000 }, async () => {
     const first = (await build(warm, out())).result!;
-    expect(first.site).toMatchObject({ skills: 6, rendered: 6, cached: 0, astro: { restored: 0 }, file_views: { reused: 0 } });
+    expect(first.site).toMatchObject({ skills: 6, rendered: 6, cached: 0, skill_pages: { rendered: 6, reused: 0 }, file_views: { reused: 0 } });
     expect(first.reused.archives).toEqual({ built: 6, reused: 0 });
 
-    // Nothing changed: nothing made again but the pages without a key (home, about, 404, the tag index).
+    // Nothing changed: no skill's page or file pages made again (only the catalog's own pages).
     const again = (await build(warm, out())).result!;
     expect(again.reused.tokens.counted).toBe(0);
     expect(again.reused.archives).toEqual({ built: 0, reused: 6 });
-    expect(again.site).toMatchObject({ rendered: 0, cached: 6, file_views: { written: 0 } });
-    expect(again.site!.astro.rendered).toBeLessThanOrEqual(4);
+    expect(again.site).toMatchObject({ rendered: 0, cached: 6, skill_pages: { rendered: 0, reused: 6 }, file_views: { written: 0 } });
 
     const file = path.join(skills(), 'budget-forecaster/SKILL.md');
     await writeFile(file, (await readFile(file, 'utf8')).replace('Fits a seasonal model.', 'Fits a seasonal model with **holiday effects**.'));
@@ -97,11 +96,11 @@ describe('builds cost what changed', () => {
     const { stdout } = await build(warm, out(), false);
     expect(stdout).toContain('site: rendered 1 of 6 skills, 5 from cache');
     expect(stdout).toMatch(/reused from \.cache\/: token counts of \d+ of \d+ texts, archives of 5 of 6 skills/);
-    expect(stdout).toMatch(/Astro rendered \d+ pages and reused \d+; file views: \d+ written, \d+ reused/);
+    expect(stdout).toMatch(/skill pages: 1 rendered, 5 reused; file views: \d+ written, [1-9]\d* reused/);
     expect(await readFile(path.join(out(), 'skills/budget-forecaster/index.html'), 'utf8')).toContain('<strong>holiday effects</strong>');
 
     const fresh = await coldBuild(previous());
-    expect(fresh.result.site).toMatchObject({ rendered: 6, cached: 0, astro: { restored: 0 } });
+    expect(fresh.result.site).toMatchObject({ rendered: 6, cached: 0, skill_pages: { reused: 0 } });
     expect(await digests(out())).toEqual(fresh.files);
   });
 
@@ -109,8 +108,9 @@ describe('builds cost what changed', () => {
     await keepPrevious();
     const cache = path.join(warm, '.cache');
     await damage(await entryOf(path.join(cache, 'site/skill-html')));
-    await damage(await entryOf(path.join(cache, 'site/file-pages')));
-    await damage(path.join(cache, 'site/astro/dist/skills/budget-forecaster/index.html'));
+    // A kept file page of pdf-toolkit and the kept page of budget-forecaster, through the output they are linked to.
+    await damage(path.join(out(), 'skills/pdf-toolkit/files/scripts/extract.py/index.html'));
+    await damage(path.join(out(), 'skills/budget-forecaster/index.html'));
     // Through the hard link it shares with the archive cache.
     await damage(path.join(out(), '.well-known/agent-skills/budget-forecaster.tar.gz'));
     const tokens = JSON.parse(await readFile(path.join(cache, 'tokens.json'), 'utf8')) as { counts: Record<string, number> };
@@ -120,7 +120,8 @@ describe('builds cost what changed', () => {
 
     const result = (await build(warm, out())).result!;
     expect(result.site!.rendered).toBe(1);
-    expect(result.site!.file_views.written).toBe(1);
+    expect(result.site!.skill_pages.rendered).toBe(1);
+    expect(result.site!.file_views.written).toBe(4);
     expect(result.reused.archives).toEqual({ built: 1, reused: 5 });
     expect(result.reused.tokens.reused).toBe(0);
     expect(await digests(out())).toEqual((await coldBuild(previous())).files);
@@ -130,7 +131,7 @@ describe('builds cost what changed', () => {
     await keepPrevious();
     await rm(path.join(warm, '.cache'), { recursive: true, force: true });
     const result = (await build(warm, out())).result!;
-    expect(result.site).toMatchObject({ rendered: 6, cached: 0, astro: { restored: 0 }, file_views: { reused: 0 } });
+    expect(result.site).toMatchObject({ rendered: 6, cached: 0, skill_pages: { reused: 0 }, file_views: { reused: 0 } });
     expect(await digests(out())).toEqual((await coldBuild(previous())).files);
   });
 });

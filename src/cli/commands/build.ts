@@ -44,10 +44,10 @@ export const build: Command = {
 };
 
 function siteLine(site: NonNullable<BuildResult['site']>): string {
-  const { astro, file_views: views } = site;
+  const { skill_pages: skillPages, file_views: views } = site;
   return (
     `  site: rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache; ${site.pages} pages (${site.file_pages} file views) in ${site.seconds.toFixed(1)} s; ` +
-    `Astro rendered ${astro.rendered} pages and reused ${astro.restored}; file views: ${views.written} written, ${views.reused} reused`
+    `skill pages: ${skillPages.rendered} rendered, ${skillPages.reused} reused; file views: ${views.written} written, ${views.reused} reused`
   );
 }
 

@@ -1,0 +1,126 @@
+/**
+ * Skill pages and file pages kept between builds (src/lib/file-cache.ts), so that a rebuild has
+ * Astro render the pages of changed skills only. A page's key is everything it is made of:
+ *
+ * - the site's code: every source file of this package, astro.config.mjs, the lockfile when
+ *   there is one, the versions of Astro and of what it compiles with, and the names of the
+ *   scripts and styles Astro just bundled (named by content hash, so any change to code that
+ *   reaches the browser changes them);
+ * - the URLs of this build and the registry every page shows;
+ * - the skill's JSON (by sha256: card, summary, every file's metadata and digest) and, for the
+ *   skill's page, its rendered SKILL.md (by sha256).
+ *
+ * Kept pages are put in place before Astro renders (a hard link each, checked against its
+ * sha256); a skill any of whose pages is missing or damaged is rendered again.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { findPackageJSON } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { FileCache } from '../lib/file-cache.ts';
+import { resolveInside } from '../lib/fs.ts';
+import { pMap } from '../lib/p-map.ts';
+import type { Card, FeedSkill } from '../model/feed.ts';
+import { listFiles } from './skill-view.ts';
+import type { RenderPlan } from './site-data.ts';
+import type { SiteUrls } from './urls.ts';
+
+const sha256Of = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
+
+/** Every file below `dir`, relative, sorted. */
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+    .sort();
+}
+
+/**
+ * The site's code as it shapes the pages, before bundling: the sources, the Astro config, the
+ * lockfile, and the versions of Astro, Vite and Astro's compiler.
+ */
+export function siteSources(projectRoot: string): string {
+  const hash = createHash('sha256');
+  const read = (file: string): void => {
+    hash.update(`${path.relative(projectRoot, file)}\0`);
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update('(none)');
+    }
+  };
+  for (const file of filesBelow(path.join(projectRoot, 'src'))) read(path.join(projectRoot, 'src', file));
+  for (const file of ['astro.config.mjs', 'package.json', 'package-lock.json']) read(path.join(projectRoot, file));
+  const astro = findPackageJSON('astro', pathToFileURL(path.join(projectRoot, 'package.json')));
+  for (const pkg of [astro, ...['vite', '@astrojs/compiler-rs'].map((name) => (astro ? findPackageJSON(name, pathToFileURL(astro)) : undefined))]) {
+    if (pkg) read(pkg);
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * What every key of one build shares: the site's sources, the names of the assets Astro bundled
+ * into `distDir`, where the site and its feed and files are served, and the registry.
+ */
+export function pageKeyBase(sources: string, distDir: string, served: { base: string; feedPath: string; filesBaseUrl?: string }, registry: unknown): string {
+  const assets = filesBelow(path.join(distDir, '_astro'));
+  return FileCache.key(sources, assets, served.base, served.feedPath, served.filesBaseUrl ?? null, registry);
+}
+
+export const skillPageKey = (base: string, skillJson: string, body: string): string => FileCache.key(base, 'skill-page', skillJson, body);
+export const filePageKey = (base: string, skillJson: string, filePath: string): string => FileCache.key(base, 'file-page', skillJson, filePath);
+
+export interface PagePlan extends RenderPlan {
+  /** Skill id → sha256 of its JSON (the pages' keys are made with it). */
+  skillJson: Map<string, string>;
+  reusedPages: number;
+  reusedFiles: number;
+}
+
+export interface PlanContext {
+  feedDir: string;
+  /** The site being assembled: kept pages are put here. */
+  siteDir: string;
+  urls: SiteUrls;
+  cache: FileCache;
+  keyBase: string;
+  /** Skill id → sha256 of its rendered SKILL.md. */
+  bodies: Record<string, string>;
+}
+
+/** Put every kept page of an unchanged skill in place; say which skills' pages and file pages are to be rendered. */
+export async function placeKeptPages(cards: readonly Card[], ctx: PlanContext): Promise<PagePlan> {
+  const plan = { skills: new Set<string>(), templates: new Set<string>(), skillJson: new Map<string, string>(), reusedPages: 0, reusedFiles: 0 };
+  await pMap(
+    cards,
+    async (card) => {
+      const bytes = readFileSync(path.join(ctx.feedDir, 'skills', `${card.id}.json`));
+      const sha = sha256Of(bytes);
+      plan.skillJson.set(card.id, sha);
+      const skillDir = path.join(ctx.siteDir, 'skills', card.id);
+      mkdirSync(skillDir, { recursive: true });
+      if (ctx.cache.place(skillPageKey(ctx.keyBase, sha, ctx.bodies[card.id]!), path.join(skillDir, 'index.html'))) plan.reusedPages++;
+      else plan.skills.add(card.id);
+      const placed = placeFilePages(JSON.parse(bytes.toString('utf8')) as FeedSkill, sha, skillDir, ctx);
+      if (placed === undefined) plan.templates.add(card.id);
+      else plan.reusedFiles += placed;
+    },
+    8,
+  );
+  return plan;
+}
+
+/** A skill's kept file pages, all in place (how many), or none (undefined: they are to be made). */
+function placeFilePages(skill: FeedSkill, sha: string, skillDir: string, ctx: PlanContext): number | undefined {
+  const files = listFiles(skill, ctx.urls);
+  for (const f of files) {
+    const dir = resolveInside(path.join(skillDir, 'files'), f.file.path);
+    mkdirSync(dir, { recursive: true });
+    if (!ctx.cache.place(filePageKey(ctx.keyBase, sha, f.file.path), path.join(dir, 'index.html'))) {
+      rmSync(path.join(skillDir, 'files'), { recursive: true, force: true });
+      return undefined;
+    }
+  }
+  return files.length;
+}
