@@ -104,6 +104,8 @@ interface Measured {
 async function measure(name: string, skillsDir: string, work: string, rounds: number): Promise<Measured> {
   const m: Measured = { name, skills: 0, files: 0, noSite: [], cold: [], rebuild: [], edited: '', siteDir: path.join(work, 'out') };
   for (let round = 0; round < rounds; round++) {
+    // Both from nothing: no `.cache` (its token counts and archives would speed up the baseline).
+    await rm(path.join(work, '.cache'), { recursive: true, force: true });
     m.noSite.push(await timedBuild(skillsDir, path.join(work, 'out-no-site'), false));
     await rm(path.join(work, '.cache'), { recursive: true, force: true });
     m.cold.push(await timedBuild(skillsDir, m.siteDir, true));

@@ -247,13 +247,13 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     const data = path.join(staging, 'data');
     const { feed, catalogView } = await stage(ctx.stages, 'feed', async () => {
       const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
-      const archiveCache = path.resolve(CACHE_DIR, 'feed', 'archives');
-      const published = await writeFeed(catalog, { outDir: data, config, previous, sourceDateEpoch: epoch, tokens: ctx.tokens, archiveCache, onProgress: (n) => bar?.update(n) });
+      const cacheDir = path.resolve(CACHE_DIR, 'feed');
+      const published = await writeFeed(catalog, { outDir: data, config, previous, sourceDateEpoch: epoch, tokens: ctx.tokens, cacheDir, onProgress: (n) => bar?.update(n) });
       bar?.done();
       // The site shows imported skills even when they are not re-exported: give it its own view.
       if (published.importedNotExported === 0) return { feed: published, catalogView: undefined };
       const previousCatalog = await loadPreviousFeed(out, { feedPath: CATALOG_PATH }).catch(() => undefined);
-      return { feed: published, catalogView: await writeFeed(catalog, { outDir: data, config, previous: previousCatalog, sourceDateEpoch: epoch, scope: 'catalog', tokens: ctx.tokens }) };
+      return { feed: published, catalogView: await writeFeed(catalog, { outDir: data, config, previous: previousCatalog, sourceDateEpoch: epoch, scope: 'catalog', tokens: ctx.tokens, cacheDir }) };
     });
     const site = path.join(staging, 'site');
     const base = options.base ?? config.site.base;

@@ -113,6 +113,16 @@ export class FileCache {
     }
   }
 
+  /** The bytes of the entry for `key`, checked; undefined when there is none or it was damaged. */
+  read(key: string): Buffer | undefined {
+    const sha256 = this.#entries.get(key);
+    if (sha256 === undefined) return undefined;
+    const file = this.#file(key, sha256);
+    const bytes = this.#sound(key, file);
+    if (bytes) this.#touch(file);
+    return bytes;
+  }
+
   /** The file holding the entry for `key` and its sha256, checked; undefined when there is none or it was damaged. */
   entry(key: string): CacheEntry | undefined {
     const sha256 = this.#entries.get(key);

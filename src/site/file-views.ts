@@ -9,7 +9,7 @@
  * (`#`, `?`, `%` in names), and filling a template costs a fraction of rendering a page.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
 import type { FileCache } from '../lib/file-cache.ts';

@@ -28,10 +28,13 @@ import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, buildSearchIndexes, extractHeadings, type SearchEntry } from '../../search/index.ts';
+import { bodyTerms } from '../../search/text.ts';
+import { codeFingerprint } from '../../lib/fingerprint.ts';
 import { archiveContext, writeArchive, type ArchiveContext, type ArchiveKind, type KeyedEntry } from './archive-cache.ts';
 import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
+import { FileCache } from '../../lib/file-cache.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
 
@@ -57,8 +60,12 @@ export interface WriteFeedOptions {
   onProgress?: (done: number, total: number) => void;
   /** Token counts kept between builds (default: counted afresh). */
   tokens?: TokenCounts;
-  /** Folder where archives are kept between builds (`.cache/feed/archives`; default: none, every archive is made). */
-  archiveCache?: string;
+  /**
+   * Folder where the feed keeps work between builds (`.cache/feed`; default: none, everything is
+   * made): archives, raw files by sha256 (linked into place, checked, not written again) and the
+   * search terms of each SKILL.md body. Deleting it is always safe.
+   */
+  cacheDir?: string;
 }
 
 export interface FeedSummary {
@@ -114,12 +121,25 @@ class OutputWriter {
     }
     return abs;
   }
-  /** Write one file; its sha256 is computed only when asked for (raw files carry theirs already). */
-  write(rel: string, data: string | Uint8Array, hash = true): { sha256: string; bytes: number } {
+  /** Write one file; returns its sha256 and size. */
+  write(rel: string, data: string | Uint8Array): { sha256: string; bytes: number } {
     writeFileSync(this.target(rel), data);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
-    return { sha256: hash ? sha256Hex(data) : '', bytes };
+    return { sha256: sha256Hex(data), bytes };
+  }
+  /**
+   * Write one raw file, whose sha256 the loader computed: a hard link to the copy `cache` keeps
+   * under that digest when it holds a sound one (a link costs less than writing the bytes), else
+   * written and kept there.
+   */
+  writeKept(rel: string, data: Uint8Array, sha256: string, cache: FileCache | undefined): void {
+    const abs = this.target(rel);
+    if (!cache?.place(sha256, abs)) {
+      writeFileSync(abs, data);
+      cache?.adopt(sha256, abs, sha256);
+    }
+    this.bytes += data.byteLength;
   }
 }
 
@@ -134,6 +154,10 @@ interface FeedContext {
   out: OutputWriter;
   tokens: TokenCounts;
   archives: ArchiveContext;
+  /** Raw files kept between builds, by sha256. */
+  files: FileCache | undefined;
+  /** The body index's terms of each SKILL.md body, kept between builds. */
+  bodyTerms: FileCache | undefined;
   opts: WriteFeedOptions;
 }
 
@@ -165,6 +189,8 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   const cards = written.map((w) => w.card);
   const { parts, changeList } = writeParts(written, ctx);
   ctx.archives.cache?.prune();
+  ctx.files?.prune();
+  ctx.bodyTerms?.prune();
   const imported = chosen.skills.filter(isImported).length;
   const files = written.reduce((n, w) => n + w.stored, 0);
   writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
@@ -201,7 +227,9 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     root,
     out: new OutputWriter(root),
     tokens: opts.tokens ?? TokenCounts.memory(),
-    archives: archiveContext(opts.archiveCache),
+    archives: archiveContext(opts.cacheDir && path.join(opts.cacheDir, 'archives')),
+    files: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'files')) : undefined,
+    bodyTerms: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'body-terms')) : undefined,
     opts,
   };
 }
@@ -251,7 +279,7 @@ function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: 
   for (const f of skill.files) {
     if (f.content === undefined || f.skipped) continue;
     const bytes = fileBytes(f);
-    const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.write(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, false));
+    const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.writeKept(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, f.sha256, ctx.files));
     if (why === undefined) {
       entries.push({ path: f.path, bytes, executable: f.executable, sha256: f.sha256 });
       continue;
@@ -314,6 +342,23 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
   };
 }
 
+/**
+ * `bodyTerms` through `cache`: a body's terms are a function of the body and the code that
+ * makes them (src/search/text.ts and the stemmer and stop words it uses), so that is their key.
+ */
+function keptBodyTerms(cache: FileCache | undefined): (markdown: string) => string {
+  if (!cache) return bodyTerms;
+  const code = codeFingerprint(import.meta.url, ['../../search/text.ts'], ['porter2', 'stopword']);
+  return (markdown) => {
+    const key = FileCache.key(code, markdown);
+    const kept = cache.read(key);
+    if (kept) return kept.toString('utf8');
+    const terms = bodyTerms(markdown);
+    cache.write(key, terms);
+    return terms;
+  };
+}
+
 /** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
 function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
   const parts: FeedIndex['parts'] = {};
@@ -325,7 +370,7 @@ function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedInd
   const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: ctx.generatedAt, skills: cards };
   part('cards', 'cards.json', pretty(cardsDoc));
 
-  const { search, body } = buildSearchIndexes(written.map(searchEntry));
+  const { search, body } = buildSearchIndexes(written.map(searchEntry), keptBodyTerms(ctx.bodyTerms));
   part('search', SEARCH_FILE, JSON.stringify(search));
   part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
 
