@@ -257,18 +257,20 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     });
     const site = path.join(staging, 'site');
     const base = options.base ?? config.site.base;
+    // Header rules that keep skill files inert, for static hosts that read `_headers` (moved into
+    // the site with the feed): after the site stage only renames are left.
+    await writeFile(path.join(data, '_headers'), headersFile(base));
     let siteResult: SiteResult | undefined;
     if (options.site !== false) {
       siteResult = await stage(ctx.stages, 'site', async () => {
         const { buildSite } = await import('./site/build-site.ts');
         const cacheDir = path.resolve(CACHE_DIR, 'site');
-        return buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir });
+        const previousOutDir = existsSync(path.join(out, FEED_PATH, 'index.json')) ? out : undefined;
+        return buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir, ...(previousOutDir ? { previousOutDir } : {}) });
       });
     }
     await stage(ctx.stages, 'output', async () => {
       await mkdir(site, { recursive: true });
-      // Header rules that keep skill files inert, for static hosts that read `_headers`.
-      await writeFile(path.join(site, '_headers'), headersFile(base));
       await swapIn(staging, data, site, out);
     });
     return { feed, catalogView, site: siteResult };

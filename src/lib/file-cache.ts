@@ -113,6 +113,16 @@ export class FileCache {
     }
   }
 
+  /**
+   * The sha256 recorded for the entry of `key` (unchecked: the caller checks the bytes it holds
+   * against it), marking the entry used; undefined when there is none.
+   */
+  use(key: string): string | undefined {
+    const sha256 = this.#entries.get(key);
+    if (sha256 !== undefined) this.#touch(this.#file(key, sha256));
+    return sha256;
+  }
+
   /** The bytes of the entry for `key`, checked; undefined when there is none or it was damaged. */
   read(key: string): Buffer | undefined {
     const sha256 = this.#entries.get(key);

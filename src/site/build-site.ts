@@ -23,7 +23,7 @@ import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
 import { readCards, readIndex } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
-import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, type PagePlan } from './page-cache.ts';
+import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, takeFolders, type PagePlan } from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
 import { renderPlans, siteDataPlugin, type RenderPlan, type SiteData } from './site-data.ts';
 import { normalizeBase, siteUrls } from './urls.ts';
@@ -41,6 +41,12 @@ export interface BuildSiteOptions {
   /** `site.files_base_url`: skill files are linked there instead of below the site. */
   filesBaseUrl?: string;
   /**
+   * The built site that `outDir` will replace (`skillpress build`'s output folder): the folders of
+   * unchanged skills whose pages check out are moved from it into `outDir` at the end, instead of
+   * made again (src/site/page-cache.ts). The caller swaps `outDir` in for it right after.
+   */
+  previousOutDir?: string;
+  /**
    * Rendered SKILL.md kept between builds (default `.cache/site` in the working directory).
    * Deleting it is always safe.
    */
@@ -55,8 +61,11 @@ export interface SiteResult {
   cached: number;
   pages: number;
   file_pages: number;
-  /** Skill pages rendered by Astro, and skill pages of unchanged skills taken from the cache. */
-  skill_pages: { rendered: number; reused: number };
+  /**
+   * Skill pages rendered by Astro, and skill pages of unchanged skills taken from the cache; of
+   * those, how many skills' folders (page and file pages) were moved from the site being replaced.
+   */
+  skill_pages: { rendered: number; reused: number; moved: number };
   /** File pages filled in, and file pages of unchanged skills taken from the cache. */
   file_views: { written: number; reused: number };
   seconds: number;
@@ -96,7 +105,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const placeKept = async (): Promise<void> => {
     keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, readIndex(feedDir).registry);
     const bodyDigests = Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.sha256]));
-    plan = await placeKeptPages(cards, { feedDir, siteDir, urls, cache, keyBase, bodies: bodyDigests });
+    plan = await placeKeptPages(cards, { feedDir, siteDir, urls, cache, keyBase, bodies: bodyDigests, ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}) });
     renderPlans().set(data.marker, plan);
   };
   try {
@@ -108,6 +117,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
     const written = await writeFileViews([...plan.templates], { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key });
     cache.prune();
     await moveDir(siteDir, path.resolve(opts.outDir));
+    if (opts.previousOutDir) takeFolders(plan, opts.previousOutDir, path.resolve(opts.outDir));
     return {
       skills: cards.length,
       rendered,
@@ -115,7 +125,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
       // Astro's count includes the file pages' templates, which are not pages of the site.
       pages: pages - plan.templates.size + plan.reusedPages + written + plan.reusedFiles,
       file_pages: written + plan.reusedFiles,
-      skill_pages: { rendered: plan.skills.size, reused: plan.reusedPages },
+      skill_pages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
       file_views: { written, reused: plan.reusedFiles },
       seconds: (Date.now() - started) / 1000,
     };
@@ -133,6 +143,8 @@ const sha256File = (file: string): string => createHash('sha256').update(readFil
  * `keep` keeps it for later builds. The file pages' templates stay behind.
  */
 async function mergeRendered(dist: string, siteDir: string, plan: RenderPlan, keep: (id: string, file: string) => void): Promise<void> {
+  // Empty when every skill's folder is taken from the site being replaced.
+  await mkdir(siteDir, { recursive: true });
   for (const entry of await readdir(dist)) {
     if (entry !== 'skills') await rename(path.join(dist, entry), path.join(siteDir, entry));
   }

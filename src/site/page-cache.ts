@@ -11,10 +11,14 @@
  *   skill's page, its rendered SKILL.md (by sha256).
  *
  * Kept pages are put in place before Astro renders (a hard link each, checked against its
- * sha256); a skill any of whose pages is missing or damaged is rendered again.
+ * sha256); a skill any of whose pages is missing or damaged is rendered again. Making the
+ * folders of thousands of file pages costs more than the links; so when the site being replaced
+ * holds a skill's folder with exactly the pages this build would place (no other file, each
+ * checked against its sha256), that folder is moved into the new site instead, once the new site
+ * is complete (`takeFolders`).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { findPackageJSON } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -74,6 +78,8 @@ export const filePageKey = (base: string, skillJson: string, filePath: string): 
 export interface PagePlan extends RenderPlan {
   /** Skill id → sha256 of its JSON (the pages' keys are made with it). */
   skillJson: Map<string, string>;
+  /** Skills whose folder is taken from the site being replaced (`takeFolders`). */
+  folders: Set<string>;
   reusedPages: number;
   reusedFiles: number;
 }
@@ -82,6 +88,8 @@ export interface PlanContext {
   feedDir: string;
   /** The site being assembled: kept pages are put here. */
   siteDir: string;
+  /** The site this one replaces (a real folder, not a link), whose skill folders may be taken. */
+  previousDir?: string;
   urls: SiteUrls;
   cache: FileCache;
   keyBase: string;
@@ -91,18 +99,30 @@ export interface PlanContext {
 
 /** Put every kept page of an unchanged skill in place; say which skills' pages and file pages are to be rendered. */
 export async function placeKeptPages(cards: readonly Card[], ctx: PlanContext): Promise<PagePlan> {
-  const plan = { skills: new Set<string>(), templates: new Set<string>(), skillJson: new Map<string, string>(), reusedPages: 0, reusedFiles: 0 };
+  const plan = { skills: new Set<string>(), templates: new Set<string>(), skillJson: new Map<string, string>(), folders: new Set<string>(), reusedPages: 0, reusedFiles: 0 };
+  // Never through a link: what is moved must be inside the folder being replaced.
+  const previousSkills = ctx.previousDir && realFolder(ctx.previousDir) && realFolder(path.join(ctx.previousDir, 'skills'));
   await pMap(
     cards,
     async (card) => {
       const bytes = readFileSync(path.join(ctx.feedDir, 'skills', `${card.id}.json`));
       const sha = sha256Of(bytes);
       plan.skillJson.set(card.id, sha);
+      const skill = JSON.parse(bytes.toString('utf8')) as FeedSkill;
+      if (previousSkills) {
+        const files = folderMatches(path.join(previousSkills, card.id), expectedPages(skill, sha, ctx));
+        if (files !== undefined) {
+          plan.folders.add(card.id);
+          plan.reusedPages++;
+          plan.reusedFiles += files - 1;
+          return;
+        }
+      }
       const skillDir = path.join(ctx.siteDir, 'skills', card.id);
       mkdirSync(skillDir, { recursive: true });
       if (ctx.cache.place(skillPageKey(ctx.keyBase, sha, ctx.bodies[card.id]!), path.join(skillDir, 'index.html'))) plan.reusedPages++;
       else plan.skills.add(card.id);
-      const placed = placeFilePages(JSON.parse(bytes.toString('utf8')) as FeedSkill, sha, skillDir, ctx);
+      const placed = placeFilePages(skill, sha, skillDir, ctx);
       if (placed === undefined) plan.templates.add(card.id);
       else plan.reusedFiles += placed;
     },
@@ -123,4 +143,53 @@ function placeFilePages(skill: FeedSkill, sha: string, skillDir: string, ctx: Pl
     }
   }
   return files.length;
+}
+
+/** `dir` when it is a folder itself (not a link to one). */
+function realFolder(dir: string): string | undefined {
+  return lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
+}
+
+/** A skill's pages as this build would place them: path in its folder → the sha256 kept for it (undefined when one is not kept). */
+function expectedPages(skill: FeedSkill, sha: string, ctx: PlanContext): Map<string, string> | undefined {
+  const pages = new Map<string, string>();
+  const keys: Array<[string, string]> = [['index.html', skillPageKey(ctx.keyBase, sha, ctx.bodies[skill.card.id]!)]];
+  const skillDir = path.join(ctx.siteDir, 'skills', skill.card.id);
+  for (const f of listFiles(skill, ctx.urls)) {
+    keys.push([path.relative(skillDir, path.join(resolveInside(path.join(skillDir, 'files'), f.file.path), 'index.html')), filePageKey(ctx.keyBase, sha, f.file.path)]);
+  }
+  for (const [rel, key] of keys) {
+    const digest = ctx.cache.use(key);
+    if (digest === undefined) return undefined;
+    pages.set(rel, digest);
+  }
+  return pages;
+}
+
+/**
+ * How many files `dir` holds when they are exactly `expected` (no other file, no other folder,
+ * no link, each file's sha256 as expected); undefined otherwise.
+ */
+function folderMatches(dir: string, expected: Map<string, string> | undefined): number | undefined {
+  if (!expected || !realFolder(dir)) return undefined;
+  const folders = new Set([...expected.keys()].flatMap((rel) => rel.split(path.sep).slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(path.sep))));
+  let files = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const rel = path.relative(dir, path.join(e.parentPath, e.name));
+    if (e.isDirectory() && folders.has(rel)) continue;
+    const digest = e.isFile() ? expected.get(rel) : undefined;
+    if (digest === undefined || sha256Of(readFileSync(path.join(dir, rel))) !== digest) return undefined;
+    files++;
+  }
+  return files === expected.size ? files : undefined;
+}
+
+/**
+ * Move the folders of `plan.folders` from the site being replaced into the new one. Run last,
+ * when nothing but the swap of the two sites is left to do: until then the site being replaced
+ * stays whole.
+ */
+export function takeFolders(plan: PagePlan, previousDir: string, siteDir: string): void {
+  mkdirSync(path.join(siteDir, 'skills'), { recursive: true });
+  for (const id of plan.folders) renameSync(path.join(previousDir, 'skills', id), path.join(siteDir, 'skills', id));
 }

@@ -47,7 +47,7 @@ function siteLine(site: NonNullable<BuildResult['site']>): string {
   const { skill_pages: skillPages, file_views: views } = site;
   return (
     `  site: rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache; ${site.pages} pages (${site.file_pages} file views) in ${site.seconds.toFixed(1)} s; ` +
-    `skill pages: ${skillPages.rendered} rendered, ${skillPages.reused} reused; file views: ${views.written} written, ${views.reused} reused`
+    `skill pages: ${skillPages.rendered} rendered, ${skillPages.reused} reused (${skillPages.moved} skill folders moved from the previous output); file views: ${views.written} written, ${views.reused} reused`
   );
 }
 
