@@ -105,7 +105,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const placeKept = async (): Promise<void> => {
     keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, readIndex(feedDir).registry);
     const bodyDigests = Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.sha256]));
-    plan = await placeKeptPages(cards, { feedDir, siteDir, urls, cache, keyBase, bodies: bodyDigests, ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}) });
+    plan = placeKeptPages(cards, { feedDir, siteDir, urls, cache, keyBase, bodies: bodyDigests, ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}) });
     renderPlans().set(data.marker, plan);
   };
   try {

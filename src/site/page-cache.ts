@@ -24,7 +24,6 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FileCache } from '../lib/file-cache.ts';
 import { resolveInside } from '../lib/fs.ts';
-import { pMap } from '../lib/p-map.ts';
 import type { Card, FeedSkill } from '../model/feed.ts';
 import { listFiles } from './skill-view.ts';
 import type { RenderPlan } from './site-data.ts';
@@ -98,36 +97,30 @@ export interface PlanContext {
 }
 
 /** Put every kept page of an unchanged skill in place; say which skills' pages and file pages are to be rendered. */
-export async function placeKeptPages(cards: readonly Card[], ctx: PlanContext): Promise<PagePlan> {
+export function placeKeptPages(cards: readonly Card[], ctx: PlanContext): PagePlan {
   const plan = { skills: new Set<string>(), templates: new Set<string>(), skillJson: new Map<string, string>(), folders: new Set<string>(), reusedPages: 0, reusedFiles: 0 };
   // Never through a link: what is moved must be inside the folder being replaced.
   const previousSkills = ctx.previousDir && realFolder(ctx.previousDir) && realFolder(path.join(ctx.previousDir, 'skills'));
-  await pMap(
-    cards,
-    async (card) => {
-      const bytes = readFileSync(path.join(ctx.feedDir, 'skills', `${card.id}.json`));
-      const sha = sha256Of(bytes);
-      plan.skillJson.set(card.id, sha);
-      const skill = JSON.parse(bytes.toString('utf8')) as FeedSkill;
-      if (previousSkills) {
-        const files = folderMatches(path.join(previousSkills, card.id), expectedPages(skill, sha, ctx));
-        if (files !== undefined) {
-          plan.folders.add(card.id);
-          plan.reusedPages++;
-          plan.reusedFiles += files - 1;
-          return;
-        }
-      }
-      const skillDir = path.join(ctx.siteDir, 'skills', card.id);
-      mkdirSync(skillDir, { recursive: true });
-      if (ctx.cache.place(skillPageKey(ctx.keyBase, sha, ctx.bodies[card.id]!), path.join(skillDir, 'index.html'))) plan.reusedPages++;
-      else plan.skills.add(card.id);
-      const placed = placeFilePages(skill, sha, skillDir, ctx);
-      if (placed === undefined) plan.templates.add(card.id);
-      else plan.reusedFiles += placed;
-    },
-    8,
-  );
+  for (const card of cards) {
+    const bytes = readFileSync(path.join(ctx.feedDir, 'skills', `${card.id}.json`));
+    const sha = sha256Of(bytes);
+    plan.skillJson.set(card.id, sha);
+    const skill = JSON.parse(bytes.toString('utf8')) as FeedSkill;
+    const files = previousSkills ? folderMatches(path.join(previousSkills, card.id), expectedPages(skill, sha, ctx)) : undefined;
+    if (files !== undefined) {
+      plan.folders.add(card.id);
+      plan.reusedPages++;
+      plan.reusedFiles += files - 1;
+      continue;
+    }
+    const skillDir = path.join(ctx.siteDir, 'skills', card.id);
+    mkdirSync(skillDir, { recursive: true });
+    if (ctx.cache.place(skillPageKey(ctx.keyBase, sha, ctx.bodies[card.id]!), path.join(skillDir, 'index.html'))) plan.reusedPages++;
+    else plan.skills.add(card.id);
+    const placed = placeFilePages(skill, sha, skillDir, ctx);
+    if (placed === undefined) plan.templates.add(card.id);
+    else plan.reusedFiles += placed;
+  }
   return plan;
 }
 

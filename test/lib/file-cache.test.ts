@@ -71,17 +71,31 @@ describe('FileCache', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('reads the bytes of an entry only when they match its digest, and gives its digest to a caller that checks its own copy', async () => {
+    const kept = FileCache.open(dir).write(K.k1, 'body terms');
+    const cache = FileCache.open(dir);
+    expect(cache.read(K.k1)?.toString('utf8')).toBe('body terms');
+    expect(cache.use(K.k1)).toBe(kept.sha256);
+    expect(cache.use(K.k2)).toBeUndefined();
+    await damage(kept.file);
+    const later = FileCache.open(dir);
+    expect(later.read(K.k1)).toBeUndefined();
+    expect(later.damaged).toBe(1);
+    expect(later.use(K.k1)).toBeUndefined();
+  });
+
   it('prunes entries no build used for a week (at most once a day), and keeps what a build just used', async () => {
     const cache = FileCache.open(dir);
     const old = cache.write(K.old, 'old');
     const fresh = cache.write(K.fresh, 'fresh');
+    const checked = cache.write(K.k2, 'checked');
     const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
-    await utimes(old.file, weekAgo, weekAgo);
-    await utimes(fresh.file, weekAgo, weekAgo);
-    // A build uses `fresh` again: its entry is touched.
+    for (const e of [old, fresh, checked]) await utimes(e.file, weekAgo, weekAgo);
+    // A build uses `fresh` again, and checks a copy of `checked` against its digest: both are touched.
     FileCache.open(dir).entry(K.fresh);
+    FileCache.open(dir).use(K.k2);
     expect(cache.prune()).toBe(1);
-    expect((await readdir(dir)).filter((n) => !n.startsWith('.'))).toEqual([path.basename(fresh.file)]);
+    expect((await readdir(dir)).filter((n) => !n.startsWith('.')).sort()).toEqual([path.basename(fresh.file), path.basename(checked.file)].sort());
     // Pruned today already: the next builds of the day do not look again.
     await utimes(fresh.file, weekAgo, weekAgo);
     expect(cache.prune()).toBe(0);
