@@ -113,6 +113,11 @@ export class FileCache {
     }
   }
 
+  /** Whether an entry is recorded for `key` (unchecked: `place` and the others check it). */
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
   /**
    * The sha256 recorded for the entry of `key` (unchecked: the caller checks the bytes it holds
    * against it), marking the entry used; undefined when there is none.

@@ -150,6 +150,7 @@ async function mergeRendered(dist: string, siteDir: string, plan: RenderPlan, ke
   }
   for (const id of plan.skills) {
     const page = path.join(siteDir, 'skills', id, 'index.html');
+    await mkdir(path.dirname(page), { recursive: true });
     await rename(path.join(dist, 'skills', id, 'index.html'), page);
     keep(id, page);
   }

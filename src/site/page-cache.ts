@@ -114,8 +114,7 @@ export function placeKeptPages(cards: readonly Card[], ctx: PlanContext): PagePl
       continue;
     }
     const skillDir = path.join(ctx.siteDir, 'skills', card.id);
-    mkdirSync(skillDir, { recursive: true });
-    if (ctx.cache.place(skillPageKey(ctx.keyBase, sha, ctx.bodies[card.id]!), path.join(skillDir, 'index.html'))) plan.reusedPages++;
+    if (placeKept(ctx.cache, skillPageKey(ctx.keyBase, sha, ctx.bodies[card.id]!), path.join(skillDir, 'index.html'))) plan.reusedPages++;
     else plan.skills.add(card.id);
     const placed = placeFilePages(skill, sha, skillDir, ctx);
     if (placed === undefined) plan.templates.add(card.id);
@@ -126,16 +125,26 @@ export function placeKeptPages(cards: readonly Card[], ctx: PlanContext): PagePl
 
 /** A skill's kept file pages, all in place (how many), or none (undefined: they are to be made). */
 function placeFilePages(skill: FeedSkill, sha: string, skillDir: string, ctx: PlanContext): number | undefined {
-  const files = listFiles(skill, ctx.urls);
-  for (const f of files) {
-    const dir = resolveInside(path.join(skillDir, 'files'), f.file.path);
-    mkdirSync(dir, { recursive: true });
-    if (!ctx.cache.place(filePageKey(ctx.keyBase, sha, f.file.path), path.join(dir, 'index.html'))) {
+  const pages = listFiles(skill, ctx.urls).map((f) => ({
+    key: filePageKey(ctx.keyBase, sha, f.file.path),
+    file: path.join(resolveInside(path.join(skillDir, 'files'), f.file.path), 'index.html'),
+  }));
+  // Folders are made only for pages the cache holds: on a first build, none.
+  if (!pages.every((p) => ctx.cache.has(p.key))) return undefined;
+  for (const p of pages) {
+    if (!placeKept(ctx.cache, p.key, p.file)) {
       rmSync(path.join(skillDir, 'files'), { recursive: true, force: true });
       return undefined;
     }
   }
-  return files.length;
+  return pages.length;
+}
+
+/** Put the entry for `key` at `file` (its folder made) when the cache holds one; whether it was placed (and checked there). */
+function placeKept(cache: FileCache, key: string, file: string): boolean {
+  if (!cache.has(key)) return false;
+  mkdirSync(path.dirname(file), { recursive: true });
+  return cache.place(key, file) !== undefined;
 }
 
 /** `dir` when it is a folder itself (not a link to one). */
