@@ -50,6 +50,8 @@ export class FileCache {
   readonly #dir: string;
   /** key → sha256 of the entry's bytes, as listed when the cache was opened or kept since. */
   readonly #entries: Map<string, string>;
+  /** Whether the folder was made (once per build, not once per entry). */
+  #madeDir = false;
   /** Entries used (and found sound), kept, and found damaged in this build. */
   hits = 0;
   kept = 0;
@@ -176,7 +178,7 @@ export class FileCache {
     const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
     const sha256 = sha256Of(data);
     const file = this.#file(key, sha256);
-    mkdirSync(this.#dir, { recursive: true });
+    this.#makeDir();
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     writeFileSync(tmp, data);
     renameSync(tmp, file);
@@ -187,13 +189,21 @@ export class FileCache {
 
   /** Keep the file `file` (just written, whose bytes have this sha256) under `key`: a hard link to it where possible. */
   adopt(key: string, file: string, sha256: string): void {
-    mkdirSync(this.#dir, { recursive: true });
-    const entry = this.#file(key, sha256);
-    const tmp = `${entry}.${randomBytes(6).toString('hex')}.tmp`;
-    linkOrCopy(file, tmp);
-    renameSync(tmp, entry);
+    this.#makeDir();
+    try {
+      // Not atomic where it copies: an entry cut short is caught by its digest when used.
+      linkOrCopy(file, this.#file(key, sha256));
+    } catch (err) {
+      // Kept already with these bytes (the same file twice in one build).
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
     this.#entries.set(key, sha256);
     this.kept++;
+  }
+
+  #makeDir(): void {
+    if (!this.#madeDir) mkdirSync(this.#dir, { recursive: true });
+    this.#madeDir = true;
   }
 
   /** Remove entries (and leftover temporary files) no build used for a week; returns how many. Runs at most once a day. */
