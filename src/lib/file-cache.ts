@@ -14,6 +14,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { sha256File } from './hash.ts';
 
 /** Entries unused this long are removed. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -86,20 +87,18 @@ export class FileCache {
     return path.join(this.#dir, `${key}.${sha256}`);
   }
 
-  /** The entry's bytes, read at `at`, when they match its digest; a damaged entry is removed. */
-  #sound(key: string, at: string): Buffer | undefined {
+  /**
+   * The size of the bytes at `at` (given, or read from there) when they match the entry's digest;
+   * a damaged entry is removed.
+   */
+  #sound(key: string, at: string, bytes?: Buffer): number | undefined {
     const sha256 = this.#entries.get(key)!;
-    let bytes: Buffer | undefined;
-    try {
-      bytes = readFileSync(at);
-    } catch {
-      bytes = undefined;
-    }
-    if (bytes && sha256Of(bytes) === sha256) {
+    const found = bytes ? { sha256: sha256Of(bytes), bytes: bytes.byteLength } : sha256File(at);
+    if (found?.sha256 === sha256) {
       this.hits++;
-      return bytes;
+      return found.bytes;
     }
-    if (bytes) this.damaged++;
+    if (found) this.damaged++;
     this.#entries.delete(key);
     rmSync(this.#file(key, sha256), { force: true });
     return undefined;
@@ -135,8 +134,14 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
-    const bytes = this.#sound(key, file);
-    if (bytes) this.#touch(file);
+    let bytes: Buffer | undefined;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      bytes = undefined;
+    }
+    if (this.#sound(key, file, bytes) === undefined) return undefined;
+    this.#touch(file);
     return bytes;
   }
 
@@ -145,7 +150,7 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
-    if (!this.#sound(key, file)) return undefined;
+    if (this.#sound(key, file) === undefined) return undefined;
     this.#touch(file);
     return { file, sha256 };
   }
@@ -165,12 +170,12 @@ export class FileCache {
       return undefined;
     }
     const bytes = this.#sound(key, dest);
-    if (!bytes) {
+    if (bytes === undefined) {
       rmSync(dest, { force: true });
       return undefined;
     }
     this.#touch(file);
-    return { sha256, bytes: bytes.byteLength };
+    return { sha256, bytes };
   }
 
   /** Keep `bytes` under `key`. */

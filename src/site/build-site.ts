@@ -13,7 +13,7 @@
  * In the browser the pages fetch `<base>feed/v1/…` (search index, cards), which
  * `skillpress build` copies beside the site.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import { readCards, readIndex } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
 import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, takeFolders, type PagePlan } from './page-cache.ts';
@@ -111,7 +112,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   try {
     const pages = await runAstro(dist, path.join(work, 'vite'), data, opts.filesBaseUrl, placeKept);
     if (!plan) throw new Error('site: Astro rendered the pages before the kept ones were placed');
-    await mergeRendered(dist, siteDir, plan, (id, file) => cache.adopt(skillPageKey(keyBase, plan!.skillJson.get(id)!, bodies[id]!.sha256), file, sha256File(file)));
+    await mergeRendered(dist, siteDir, plan, (id, file) => cache.adopt(skillPageKey(keyBase, plan!.skillJson.get(id)!, bodies[id]!.sha256), file, sha256Hex(readFileSync(file))));
     const skillJson = plan.skillJson;
     const key = (id: string, filePath: string): string => filePageKey(keyBase, skillJson.get(id)!, filePath);
     const written = await writeFileViews([...plan.templates], { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key });
@@ -134,8 +135,6 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
     await rm(work, { recursive: true, force: true });
   }
 }
-
-const sha256File = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
 
 /**
  * Astro's pages into the site being assembled (which holds the kept ones): the catalog's own

@@ -23,6 +23,7 @@ import { findPackageJSON } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FileCache } from '../lib/file-cache.ts';
+import { sha256File } from '../lib/hash.ts';
 import { resolveInside } from '../lib/fs.ts';
 import type { Card, FeedSkill } from '../model/feed.ts';
 import { listFiles } from './skill-view.ts';
@@ -180,7 +181,7 @@ function folderMatches(dir: string, expected: Map<string, string> | undefined): 
     const rel = path.relative(dir, path.join(e.parentPath, e.name));
     if (e.isDirectory() && folders.has(rel)) continue;
     const digest = e.isFile() ? expected.get(rel) : undefined;
-    if (digest === undefined || sha256Of(readFileSync(path.join(dir, rel))) !== digest) return undefined;
+    if (digest === undefined || sha256File(path.join(dir, rel))?.sha256 !== digest) return undefined;
     files++;
   }
   return files === expected.size ? files : undefined;
