@@ -16,6 +16,7 @@ import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
+import { tokenize } from './duplicates/tfidf.ts';
 import { CATALOG_PATH, FEED_PATH, loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from './emit/feed/index.ts';
 import type { Catalog, Problem } from './model/skill.ts';
 import type { SkillpressConfig } from './model/config.ts';
@@ -23,6 +24,8 @@ import { progress } from './lib/progress.ts';
 import { InvalidInputError, UsageError } from './lib/errors.ts';
 import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
 import { TokenCounts } from './lib/token-counts.ts';
+import { FileCache, keptText } from './lib/file-cache.ts';
+import { codeFingerprint } from './lib/fingerprint.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
@@ -207,9 +210,23 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
   });
   const federated = await federate(local, config, { cacheDir: path.resolve(CACHE_DIR, 'federation'), log });
   const threshold = config.duplicates.near_threshold;
-  const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold });
+  const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold, tokenize: keptWords(path.resolve(CACHE_DIR, 'duplicates')) });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
   return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
+}
+
+/**
+ * The duplicate finder's words of a text, kept in `dir` between builds (they never hold a space:
+ * a text's words are kept joined by one).
+ */
+function keptWords(dir: string): (text: string) => string[] {
+  const cache = FileCache.open(dir);
+  cache.prune();
+  const joined = keptText(cache, codeFingerprint(import.meta.url, ['./duplicates/tfidf.ts']), (text) => tokenize(text).join(' '));
+  return (text) => {
+    const words = joined(text);
+    return words === '' ? [] : words.split(' ');
+  };
 }
 
 /**

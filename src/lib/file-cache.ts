@@ -236,3 +236,19 @@ export class FileCache {
     return removed;
   }
 }
+
+/**
+ * `compute` through `cache`: its result for an input is kept under the input and `code` (the
+ * fingerprint of the code that computes it, src/lib/fingerprint.ts), so a later build reads it
+ * back instead of computing it again.
+ */
+export function keptText(cache: FileCache, code: string, compute: (input: string) => string): (input: string) => string {
+  return (input) => {
+    const key = FileCache.key(code, input);
+    const kept = cache.read(key);
+    if (kept) return kept.toString('utf8');
+    const result = compute(input);
+    cache.write(key, result);
+    return result;
+  };
+}

@@ -118,6 +118,7 @@ describe('builds cost what changed', () => {
     await damage(path.join(out(), '.well-known/agent-skills/budget-forecaster.tar.gz'));
     await damage(path.join(out(), 'feed/v1/files/pdf-toolkit/scripts/extract.py'));
     await damage(await entryOf(path.join(cache, 'feed/body-terms')));
+    await damage(await entryOf(path.join(cache, 'duplicates')));
     const tokens = JSON.parse(await readFile(path.join(cache, 'tokens.json'), 'utf8')) as { counts: Record<string, number> };
     const [sha] = Object.keys(tokens.counts);
     tokens.counts[sha!] = tokens.counts[sha!]! + 1;

@@ -34,7 +34,7 @@ import { archiveContext, writeArchive, type ArchiveContext, type ArchiveKind, ty
 import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
-import { FileCache } from '../../lib/file-cache.ts';
+import { FileCache, keptText } from '../../lib/file-cache.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
 
@@ -347,16 +347,7 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
  * makes them (src/search/text.ts and the stemmer and stop words it uses), so that is their key.
  */
 function keptBodyTerms(cache: FileCache | undefined): (markdown: string) => string {
-  if (!cache) return bodyTerms;
-  const code = codeFingerprint(import.meta.url, ['../../search/text.ts'], ['porter2', 'stopword']);
-  return (markdown) => {
-    const key = FileCache.key(code, markdown);
-    const kept = cache.read(key);
-    if (kept) return kept.toString('utf8');
-    const terms = bodyTerms(markdown);
-    cache.write(key, terms);
-    return terms;
-  };
+  return cache ? keptText(cache, codeFingerprint(import.meta.url, ['../../search/text.ts'], ['porter2', 'stopword']), bodyTerms) : bodyTerms;
 }
 
 /** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
