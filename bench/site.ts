@@ -104,6 +104,8 @@ interface Measured {
 async function measure(name: string, skillsDir: string, work: string, rounds: number): Promise<Measured> {
   const m: Measured = { name, skills: 0, files: 0, noSite: [], cold: [], rebuild: [], edited: '', siteDir: path.join(work, 'out') };
   for (let round = 0; round < rounds; round++) {
+    // Both from nothing: no `.cache` (its token counts and archives would speed up the baseline).
+    await rm(path.join(work, '.cache'), { recursive: true, force: true });
     m.noSite.push(await timedBuild(skillsDir, path.join(work, 'out-no-site'), false));
     await rm(path.join(work, '.cache'), { recursive: true, force: true });
     m.cold.push(await timedBuild(skillsDir, m.siteDir, true));
@@ -128,6 +130,8 @@ async function report(m: Measured, work: string): Promise<void> {
       `| with the site, cold (no \`.cache\`) | ${times(m.cold, (t) => t.wallMs)} | ${times(m.cold, (t) => t.cpuMs)} | ${(cold.wallMs / base.wallMs).toFixed(2)}× / ${(minCpu(m.cold) / minCpu(m.noSite)).toFixed(2)}× | ${site.seconds.toFixed(1)} s | ${site.rendered} of ${site.skills} |\n` +
       `| after one skill changed | ${times(m.rebuild, (t) => t.wallMs)} | ${times(m.rebuild, (t) => t.cpuMs)} | ${((rebuild.wallMs / cold.wallMs) * 100).toFixed(0)}% / ${((minCpu(m.rebuild) / minCpu(m.cold)) * 100).toFixed(0)}% of cold | ${again.seconds.toFixed(1)} s | ${again.rendered} of ${again.skills}, ${again.cached} from cache |\n`,
   );
+  const stages = (t: Timed): string => Object.entries(t.result.stages).map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ');
+  process.stdout.write(`\nStages (wall), cold: ${stages(cold)}; after one skill changed: ${stages(rebuild)}.\n`);
   await reportSizes(m, work, site.pages);
 }
 

@@ -12,17 +12,20 @@
  */
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
+import { tokenize } from './duplicates/tfidf.ts';
 import { CATALOG_PATH, FEED_PATH, loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from './emit/feed/index.ts';
 import type { Catalog, Problem } from './model/skill.ts';
 import type { SkillpressConfig } from './model/config.ts';
 import { progress } from './lib/progress.ts';
 import { InvalidInputError, UsageError } from './lib/errors.ts';
-import { isInsideDir } from './lib/fs.ts';
+import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
+import { TokenCounts } from './lib/token-counts.ts';
+import { FileCache, keptText } from './lib/file-cache.ts';
+import { codeFingerprint } from './lib/fingerprint.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
@@ -51,6 +54,26 @@ export interface BuildOptions {
   elasticsearch?: boolean;
 }
 
+/** Seconds each stage of a build took. */
+export interface BuildStages {
+  /** Reading and checking the skills (and peers' feeds). */
+  load: number;
+  /** The feeds, the discovery index, the archives and the search index. */
+  feed: number;
+  site?: number;
+  /** Swapping the new output in and removing the old. */
+  output: number;
+  elasticsearch?: number;
+}
+
+/** What the build took from earlier builds (`.cache/`) instead of making it again. */
+export interface BuildReuse {
+  /** Texts (files, long SKILL.md bodies) whose tokens were counted, or whose count was kept. */
+  tokens: { counted: number; reused: number };
+  /** Skills whose archives were made, or taken from the archive cache. */
+  archives: FeedSummary['archives'];
+}
+
 /** What `skillpress build --json` prints. */
 export interface BuildResult {
   ok: boolean;
@@ -71,8 +94,23 @@ export interface BuildResult {
   elasticsearch?: unknown;
   /** The site build: pages, and how many skills were rendered or came from the cache. */
   site?: SiteResult;
+  reused: BuildReuse;
+  stages: BuildStages;
   seconds: number;
   problems: Problem[];
+}
+
+/** Where builds keep what later builds reuse: `.cache/` in the working directory. Deleting it is always safe. */
+const CACHE_DIR = '.cache';
+
+/** What every stage of one build shares. */
+interface BuildContext {
+  config: SkillpressConfig;
+  options: BuildOptions;
+  out: string;
+  log: (line: string) => void;
+  tokens: TokenCounts;
+  stages: BuildStages;
 }
 
 interface Loaded {
@@ -89,6 +127,16 @@ interface Written {
   site: SiteResult | undefined;
 }
 
+/** Run one stage, adding its seconds to `stages[name]`. */
+async function stage<T>(stages: BuildStages, name: keyof BuildStages, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    stages[name] = (stages[name] ?? 0) + (performance.now() - started) / 1000;
+  }
+}
+
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
@@ -97,12 +145,15 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const out = path.resolve(options.out ?? 'dist');
   await checkOutDir(out, skillsRoot);
   await removeStaleStaging(out, log);
+  const tokens = await TokenCounts.open(path.resolve(CACHE_DIR, 'tokens.json'), log);
+  const ctx: BuildContext = { config, options, out, log, tokens, stages: { load: 0, feed: 0, output: 0 } };
 
-  const { catalog, local, duplicates } = await loadSources(skillsRoot, config, options, log);
+  const { catalog, local, duplicates } = await stage(ctx.stages, 'load', () => loadSources(skillsRoot, ctx));
   refuseEmpty(catalog, skillsRoot);
   const previous = await readPrevious(out, options.previous, log);
-  const { feed, catalogView, site } = await writeOutputs(catalog, out, config, previous, options, log);
-  const elasticsearch = options.elasticsearch === false ? undefined : await ingestElasticsearch(local, log);
+  const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
+  await tokens.save();
+  const elasticsearch = options.elasticsearch === false ? undefined : await stage(ctx.stages, 'elasticsearch', () => ingestElasticsearch(local, log));
 
   // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
   const problems = [...new Map([...catalog.problems, ...feed.problems, ...(catalogView?.problems ?? [])].map((p) => [JSON.stringify(p), p])).values()];
@@ -123,6 +174,8 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     ...(catalogView ? { catalog_dir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
     ...(elasticsearch !== undefined ? { elasticsearch } : {}),
     ...(site ? { site } : {}),
+    reused: { tokens: { counted: tokens.counted, reused: tokens.reused }, archives: feed.archives },
+    stages: ctx.stages,
     seconds: (Date.now() - started) / 1000,
     problems,
   };
@@ -146,18 +199,34 @@ async function checkOutDir(out: string, skillsRoot: string): Promise<void> {
 }
 
 /** Local skills, then peers' skills; duplicates (identical content, near-identical text) are reported, never dropped. */
-async function loadSources(skillsRoot: string, config: SkillpressConfig, options: BuildOptions, log: (line: string) => void): Promise<Loaded> {
+async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loaded> {
+  const { config, options, log } = ctx;
   const local = await loadCatalog(skillsRoot, {
     ...skillsLoadOptions(config),
     mode: options.strict ? 'strict' : 'lenient',
     registry: config.registry.name,
     sourceDateEpoch: sourceDateEpoch(),
+    tokens: ctx.tokens,
   });
-  const federated = await federate(local, config, { cacheDir: path.resolve('.cache/federation'), log });
+  const federated = await federate(local, config, { cacheDir: path.resolve(CACHE_DIR, 'federation'), log });
   const threshold = config.duplicates.near_threshold;
-  const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold });
+  const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold, tokenize: keptWords(path.resolve(CACHE_DIR, 'duplicates')) });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
   return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
+}
+
+/**
+ * The duplicate finder's words of a text, kept in `dir` between builds (they never hold a space:
+ * a text's words are kept joined by one).
+ */
+function keptWords(dir: string): (text: string) => string[] {
+  const cache = FileCache.open(dir);
+  cache.prune();
+  const joined = keptText(cache, codeFingerprint(import.meta.url, ['./duplicates/tfidf.ts']), (text) => tokenize(text).join(' '));
+  return (text) => {
+    const words = joined(text);
+    return words === '' ? [] : words.split(' ');
+  };
 }
 
 /**
@@ -187,35 +256,43 @@ async function readPrevious(out: string, explicit: string | undefined, log: (lin
 }
 
 /** Feed, the site's catalog view, and the site, assembled in a staging folder and swapped into `out`. */
-async function writeOutputs(catalog: Catalog, out: string, config: SkillpressConfig, previous: PreviousFeed | undefined, options: BuildOptions, log: (line: string) => void): Promise<Written> {
+async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined, ctx: BuildContext): Promise<Written> {
+  const { config, options, out } = ctx;
   const epoch = sourceDateEpoch();
   const staging = await makeStaging(out);
   try {
     const data = path.join(staging, 'data');
-    const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
-    const feed = await writeFeed(catalog, { outDir: data, config, previous, sourceDateEpoch: epoch, onProgress: (n) => bar?.update(n) });
-    bar?.done();
-    // The site shows imported skills even when they are not re-exported: give it its own view.
-    let catalogView: FeedSummary | undefined;
-    if (feed.importedNotExported > 0) {
+    const { feed, catalogView } = await stage(ctx.stages, 'feed', async () => {
+      const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
+      const cacheDir = path.resolve(CACHE_DIR, 'feed');
+      const published = await writeFeed(catalog, { outDir: data, config, previous, sourceDateEpoch: epoch, tokens: ctx.tokens, cacheDir, onProgress: (n) => bar?.update(n) });
+      bar?.done();
+      // The site shows imported skills even when they are not re-exported: give it its own view.
+      if (published.importedNotExported === 0) return { feed: published, catalogView: undefined };
       const previousCatalog = await loadPreviousFeed(out, { feedPath: CATALOG_PATH }).catch(() => undefined);
-      catalogView = await writeFeed(catalog, { outDir: data, config, previous: previousCatalog, sourceDateEpoch: epoch, scope: 'catalog' });
-    }
+      return { feed: published, catalogView: await writeFeed(catalog, { outDir: data, config, previous: previousCatalog, sourceDateEpoch: epoch, scope: 'catalog', tokens: ctx.tokens, cacheDir }) };
+    });
     const site = path.join(staging, 'site');
     const base = options.base ?? config.site.base;
+    // Header rules that keep skill files inert, for static hosts that read `_headers` (moved into
+    // the site with the feed): after the site stage only renames are left.
+    await writeFile(path.join(data, '_headers'), headersFile(base));
     let siteResult: SiteResult | undefined;
     if (options.site !== false) {
-      const { buildSite } = await import('./site/build-site.ts');
-      const cacheDir = path.resolve('.cache/site');
-      siteResult = await buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir });
+      siteResult = await stage(ctx.stages, 'site', async () => {
+        const { buildSite } = await import('./site/build-site.ts');
+        const cacheDir = path.resolve(CACHE_DIR, 'site');
+        const previousOutDir = existsSync(path.join(out, FEED_PATH, 'index.json')) ? out : undefined;
+        return buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir, ...(previousOutDir ? { previousOutDir } : {}) });
+      });
     }
-    await mkdir(site, { recursive: true });
-    // Header rules that keep skill files inert, for static hosts that read `_headers`.
-    await writeFile(path.join(site, '_headers'), headersFile(base));
-    await swapIn(staging, data, site, out);
+    await stage(ctx.stages, 'output', async () => {
+      await mkdir(site, { recursive: true });
+      await swapIn(staging, data, site, out);
+    });
     return { feed, catalogView, site: siteResult };
   } finally {
-    await rm(staging, { recursive: true, force: true });
+    await stage(ctx.stages, 'output', () => rm(staging, { recursive: true, force: true }));
   }
 }
 
@@ -226,7 +303,7 @@ const stagingPrefix = (out: string): string => `.${path.basename(out)}.staging-`
 async function makeStaging(out: string): Promise<string> {
   await mkdir(path.dirname(out), { recursive: true });
   const staging = await mkdtemp(path.join(path.dirname(out), stagingPrefix(out)));
-  await writeFile(path.join(staging, STAGING_MARK), JSON.stringify({ host: hostname(), pid: process.pid, started: new Date().toISOString() }));
+  await writeFile(path.join(staging, STAGING_MARK), JSON.stringify(processMark()));
   return staging;
 }
 
@@ -243,20 +320,9 @@ async function removeStaleStaging(out: string, log: (line: string) => void): Pro
     // Another build may be removing its own staging folder meanwhile.
     if (!(await lstat(dir).catch(() => undefined))?.isDirectory()) continue;
     const mark = await readFile(path.join(dir, STAGING_MARK), 'utf8').then((t) => JSON.parse(t) as unknown, () => undefined);
-    if (!isStale(mark)) continue;
+    if (!isMarkOfGoneProcess(mark)) continue;
     await rm(dir, { recursive: true, force: true });
     log(`build: removed ${dir}, left by a build that stopped before it finished`);
-  }
-}
-
-function isStale(mark: unknown): boolean {
-  const { host, pid } = (mark ?? {}) as { host?: unknown; pid?: unknown };
-  if (host !== hostname() || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }
 

@@ -29,7 +29,8 @@ function contentKey(skill: Skill): string {
   return sha256Hex(JSON.stringify([skill.body.replace(/\r\n?/g, '\n').trim(), files]));
 }
 
-export function findDuplicates(skills: readonly Skill[], opts: { nearThreshold: number }): Duplicate[] {
+/** `tokenize`: the words of a skill's text (default ./tfidf.ts's; the build passes the same, kept between builds). */
+export function findDuplicates(skills: readonly Skill[], opts: { nearThreshold: number; tokenize?: (text: string) => string[] }): Duplicate[] {
   const sorted = [...skills].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const out: Duplicate[] = [];
 
@@ -48,7 +49,8 @@ export function findDuplicates(skills: readonly Skill[], opts: { nearThreshold: 
     }
   }
 
-  const vectors = tfidfVectors(sorted.map((s) => tokenize(`${s.description}\n${s.body}`)));
+  const words = opts.tokenize ?? tokenize;
+  const vectors = tfidfVectors(sorted.map((s) => words(`${s.description}\n${s.body}`)));
   for (const { i, j, similarity } of similarPairs(vectors, opts.nearThreshold)) {
     const a = sorted[i]!.id;
     const b = sorted[j]!.id;

@@ -1,6 +1,7 @@
 /** File-system helpers shared by every stage that writes: paths kept inside a root, atomic writes. */
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UnsafePathError } from './errors.ts';
@@ -38,4 +39,19 @@ export async function atomicWrite(file: string, data: Uint8Array | string, makeF
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   await writeFile(tmp, data);
   await rename(tmp, file);
+}
+
+/** What marks a folder or lock as made by this process: the host, the process id, when. */
+export const processMark = (): { host: string; pid: number; started: string } => ({ host: hostname(), pid: process.pid, started: new Date().toISOString() });
+
+/** Whether `mark` (a processMark) names a process of this machine that is no longer running: what it made was left behind. */
+export function isMarkOfGoneProcess(mark: unknown): boolean {
+  const { host, pid } = (mark ?? {}) as { host?: unknown; pid?: unknown };
+  if (host !== hostname() || typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
 }

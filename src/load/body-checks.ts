@@ -4,6 +4,7 @@
  * 5,000 tokens). All are warnings: the skill still works, but an agent will stumble.
  */
 import path from 'node:path';
+import { TokenCounts } from '../lib/token-counts.ts';
 
 const MAX_SKILL_MD_LINES = 500;
 const MAX_BODY_TOKENS = 5000;
@@ -167,7 +168,7 @@ function linkPath(target: string): string | undefined {
   return normal === '..' || normal.startsWith('../') ? undefined : normal;
 }
 
-export async function checkBody(md: SkillMarkdownParts, files: ReadonlySet<string>): Promise<BodyProblem[]> {
+export async function checkBody(md: SkillMarkdownParts, files: ReadonlySet<string>, tokens: TokenCounts = TokenCounts.memory()): Promise<BodyProblem[]> {
   const problems: BodyProblem[] = [];
   const folders = new Set<string>();
   for (const f of files) {
@@ -193,14 +194,13 @@ export async function checkBody(md: SkillMarkdownParts, files: ReadonlySet<strin
   // BPE tokens never outnumber UTF-8 bytes, so short bodies need no tokenizing, and the
   // tokenizer (slow to load) is only loaded for long ones.
   if (Buffer.byteLength(md.body) > MAX_BODY_TOKENS) {
-    const { countTokens } = await import('../lib/tokens.ts');
-    const tokens = countTokens(md.body);
-    if (tokens > MAX_BODY_TOKENS) {
+    const count = await tokens.count(md.body);
+    if (count > MAX_BODY_TOKENS) {
       problems.push({
         severity: 'warning',
         line: md.bodyLine,
         rule: 'body-tokens',
-        message: `SKILL.md body is about ${tokens} tokens; keep it under ${MAX_BODY_TOKENS}: agents load all of it when the skill is used, so move detail into referenced files`,
+        message: `SKILL.md body is about ${count} tokens; keep it under ${MAX_BODY_TOKENS}: agents load all of it when the skill is used, so move detail into referenced files`,
       });
     }
   }

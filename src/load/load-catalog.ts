@@ -13,6 +13,7 @@ import type { Catalog, Problem, Skill } from '../model/skill.ts';
 import { MIB } from '../model/config.ts';
 import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
 import { pMap } from '../lib/p-map.ts';
+import type { TokenCounts } from '../lib/token-counts.ts';
 import { quotePath } from '../lib/paths.ts';
 import { skillDigest } from './read-file.ts';
 import type { ValidationMode } from './validate.ts';
@@ -28,6 +29,8 @@ export interface LoadOptions {
   registry?: string;
   /** Seconds since the epoch; clamps `updated_at` so builds are reproducible. */
   sourceDateEpoch?: number;
+  /** Token counts kept between builds (default: counted afresh). */
+  tokens?: TokenCounts;
 }
 
 export async function loadCatalog(root: string, options: LoadOptions = {}): Promise<Catalog> {
@@ -36,6 +39,7 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
     maxFileBytes: options.maxFileBytes ?? MIB,
     registry: options.registry ?? 'local',
     sourceDateEpoch: options.sourceDateEpoch,
+    tokens: options.tokens,
   };
   const absRoot = path.resolve(root);
   const problems: Problem[] = [];

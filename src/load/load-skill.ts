@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
+import type { TokenCounts } from '../lib/token-counts.ts';
 import { parseSkillMarkdown } from './frontmatter.ts';
 import { readFileFromDisk, skippedFile } from './read-file.ts';
 import { validateFrontMatter, type ValidationMode } from './validate.ts';
@@ -18,6 +19,8 @@ export interface SkillLoadOptions {
   registry: string;
   /** Seconds since the epoch; clamps `updated_at` so builds are reproducible. */
   sourceDateEpoch?: number;
+  /** Token counts (of long bodies) kept between builds. */
+  tokens?: TokenCounts;
 }
 
 export interface LoadResult {
@@ -61,7 +64,7 @@ export async function loadSkill(found: FoundSkill, opts: SkillLoadOptions): Prom
   const fm = validateFrontMatter(parsed.data, { folderName: path.basename(found.abs), mode: opts.mode, sourceText: parsed.sourceText });
   const lineOf = (field: string | undefined): number | undefined => (field === undefined ? undefined : (parsed.fieldLines[field] ?? parsed.fieldLines[field.split('.')[0]!]));
   for (const p of fm.problems) at({ ...p, file: SKILL_FILE, line: lineOf(p.field) });
-  for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)))) at({ ...p, file: SKILL_FILE });
+  for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)), opts.tokens)) at({ ...p, file: SKILL_FILE });
 
   if (problems.some((p) => p.severity === 'error') || !isLoadable(fm)) return { problems };
   const epoch = opts.sourceDateEpoch;

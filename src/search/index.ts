@@ -189,7 +189,7 @@ const bodyOptions: Options<Record<string, unknown>> = {
   fields: ['body'],
   storeFields: [],
   tokenize: (text) => text.split(' '),
-  processTerm: (term) => normalizeBodyTerm(term),
+  // processTerm: normalizeBodyTerm, memoized per build (buildSearchIndexes).
 };
 
 const wrap = (kind: SerializedIndex['kind'], index: MiniSearch<Record<string, unknown>>): SerializedIndex => ({
@@ -206,10 +206,19 @@ function sortTerms<T extends { index: Array<[string, unknown]> }>(plain: T): T {
   return plain;
 }
 
-/** Build both indexes. Entries should come in a stable order (by id) for reproducible output. */
-export function buildSearchIndexes(entries: readonly SearchEntry[]): { search: SerializedIndex; body: SerializedIndex } {
+/**
+ * Build both indexes. Entries should come in a stable order (by id) for reproducible output.
+ * `terms` gives a body's terms (`bodyTerms`, or the same kept from an earlier build).
+ */
+export function buildSearchIndexes(entries: readonly SearchEntry[], terms: (markdown: string) => string = bodyTerms): { search: SerializedIndex; body: SerializedIndex } {
   const meta = new MiniSearch(metaOptions);
-  const body = new MiniSearch(bodyOptions);
+  // Bodies share most of their words: each is normalized once per build.
+  const normalized = new Map<string, string | undefined>();
+  const processTerm = (term: string): string | undefined => {
+    if (!normalized.has(term)) normalized.set(term, normalizeBodyTerm(term));
+    return normalized.get(term);
+  };
+  const body = new MiniSearch({ ...bodyOptions, processTerm });
   for (const e of entries) {
     const doc: Record<string, unknown> = {
       id: e.id,
@@ -224,7 +233,7 @@ export function buildSearchIndexes(entries: readonly SearchEntry[]): { search: S
     if (e.version !== undefined) doc.version = e.version;
     if (e.title !== undefined) doc.title = e.title;
     meta.add(doc);
-    body.add({ id: e.id, body: bodyTerms(e.body) });
+    body.add({ id: e.id, body: terms(e.body) });
   }
   return { search: wrap('metadata', meta), body: wrap('body', body) };
 }

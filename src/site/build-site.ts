@@ -1,27 +1,32 @@
 /**
  * Build the static catalog site into `outDir` from a written feed (`feedDir`, i.e. the
- * `feed/v1` folder), in three steps:
+ * `feed/v1` folder), in four steps:
  *
- * 1. render every SKILL.md to HTML through the render cache (src/site/render-bodies.ts), so a
- *    rebuild renders only what changed;
- * 2. Astro, run programmatically with this package's `src/pages`, builds the pages; they read
- *    the feed and the rendered bodies through a Vite virtual module (src/site/site-data.ts);
- * 3. each file of each skill gets a page of its own (src/site/file-views.ts).
+ * 1. render every SKILL.md to HTML through a cache (src/site/render-bodies.ts), so a rebuild
+ *    renders only what changed;
+ * 2. Astro, run programmatically with this package's `src/pages`, bundles the site's code;
+ * 3. the pages of unchanged skills (their page and every file's page) are put in place from a
+ *    cache (src/site/page-cache.ts); Astro renders the others and the catalog's own pages, which
+ *    read the feed and the rendered bodies through a Vite virtual module (src/site/site-data.ts);
+ * 4. each file of each rendered skill gets a page of its own (src/site/file-views.ts).
  *
  * In the browser the pages fetch `<base>feed/v1/…` (search index, cards), which
  * `skillpress build` copies beside the site.
  */
-import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
-import { readCards } from './feed-data.ts';
+import { FileCache } from '../lib/file-cache.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { readCards, readIndex } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
+import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, takeFolders, type PagePlan } from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
-import { siteDataPlugin, type SiteData } from './site-data.ts';
+import { renderPlans, siteDataPlugin, type RenderPlan, type SiteData } from './site-data.ts';
 import { normalizeBase, siteUrls } from './urls.ts';
 
 export interface BuildSiteOptions {
@@ -37,6 +42,12 @@ export interface BuildSiteOptions {
   /** `site.files_base_url`: skill files are linked there instead of below the site. */
   filesBaseUrl?: string;
   /**
+   * The built site that `outDir` will replace (`skillpress build`'s output folder): the folders of
+   * unchanged skills whose pages check out are moved from it into `outDir` at the end, instead of
+   * made again (src/site/page-cache.ts). The caller swaps `outDir` in for it right after.
+   */
+  previousOutDir?: string;
+  /**
    * Rendered SKILL.md kept between builds (default `.cache/site` in the working directory).
    * Deleting it is always safe.
    */
@@ -51,6 +62,13 @@ export interface SiteResult {
   cached: number;
   pages: number;
   file_pages: number;
+  /**
+   * Skill pages rendered by Astro, and skill pages of unchanged skills taken from the cache; of
+   * those, how many skills' folders (page and file pages) were moved from the site being replaced.
+   */
+  skill_pages: { rendered: number; reused: number; moved: number };
+  /** File pages filled in, and file pages of unchanged skills taken from the cache. */
+  file_views: { written: number; reused: number };
   seconds: number;
 }
 
@@ -75,17 +93,65 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const cards = readCards(feedDir);
   const { bodies, rendered, reused } = await renderBodies(feedDir, cards, urls, path.join(cacheDir, 'skill-html'));
 
-  const data: SiteData = { feedDir, base: urls.base, feedPath, filesBaseUrl: opts.filesBaseUrl, bodies, marker: `sp${randomBytes(12).toString('hex')}` };
+  const served = { base: urls.base, feedPath, ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}) };
+  const data: SiteData = { feedDir, ...served, bodies: Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.file])), marker: `sp${randomBytes(12).toString('hex')}` };
   await removeAbandonedBuilds(cacheDir);
   const work = await mkdtemp(path.join(cacheDir, 'build-'));
+  const dist = path.join(work, 'dist');
+  const siteDir = path.join(work, 'site');
+  const cache = FileCache.open(path.join(cacheDir, 'pages'));
+  let plan: PagePlan | undefined;
+  let keyBase = '';
+  // Once Astro has bundled the site's code (the assets' names are known), before it renders.
+  const placeKept = async (): Promise<void> => {
+    keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, readIndex(feedDir).registry);
+    const bodyDigests = Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.sha256]));
+    plan = placeKeptPages(cards, { feedDir, siteDir, urls, cache, keyBase, bodies: bodyDigests, ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}) });
+    renderPlans().set(data.marker, plan);
+  };
   try {
-    const pages = await runAstro(path.join(work, 'dist'), path.join(work, 'vite'), data, opts.filesBaseUrl);
-    const filePages = await writeFileViews(path.join(work, 'dist'), feedDir, cards, urls, data.marker);
-    await moveDir(path.join(work, 'dist'), path.resolve(opts.outDir));
-    // Astro's count includes one file-page template per skill, removed once filled.
-    return { skills: cards.length, rendered, cached: reused, pages: pages - cards.length + filePages, file_pages: filePages, seconds: (Date.now() - started) / 1000 };
+    const pages = await runAstro(dist, path.join(work, 'vite'), data, opts.filesBaseUrl, placeKept);
+    if (!plan) throw new Error('site: Astro rendered the pages before the kept ones were placed');
+    await mergeRendered(dist, siteDir, plan, (id, file) => cache.adopt(skillPageKey(keyBase, plan!.skillJson.get(id)!, bodies[id]!.sha256), file, sha256Hex(readFileSync(file))));
+    const skillJson = plan.skillJson;
+    const key = (id: string, filePath: string): string => filePageKey(keyBase, skillJson.get(id)!, filePath);
+    const written = await writeFileViews([...plan.templates], { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key });
+    cache.prune();
+    await moveDir(siteDir, path.resolve(opts.outDir));
+    if (opts.previousOutDir) takeFolders(plan, opts.previousOutDir, path.resolve(opts.outDir));
+    return {
+      skills: cards.length,
+      rendered,
+      cached: reused,
+      // Astro's count includes the file pages' templates, which are not pages of the site.
+      pages: pages - plan.templates.size + plan.reusedPages + written + plan.reusedFiles,
+      file_pages: written + plan.reusedFiles,
+      skill_pages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
+      file_views: { written, reused: plan.reusedFiles },
+      seconds: (Date.now() - started) / 1000,
+    };
   } finally {
+    renderPlans().delete(data.marker);
     await rm(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Astro's pages into the site being assembled (which holds the kept ones): the catalog's own
+ * pages and folders as they are, and each rendered skill page into its skill's folder, where
+ * `keep` keeps it for later builds. The file pages' templates stay behind.
+ */
+async function mergeRendered(dist: string, siteDir: string, plan: RenderPlan, keep: (id: string, file: string) => void): Promise<void> {
+  // Empty when every skill's folder is taken from the site being replaced.
+  await mkdir(siteDir, { recursive: true });
+  for (const entry of await readdir(dist)) {
+    if (entry !== 'skills') await rename(path.join(dist, entry), path.join(siteDir, entry));
+  }
+  for (const id of plan.skills) {
+    const page = path.join(siteDir, 'skills', id, 'index.html');
+    await mkdir(path.dirname(page), { recursive: true });
+    await rename(path.join(dist, 'skills', id, 'index.html'), page);
+    keep(id, page);
   }
 }
 
@@ -112,8 +178,11 @@ function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<As
   };
 }
 
-/** Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. */
-async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined): Promise<number> {
+/**
+ * Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. `beforePages`
+ * runs once the site's code is bundled, before any page is rendered.
+ */
+async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined, beforePages: () => Promise<void>): Promise<number> {
   let pages = 0;
   // Astro's documented opt-out of its usage telemetry (a build must not call out to the network).
   process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
@@ -127,7 +196,9 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
     base: normalizeBase(data.base),
     logLevel: 'warn',
     vite: {
-      plugins: [siteDataPlugin(data)],
+      // A `buildApp` hook ordered `post` runs once every environment is bundled; Astro renders
+      // the pages in one of its own, which comes after this plugin's (Astro's is `enforce: post`).
+      plugins: [siteDataPlugin(data), { name: 'skillpress-before-pages', buildApp: { order: 'post', handler: beforePages } }],
       // The prerender bundle is written below outDir and run from there: bundle astro's
       // runtime into it, so it needs no node_modules wherever the working directory is.
       environments: { prerender: { resolve: { noExternal: true } } },

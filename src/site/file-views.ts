@@ -8,9 +8,11 @@
  * each file's panel is filled in. Astro's router cannot name pages after arbitrary file paths
  * (`#`, `?`, `%` in names), and filling a template costs a fraction of rendering a page.
  */
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Card, FeedFile, FeedSkill } from '../model/feed.ts';
+import type { FeedFile, FeedSkill } from '../model/feed.ts';
+import type { FileCache } from '../lib/file-cache.ts';
 import { resolveInside } from '../lib/fs.ts';
 import { pMap } from '../lib/p-map.ts';
 import { isActiveFile } from '../serve/headers.ts';
@@ -72,23 +74,37 @@ export function fillTemplate(template: string, marker: string, title: string, pa
   return html;
 }
 
-async function writeSkillFileViews(outDir: string, feedDir: string, id: string, urls: SiteUrls, marker: string): Promise<number> {
-  const skillDir = path.join(outDir, 'skills', id);
-  const templateDir = path.join(skillDir, TEMPLATE_DIR);
-  const template = await readFile(path.join(templateDir, 'index.html'), 'utf8');
-  const skill = readSkill(feedDir, id);
-  const files = listFiles(skill, urls);
+/** What the file pages of one build share: where templates are and pages go, the URLs, the marker, the cache. */
+export interface FileViewContext {
+  /** Astro's output, holding the templates (`skills/<id>/file-template/`). */
+  templatesDir: string;
+  /** The site being assembled: the pages go to `skills/<id>/files/<path>/`. */
+  siteDir: string;
+  feedDir: string;
+  urls: SiteUrls;
+  marker: string;
+  /** Where each page is kept for later builds, under its key (src/site/page-cache.ts). */
+  cache: FileCache;
+  key: (id: string, filePath: string) => string;
+}
+
+async function writeSkillFileViews(id: string, ctx: FileViewContext): Promise<number> {
+  const template = await readFile(path.join(ctx.templatesDir, 'skills', id, TEMPLATE_DIR, 'index.html'), 'utf8');
+  const skill = readSkill(ctx.feedDir, id);
+  const files = listFiles(skill, ctx.urls);
   for (const f of files) {
-    const dir = resolveInside(path.join(skillDir, 'files'), f.file.path);
+    const dir = resolveInside(path.join(ctx.siteDir, 'skills', id, 'files'), f.file.path);
     await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, 'index.html'), fillTemplate(template, marker, f.file.path, filePanel(feedDir, skill, f.file, urls), f.index));
+    const page = path.join(dir, 'index.html');
+    const html = fillTemplate(template, ctx.marker, f.file.path, filePanel(ctx.feedDir, skill, f.file, ctx.urls), f.index);
+    await writeFile(page, html);
+    ctx.cache.adopt(ctx.key(id, f.file.path), page, createHash('sha256').update(html).digest('hex'));
   }
-  await rm(templateDir, { recursive: true, force: true });
   return files.length;
 }
 
-/** Writes every file's page into the built site `outDir`; returns how many. */
-export async function writeFileViews(outDir: string, feedDir: string, cards: readonly Card[], urls: SiteUrls, marker: string): Promise<number> {
-  const counts = await pMap(cards, (card) => writeSkillFileViews(outDir, feedDir, card.id, urls, marker), 8);
+/** Writes the file pages of the skills `ids` (their templates rendered) into `ctx.siteDir`, keeping each; returns how many. */
+export async function writeFileViews(ids: readonly string[], ctx: FileViewContext): Promise<number> {
+  const counts = await pMap(ids, (id) => writeSkillFileViews(id, ctx), 8);
   return counts.reduce((a, b) => a + b, 0);
 }

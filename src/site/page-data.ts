@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import site from 'virtual:skillpress/site';
 import type { Card, FeedIndex, FeedSkill } from '../model/feed.ts';
 import { readCards, readIndex, readSkill } from './feed-data.ts';
+import { renderPlans, type RenderPlan } from './site-data.ts';
 import { siteUrls } from './urls.ts';
 
 export const urls = siteUrls(site.base, { feedPath: site.feedPath, filesBaseUrl: site.filesBaseUrl });
@@ -21,3 +22,12 @@ export const loadIndex = (): FeedIndex => (index ??= readIndex(site.feedDir));
 export const loadSkill = (id: string): FeedSkill => readSkill(site.feedDir, id);
 /** SKILL.md of a skill as sanitized HTML, rendered before the pages (src/site/render-bodies.ts). */
 export const bodyHtml = (id: string): string => readFileSync(site.bodies[id]!, 'utf8');
+
+/**
+ * The cards of the skills whose page (`skills`) or file pages' template (`templates`) this
+ * build renders: the pages of the others were reused from an earlier build.
+ */
+export function toRender(kind: keyof RenderPlan): Card[] {
+  const plan = renderPlans().get(site.marker);
+  return loadCards().filter((c) => plan?.[kind].has(c.id) ?? true);
+}

@@ -1,20 +1,22 @@
 /**
- * SKILL.md of every skill rendered to HTML before the pages are built, through the render cache
- * (src/site/render-cache.ts): a build renders only the skills whose SKILL.md, file list or URLs
- * changed since an earlier build, and says how many.
+ * SKILL.md of every skill rendered to HTML before the pages are built, through a cache of
+ * rendered HTML (src/lib/file-cache.ts, keyed by the renderer's code, the body, the skill's file
+ * list and the URLs it links to): a build renders only the skills whose SKILL.md, file list or
+ * URLs changed since an earlier build, and says how many.
  */
-import { readFileSync } from 'node:fs';
-import { findPackageJSON } from 'node:module';
 import type { Card, FeedSkill } from '../model/feed.ts';
+import { FileCache, type CacheEntry } from '../lib/file-cache.ts';
+import { codeFingerprint } from '../lib/fingerprint.ts';
 import { pMap } from '../lib/p-map.ts';
 import { readSkill } from './feed-data.ts';
-import { RenderCache } from './render-cache.ts';
 import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
 import type { SiteUrls } from './urls.ts';
 
+/** A skill's rendered SKILL.md: the file holding it and the sha256 of its bytes. */
+export type RenderedBody = CacheEntry;
+
 export interface RenderedBodies {
-  /** Skill id → file holding its rendered SKILL.md. */
-  bodies: Record<string, string>;
+  bodies: Record<string, RenderedBody>;
   rendered: number;
   reused: number;
 }
@@ -33,37 +35,25 @@ export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
   });
 }
 
-/**
- * What the rendering depends on besides its input: the renderer's own code (its source, when it
- * runs from source; skillpress's version when it runs from a bundle) and markdown-it's version.
- * A change to any is a new cache key.
- */
-function rendererFingerprint(): string {
-  const read = (file: string | URL | undefined): string => {
-    try {
-      return file ? readFileSync(file, 'utf8') : '';
-    } catch {
-      return '';
-    }
-  };
-  const sources = ['markdown.ts', 'render-bodies.ts'].map((name) => read(new URL(`./${name}`, import.meta.url)));
-  const version = (file: string | undefined): unknown => (JSON.parse(read(file) || '{}') as { version?: string }).version;
-  return RenderCache.key(sources, version(findPackageJSON(import.meta.url)), version(findPackageJSON('markdown-it', import.meta.url)));
-}
-
 export async function renderBodies(feedDir: string, cards: readonly Card[], urls: SiteUrls, cacheDir: string): Promise<RenderedBodies> {
-  const cache = new RenderCache(cacheDir);
-  const renderer = rendererFingerprint();
-  const bodies: Record<string, string> = {};
+  const cache = FileCache.open(cacheDir);
+  const renderer = codeFingerprint(import.meta.url, ['./markdown.ts', './render-bodies.ts'], ['markdown-it']);
+  const bodies: Record<string, RenderedBody> = {};
+  let rendered = 0;
   await pMap(
     cards,
     async (card) => {
       const skill = readSkill(feedDir, card.id);
-      const key = RenderCache.key(renderer, skill.body, skill.files.map((f) => f.path), urls.fileView(card.id, ''), urls.file(card.id, ''));
-      bodies[card.id] = await cache.file(key, () => renderSkillBody(skill, urls));
+      const key = FileCache.key(renderer, skill.body, skill.files.map((f) => f.path), urls.fileView(card.id, ''), urls.file(card.id, ''));
+      let entry = cache.entry(key);
+      if (!entry) {
+        entry = cache.write(key, renderSkillBody(skill, urls));
+        rendered++;
+      }
+      bodies[card.id] = entry;
     },
     8,
   );
-  await cache.prune();
-  return { bodies, rendered: cache.rendered, reused: cache.reused };
+  cache.prune();
+  return { bodies, rendered, reused: cards.length - rendered };
 }

@@ -3,6 +3,11 @@
  * SKILL.md is. Astro renders the pages in a bundle of its own, so this reaches them as a Vite
  * virtual module (`virtual:skillpress/site`) holding these values as JSON — no environment
  * variables, no working-directory changes, nothing shared between two builds in one process.
+ *
+ * One thing is decided only once Astro has bundled the site's code: which skills' pages this
+ * build renders (the others are reused, src/site/page-cache.ts). That reaches the pages through
+ * a registry under a global symbol (they run from a bundle with its own copy of this module),
+ * keyed by the build's marker, which is unique to the build.
  */
 import type { AstroInlineConfig } from 'astro';
 
@@ -24,6 +29,20 @@ export interface SiteData {
    * (src/site/file-views.ts). Skill content cannot guess it, so cannot forge a slot.
    */
   marker: string;
+}
+
+/** The skills whose page, and whose file pages' template, this build renders. */
+export interface RenderPlan {
+  skills: ReadonlySet<string>;
+  templates: ReadonlySet<string>;
+}
+
+const PLANS = Symbol.for('skillpress.site-render-plans');
+
+/** Render plans of the builds running in this process, by marker. */
+export function renderPlans(): Map<string, RenderPlan> {
+  const g = globalThis as { [PLANS]?: Map<string, RenderPlan> };
+  return (g[PLANS] ??= new Map());
 }
 
 /** A slot of the file pages' template: `<marker>:<name>`. */

@@ -43,13 +43,22 @@ export const build: Command = {
   },
 };
 
+function siteLine(site: NonNullable<BuildResult['site']>): string {
+  const { skill_pages: skillPages, file_views: views } = site;
+  return (
+    `  site: rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache; ${site.pages} pages (${site.file_pages} file views) in ${site.seconds.toFixed(1)} s; ` +
+    `skill pages: ${skillPages.rendered} rendered, ${skillPages.reused} reused (${skillPages.moved} skill folders moved from the previous output); file views: ${views.written} written, ${views.reused} reused`
+  );
+}
+
 function summaryLine(r: BuildResult): string {
   const c = r.changes;
   return [
     `built ${r.skills} skill(s), ${r.files} file(s)${r.skipped_files ? ` (${r.skipped_files} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s`,
     `  withheld (private/group): ${r.withheld}; imported: ${r.imported}${r.imported_not_exported ? ` (${r.imported_not_exported} shown on the site only, federation.reexport is off)` : ''}; duplicates: ${r.duplicates}; invalid skills: ${r.invalid}`,
     `  changes: ${c.added} added, ${c.updated} updated, ${c.removed} removed`,
-    ...(r.site ? [`  site: rendered ${r.site.rendered} of ${r.site.skills} skills, ${r.site.cached} from cache; ${r.site.pages} pages (${r.site.file_pages} file views) in ${r.site.seconds.toFixed(1)} s`] : []),
+    `  reused from .cache/: token counts of ${r.reused.tokens.reused} of ${r.reused.tokens.reused + r.reused.tokens.counted} texts, archives of ${r.reused.archives.reused} of ${r.reused.archives.reused + r.reused.archives.built} skills`,
+    ...(r.site ? [siteLine(r.site)] : []),
     '',
   ].join('\n');
 }

@@ -2,23 +2,24 @@
 import type { Problem, Skill, SkillFile } from '../../model/skill.ts';
 import { FEED_VERSION, type Card, type FeedFile, type FeedSkill } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
-import { countTokens } from '../../lib/tokens.ts';
+import type { TokenCounts } from '../../lib/token-counts.ts';
 import { encodePath } from '../../lib/paths.ts';
 
 export const SKILL_MD = 'SKILL.md';
 
-/** Token counts by sha256, so identical files across skills are tokenized once per build. */
-export type TokenCache = Map<string, number>;
+/** Token counts of a skill's text files, by sha256. */
+export type FileTokens = ReadonlyMap<string, number>;
 
-function tokensOf(file: SkillFile, cache: TokenCache): number | undefined {
-  if (file.content === undefined || file.encoding !== 'utf-8') return undefined;
-  let n = cache.get(file.sha256);
-  if (n === undefined) {
-    n = countTokens(file.content);
-    cache.set(file.sha256, n);
-  }
-  return n;
+const isText = (file: SkillFile): file is SkillFile & { content: string } => file.content !== undefined && file.encoding === 'utf-8';
+
+/** Every text file's tokens, through the counts kept between builds. */
+export async function fileTokens(files: readonly SkillFile[], counts: TokenCounts): Promise<FileTokens> {
+  const tokens = new Map<string, number>();
+  for (const f of files) if (isText(f)) tokens.set(f.sha256, await counts.count(f.content, f.sha256));
+  return tokens;
 }
+
+const tokensOf = (file: SkillFile, tokens: FileTokens): number | undefined => (isText(file) ? tokens.get(file.sha256) : undefined);
 
 /** Links of a card, relative to the feed root (`feed/v1/`). */
 function cardLinks(id: string, withArchive: boolean): Card['links'] {
@@ -70,7 +71,7 @@ export interface SkillJsonResult {
   problems: Problem[];
 }
 
-export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: TokenCache }): SkillJsonResult {
+export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: FileTokens }): SkillJsonResult {
   const problems: Problem[] = [];
   const skillMd = skill.files.find((f) => f.path === SKILL_MD);
   const skillMdText = skillMd?.content !== undefined ? fileBytes(skillMd).toString('utf8') : '';

@@ -28,11 +28,15 @@ import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, buildSearchIndexes, extractHeadings, type SearchEntry } from '../../search/index.ts';
-import { tarGz, zip, type ArchiveEntry } from './archive.ts';
+import { bodyTerms } from '../../search/text.ts';
+import { codeFingerprint } from '../../lib/fingerprint.ts';
+import { archiveContext, writeArchive, type ArchiveContext, type ArchiveKind, type KeyedEntry } from './archive-cache.ts';
 import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
-import { SKILL_MD, skillJson, type TokenCache } from './skill-json.ts';
+import { FileCache, keptText } from '../../lib/file-cache.ts';
+import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
+import { TokenCounts } from '../../lib/token-counts.ts';
 
 export const FEED_PATH = 'feed/v1';
 export const CATALOG_PATH = 'catalog/v1';
@@ -54,6 +58,14 @@ export interface WriteFeedOptions {
   /** Folder below outDir (default `feed/v1` for published, `catalog/v1` for catalog). */
   feedPath?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Token counts kept between builds (default: counted afresh). */
+  tokens?: TokenCounts;
+  /**
+   * Folder where the feed keeps work between builds (`.cache/feed`; default: none, everything is
+   * made): archives, raw files by sha256 (linked into place, checked, not written again) and the
+   * search terms of each SKILL.md body. Deleting it is always safe.
+   */
+  cacheDir?: string;
 }
 
 export interface FeedSummary {
@@ -69,6 +81,8 @@ export interface FeedSummary {
   /** Files listed with a skip reason instead of stored. */
   skippedFiles: number;
   changes: { added: number; updated: number; removed: number };
+  /** Skills whose archives were made in this build, or taken from the archive cache. */
+  archives: { built: number; reused: number };
   problems: Problem[];
 }
 
@@ -97,18 +111,35 @@ class OutputWriter {
   constructor(root: string) {
     this.root = root;
   }
-  /** Write one file; its sha256 is computed only when asked for (raw files carry theirs already). */
-  write(rel: string, data: string | Uint8Array, hash = true): { sha256: string; bytes: number } {
+  /** Where `rel` goes, its folder made. */
+  target(rel: string): string {
     const abs = resolveInside(this.root, rel);
     const dir = path.dirname(abs);
     if (!this.folders.has(dir)) {
       mkdirSync(dir, { recursive: true });
       this.folders.add(dir);
     }
-    writeFileSync(abs, data);
+    return abs;
+  }
+  /** Write one file; returns its sha256 and size. */
+  write(rel: string, data: string | Uint8Array): { sha256: string; bytes: number } {
+    writeFileSync(this.target(rel), data);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
-    return { sha256: hash ? sha256Hex(data) : '', bytes };
+    return { sha256: sha256Hex(data), bytes };
+  }
+  /**
+   * Write one raw file, whose sha256 the loader computed: a hard link to the copy `cache` keeps
+   * under that digest when it holds a sound one (a link costs less than writing the bytes), else
+   * written and kept there.
+   */
+  writeKept(rel: string, data: Uint8Array, sha256: string, cache: FileCache | undefined): void {
+    const abs = this.target(rel);
+    if (!cache?.place(sha256, abs)) {
+      writeFileSync(abs, data);
+      cache?.adopt(sha256, abs, sha256);
+    }
+    this.bytes += data.byteLength;
   }
 }
 
@@ -121,7 +152,12 @@ interface FeedContext {
   archiveMtime: number;
   root: string;
   out: OutputWriter;
-  tokens: TokenCache;
+  tokens: TokenCounts;
+  archives: ArchiveContext;
+  /** Raw files kept between builds, by sha256. */
+  files: FileCache | undefined;
+  /** The body index's terms of each SKILL.md body, kept between builds. */
+  bodyTerms: FileCache | undefined;
   opts: WriteFeedOptions;
 }
 
@@ -152,6 +188,9 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   const problems = [...chosen.problems, ...written.flatMap((w) => w.problems)];
   const cards = written.map((w) => w.card);
   const { parts, changeList } = writeParts(written, ctx);
+  ctx.archives.cache?.prune();
+  ctx.files?.prune();
+  ctx.bodyTerms?.prune();
   const imported = chosen.skills.filter(isImported).length;
   const files = written.reduce((n, w) => n + w.stored, 0);
   writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
@@ -170,6 +209,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
     importedNotExported: chosen.importedNotExported,
     skippedFiles: written.reduce((n, w) => n + w.skipped, 0),
     changes: { added: count('added'), updated: count('updated'), removed: count('removed') },
+    archives: { built: ctx.archives.built, reused: ctx.archives.reused },
     problems,
   };
 }
@@ -186,7 +226,10 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     archiveMtime: epoch ?? 0,
     root,
     out: new OutputWriter(root),
-    tokens: new Map(),
+    tokens: opts.tokens ?? TokenCounts.memory(),
+    archives: archiveContext(opts.cacheDir && path.join(opts.cacheDir, 'archives')),
+    files: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'files')) : undefined,
+    bodyTerms: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'body-terms')) : undefined,
     opts,
   };
 }
@@ -218,7 +261,8 @@ function chooseSkills(catalog: Catalog, ctx: FeedContext): { skills: Skill[]; wi
 /** One skill: its raw files, its JSON, and (published scope) its archives and discovery entry. */
 async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill> {
   const withArchive = !isImported(skill) || ctx.reexport;
-  const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens: ctx.tokens });
+  const tokens = await fileTokens(skill.files, ctx.tokens);
+  const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens });
   const entries = writeRawFiles(skill, json, problems, ctx);
   const written = ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
   const disc = ctx.scope === 'published' ? await writeArchives(skill, card, entries, ctx) : undefined;
@@ -229,15 +273,15 @@ async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill>
  * `files/<id>/<path>` for every stored file, a few at a time. A file that cannot be written is
  * listed as not stored (never a link to nothing) with a reason that names no machine path.
  */
-function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): ArchiveEntry[] {
+function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): KeyedEntry[] {
   const listed = new Map(json.files.map((f) => [f.path, f]));
-  const entries: ArchiveEntry[] = [];
+  const entries: KeyedEntry[] = [];
   for (const f of skill.files) {
     if (f.content === undefined || f.skipped) continue;
     const bytes = fileBytes(f);
-    const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.write(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, false));
+    const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.writeKept(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, f.sha256, ctx.files));
     if (why === undefined) {
-      entries.push({ path: f.path, bytes, executable: f.executable });
+      entries.push({ path: f.path, bytes, executable: f.executable, sha256: f.sha256 });
       continue;
     }
     const reason = `path ${quotePath(f.path)} ${why}`;
@@ -263,17 +307,22 @@ function writeOrWhy(write: () => unknown): string | undefined {
 }
 
 /** `<id>.tar.gz`, `<id>.zip`, and `<id>/SKILL.md` for a skill that is only its SKILL.md; its discovery entry. */
-async function writeArchives(skill: Skill, card: Card, entries: ArchiveEntry[], ctx: FeedContext): Promise<DiscoverySkill> {
+async function writeArchives(skill: Skill, card: Card, entries: KeyedEntry[], ctx: FeedContext): Promise<DiscoverySkill> {
   const base = `${DISCOVERY_PATH}/${skill.id}`;
-  const [targz, zipped] = await Promise.all([tarGz(entries, ctx.archiveMtime), zip(entries, ctx.archiveMtime)]);
-  ctx.out.write(`${base}.tar.gz`, targz, false);
-  ctx.out.write(`${base}.zip`, zipped, false);
+  const archive = (kind: ArchiveKind): ReturnType<typeof writeArchive> => {
+    const rel = `${base}.${kind}`;
+    const target = { path: ctx.out.target(rel), write: (bytes: Buffer) => ctx.out.write(rel, bytes), placed: (bytes: number) => void (ctx.out.bytes += bytes) };
+    return writeArchive(kind, entries, ctx.archiveMtime, target, ctx.archives);
+  };
+  const [targz, zipped] = await Promise.all([archive('tar.gz'), archive('zip')]);
+  if (targz.reused && zipped.reused) ctx.archives.reused++;
+  else ctx.archives.built++;
   const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
   if (entries.length === 1 && entries[0]!.path === SKILL_MD) {
     const md = ctx.out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
     return { ...common, type: 'skill-md', url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`, digest: `sha256:${md.sha256}` };
   }
-  return { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${sha256Hex(targz)}` };
+  return { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${targz.sha256}` };
 }
 
 /** The search entry of a written skill. */
@@ -293,6 +342,14 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
   };
 }
 
+/**
+ * `bodyTerms` through `cache`: a body's terms are a function of the body and the code that
+ * makes them (src/search/text.ts and the stemmer and stop words it uses), so that is their key.
+ */
+function keptBodyTerms(cache: FileCache | undefined): (markdown: string) => string {
+  return cache ? keptText(cache, codeFingerprint(import.meta.url, ['../../search/text.ts'], ['porter2', 'stopword']), bodyTerms) : bodyTerms;
+}
+
 /** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
 function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
   const parts: FeedIndex['parts'] = {};
@@ -304,7 +361,7 @@ function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedInd
   const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: ctx.generatedAt, skills: cards };
   part('cards', 'cards.json', pretty(cardsDoc));
 
-  const { search, body } = buildSearchIndexes(written.map(searchEntry));
+  const { search, body } = buildSearchIndexes(written.map(searchEntry), keptBodyTerms(ctx.bodyTerms));
   part('search', SEARCH_FILE, JSON.stringify(search));
   part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
 

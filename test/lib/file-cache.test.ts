@@ -1,0 +1,104 @@
+/** The build caches' store: keyed by inputs, checked against each entry's sha256, pruned by age, safe to delete. */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FileCache } from '../../src/lib/file-cache.ts';
+
+/** Keys as the build makes them (sha256 of the inputs). */
+const K = { k1: FileCache.key('k1'), k2: FileCache.key('k2'), a1: FileCache.key('a1'), old: FileCache.key('old'), fresh: FileCache.key('fresh') };
+let tmp: string;
+let dir: string;
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-file-cache-'));
+  dir = path.join(tmp, 'cache');
+});
+afterEach(async () => {
+  await rm(tmp, { recursive: true, force: true });
+});
+
+/** Flip one byte of a file in place (as a disk error or an edit through a hard link would). */
+async function damage(file: string): Promise<void> {
+  const bytes = await readFile(file);
+  bytes[0] = bytes[0]! ^ 0xff;
+  await writeFile(file, bytes);
+}
+
+describe('FileCache', () => {
+  it('keys by every input, so a changed input is a new entry', () => {
+    expect(FileCache.key('a', ['x', 'y'])).toBe(FileCache.key('a', ['x', 'y']));
+    expect(FileCache.key('a', ['x', 'y'])).not.toBe(FileCache.key('a', ['x,y']));
+    expect(FileCache.key('ab', 'c')).not.toBe(FileCache.key('a', 'bc'));
+  });
+
+  it('keeps an entry for later builds, and deleting the folder only means making it again', async () => {
+    const first = FileCache.open(dir);
+    const kept = first.write(K.k1, '<p>1</p>');
+    const second = FileCache.open(dir);
+    expect(second.entry(K.k1)).toEqual(kept);
+    expect(await readFile(kept.file, 'utf8')).toBe('<p>1</p>');
+    expect(second.entry(K.k2)).toBeUndefined();
+    expect(second.hits).toBe(1);
+    await rm(dir, { recursive: true });
+    expect(FileCache.open(dir).entry(K.k1)).toBeUndefined();
+  });
+
+  it('finds a damaged entry, removes it and never hands it out', async () => {
+    const kept = FileCache.open(dir).write(K.k1, 'the rendered page');
+    await damage(kept.file);
+    const cache = FileCache.open(dir);
+    expect(cache.entry(K.k1)).toBeUndefined();
+    expect(cache.damaged).toBe(1);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('places an entry as a hard link checked at its destination; a damaged one leaves no file behind', async () => {
+    const out = path.join(tmp, 'out.tar.gz');
+    await writeFile(out, 'archive bytes');
+    const first = FileCache.open(dir);
+    first.adopt(K.a1, out, createHash('sha256').update('archive bytes').digest('hex'));
+    const again = path.join(tmp, 'again.tar.gz');
+    const placed = FileCache.open(dir).place(K.a1, again);
+    expect(placed?.bytes).toBe(13);
+    expect(await readFile(again, 'utf8')).toBe('archive bytes');
+    expect((await stat(again)).ino).toBe((await stat(out)).ino);
+    // The output edited in place through the link: the entry is damaged with it.
+    await damage(out);
+    const third = path.join(tmp, 'third.tar.gz');
+    expect(FileCache.open(dir).place(K.a1, third)).toBeUndefined();
+    await expect(stat(third)).rejects.toThrow();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('reads the bytes of an entry only when they match its digest, and gives its digest to a caller that checks its own copy', async () => {
+    const kept = FileCache.open(dir).write(K.k1, 'body terms');
+    const cache = FileCache.open(dir);
+    expect(cache.read(K.k1)?.toString('utf8')).toBe('body terms');
+    expect(cache.use(K.k1)).toBe(kept.sha256);
+    expect(cache.use(K.k2)).toBeUndefined();
+    await damage(kept.file);
+    const later = FileCache.open(dir);
+    expect(later.read(K.k1)).toBeUndefined();
+    expect(later.damaged).toBe(1);
+    expect(later.use(K.k1)).toBeUndefined();
+  });
+
+  it('prunes entries no build used for a week (at most once a day), and keeps what a build just used', async () => {
+    const cache = FileCache.open(dir);
+    const old = cache.write(K.old, 'old');
+    const fresh = cache.write(K.fresh, 'fresh');
+    const checked = cache.write(K.k2, 'checked');
+    const weekAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    for (const e of [old, fresh, checked]) await utimes(e.file, weekAgo, weekAgo);
+    // A build uses `fresh` again, and checks a copy of `checked` against its digest: both are touched.
+    FileCache.open(dir).entry(K.fresh);
+    FileCache.open(dir).use(K.k2);
+    expect(cache.prune()).toBe(1);
+    expect((await readdir(dir)).filter((n) => !n.startsWith('.')).sort()).toEqual([path.basename(fresh.file), path.basename(checked.file)].sort());
+    // Pruned today already: the next builds of the day do not look again.
+    await utimes(fresh.file, weekAgo, weekAgo);
+    expect(cache.prune()).toBe(0);
+    expect(cache.prune(Date.now() + 25 * 3600 * 1000)).toBe(1);
+  });
+});
