@@ -360,6 +360,9 @@ describe.skipIf(skip)('site pages', () => {
     await page.waitForSelector('#results > li[data-id="pdf-toolkit"]');
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('pdf-toolkit');
+    // The list is drawn again once the body index refines it: the focus stays on the result.
+    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.endsWith('|body'));
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('pdf-toolkit');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/skills\/pdf-toolkit\/$/);
     await page.close();

@@ -133,7 +133,11 @@ class Catalog {
   #renderList(docs: readonly SearchDoc[]): void {
     const { list, count, empty, more, pagination, card } = this.#el;
     const n = docs.length;
+    // A later render (the body refinement, a submit's update) must not take the focus away from
+    // a result the reader moved to: it goes back to the same skill's card when it is still listed.
+    const focused = list.contains(document.activeElement) ? document.activeElement!.closest<HTMLElement>('li[data-id]')?.dataset.id : undefined;
     list.replaceChildren(...docs.slice(0, this.#shown).map((d) => renderCard(card, d, this.#urls, this.#localRegistry)));
+    if (focused) list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
     count.textContent = resultsSummary(n, this.#state.q);
     empty.hidden = n > 0;
     more.hidden = n <= this.#shown;
@@ -186,8 +190,11 @@ class Catalog {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.#state = { ...this.#state, q: input.value };
-      void this.#update();
       list.querySelector('a')?.focus();
+      // The first search may still be loading: focus the first result once it is listed.
+      void this.#update().then(() => {
+        if (document.activeElement === input || document.activeElement === document.body) list.querySelector('a')?.focus();
+      });
     });
     sortSelect.addEventListener('change', () => {
       this.#state = { ...this.#state, sort: sortSelect.value as Sort };
