@@ -30,7 +30,7 @@ import { encodeIndex, type CompactIndex } from './codec.ts';
 import { matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
-import { bodyTerms, foldTerm, isNoiseWord, normalizeBodyTerm, normalizePathTerm, normalizeTerm, tokenizePath, tokenizeText } from './text.ts';
+import { bodyTerms, foldTerm, isNoiseWord, normalizeBodyTerm, normalizePathTerm, normalizeTerm, spellLanguageNames, tokenizePath, tokenizeText } from './text.ts';
 
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
 
@@ -535,7 +535,7 @@ export function queryWords(query: string, mode: SearchMode = 'ranked'): string[]
 
 /** Whitespace-separated tokens of a query without edge punctuation (typographic apostrophes made plain). */
 function queryTokens(query: string): string[] {
-  return query
+  return spellLanguageNames(query)
     .replace(/[\u2018\u2019]/g, "'")
     .split(/\s+/)
     .map((t) => t.replace(EDGE_PUNCTUATION, ''))

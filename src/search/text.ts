@@ -40,6 +40,18 @@ const push = (out: string[], seen: Set<string>, term: string): void => {
 };
 
 /**
+ * Language names made of a letter and symbols lose the symbols to tokenizing (`C#` would be
+ * `c`, `.NET` `net`, `C++` `c`): spelled as the words their communities use in names (`csharp-async`,
+ * `dotnet-timezone`, `cpp`), so they meet each other and skills named that way.
+ */
+const LANGUAGE_NAMES: Record<string, string> = { 'c#': 'csharp', 'f#': 'fsharp', 'c++': 'cpp', '.net': 'dotnet' };
+const LANGUAGE_NAME = /(^|[\s([{"'`,/])(c#|f#|c\+\+|\.net)(?=$|[\s)\]}"'`,;:!?./])/giu;
+
+export function spellLanguageNames(text: string): string {
+  return text.replace(LANGUAGE_NAME, (_, before: string, name: string) => before + LANGUAGE_NAMES[name.toLowerCase()]);
+}
+
+/**
  * Split free text into terms: every word part (`pdf`, `processing`), plus the whole chunk
  * when its parts are joined by `-`, `_`, `.` or `/` (`pdf-processing`, `extract.py`), so an
  * exact name or file name matches better than its pieces. Terms are unique per call.
@@ -47,7 +59,7 @@ const push = (out: string[], seen: Set<string>, term: string): void => {
 export function tokenizeText(text: string): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  for (const raw of text.split(/\s+/)) {
+  for (const raw of spellLanguageNames(text).split(/\s+/)) {
     const chunk = raw.replace(EDGE_PUNCT, '');
     if (!chunk) continue;
     const parts = chunk.split(NON_WORD).filter(Boolean);

@@ -62,6 +62,13 @@ describe('tokenizing', () => {
     expect(new Set(stems('tests testing tested')).size).toBe(1);
     expect(stems('pdf-processing v2 gpt4o')).toEqual(['pdf-processing', 'pdf', 'process', 'v2', 'gpt4o']);
   });
+  it('spells C#, F#, C++ and .NET as words, so they meet skills named csharp-…, dotnet-…', () => {
+    expect(tokenizeText('Our scheduler is C#. (.NET 8, F#, C++)')).toEqual(['Our', 'scheduler', 'is', 'csharp', 'dotnet', '8', 'fsharp', 'cpp']);
+    // Only whole words: an identifier holding the symbols is tokenized as before.
+    expect(tokenizeText('ASP.NET c#b')).toEqual(['ASP.NET', 'ASP', 'NET', 'c#b', 'c', 'b']);
+    const langs = SkillSearch.load(JSON.stringify(buildSearchIndexes([entry({ id: 'csharp-async', description: 'Async patterns.' }), entry({ id: 'c-style', description: 'C code style.' })]).search));
+    expect(langs.search('async in C#').map((h) => h.id)).toEqual(['csharp-async']);
+  });
   it('drops stop words, repeats and markdown from body terms, and stems them', () => {
     expect(bodyTerms('# The [Guide](https://x.example/a) to **PDF** and pdf')).toBe('guid pdf');
   });
