@@ -89,7 +89,7 @@ function uniqueNames(loaded: readonly LoadResult[], problems: Problem[]): Skill[
         field: 'name',
         rule: 'name-unique',
         message:
-          `name "${skill.id}" is already used by the skill in "${folderOf(kept.skill)}" (content ${kept.digest}); this one has different content (${digest}): ` +
+          `name "${skill.id}"${skill.title ? ` (written "${skill.title}", normalized)` : ''} is already used by the skill in "${folderOf(kept.skill)}" (content ${kept.digest}); this one has different content (${digest}): ` +
           'names must be unique in a catalog, so this one is left out; rename one of them (and its folder), or make them the same',
       });
     }

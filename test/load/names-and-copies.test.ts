@@ -76,7 +76,7 @@ describe('names written as titles', () => {
       }),
     );
     expect(ids(c)).toEqual(['capsule-crm-automation']);
-    expect(c.problems).toContainEqual(expect.objectContaining({ severity: 'error', skill: 'b/capsule_crm-automation', rule: 'name-unique' }));
+    expect(c.problems).toContainEqual(expect.objectContaining({ severity: 'error', skill: 'b/capsule_crm-automation', rule: 'name-unique', message: expect.stringContaining('name "capsule-crm-automation" (written "capsule_crm-automation", normalized) is already used') }));
   });
 
   it('the title reaches the card and the skill JSON; the front matter is published as written', async () => {
