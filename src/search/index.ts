@@ -546,6 +546,8 @@ const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}#+]+$/gu;
 
 /** The word parts of a compound token; a plain word is its own single part. */
 function compoundParts(token: string): string[] {
+  // A contraction is one filler word ("we're", "doesn't"), not "we" + "re".
+  if (isNoiseWord(token)) return [token];
   const parts = tokenizeText(token).filter((p) => p !== token);
   return parts.length > 1 ? parts : [token];
 }

@@ -93,7 +93,7 @@ export const FILLER_WORDS = new Set(
     "don't dont doesn't didn't can't cant won't isn't aren't wasn't weren't haven't hasn't shouldn't couldn't wouldn't " +
     'please pls plz help need needs want wants wanna gonna gotta like just really actually basically ' +
     'something someone somebody anything everything thing things stuff whatever kind sort ' +
-    'hey hi hello thanks thank ok okay sure maybe probably quick quickly u ur'
+    'hey hi hello thanks thank ok okay sure maybe probably quick quickly u ur so'
   ).split(' '),
 );
 

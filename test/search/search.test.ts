@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndexes, FIELD_BOOSTS, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
+import { buildSearchIndexes, FIELD_BOOSTS, queryWords, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
 import { bodyTerms, extractHeadings, normalizeTerm, tokenizePath, tokenizeText } from '../../src/search/text.ts';
 
 const entry = (e: Partial<SearchEntry> & { id: string }): SearchEntry => ({
@@ -68,6 +68,10 @@ describe('tokenizing', () => {
     expect(tokenizeText('ASP.NET c#b')).toEqual(['ASP.NET', 'ASP', 'NET', 'c#b', 'c', 'b']);
     const langs = SkillSearch.load(JSON.stringify(buildSearchIndexes([entry({ id: 'csharp-async', description: 'Async patterns.' }), entry({ id: 'c-style', description: 'C code style.' })]).search));
     expect(langs.search('async in C#').map((h) => h.id)).toEqual(['csharp-async']);
+  });
+  it('reads a request without its contractions and filler: no "re", "ve" or "doesn" left to match', () => {
+    expect(queryWords("we're building a server so Claude can query Jira, I've tried and it doesn't work")).toEqual(['building', 'server', 'Claude', 'query', 'Jira', 'tried', 'work']);
+    expect(queryWords('pricing_matrix.xlsx tiers')).toEqual(['pricing', 'matrix', 'xlsx', 'tiers']);
   });
   it('drops stop words, repeats and markdown from body terms, and stems them', () => {
     expect(bodyTerms('# The [Guide](https://x.example/a) to **PDF** and pdf')).toBe('guid pdf');
