@@ -12,8 +12,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
 import type { FileCache } from '../lib/file-cache.ts';
-import { createHash } from 'node:crypto';
 import { resolveInside } from '../lib/fs.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import { pMap } from '../lib/p-map.ts';
 import { isActiveFile } from '../serve/headers.ts';
 import { formatBytes } from './catalog.ts';
@@ -98,7 +98,7 @@ async function writeSkillFileViews(skill: FeedSkill, ctx: FileViewContext): Prom
     const page = path.join(dir, 'index.html');
     const html = fillTemplate(template, ctx.marker, f.file.path, filePanel(ctx.feedDir, skill, f.file, ctx.urls), f.index);
     await writeFile(page, html);
-    ctx.cache.adopt(ctx.key(id, f.file.path), page, createHash('sha256').update(html).digest('hex'));
+    ctx.cache.adopt(ctx.key(id, f.file.path), page, sha256Hex(html));
   }
   return files.length;
 }
