@@ -22,7 +22,7 @@ import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { readCards, readIndex } from './feed-data.ts';
+import { readCards, readIndex, readSkills } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
 import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, takeFolders, type PagePlan } from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
@@ -90,8 +90,9 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const cacheDir = path.resolve(opts.cacheDir ?? '.cache/site');
   const feedPath = runtimeFeedPath(feedDir, opts.feedPath);
   const urls = siteUrls(opts.base, { feedPath, filesBaseUrl: opts.filesBaseUrl });
-  const cards = readCards(feedDir);
-  const { bodies, rendered, reused } = await renderBodies(feedDir, cards, urls, path.join(cacheDir, 'skill-html'));
+  // Each skill's JSON is read here once, for the bodies, the kept pages' keys and the file pages.
+  const skills = readSkills(feedDir, readCards(feedDir));
+  const { bodies, rendered, reused } = renderBodies(skills, urls, path.join(cacheDir, 'skill-html'));
 
   const served = { base: urls.base, feedPath, ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}) };
   const data: SiteData = { feedDir, ...served, bodies: Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.file])), marker: `sp${randomBytes(12).toString('hex')}` };
@@ -105,22 +106,20 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   // Once Astro has bundled the site's code (the assets' names are known), before it renders.
   const placeKept = async (): Promise<void> => {
     keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, readIndex(feedDir).registry);
-    const bodyDigests = Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.sha256]));
-    plan = placeKeptPages(cards, { feedDir, siteDir, urls, cache, keyBase, bodies: bodyDigests, ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}) });
+    plan = placeKeptPages({ skills, siteDir, urls, cache, keyBase, bodies, ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}) });
     renderPlans().set(data.marker, plan);
   };
   try {
     const pages = await runAstro(dist, path.join(work, 'vite'), data, opts.filesBaseUrl, placeKept);
     if (!plan) throw new Error('site: Astro rendered the pages before the kept ones were placed');
-    await mergeRendered(dist, siteDir, plan, (id, file) => cache.adopt(skillPageKey(keyBase, plan!.skillJson.get(id)!, bodies[id]!.sha256), file, sha256Hex(readFileSync(file))));
-    const skillJson = plan.skillJson;
-    const key = (id: string, filePath: string): string => filePageKey(keyBase, skillJson.get(id)!, filePath);
-    const written = await writeFileViews([...plan.templates], { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key });
+    await mergeRendered(dist, siteDir, plan, (id, file) => cache.adopt(skillPageKey(keyBase, skills.get(id)!.sha256, bodies[id]!.sha256), file, sha256Hex(readFileSync(file))));
+    const key = (id: string, filePath: string): string => filePageKey(keyBase, skills.get(id)!.sha256, filePath);
+    const written = await writeFileViews([...plan.templates].map((id) => skills.get(id)!.skill), { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key });
     cache.prune();
     await moveDir(siteDir, path.resolve(opts.outDir));
     if (opts.previousOutDir) takeFolders(plan, opts.previousOutDir, path.resolve(opts.outDir));
     return {
-      skills: cards.length,
+      skills: skills.size,
       rendered,
       cached: reused,
       // Astro's count includes the file pages' templates, which are not pages of the site.

@@ -8,16 +8,16 @@
  * each file's panel is filled in. Astro's router cannot name pages after arbitrary file paths
  * (`#`, `?`, `%` in names), and filling a template costs a fraction of rendering a page.
  */
-import { createHash } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
 import type { FileCache } from '../lib/file-cache.ts';
 import { resolveInside } from '../lib/fs.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import { pMap } from '../lib/p-map.ts';
 import { isActiveFile } from '../serve/headers.ts';
 import { formatBytes } from './catalog.ts';
-import { readFeedFile, readSkill } from './feed-data.ts';
+import { readFeedFile } from './feed-data.ts';
 import { languageFor } from './languages.ts';
 import { slot } from './site-data.ts';
 import { listFiles } from './skill-view.ts';
@@ -88,9 +88,9 @@ export interface FileViewContext {
   key: (id: string, filePath: string) => string;
 }
 
-async function writeSkillFileViews(id: string, ctx: FileViewContext): Promise<number> {
+async function writeSkillFileViews(skill: FeedSkill, ctx: FileViewContext): Promise<number> {
+  const id = skill.card.id;
   const template = await readFile(path.join(ctx.templatesDir, 'skills', id, TEMPLATE_DIR, 'index.html'), 'utf8');
-  const skill = readSkill(ctx.feedDir, id);
   const files = listFiles(skill, ctx.urls);
   for (const f of files) {
     const dir = resolveInside(path.join(ctx.siteDir, 'skills', id, 'files'), f.file.path);
@@ -98,13 +98,13 @@ async function writeSkillFileViews(id: string, ctx: FileViewContext): Promise<nu
     const page = path.join(dir, 'index.html');
     const html = fillTemplate(template, ctx.marker, f.file.path, filePanel(ctx.feedDir, skill, f.file, ctx.urls), f.index);
     await writeFile(page, html);
-    ctx.cache.adopt(ctx.key(id, f.file.path), page, createHash('sha256').update(html).digest('hex'));
+    ctx.cache.adopt(ctx.key(id, f.file.path), page, sha256Hex(html));
   }
   return files.length;
 }
 
-/** Writes the file pages of the skills `ids` (their templates rendered) into `ctx.siteDir`, keeping each; returns how many. */
-export async function writeFileViews(ids: readonly string[], ctx: FileViewContext): Promise<number> {
-  const counts = await pMap(ids, (id) => writeSkillFileViews(id, ctx), 8);
+/** Writes the file pages of `skills` (their templates rendered) into `ctx.siteDir`, keeping each; returns how many. */
+export async function writeFileViews(skills: readonly FeedSkill[], ctx: FileViewContext): Promise<number> {
+  const counts = await pMap(skills, (skill) => writeSkillFileViews(skill, ctx), 8);
   return counts.reduce((a, b) => a + b, 0);
 }

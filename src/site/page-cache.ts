@@ -25,12 +25,12 @@ import { pathToFileURL } from 'node:url';
 import { FileCache } from '../lib/file-cache.ts';
 import { sha256File } from '../lib/hash.ts';
 import { resolveInside } from '../lib/fs.ts';
-import type { Card, FeedSkill } from '../model/feed.ts';
+import type { FeedSkill } from '../model/feed.ts';
+import type { SkillJson } from './feed-data.ts';
+import type { RenderedBody } from './render-bodies.ts';
 import { listFiles } from './skill-view.ts';
 import type { RenderPlan } from './site-data.ts';
 import type { SiteUrls } from './urls.ts';
-
-const sha256Of = (data: Uint8Array | string): string => createHash('sha256').update(data).digest('hex');
 
 /** Every file below `dir`, relative, sorted. */
 function filesBelow(dir: string): string[] {
@@ -76,8 +76,6 @@ export const skillPageKey = (base: string, skillJson: string, body: string): str
 export const filePageKey = (base: string, skillJson: string, filePath: string): string => FileCache.key(base, 'file-page', skillJson, filePath);
 
 export interface PagePlan extends RenderPlan {
-  /** Skill id → sha256 of its JSON (the pages' keys are made with it). */
-  skillJson: Map<string, string>;
   /** Skills whose folder is taken from the site being replaced (`takeFolders`). */
   folders: Set<string>;
   reusedPages: number;
@@ -85,7 +83,8 @@ export interface PagePlan extends RenderPlan {
 }
 
 export interface PlanContext {
-  feedDir: string;
+  /** Every skill of the build (src/site/feed-data.ts), in the cards' order. */
+  skills: ReadonlyMap<string, SkillJson>;
   /** The site being assembled: kept pages are put here. */
   siteDir: string;
   /** The site this one replaces (a real folder, not a link), whose skill folders may be taken. */
@@ -93,32 +92,28 @@ export interface PlanContext {
   urls: SiteUrls;
   cache: FileCache;
   keyBase: string;
-  /** Skill id → sha256 of its rendered SKILL.md. */
-  bodies: Record<string, string>;
+  /** Skill id → its rendered SKILL.md. */
+  bodies: Record<string, RenderedBody>;
 }
 
 /** Put every kept page of an unchanged skill in place; say which skills' pages and file pages are to be rendered. */
-export function placeKeptPages(cards: readonly Card[], ctx: PlanContext): PagePlan {
-  const plan = { skills: new Set<string>(), templates: new Set<string>(), skillJson: new Map<string, string>(), folders: new Set<string>(), reusedPages: 0, reusedFiles: 0 };
+export function placeKeptPages(ctx: PlanContext): PagePlan {
+  const plan = { skills: new Set<string>(), templates: new Set<string>(), folders: new Set<string>(), reusedPages: 0, reusedFiles: 0 };
   // Never through a link: what is moved must be inside the folder being replaced.
   const previousSkills = ctx.previousDir && realFolder(ctx.previousDir) && realFolder(path.join(ctx.previousDir, 'skills'));
-  for (const card of cards) {
-    const bytes = readFileSync(path.join(ctx.feedDir, 'skills', `${card.id}.json`));
-    const sha = sha256Of(bytes);
-    plan.skillJson.set(card.id, sha);
-    const skill = JSON.parse(bytes.toString('utf8')) as FeedSkill;
-    const files = previousSkills ? folderMatches(path.join(previousSkills, card.id), expectedPages(skill, sha, ctx)) : undefined;
+  for (const [id, { skill, sha256: sha }] of ctx.skills) {
+    const files = previousSkills ? folderMatches(path.join(previousSkills, id), expectedPages(skill, sha, ctx)) : undefined;
     if (files !== undefined) {
-      plan.folders.add(card.id);
+      plan.folders.add(id);
       plan.reusedPages++;
       plan.reusedFiles += files - 1;
       continue;
     }
-    const skillDir = path.join(ctx.siteDir, 'skills', card.id);
-    if (placeKept(ctx.cache, skillPageKey(ctx.keyBase, sha, ctx.bodies[card.id]!), path.join(skillDir, 'index.html'))) plan.reusedPages++;
-    else plan.skills.add(card.id);
+    const skillDir = path.join(ctx.siteDir, 'skills', id);
+    if (placeKept(ctx.cache, skillPageKey(ctx.keyBase, sha, ctx.bodies[id]!.sha256), path.join(skillDir, 'index.html'))) plan.reusedPages++;
+    else plan.skills.add(id);
     const placed = placeFilePages(skill, sha, skillDir, ctx);
-    if (placed === undefined) plan.templates.add(card.id);
+    if (placed === undefined) plan.templates.add(id);
     else plan.reusedFiles += placed;
   }
   return plan;
@@ -156,7 +151,7 @@ function realFolder(dir: string): string | undefined {
 /** A skill's pages as this build would place them: path in its folder → the sha256 kept for it (undefined when one is not kept). */
 function expectedPages(skill: FeedSkill, sha: string, ctx: PlanContext): Map<string, string> | undefined {
   const pages = new Map<string, string>();
-  const keys: Array<[string, string]> = [['index.html', skillPageKey(ctx.keyBase, sha, ctx.bodies[skill.card.id]!)]];
+  const keys: Array<[string, string]> = [['index.html', skillPageKey(ctx.keyBase, sha, ctx.bodies[skill.card.id]!.sha256)]];
   const skillDir = path.join(ctx.siteDir, 'skills', skill.card.id);
   for (const f of listFiles(skill, ctx.urls)) {
     keys.push([path.relative(skillDir, path.join(resolveInside(path.join(skillDir, 'files'), f.file.path), 'index.html')), filePageKey(ctx.keyBase, sha, f.file.path)]);

@@ -4,11 +4,10 @@
  * list and the URLs it links to): a build renders only the skills whose SKILL.md, file list or
  * URLs changed since an earlier build, and says how many.
  */
-import type { Card, FeedSkill } from '../model/feed.ts';
+import type { FeedSkill } from '../model/feed.ts';
 import { FileCache, type CacheEntry } from '../lib/file-cache.ts';
 import { codeFingerprint } from '../lib/fingerprint.ts';
-import { pMap } from '../lib/p-map.ts';
-import { readSkill } from './feed-data.ts';
+import type { SkillJson } from './feed-data.ts';
 import { renderMarkdown, skillFileLinkResolver } from './markdown.ts';
 import type { SiteUrls } from './urls.ts';
 
@@ -35,25 +34,20 @@ export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
   });
 }
 
-export async function renderBodies(feedDir: string, cards: readonly Card[], urls: SiteUrls, cacheDir: string): Promise<RenderedBodies> {
+export function renderBodies(skills: ReadonlyMap<string, SkillJson>, urls: SiteUrls, cacheDir: string): RenderedBodies {
   const cache = FileCache.open(cacheDir);
   const renderer = codeFingerprint(import.meta.url, ['./markdown.ts', './render-bodies.ts'], ['markdown-it']);
   const bodies: Record<string, RenderedBody> = {};
   let rendered = 0;
-  await pMap(
-    cards,
-    async (card) => {
-      const skill = readSkill(feedDir, card.id);
-      const key = FileCache.key(renderer, skill.body, skill.files.map((f) => f.path), urls.fileView(card.id, ''), urls.file(card.id, ''));
-      let entry = cache.entry(key);
-      if (!entry) {
-        entry = cache.write(key, renderSkillBody(skill, urls));
-        rendered++;
-      }
-      bodies[card.id] = entry;
-    },
-    8,
-  );
+  for (const [id, { skill }] of skills) {
+    const key = FileCache.key(renderer, skill.body, skill.files.map((f) => f.path), urls.fileView(id, ''), urls.file(id, ''));
+    let entry = cache.entry(key);
+    if (!entry) {
+      entry = cache.write(key, renderSkillBody(skill, urls));
+      rendered++;
+    }
+    bodies[id] = entry;
+  }
   cache.prune();
-  return { bodies, rendered, reused: cards.length - rendered };
+  return { bodies, rendered, reused: skills.size - rendered };
 }
