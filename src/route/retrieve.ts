@@ -48,7 +48,7 @@ export interface Retrieval {
 const INEXACT_CREDIT = 0.25;
 
 /** How many candidates a judge sees. */
-export const CANDIDATES = 5;
+const CANDIDATES = 5;
 
 export function retrieve(search: SkillSearch, request: string, limit = CANDIDATES): Retrieval {
   const page = search.searchPage(request, { limit, mode: 'ranked' });

@@ -14,7 +14,7 @@ import { CardOut, limitOf, queryText, READ_ONLY, type CatalogRef } from './share
 
 const WordOut = z.object({ word: z.string(), fields: z.array(z.string()) });
 
-export const SearchResultOut = CardOut.extend({
+const SearchResultOut = CardOut.extend({
   score: z.number(),
   coverage: z.number(),
   matched: z.array(WordOut),
