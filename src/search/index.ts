@@ -9,8 +9,9 @@
  * - `search-body.json` — the distinct words of each SKILL.md body. Larger, loaded lazily
  *   (`SkillSearch#attachBody`) when a search wants full-text hits.
  *
- * Ranking: prefix + typo-tolerant (fuzzy) matching; field boosts name > description > tags >
- * domain > headings > paths; body hits count with a lower weight; an exact name match wins.
+ * Ranking: prefix + typo-tolerant (fuzzy) matching; field boosts description > tags > name =
+ * domain > headings > paths (FIELD_BOOSTS); body hits count with a lower weight; an exact name
+ * match wins.
  * Body words match exactly, or as a prefix from 4 characters, never fuzzily.
  *
  * MiniSearch builds the indexes. Queries run on ./term-index.ts (sorted terms, typed-array
@@ -22,7 +23,7 @@
  * ```ts
  * const { search, body } = buildSearchIndexes(entries);      // at build time
  * const s = SkillSearch.load(search, body);                   // site or MCP
- * s.search('pdf extract', { limit: 10 });                      // ranked: all words first, then some
+ * s.search('pdf extract', { limit: 10 });                      // ranked (see SearchMode)
  * ```
  */
 import MiniSearch, { type Options } from 'minisearch';
