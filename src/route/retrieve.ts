@@ -4,7 +4,10 @@
  * by how telling each word is, and whether it covers it in its name and description or only in
  * its body. Browser-safe.
  */
-import { wordWeight, type QueryWord, type SearchHit, type SkillSearch, type WordMatch } from '../search/index.ts';
+// The weight comes from ../search/match.ts, not the search module's entry: the MCP server imports
+// this before it answers tools/list, and the index engine (MiniSearch and all) loads with the feed.
+import { idf } from '../search/match.ts';
+import type { QueryWord, SearchHit, SkillSearch, WordMatch } from '../search/index.ts';
 
 /** Fields that describe what a skill is for; `body` and `paths` only mention things. */
 const METADATA_FIELDS = new Set(['name', 'description', 'tags', 'domain']);
@@ -45,12 +48,12 @@ export interface Retrieval {
 const INEXACT_CREDIT = 0.25;
 
 /** How many candidates a judge sees. */
-export const CANDIDATES = 5;
+const CANDIDATES = 5;
 
 export function retrieve(search: SkillSearch, request: string, limit = CANDIDATES): Retrieval {
   const page = search.searchPage(request, { limit, mode: 'ranked' });
   const n = search.size;
-  const words = page.words.map((w): RequestWord => ({ ...w, weight: wordWeight(w.documents, n) }));
+  const words = page.words.map((w): RequestWord => ({ ...w, weight: idf(w.documents, n) }));
   const candidates = page.hits.map((hit) => candidate(hit, words));
   return { request, words, candidates, catalogSize: n };
 }

@@ -9,8 +9,9 @@
  * - `search-body.json` — the distinct words of each SKILL.md body. Larger, loaded lazily
  *   (`SkillSearch#attachBody`) when a search wants full-text hits.
  *
- * Ranking: prefix + typo-tolerant (fuzzy) matching; field boosts name > description > tags >
- * domain > headings > paths; body hits count with a lower weight; an exact name match wins.
+ * Ranking: prefix + typo-tolerant (fuzzy) matching; field boosts description > tags > name =
+ * domain > headings > paths (FIELD_BOOSTS); body hits count with a lower weight; an exact name
+ * match wins.
  * Body words match exactly, or as a prefix from 4 characters, never fuzzily.
  *
  * MiniSearch builds the indexes. Queries run on ./term-index.ts (sorted terms, typed-array
@@ -22,12 +23,12 @@
  * ```ts
  * const { search, body } = buildSearchIndexes(entries);      // at build time
  * const s = SkillSearch.load(search, body);                   // site or MCP
- * s.search('pdf extract', { limit: 10 });                      // ranked: all words first, then some
+ * s.search('pdf extract', { limit: 10 });                      // ranked (see SearchMode)
  * ```
  */
 import MiniSearch, { type Options } from 'minisearch';
 import { encodeIndex, type CompactIndex } from './codec.ts';
-import { matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
+import { idf, matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
 import { bodyTerms, foldTerm, isNoiseWord, normalizeBodyTerm, normalizePathTerm, normalizeTerm, spellLanguageNames, tokenizePath, tokenizeText } from './text.ts';
@@ -485,21 +486,13 @@ export class SkillSearch {
 }
 
 /**
- * How telling a word is: BM25's idf over the catalog (a word every skill has weighs about 0, a
- * word no skill has weighs most).
- */
-export function wordWeight(documents: number, catalogSize: number): number {
-  return Math.log(1 + (catalogSize - documents + 0.5) / (documents + 0.5));
-}
-
-/**
  * Multiplies each score by the share of the query the skill covers, each word weighted by how
  * telling it is: a long request full of common words ("write", "code", "project") no longer
  * lifts the skill whose body happens to hold most of them above the one whose description
  * holds the few words that matter.
  */
 function scaleByCoverage(words: readonly QueryWord[], perToken: readonly TokenScores[], total: Scores, catalogSize: number): void {
-  const weights = words.map((w) => wordWeight(w.documents, catalogSize));
+  const weights = words.map((w) => idf(w.documents, catalogSize));
   const sum = weights.reduce((a, b) => a + b, 0);
   if (!(sum > 0)) return;
   for (let i = 0; i < total.count; i++) {

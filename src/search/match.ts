@@ -13,6 +13,15 @@ const PREFIX_WEIGHT = 0.375;
 const FUZZY_WEIGHT = 0.45;
 const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
 
+/**
+ * BM25's idf: how telling a term is that `documents` of `documentCount` documents hold (one
+ * every document has weighs about 0, one none has weighs most). Also what routing weighs a
+ * request word by (src/route).
+ */
+export function idf(documents: number, documentCount: number): number {
+  return Math.log(1 + (documentCount - documents + 0.5) / (documents + 0.5));
+}
+
 /** How one index is queried. */
 export interface Matching {
   index: TermIndex;
@@ -252,8 +261,7 @@ function matchTerm(m: Matching, expansions: Expansions, scores: Scores, only: Ui
       let runEnd = fields ? i + 1 : end;
       while (runEnd < end && fields![runEnd] === f) runEnd++;
       const matching = runEnd - i;
-      const idf = Math.log(1 + (ix.documentCount - matching + 0.5) / (matching + 0.5));
-      const scale = weight * (m.boosts[f] ?? 1) * idf;
+      const scale = weight * (m.boosts[f] ?? 1) * idf(matching, ix.documentCount);
       // BM25's length normalization k(1 - b + b · length / average), computed per posting from
       // the field length: a table of it per document would be read cold, a miss per posting.
       const perLength = (BM25.k * BM25.b) / averageFieldLength[f]!;

@@ -28,8 +28,7 @@ const MAX_PATH_TERM = 120;
  */
 export const STOP_WORDS = new Set([
   ...eng,
-  ...('an are do does its not no yes any each may use used using also would could should will ' +
-    'was were which while who whom whose why when where what how than then there these those').split(' '),
+  ...'does its not no yes may use used using will whom whose why when'.split(' '),
 ]);
 
 const push = (out: string[], seen: Set<string>, term: string): void => {

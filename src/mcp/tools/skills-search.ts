@@ -1,7 +1,6 @@
 /**
- * `skills_search`: the shared ranking over names, metadata, SKILL.md text and file paths.
- * Skills matching every meaningful word of the query come first (seed 003's rule), then skills
- * matching some, by score; each result says which words it matched, where, and its coverage.
+ * `skills_search`: the shared ranking (mode `ranked`, src/search) over names, metadata, SKILL.md
+ * text and file paths; each result says which words it matched, where, and its coverage.
  * Empty only when no skill shares a meaningful word with the query.
  */
 import { z } from 'zod';
@@ -14,7 +13,7 @@ import { CardOut, limitOf, queryText, READ_ONLY, type CatalogRef } from './share
 
 const WordOut = z.object({ word: z.string(), fields: z.array(z.string()) });
 
-export const SearchResultOut = CardOut.extend({
+const SearchResultOut = CardOut.extend({
   score: z.number(),
   coverage: z.number(),
   matched: z.array(WordOut),
