@@ -53,9 +53,8 @@ export class FileCache {
   readonly #entries: Map<string, string>;
   /** Whether the folder was made (once per build, not once per entry). */
   #madeDir = false;
-  /** Entries used (and found sound), kept, and found damaged in this build. */
+  /** Entries used (and found sound), and found damaged, in this build. */
   hits = 0;
-  kept = 0;
   damaged = 0;
 
   private constructor(dir: string, entries: Map<string, string>) {
@@ -188,7 +187,6 @@ export class FileCache {
     writeFileSync(tmp, data);
     renameSync(tmp, file);
     this.#entries.set(key, sha256);
-    this.kept++;
     return { file, sha256 };
   }
 
@@ -203,7 +201,6 @@ export class FileCache {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     this.#entries.set(key, sha256);
-    this.kept++;
   }
 
   #makeDir(): void {
