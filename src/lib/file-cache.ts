@@ -87,12 +87,11 @@ export class FileCache {
   }
 
   /**
-   * The size of the bytes at `at` (given, or read from there) when they match the entry's digest;
-   * a damaged entry is removed.
+   * The size of the bytes `found` (undefined: they could not be read) when they match the entry's
+   * digest; a damaged entry is removed.
    */
-  #sound(key: string, at: string, bytes?: Buffer): number | undefined {
+  #sound(key: string, found: { sha256: string; bytes: number } | undefined): number | undefined {
     const sha256 = this.#entries.get(key)!;
-    const found = bytes ? { sha256: sha256Of(bytes), bytes: bytes.byteLength } : sha256File(at);
     if (found?.sha256 === sha256) {
       this.hits++;
       return found.bytes;
@@ -139,7 +138,7 @@ export class FileCache {
     } catch {
       bytes = undefined;
     }
-    if (this.#sound(key, file, bytes) === undefined) return undefined;
+    if (this.#sound(key, bytes && { sha256: sha256Of(bytes), bytes: bytes.byteLength }) === undefined) return undefined;
     this.#touch(file);
     return bytes;
   }
@@ -149,7 +148,7 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
-    if (this.#sound(key, file) === undefined) return undefined;
+    if (this.#sound(key, sha256File(file)) === undefined) return undefined;
     this.#touch(file);
     return { file, sha256 };
   }
@@ -168,7 +167,7 @@ export class FileCache {
       this.#entries.delete(key);
       return undefined;
     }
-    const bytes = this.#sound(key, dest);
+    const bytes = this.#sound(key, sha256File(dest));
     if (bytes === undefined) {
       rmSync(dest, { force: true });
       return undefined;
