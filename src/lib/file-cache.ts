@@ -11,10 +11,10 @@
  * no build used for a week are removed. Deleting the folder is always safe: the next build makes
  * everything again.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256File } from './hash.ts';
+import { sha256File, sha256Hex } from './hash.ts';
 
 /** Entries unused this long are removed. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -22,8 +22,6 @@ const KEEP_MS = 7 * 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 const PRUNED_MARK = '.pruned';
 const ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})$/;
-
-const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Hard-link `from` to `to`, or copy it where links are not possible (another file system, no link support). */
 function linkOrCopy(from: string, to: string): void {
@@ -79,7 +77,7 @@ export class FileCache {
 
   /** The cache key of these inputs (strings, numbers, arrays and plain objects of them). */
   static key(...inputs: unknown[]): string {
-    return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+    return sha256Hex(JSON.stringify(inputs));
   }
 
   #file(key: string, sha256: string): string {
@@ -138,7 +136,7 @@ export class FileCache {
     } catch {
       bytes = undefined;
     }
-    if (this.#sound(key, bytes && { sha256: sha256Of(bytes), bytes: bytes.byteLength }) === undefined) return undefined;
+    if (this.#sound(key, bytes && { sha256: sha256Hex(bytes), bytes: bytes.byteLength }) === undefined) return undefined;
     this.#touch(file);
     return bytes;
   }
@@ -179,7 +177,7 @@ export class FileCache {
   /** Keep `bytes` under `key`. */
   write(key: string, bytes: Uint8Array | string): CacheEntry {
     const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-    const sha256 = sha256Of(data);
+    const sha256 = sha256Hex(data);
     const file = this.#file(key, sha256);
     this.#makeDir();
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
