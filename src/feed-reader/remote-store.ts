@@ -11,6 +11,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { FeedIndex } from '../model/feed.ts';
+import { MIB } from '../model/config.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { httpGet, type ByteBudget, type Deadline, type GetOptions } from '../lib/http.ts';
 import { parseJson } from '../lib/json.ts';
@@ -19,8 +20,6 @@ import { Cache, conditionalGet } from './cache.ts';
 import { encodePath } from '../lib/paths.ts';
 import { readVerifiedText } from './read-text.ts';
 import { verify, type FeedStore, type FeedText } from './store.ts';
-
-export const MIB = 1024 * 1024;
 
 export interface RemoteStoreOptions {
   /** Cache folder; default `$XDG_CACHE_HOME/skillpress/feeds` or `~/.cache/skillpress/feeds`. */

@@ -11,10 +11,10 @@
  * no build used for a week are removed. Deleting the folder is always safe: the next build makes
  * everything again.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256File } from './hash.ts';
+import { sha256File, sha256Hex } from './hash.ts';
 
 /** Entries unused this long are removed. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -22,8 +22,6 @@ const KEEP_MS = 7 * 24 * 3600 * 1000;
 const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 const PRUNED_MARK = '.pruned';
 const ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})$/;
-
-const sha256Of = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 
 /** Hard-link `from` to `to`, or copy it where links are not possible (another file system, no link support). */
 function linkOrCopy(from: string, to: string): void {
@@ -53,9 +51,8 @@ export class FileCache {
   readonly #entries: Map<string, string>;
   /** Whether the folder was made (once per build, not once per entry). */
   #madeDir = false;
-  /** Entries used (and found sound), kept, and found damaged in this build. */
+  /** Entries used (and found sound), and found damaged, in this build. */
   hits = 0;
-  kept = 0;
   damaged = 0;
 
   private constructor(dir: string, entries: Map<string, string>) {
@@ -80,7 +77,7 @@ export class FileCache {
 
   /** The cache key of these inputs (strings, numbers, arrays and plain objects of them). */
   static key(...inputs: unknown[]): string {
-    return createHash('sha256').update(JSON.stringify(inputs)).digest('hex');
+    return sha256Hex(JSON.stringify(inputs));
   }
 
   #file(key: string, sha256: string): string {
@@ -88,12 +85,11 @@ export class FileCache {
   }
 
   /**
-   * The size of the bytes at `at` (given, or read from there) when they match the entry's digest;
-   * a damaged entry is removed.
+   * The size of the bytes `found` (undefined: they could not be read) when they match the entry's
+   * digest; a damaged entry is removed.
    */
-  #sound(key: string, at: string, bytes?: Buffer): number | undefined {
+  #sound(key: string, found: { sha256: string; bytes: number } | undefined): number | undefined {
     const sha256 = this.#entries.get(key)!;
-    const found = bytes ? { sha256: sha256Of(bytes), bytes: bytes.byteLength } : sha256File(at);
     if (found?.sha256 === sha256) {
       this.hits++;
       return found.bytes;
@@ -140,7 +136,7 @@ export class FileCache {
     } catch {
       bytes = undefined;
     }
-    if (this.#sound(key, file, bytes) === undefined) return undefined;
+    if (this.#sound(key, bytes && { sha256: sha256Hex(bytes), bytes: bytes.byteLength }) === undefined) return undefined;
     this.#touch(file);
     return bytes;
   }
@@ -150,7 +146,7 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
-    if (this.#sound(key, file) === undefined) return undefined;
+    if (this.#sound(key, sha256File(file)) === undefined) return undefined;
     this.#touch(file);
     return { file, sha256 };
   }
@@ -169,7 +165,7 @@ export class FileCache {
       this.#entries.delete(key);
       return undefined;
     }
-    const bytes = this.#sound(key, dest);
+    const bytes = this.#sound(key, sha256File(dest));
     if (bytes === undefined) {
       rmSync(dest, { force: true });
       return undefined;
@@ -181,14 +177,13 @@ export class FileCache {
   /** Keep `bytes` under `key`. */
   write(key: string, bytes: Uint8Array | string): CacheEntry {
     const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
-    const sha256 = sha256Of(data);
+    const sha256 = sha256Hex(data);
     const file = this.#file(key, sha256);
     this.#makeDir();
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     writeFileSync(tmp, data);
     renameSync(tmp, file);
     this.#entries.set(key, sha256);
-    this.kept++;
     return { file, sha256 };
   }
 
@@ -203,7 +198,6 @@ export class FileCache {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     }
     this.#entries.set(key, sha256);
-    this.kept++;
   }
 
   #makeDir(): void {

@@ -53,12 +53,6 @@ export function encodePath(p: string): string {
   return p.split('/').map(encodeURIComponent).join('/');
 }
 
-/** Whether `child` is `parent` or below it, comparing whole `/`-separated segments. */
-export function isWithin(child: string, parent: string): boolean {
-  if (parent === '') return true;
-  return child === parent || child.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
-}
-
 /**
  * A path fit for one human-readable line: JSON-quoted, so a newline, tab, ESC or DEL in a file
  * name shows as `\n`, `\t`, `\u001b`, `\u007f` instead of breaking the line or driving the terminal.

@@ -26,7 +26,9 @@ const Stored = z.object({
 /** The tokenizer's module, loaded on the first count to make (it takes a while to load). */
 let tokenizer: Promise<typeof import('./tokens.ts')> | undefined;
 
-const fingerprint = (): string => codeFingerprint(import.meta.url, ['./tokens.ts'], ['gpt-tokenizer']);
+/** The counting code's fingerprint, made once (a build needs it to open the file and to save it). */
+let fingerprintOnce: string | undefined;
+const fingerprint = (): string => (fingerprintOnce ??= codeFingerprint(import.meta.url, ['./tokens.ts'], ['gpt-tokenizer']));
 
 const countsDigest = (counts: Record<string, number>): string => sha256Hex(JSON.stringify(counts));
 

@@ -227,7 +227,8 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     root,
     out: new OutputWriter(root),
     tokens: opts.tokens ?? TokenCounts.memory(),
-    archives: archiveContext(opts.cacheDir && path.join(opts.cacheDir, 'archives')),
+    // Only the published scope writes archives: the catalog view leaves their cache unopened.
+    archives: archiveContext(scope === 'published' && opts.cacheDir ? path.join(opts.cacheDir, 'archives') : undefined),
     files: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'files')) : undefined,
     bodyTerms: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'body-terms')) : undefined,
     opts,
