@@ -17,6 +17,7 @@ import { sha256Hex } from '../lib/hash.ts';
 import { httpGet } from '../lib/http.ts';
 import { checkSchema, parseJsonText } from '../lib/json.ts';
 import { quotePath } from '../lib/paths.ts';
+import { DiscoverySkill } from '../model/feed.ts';
 import { FeedReader } from '../feed-reader/reader.ts';
 import { DirStore } from '../feed-reader/store.ts';
 import { RemoteStore } from '../feed-reader/remote-store.ts';
@@ -180,14 +181,8 @@ function explainMissing(err: unknown, what: string): unknown {
   return err instanceof NotFoundError && !/^no skill /.test(err.message) ? new NotFoundError(`${what}: ${err.message}`, { cause: err }) : err;
 }
 
-const DiscoveryEntry = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().optional(),
-  version: z.string().optional(),
-  url: z.string(),
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'digest must be "sha256:" and 64 hex digits'),
-});
+/** The model's entry, read leniently: a type this client does not install gets its own error below; a description may be missing. */
+const DiscoveryEntry = DiscoverySkill.extend({ type: z.string(), description: z.string().optional() });
 const DiscoveryIndex = z.object({ $schema: z.string().optional(), skills: z.array(z.unknown()) });
 
 function discoveryIndex(site: Site, url: URL, data: unknown, limits: Limits): Located {
