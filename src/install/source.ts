@@ -10,13 +10,11 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { checkName } from '../load/index.ts';
 import { IntegrityError, InvalidInputError, NetworkError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
 import { realpathInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { httpGet } from '../lib/http.ts';
 import { checkSchema, parseJsonText } from '../lib/json.ts';
-import { quotePath } from '../lib/paths.ts';
 import { DiscoverySkill } from '../model/feed.ts';
 import { FeedReader } from '../feed-reader/reader.ts';
 import { DirStore } from '../feed-reader/store.ts';
@@ -47,6 +45,7 @@ export interface Located {
   indexUrl: string;
   /** The published digest of `name`, or undefined when the index does not list it. */
   digestOf(name: string): string | undefined;
+  /** `name` is a valid skill name: install() checks it before locating the source. */
   fetch(name: string): Promise<Package>;
 }
 
@@ -146,11 +145,6 @@ function withSlash(url: URL): URL {
   return u;
 }
 
-function requireValidName(name: string): void {
-  const problems = checkName(name, undefined);
-  if (problems.length > 0) throw new InvalidInputError(`skill name ${quotePath(name)} is not valid: ${problems.map((p) => p.message).join('; ')}`, { rule: 'invalid-name' });
-}
-
 /** A feed: read with the feed reader (every file verified, paths checked, the content digest recomputed). */
 async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: Limits): Promise<Located> {
   const store = site.isFolder
@@ -162,7 +156,6 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
     indexUrl,
     digestOf: (name) => reader.entry(name)?.digest,
     async fetch(name) {
-      requireValidName(name);
       const { entry, skill, files } = await reader.readSkill(name).catch((err: unknown) => {
         throw explainMissing(err, `skill "${name}" is listed in ${indexUrl}, but one of its parts is missing`);
       });
@@ -200,7 +193,6 @@ function discoveryIndex(site: Site, url: URL, data: unknown, limits: Limits): Lo
     async fetch(name) {
       const entry = find(name);
       if (!entry) throw new NotFoundError(`no skill "${name}" in ${url.href}`);
-      requireValidName(entry.name);
       if (entry.type !== 'skill-md' && entry.type !== 'archive') {
         throw new InvalidInputError(`skill "${name}" has type "${entry.type}"; this client installs "skill-md" and "archive"`, { rule: 'unknown-type' });
       }
