@@ -5,7 +5,7 @@
  * local folder (a built `dist/`). Nothing is read outside the source's root (its origin, or the
  * folder given), and every byte is checked against a digest before it is handed on.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -77,6 +77,7 @@ function httpSite(root: URL, limits: Limits): Site {
 
 function folderSite(root: URL): Site {
   const rootPath = fileURLToPath(root);
+  const realRoot = realpathSync(rootPath);
   return {
     isFolder: true,
     resolve: (relative, base) => (relative.startsWith('/') && !relative.startsWith('//') ? new URL(`.${relative}`, root) : new URL(relative, base)),
@@ -86,8 +87,8 @@ function folderSite(root: URL): Site {
       const st = await stat(file).catch(() => undefined);
       if (!st?.isFile()) throw new NotFoundError(`${file}: no such file`);
       // Resolve links too: a link inside the folder must not lead out of it.
-      const real = realpathInside(realpathSync(rootPath), file, file, rootPath);
-      if (statSync(real).size > maxBytes) throw new InvalidInputError(`${file} is ${st.size} bytes, over the ${maxBytes}-byte limit`, { rule: 'too-large' });
+      const real = realpathInside(realRoot, file, file, rootPath);
+      if (st.size > maxBytes) throw new InvalidInputError(`${file} is ${st.size} bytes, over the ${maxBytes}-byte limit`, { rule: 'too-large' });
       return { body: readFileSync(real), url };
     },
   };
