@@ -18,7 +18,7 @@ import { checkSchema, parseJsonText } from '../lib/json.ts';
 import { DiscoverySkill } from '../model/feed.ts';
 import { FeedReader } from '../feed-reader/reader.ts';
 import { DirStore } from '../feed-reader/store.ts';
-import { RemoteStore } from '../feed-reader/remote-store.ts';
+import { DEFAULT_MAX_INDEX_BYTES, RemoteStore } from '../feed-reader/remote-store.ts';
 import { unpack, type Files } from './archive.ts';
 
 export interface Limits {
@@ -27,8 +27,8 @@ export interface Limits {
   maxBytes: number;
 }
 
-/** index.json and skill JSON are parsed whole: they are capped lower than downloads, before parsing. */
-export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/** index.json and skill JSON are parsed whole: they are capped lower than downloads (the feed reader's cap for index.json), before parsing. */
+const jsonBytesOf = (limits: Limits): number => Math.min(limits.maxBytes, DEFAULT_MAX_INDEX_BYTES);
 
 /** What to install: the files, and the digest that identifies this version of them. */
 export interface Package {
@@ -101,7 +101,7 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
   const candidates = root.pathname.endsWith('.json')
     ? [root]
     : ['feed/v1/index.json', '.well-known/agent-skills/index.json', 'index.json'].map((rel) => new URL(rel, withSlash(root)));
-  const jsonBytes = Math.min(limits.maxBytes, MAX_JSON_BYTES);
+  const jsonBytes = jsonBytesOf(limits);
   let notJson: InvalidInputError | undefined;
   for (const url of candidates) {
     let found: { body: Buffer; url: URL };
@@ -151,7 +151,7 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
   const store = site.isFolder
     ? new DirStore(path.dirname(fileURLToPath(found.url)), { maxBytes: limits.maxBytes })
     : new RemoteStore(found.url.href, { cache: null, index: { body: found.body, url: found.url.href }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, limitName: '--max-bytes' });
-  const reader = await FeedReader.open(store, { maxJsonBytes: Math.min(limits.maxBytes, MAX_JSON_BYTES) });
+  const reader = await FeedReader.open(store, { maxJsonBytes: jsonBytesOf(limits) });
   const indexUrl = found.url.href;
   return {
     indexUrl,
