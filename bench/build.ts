@@ -23,6 +23,7 @@ import { writeFeed } from '../src/emit/feed/index.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch, buildSearchIndexes } from '../src/search/index.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
 import { realisticEntries } from './lib/search-entries.ts';
+import { table } from './lib/table.ts';
 
 const FEED_TARGET_SECONDS = 10;
 const SEARCH_TARGET_GZIP_KB = 300;
@@ -34,12 +35,6 @@ const skillCounts = sizes.length > 0 ? sizes : [100, 1_000];
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-build-'));
 const config = SkillpressConfig.parse({});
 const kb = (n: number): string => (n / 1024).toFixed(0);
-
-function table(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(widths[i]!)).join(' | ') + ' |';
-  return [line(header), '|' + widths.map((w) => '-'.repeat(w + 1) + ':').join('|') + '|', ...rows.map(line)].join('\n');
-}
 
 interface FeedRow {
   skills: number;

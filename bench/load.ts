@@ -17,6 +17,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../src/load/index.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
+import { table } from './lib/table.ts';
 
 const TARGET_FILES_PER_SECOND = 20_000;
 const FILES_PER_SKILL = 10;
@@ -75,7 +76,7 @@ async function measure(skills: number): Promise<Row> {
   return { skills, files: loaded.files, mib: catalog.bytes / 1024 / 1024, first, seconds: best, cpu: bestCpu, filesPerSecond: loaded.files / best, problems: loaded.problems };
 }
 
-function table(rows: Row[]): string {
+function rowsTable(rows: Row[]): string {
   const header = ['skills', 'files', 'MiB', 'first s', 'best s', 'cpu s', 'files/s', 'files/cpu-s', 'problems'];
   const body = rows.map((r) => [
     r.skills.toLocaleString('en-US'),
@@ -88,16 +89,14 @@ function table(rows: Row[]): string {
     Math.round(r.files / r.cpu).toLocaleString('en-US'),
     String(r.problems),
   ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padStart(widths[i]!)).join(' | ') + ' |';
-  return [line(header), '|' + widths.map((w) => '-'.repeat(w + 1) + ':').join('|') + '|', ...body.map(line)].join('\n');
+  return table(header, body);
 }
 
 try {
   const rows: Row[] = [];
   for (const n of skillCounts) rows.push(await measure(n));
   console.log(`\nloadCatalog (lenient), ${FILES_PER_SKILL} files per skill, ${BINARY_RATIO * 100}% binary; files/s from the best warm run; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`);
-  console.log(table(rows));
+  console.log(rowsTable(rows));
   // The target is judged on the largest catalog, where fixed costs (JIT warm-up, the first
   // readdir) no longer dominate. files/cpu-s shows what the loader does when it has a core to itself.
   const largest = rows.at(-1)!;

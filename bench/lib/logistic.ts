@@ -29,7 +29,7 @@ export function fitLogistic(rows: number[][], labels: number[], lambda = 1, iter
   return { weights: beta.slice(0, k - 1), bias: beta[k - 1]! };
 }
 
-export function sigmoid(z: number): number {
+function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 

@@ -5,7 +5,7 @@
  * committed pages are current.
  */
 import { z } from 'zod';
-import { SkillpressConfig } from '../../src/model/config.ts';
+import { configSchema } from '../../src/model/config-schema.ts';
 import { PUBLISHED_SCHEMAS } from '../../src/model/feed.ts';
 import { VALIDATION_RULES } from '../../src/load/rules.ts';
 
@@ -104,7 +104,7 @@ function fieldTable(list: Field[], columns: 'config' | 'feed'): string[] {
 }
 
 export function configReference(): string {
-  const schema = z.toJSONSchema(SkillpressConfig, { io: 'input', target: 'draft-2020-12' }) as JsonSchema;
+  const schema = configSchema() as JsonSchema;
   return [
     GENERATED('src/model/config.ts'),
     '',

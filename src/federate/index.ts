@@ -15,7 +15,7 @@ import { Cache } from '../feed-reader/cache.ts';
 import { importPeer, type PeerImport } from './peer.ts';
 import { importSkillUrl } from './skill-url.ts';
 
-export { feedIndexUrl, importPeer } from './peer.ts';
+export { importPeer } from './peer.ts';
 export { rawSkillUrl, isTrusted, importSkillUrl } from './skill-url.ts';
 
 export interface FederateOptions {

@@ -48,9 +48,6 @@ export interface PeerImport {
   notModified: boolean;
 }
 
-/** `…/feed/v1/index.json` as given, or a site root with `feed/v1/index.json` appended. */
-export const feedIndexUrl = (url: string): string => indexUrlOf(url);
-
 /** Rule ids of the feed reader's and the HTTP client's errors, as federation names them. */
 const RULES: Record<string, string> = { schema: 'invalid-feed', 'too-deep': 'invalid-feed', 'missing-part': 'invalid-feed', 'leaves-feed': 'foreign-url' };
 
@@ -68,7 +65,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
   const report = (item: string, err: unknown): void => {
     problems.push({ severity: 'warning', skill: `peer:${peer.name}`, file: item, rule: ruleOf(err), message: `peer "${peer.name}", ${item}: ${(err as Error).message}` });
   };
-  const store = new RemoteStore(feedIndexUrl(peer.url), {
+  const store = new RemoteStore(indexUrlOf(peer.url), {
     cache: ctx.cache,
     timeoutMs: ctx.timeoutMs,
     maxBytes: ctx.maxBytes,

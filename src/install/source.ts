@@ -5,21 +5,20 @@
  * local folder (a built `dist/`). Nothing is read outside the source's root (its origin, or the
  * folder given), and every byte is checked against a digest before it is handed on.
  */
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { checkName } from '../load/index.ts';
 import { IntegrityError, InvalidInputError, NetworkError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
 import { realpathInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { httpGet } from '../lib/http.ts';
 import { checkSchema, parseJsonText } from '../lib/json.ts';
-import { quotePath } from '../lib/paths.ts';
+import { DiscoverySkill } from '../model/feed.ts';
 import { FeedReader } from '../feed-reader/reader.ts';
 import { DirStore } from '../feed-reader/store.ts';
-import { RemoteStore } from '../feed-reader/remote-store.ts';
+import { DEFAULT_MAX_INDEX_BYTES, RemoteStore } from '../feed-reader/remote-store.ts';
 import { unpack, type Files } from './archive.ts';
 
 export interface Limits {
@@ -28,8 +27,8 @@ export interface Limits {
   maxBytes: number;
 }
 
-/** index.json and skill JSON are parsed whole: they are capped lower than downloads, before parsing. */
-export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/** index.json and skill JSON are parsed whole: they are capped lower than downloads (the feed reader's cap for index.json), before parsing. */
+const jsonBytesOf = (limits: Limits): number => Math.min(limits.maxBytes, DEFAULT_MAX_INDEX_BYTES);
 
 /** What to install: the files, and the digest that identifies this version of them. */
 export interface Package {
@@ -46,6 +45,7 @@ export interface Located {
   indexUrl: string;
   /** The published digest of `name`, or undefined when the index does not list it. */
   digestOf(name: string): string | undefined;
+  /** `name` is a valid skill name: install() checks it before locating the source. */
   fetch(name: string): Promise<Package>;
 }
 
@@ -77,6 +77,7 @@ function httpSite(root: URL, limits: Limits): Site {
 
 function folderSite(root: URL): Site {
   const rootPath = fileURLToPath(root);
+  const realRoot = realpathSync(rootPath);
   return {
     isFolder: true,
     resolve: (relative, base) => (relative.startsWith('/') && !relative.startsWith('//') ? new URL(`.${relative}`, root) : new URL(relative, base)),
@@ -86,8 +87,8 @@ function folderSite(root: URL): Site {
       const st = await stat(file).catch(() => undefined);
       if (!st?.isFile()) throw new NotFoundError(`${file}: no such file`);
       // Resolve links too: a link inside the folder must not lead out of it.
-      const real = realpathInside(realpathSync(rootPath), file, file, rootPath);
-      if (statSync(real).size > maxBytes) throw new InvalidInputError(`${file} is ${st.size} bytes, over the ${maxBytes}-byte limit`, { rule: 'too-large' });
+      const real = realpathInside(realRoot, file, file, rootPath);
+      if (st.size > maxBytes) throw new InvalidInputError(`${file} is ${st.size} bytes, over the ${maxBytes}-byte limit`, { rule: 'too-large' });
       return { body: readFileSync(real), url };
     },
   };
@@ -100,7 +101,7 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
   const candidates = root.pathname.endsWith('.json')
     ? [root]
     : ['feed/v1/index.json', '.well-known/agent-skills/index.json', 'index.json'].map((rel) => new URL(rel, withSlash(root)));
-  const jsonBytes = Math.min(limits.maxBytes, MAX_JSON_BYTES);
+  const jsonBytes = jsonBytesOf(limits);
   let notJson: InvalidInputError | undefined;
   for (const url of candidates) {
     let found: { body: Buffer; url: URL };
@@ -145,23 +146,17 @@ function withSlash(url: URL): URL {
   return u;
 }
 
-function requireValidName(name: string): void {
-  const problems = checkName(name, undefined);
-  if (problems.length > 0) throw new InvalidInputError(`skill name ${quotePath(name)} is not valid: ${problems.map((p) => p.message).join('; ')}`, { rule: 'invalid-name' });
-}
-
 /** A feed: read with the feed reader (every file verified, paths checked, the content digest recomputed). */
 async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: Limits): Promise<Located> {
   const store = site.isFolder
     ? new DirStore(path.dirname(fileURLToPath(found.url)), { maxBytes: limits.maxBytes })
     : new RemoteStore(found.url.href, { cache: null, index: { body: found.body, url: found.url.href }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, limitName: '--max-bytes' });
-  const reader = await FeedReader.open(store, { maxJsonBytes: Math.min(limits.maxBytes, MAX_JSON_BYTES) });
+  const reader = await FeedReader.open(store, { maxJsonBytes: jsonBytesOf(limits) });
   const indexUrl = found.url.href;
   return {
     indexUrl,
     digestOf: (name) => reader.entry(name)?.digest,
     async fetch(name) {
-      requireValidName(name);
       const { entry, skill, files } = await reader.readSkill(name).catch((err: unknown) => {
         throw explainMissing(err, `skill "${name}" is listed in ${indexUrl}, but one of its parts is missing`);
       });
@@ -180,14 +175,8 @@ function explainMissing(err: unknown, what: string): unknown {
   return err instanceof NotFoundError && !/^no skill /.test(err.message) ? new NotFoundError(`${what}: ${err.message}`, { cause: err }) : err;
 }
 
-const DiscoveryEntry = z.object({
-  name: z.string(),
-  type: z.string(),
-  description: z.string().optional(),
-  version: z.string().optional(),
-  url: z.string(),
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, 'digest must be "sha256:" and 64 hex digits'),
-});
+/** The model's entry, read leniently: a type this client does not install gets its own error below; a description may be missing. */
+const DiscoveryEntry = DiscoverySkill.extend({ type: z.string(), description: z.string().optional() });
 const DiscoveryIndex = z.object({ $schema: z.string().optional(), skills: z.array(z.unknown()) });
 
 function discoveryIndex(site: Site, url: URL, data: unknown, limits: Limits): Located {
@@ -205,7 +194,6 @@ function discoveryIndex(site: Site, url: URL, data: unknown, limits: Limits): Lo
     async fetch(name) {
       const entry = find(name);
       if (!entry) throw new NotFoundError(`no skill "${name}" in ${url.href}`);
-      requireValidName(entry.name);
       if (entry.type !== 'skill-md' && entry.type !== 'archive') {
         throw new InvalidInputError(`skill "${name}" has type "${entry.type}"; this client installs "skill-md" and "archive"`, { rule: 'unknown-type' });
       }

@@ -26,7 +26,7 @@ export const FEED_VERSION = '1';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 /** `sha256:<hex>`, the digest form of the discovery RFC and SEP-2640. */
-const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 hex digits');
 
 export const Card = z
   .object({

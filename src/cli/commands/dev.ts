@@ -31,7 +31,7 @@ export const dev: Command = {
       base: values.base,
       strict: values.strict,
       port,
-      describeProblem: (p, skillsDir) => formatProblem(p, skillsDir),
+      describeProblem: formatProblem,
       onBuild: report,
     }).catch((err: unknown) => portInUse(err, port));
     process.stdout.write(`dev: serving at ${server.url} (Ctrl-C to stop)\n`);

@@ -12,9 +12,9 @@ import {
   type ConnectionOptions,
   type IndexNames,
 } from '../../emit/elasticsearch/index.ts';
-import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
-import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
-import { formatProblem } from './validate.ts';
+import { EXIT, parse, type Command } from '../args.ts';
+import { skillsLoadOptions } from '../../config/load.ts';
+import { configAndSkillsFolder, formatProblem } from './validate.ts';
 
 /** Options every Elasticsearch command takes. */
 export const ES_OPTIONS = {
@@ -42,8 +42,7 @@ export const ingest: Command = {
   usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config dir] [--force] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
-    const config = await loadConfig(values.config);
-    const root = await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root);
+    const { config, root } = await configAndSkillsFolder(values, positionals);
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
     const errors = catalog.problems.filter((p) => p.severity === 'error');
     for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');

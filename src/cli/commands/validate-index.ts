@@ -4,8 +4,9 @@
  */
 import { loadCatalog } from '../../load/index.ts';
 import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
-import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
-import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
+import { EXIT, parse, type Command } from '../args.ts';
+import { configAndSkillsFolder } from './validate.ts';
+import { skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
 export const validateIndexCommand: Command = {
@@ -14,8 +15,7 @@ export const validateIndexCommand: Command = {
   usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config dir] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } });
-    const config = await loadConfig(values.config);
-    const root = await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root);
+    const { config, root } = await configAndSkillsFolder(values, positionals);
     const catalog = await loadCatalog(root, skillsLoadOptions(config));
     const connection = esConnection(values);
     const client = createClient(connection);

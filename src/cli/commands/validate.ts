@@ -8,6 +8,7 @@ import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
 import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
 import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
+import type { SkillpressConfig } from '../../model/config.ts';
 import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
 
 /**
@@ -26,6 +27,15 @@ function problemLocation(p: Problem, root?: string): string {
 /** One problem on one line (names and values from skills are escaped; `--json` keeps them exact). */
 export function formatProblem(p: Problem, root?: string): string {
   return `${problemLocation(p, root)}: ${p.severity} [${p.rule}]${p.field ? ` ${printable(p.field)}:` : ''} ${printable(p.message)}`;
+}
+
+/**
+ * The config (`--config`) and the skills folder a command reads: `--skills`, else a folder
+ * argument, else `skills.root`. (Here rather than in ../args.ts, which `skillpress mcp` loads too.)
+ */
+export async function configAndSkillsFolder(values: { skills?: string; config?: string }, positionals: string[]): Promise<{ config: SkillpressConfig; root: string }> {
+  const config = await loadConfig(values.config);
+  return { config, root: await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root) };
 }
 
 export interface ValidationSummary {
@@ -68,8 +78,7 @@ export const validate: Command = {
       json: { type: 'boolean' },
       config: { type: 'string' },
     });
-    const config = await loadConfig(values.config);
-    const root = await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root);
+    const { config, root } = await configAndSkillsFolder(values, positionals);
     const mode = values.strict ? 'strict' : 'lenient';
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), mode });
     const summary = summarize(catalog, root, mode);
