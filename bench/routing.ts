@@ -36,7 +36,8 @@ import { FeedCatalog } from '../src/mcp/catalog.ts';
 import { DirStore } from '../src/feed-reader/index.ts';
 import { createServer } from '../src/mcp/server.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
-import { accepts, evidenceOf, retrieve, RULE, ruleJudge, strength, type Retrieval } from '../src/route/index.ts';
+import { accepts, evidenceOf, MEANING_WEIGHT, retrieve, RULE, ruleJudge, strength, type Retrieval } from '../src/route/index.ts';
+import type { SkillVectors } from '../src/semantic/skill-vectors.ts';
 import { fitLogistic } from './lib/logistic.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -61,6 +62,8 @@ interface Outcome {
   searchMs: number;
   bestMs: number;
   retrieval: Retrieval;
+  /** The retrieval again with another weight of meaning (for --calibrate). */
+  retrieveWith: (meaningWeight: number) => Retrieval;
 }
 
 const args = parseArgs({
@@ -115,13 +118,14 @@ async function runSet(set: RoutingSet): Promise<Outcome[]> {
   const feed = await feedFor(set);
   const catalog = await FeedCatalog.load(new DirStore(feed));
   await catalog.loadBodyIndex();
+  const meaning = await catalog.meaningIndex();
   let current: string[] = [];
   const oracle = await oracleClient(feed, () => current);
   const outcomes: Outcome[] = [];
   try {
     for (const request of set.requests.filter((r) => args.values.split === 'all' || r.split === args.values.split)) {
       current = request.expect;
-      outcomes.push(await runRequest(catalog, oracle.client, request));
+      outcomes.push(await runRequest(catalog, meaning, oracle.client, request));
     }
   } finally {
     await oracle.close();
@@ -129,20 +133,21 @@ async function runSet(set: RoutingSet): Promise<Outcome[]> {
   return outcomes;
 }
 
-async function runRequest(catalog: FeedCatalog, client: Client, request: Request): Promise<Outcome> {
+async function runRequest(catalog: FeedCatalog, meaning: SkillVectors, client: Client, request: Request): Promise<Outcome> {
   let t = performance.now();
   const search = await searchSkills(catalog, request.request, 10);
   const searchMs = performance.now() - t;
   const names = search.results.map((r) => r.name);
   const searchRank = names.findIndex((n) => request.expect.includes(n)) + 1;
   t = performance.now();
-  const retrieval = retrieve(catalog.search, request.request);
+  const retrieval = retrieve(catalog.search, request.request, { meaning });
   const rule = ruleJudge(retrieval).id;
   const bestMs = performance.now() - t;
   const viaModel = await client.callTool({ name: 'best_skill', arguments: { query: request.request } });
   const structured = viaModel.structuredContent as { skill: { name: string } | null; decided_by: string };
   if (structured.decided_by !== 'model') throw new Error(`${request.id}: the sampling path was not taken (${JSON.stringify(structured).slice(0, 200)})`);
-  return { request, searchRank, searchEmpty: search.results.length === 0, rule, model: structured.skill?.name, searchMs, bestMs, retrieval };
+  const retrieveWith = (meaningWeight: number): Retrieval => retrieve(catalog.search, request.request, { meaning, meaningWeight });
+  return { request, searchRank, searchEmpty: search.results.length === 0, rule, model: structured.skill?.name, searchMs, bestMs, retrieval, retrieveWith };
 }
 
 function quantile(xs: number[], q: number): number {
@@ -167,6 +172,11 @@ function judged(outcomes: Outcome[], pick: (o: Outcome) => string | undefined): 
   return { right, noneWhenFits, wrong };
 }
 
+/** 1-based position of the first expected skill among best_skill's candidates; 0: absent. */
+function candidateRank(o: Outcome): number {
+  return o.retrieval.candidates.findIndex((c) => o.request.expect.includes(c.name)) + 1;
+}
+
 function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
   const fitting = outcomes.filter((o) => o.request.expect.length > 0);
   const none = outcomes.length - fitting.length;
@@ -177,6 +187,7 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
     `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(outcomes.map((o) => o.searchMs), 0.5).toFixed(1)} / ${quantile(outcomes.map((o) => o.searchMs), 0.95).toFixed(1)} ms |`,
     row('rule', rule),
     row('sampling (test judge)', model),
+    `| ${set.name} | ${split} | ${pct(fitting.filter((o) => candidateRank(o) === 1).length, fitting.length)} | ${pct(fitting.filter((o) => candidateRank(o) >= 1 && candidateRank(o) <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => candidateRank(o) >= 1).length, fitting.length)} | ${quantile(outcomes.map((o) => o.bestMs), 0.5).toFixed(1)} / ${quantile(outcomes.map((o) => o.bestMs), 0.95).toFixed(1)} ms |`,
   ];
 }
 
@@ -186,6 +197,7 @@ async function main(): Promise<void> {
   const chosen = sets.filter((s) => !args.values.set || args.values.set.includes(s.name));
   const searchRows: string[] = [];
   const bestRows: string[] = [];
+  const candidateRows: string[] = [];
   const dump: unknown[] = [];
   const all: Outcome[] = [];
   for (const set of chosen) {
@@ -197,16 +209,21 @@ async function main(): Promise<void> {
     const outcomes = await runSet(set);
     all.push(...outcomes);
     for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
-      const [search, ...best] = report(set, outcomes.filter((o) => o.request.split === split), split);
+      const [search, rule, model, candidates] = report(set, outcomes.filter((o) => o.request.split === split), split);
       searchRows.push(search!);
-      bestRows.push(...best);
+      bestRows.push(rule!, model!);
+      candidateRows.push(candidates!);
     }
-    dump.push(...outcomes.map((o) => ({ set: set.name, ...o.request, searchRank: o.searchRank, rule: o.rule ?? null, model: o.model ?? null, retrieval: o.retrieval })));
+    dump.push(...outcomes.map((o) => ({ set: set.name, ...o.request, searchRank: o.searchRank, candidateRank: candidateRank(o), rule: o.rule ?? null, model: o.model ?? null, retrieval: o.retrieval })));
   }
   console.log('\nskills_search, the request as the query (requests that one skill fits):\n');
   console.log('| set | split | requests | right skill first | in the top 3 | empty | p50 / p95 |');
   console.log('|---|---|---|---:|---:|---:|---:|');
   console.log(searchRows.join('\n'));
+  console.log('\nbest_skill\'s candidates, ranked by words and meaning (requests that one skill fits; rule + retrieval time in process):\n');
+  console.log('| set | split | right skill first | in the top 3 | among the 5 | p50 / p95 |');
+  console.log('|---|---|---:|---:|---:|---:|');
+  console.log(candidateRows.join('\n'));
   console.log('\nbest_skill (all requests; right = the skill, or none when none fits):\n');
   console.log('| set | split | judge | right | none when one fits | wrong skill |');
   console.log('|---|---|---|---:|---:|---:|');
@@ -215,31 +232,44 @@ async function main(): Promise<void> {
   if (args.values.calibrate) calibrate(all.filter((o) => o.request.split === 'dev'));
 }
 
-/** Fits the rule on these outcomes and prints the parameters for src/route/rule.ts. */
+/** Meaning weights tried by --calibrate. */
+const MEANING_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.4];
+
+/** Fits the rule on these outcomes, for each weight of meaning, and prints the best parameters for src/route/{retrieve,rule}.ts. */
 function calibrate(outcomes: Outcome[]): void {
-  const rows: number[][] = [];
-  const labels: number[] = [];
-  for (const o of outcomes) {
-    const [top, second] = o.retrieval.candidates;
-    if (!top) continue;
-    const e = evidenceOf(top, second);
-    rows.push([e.coverage, e.metadataCoverage, e.lead]);
-    labels.push(o.request.expect.includes(top.name) ? 1 : 0);
+  console.log(`\ncalibrated on ${outcomes.length} dev requests (right: the skill, or none when none fits; wrong skill at most 5%):`);
+  for (const weight of MEANING_WEIGHTS) {
+    const retrievals = outcomes.map((o) => o.retrieveWith(weight));
+    const { rule, right } = fitRule(outcomes, retrievals);
+    console.log(`meaning weight ${weight}: right ${right}: ${JSON.stringify(rule)}`);
   }
-  const fit = fitLogistic(rows, labels);
-  const round = (x: number): number => Math.round(x * 100) / 100;
-  const rule = { weights: { coverage: round(fit.weights[0]!), metadataCoverage: round(fit.weights[1]!), lead: round(fit.weights[2]!) }, bias: round(fit.bias), threshold: 0, minCoverage: RULE.minCoverage };
-  let best = { threshold: 1, right: -1 };
-  for (let t = 0.3; t <= 0.95; t += 0.025) {
-    const j = judged(outcomes, (o) => pickWith(o, { ...rule, threshold: t }));
-    if (j.wrong <= 0.05 * outcomes.length && j.right > best.right) best = { threshold: round(t * 1000) / 1000, right: j.right };
-  }
-  console.log(`\ncalibrated on ${outcomes.length} dev requests (right ${best.right}): ${JSON.stringify({ ...rule, threshold: best.threshold })}`);
-  console.log(`in use: ${JSON.stringify(RULE)}`);
+  console.log(`in use: meaning weight ${MEANING_WEIGHT}, ${JSON.stringify(RULE)}`);
 }
 
-function pickWith(o: Outcome, rule: typeof RULE): string | undefined {
-  const [top, second] = o.retrieval.candidates;
+function fitRule(outcomes: Outcome[], retrievals: Retrieval[]): { rule: typeof RULE; right: number } {
+  const rows: number[][] = [];
+  const labels: number[] = [];
+  retrievals.forEach((r, i) => {
+    const [top, second] = r.candidates;
+    if (!top) return;
+    const e = evidenceOf(top, second);
+    rows.push([e.coverage, e.metadataCoverage, e.lead, e.meaning]);
+    labels.push(outcomes[i]!.request.expect.includes(top.name) ? 1 : 0);
+  });
+  const fit = fitLogistic(rows, labels);
+  const round = (x: number): number => Math.round(x * 100) / 100;
+  const [coverage, metadataCoverage, lead, meaning] = fit.weights.map(round) as [number, number, number, number];
+  const rule = { weights: { coverage, metadataCoverage, lead, meaning }, bias: round(fit.bias), threshold: 1, minCoverage: RULE.minCoverage };
+  let right = -1;
+  for (let t = 0.3; t <= 0.95; t += 0.025) {
+    const j = judged(outcomes, (o) => pickWith(retrievals[outcomes.indexOf(o)]!, { ...rule, threshold: t }));
+    if (j.wrong <= 0.05 * outcomes.length && j.right > right) [rule.threshold, right] = [Math.round(t * 1000) / 1000, j.right];
+  }
+  return { rule, right };
+}
+
+function pickWith(retrieval: Retrieval, rule: typeof RULE): string | undefined {
+  const [top, second] = retrieval.candidates;
   if (!top) return undefined;
   const e = evidenceOf(top, second);
   return accepts(e, strength(e, rule), rule) ? top.name : undefined;

@@ -34,7 +34,10 @@ export { buildSite, type BuildSiteOptions } from './site/build-site.ts';
 export { SkillSearch, buildSearchIndexes, type SearchEntry, type SearchHit, type SearchMode, type SearchOptions, type SearchPage, type SerializedIndex } from './search/index.ts';
 
 // Routing a request to one skill or none, and the MCP server.
-export { retrieve, ruleJudge, RULE, type Candidate, type Judgement, type Retrieval } from './route/index.ts';
+export { retrieve, ruleJudge, RULE, MEANING_WEIGHT, type Candidate, type Judgement, type Retrieval, type RetrieveOptions } from './route/index.ts';
+export { loadEmbedder } from './semantic/load.ts';
+export { Embedder, type StaticVectors } from './semantic/embedder.ts';
+export { SkillVectors, type DescribedSkill } from './semantic/skill-vectors.ts';
 export { createServer, serve, type ServerOptions, type ServeOptions } from './mcp/index.ts';
 
 // Install one skill into an agent's skills folder.

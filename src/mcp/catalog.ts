@@ -13,6 +13,7 @@ import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 import { checkSchema, parseJson } from '../lib/json.ts';
+import type { SkillVectors } from '../semantic/skill-vectors.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
@@ -40,6 +41,7 @@ export class FeedCatalog {
   #skillDigests: Buffer;
   #skills = new Map<string, Promise<FeedSkill>>();
   #body: Promise<void> | undefined;
+  #meaning: Promise<SkillVectors> | undefined;
   #bodyPart: { path: string; sha256: string } | undefined;
 
   private constructor(store: FeedStore, index: FeedIndex, version: string, cards: CatalogCard[], search: SkillSearch) {
@@ -155,6 +157,21 @@ export class FeedCatalog {
       this.#body.catch(() => (this.#body = undefined));
     }
     return this.#body;
+  }
+
+  /**
+   * What each skill says it is for, embedded with the model shipped in the package: made on
+   * first use (tens of milliseconds per thousand skills) and kept with this snapshot. The model
+   * and its tokenizer load only here, so they cost nothing until a request is routed.
+   */
+  meaningIndex(): Promise<SkillVectors> {
+    if (!this.#meaning) {
+      this.#meaning = Promise.all([import('../semantic/load.ts'), import('../semantic/skill-vectors.ts')]).then(
+        async ([{ loadEmbedder }, { SkillVectors }]) => new SkillVectors(await loadEmbedder(), this.cards),
+      );
+      this.#meaning.catch(() => (this.#meaning = undefined));
+    }
+    return this.#meaning;
   }
 }
 

@@ -3,11 +3,13 @@
  * decided by a stated rule over what retrieval knows — no model. The rule is returned with
  * every answer so the agent (and the person reading the transcript) knows why.
  *
- * The evidence that the top candidate is the skill asked for is a logistic function of three
+ * The evidence that the top candidate is the skill asked for is a logistic function of four
  * things retrieval measures: how much of the request it covers (each word weighted by how rare
  * it is in the catalog), how much of that is in its name, description or tags rather than its
- * body, and how far its score leads the runner-up's. A skill covering under 30% of the request is
- * never the answer, however far it leads: the only match of a weak match is still weak. Its weights and the threshold are fitted on
+ * body, how far its score leads the runner-up's, and how close in meaning the request comes to
+ * what it says it is for. A skill covering under 30% of the request's words is never the answer,
+ * however close it seems: meaning alone also finds skills near a request that none fits. Its
+ * weights and the threshold are fitted on
  * the development half of the routing sets in bench/routing/ (`npm run bench:routing --
  * <catalogs> --calibrate` refits them); the held-out half measures them. The evidence is the
  * answer's confidence: on those sets, the estimated chance that the top skill is the right one.
@@ -16,10 +18,10 @@ import type { Candidate, Retrieval } from './retrieve.ts';
 
 /** The rule's parameters (fitted, see above). */
 export const RULE = {
-  weights: { coverage: 0.94, metadataCoverage: 2.7, lead: 1.91 },
-  bias: -1.28,
+  weights: { coverage: 1.25, metadataCoverage: 1.82, lead: 2.44, meaning: 0.47 },
+  bias: -2.31,
   /** Answer with the top skill when the evidence reaches this; else none. */
-  threshold: 0.7,
+  threshold: 0.675,
   /** …and it covers at least this share of the request. */
   minCoverage: 0.3,
 };
@@ -30,6 +32,8 @@ export interface Evidence {
   metadataCoverage: number;
   /** (top score − runner-up score) / top score, at least −1; 1 without a runner-up. */
   lead: number;
+  /** Closeness in meaning to what the skill says it is for (standard deviations above the catalog's mean; 0 when not measured). */
+  meaning: number;
 }
 
 export interface Judgement {
@@ -42,19 +46,19 @@ export interface Judgement {
 
 export const RULE_TEXT =
   `Rule: evidence = σ(${RULE.weights.coverage}·coverage + ${RULE.weights.metadataCoverage}·coverage in name, description or tags + ` +
-  `${RULE.weights.lead}·lead over the runner-up ${RULE.bias < 0 ? '−' : '+'} ${Math.abs(RULE.bias)}) for the top-ranked skill (coverage: ` +
-  `share of the request's words it matches, each weighted by its rarity in the catalog); answer with it when evidence ≥ ${RULE.threshold} ` +
+  `${RULE.weights.lead}·lead over the runner-up + ${RULE.weights.meaning}·closeness in meaning ${RULE.bias < 0 ? '−' : '+'} ${Math.abs(RULE.bias)}) for the top-ranked skill (coverage: ` +
+  `share of the request's words it matches, each weighted by its rarity in the catalog; closeness: standard deviations above the catalog's mean); answer with it when evidence ≥ ${RULE.threshold} ` +
   `and coverage ≥ ${RULE.minCoverage}, else none.`;
 
 export function evidenceOf(top: Candidate, second: Candidate | undefined): Evidence {
-  const lead = second && top.score > 0 ? Math.max(-1, (top.score - second.score) / top.score) : 1;
-  return { coverage: top.weightedCoverage, metadataCoverage: top.metadataCoverage, lead };
+  const lead = !second ? 1 : top.score > 0 ? Math.max(-1, (top.score - second.score) / top.score) : 0;
+  return { coverage: top.weightedCoverage, metadataCoverage: top.metadataCoverage, lead, meaning: top.meaning ?? 0 };
 }
 
 /** The fitted logistic function of the evidence. */
 export function strength(e: Evidence, rule = RULE): number {
   const w = rule.weights;
-  const z = w.coverage * e.coverage + w.metadataCoverage * e.metadataCoverage + w.lead * e.lead + rule.bias;
+  const z = w.coverage * e.coverage + w.metadataCoverage * e.metadataCoverage + w.lead * e.lead + w.meaning * e.meaning + rule.bias;
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -71,7 +75,7 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
   const p = strength(e);
   const why =
     `Top: "${top.id}" covers ${pct(e.coverage)} of the request (${pct(e.metadataCoverage)} in name, description or tags; ` +
-    `words: ${top.words.map((w) => w.word).join(', ') || 'none'})${runnerUp(second, e.lead)}: evidence ${round(p)}.`;
+    `words: ${top.words.map((w) => w.word).join(', ') || 'none'}${top.meaning === undefined ? '' : `; closeness in meaning ${round(top.meaning)}`})${runnerUp(second, e.lead)}: evidence ${round(p)}.`;
   if (!accepts(e, p)) return { id: undefined, confidence: round(1 - p), reason: `${why} Not enough to say it is the skill asked for. ${RULE_TEXT}` };
   return { id: top.id, confidence: round(p), reason: `${why} ${RULE_TEXT}` };
 }

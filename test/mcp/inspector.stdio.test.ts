@@ -75,7 +75,8 @@ describe.each(ERAS)('MCP Inspector CLI (%s era)', (era) => {
 
   test('skills/list --verify: every skill conforms to SEP-2640 and every digest checks out', async () => {
     const run = await inspect('--method', 'skills/list', '--verify', '--require-digests');
-    expect(run.code, run.stderr).toBe(0);
+    // The per-skill reports (stdout) say which file failed and why: kept in the message.
+    expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
     const reports = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; ok: boolean; outcome: string; files: unknown[] });
     expect(reports.map((r) => [r.name, r.ok, r.outcome])).toEqual(Object.keys(FIXTURE).sort().map((n) => [n, true, 'verified']));
     expect(reports.find((r) => r.name === 'pdf-processing')!.files).toHaveLength(Object.keys(FIXTURE['pdf-processing']!).length);

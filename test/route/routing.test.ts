@@ -12,18 +12,21 @@ import { build } from '../../src/build.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { DirStore } from '../../src/feed-reader/index.ts';
 import { retrieve, ruleJudge, RULE } from '../../src/route/index.ts';
+import type { SkillVectors } from '../../src/semantic/skill-vectors.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/routing');
 const REQUESTS = JSON.parse(readFileSync(path.join(FIXTURES, 'requests.json'), 'utf8')).requests as Array<{ request: string; expect: string[] }>;
 
 let dir: string;
 let catalog: FeedCatalog;
+let meaning: SkillVectors;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'skillpress-routing-'));
   await build({ skills: path.join(FIXTURES, 'skills'), out: path.join(dir, 'dist'), config: path.join(dir, 'config'), site: false });
   catalog = await FeedCatalog.load(new DirStore(path.join(dir, 'dist/feed/v1')));
   await catalog.loadBodyIndex();
+  meaning = await catalog.meaningIndex();
 });
 
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -60,5 +63,23 @@ describe('routing the fixture requests', () => {
     const r = retrieve(catalog.search, 'please can you help me with this');
     expect(r.words.map((w) => w.word)).toEqual(['please', 'can', 'you', 'help', 'me', 'with', 'this']);
     expect(ruleJudge(retrieve(catalog.search, 'hello')).id).toBeUndefined();
+  });
+});
+
+describe('ranking by meaning as well as words', () => {
+  it('shows the judge the skill a request means when it shares no word with it', () => {
+    const request = 'my boss wants a talk for monday, make it look nice';
+    expect(retrieve(catalog.search, request).candidates.map((c) => c.id)).not.toContain('slide-deck');
+    const deck = retrieve(catalog.search, request, { meaning }).candidates.find((c) => c.id === 'slide-deck');
+    expect(deck).toMatchObject({ wordScore: 0, coverage: 0 });
+    expect(deck!.meaning).toBeGreaterThan(2);
+    // Meaning alone is not enough for the rule: it also brings in skills near requests none fits.
+    expect(ruleJudge(retrieve(catalog.search, request, { meaning })).id).toBeUndefined();
+  });
+
+  it.each(REQUESTS.filter((r) => r.expect.length > 0))('keeps the fitting skill first: $request', ({ request, expect: want }) => {
+    const [top] = retrieve(catalog.search, request, { meaning }).candidates;
+    expect(want).toContain(top?.id);
+    expect(top?.meaning).toEqual(expect.any(Number));
   });
 });

@@ -10,6 +10,7 @@ import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type McpServer, type Serve
 import type { RequestStateCodec } from '@modelcontextprotocol/server';
 import { modelPrompt, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
 import type { FeedCatalog } from '../catalog.ts';
+import type { SkillVectors } from '../../semantic/skill-vectors.ts';
 import { cardView } from '../views.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
 
@@ -30,7 +31,14 @@ export interface JudgeOptions {
 
 type Decision = Judgement & { decided_by: 'rule' | 'model' };
 
-const CandidateOut = z.object({ name: z.string(), score: z.number(), coverage: z.number(), metadata_coverage: z.number() });
+const CandidateOut = z.object({
+  name: z.string(),
+  score: z.number(),
+  coverage: z.number(),
+  metadata_coverage: z.number(),
+  /** Closeness in meaning (standard deviations above the catalog's mean); absent when routing went by words alone. */
+  meaning: z.number().optional(),
+});
 
 export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
   server.registerTool(
@@ -38,7 +46,7 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
     {
       title: 'Best skill for a request',
       description:
-        'The one skill for the request, with its instructions, or none; judged by your model (sampling) if offered, else by a rule.',
+        'The one skill for the request, with its instructions, or none; judged by your model (sampling) if offered, else a rule.',
       inputSchema: z.strictObject({
         query: queryText('The user\'s request, in their words'),
         judge: z.enum(['auto', 'rule']).default('auto'),
@@ -56,9 +64,9 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
     },
     async (args, ctx) => {
       const c = await catalog();
-      await c.loadBodyIndex();
+      const [, meaning] = await Promise.all([c.loadBodyIndex(), meaningIndex(c)]);
       const started = performance.now();
-      const retrieval = retrieve(c.search, args.query);
+      const retrieval = retrieve(c.search, args.query, { meaning });
       const search_time_ms = Math.round((performance.now() - started) * 1000) / 1000;
       const asked = args.judge === 'auto' && retrieval.candidates.length > 0 && offersSampling(server, ctx);
       const decision = asked ? await modelDecision(ctx, retrieval, judge) : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
@@ -67,6 +75,21 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
     },
   );
 }
+
+/**
+ * The catalog's skill embeddings, or none when the model shipped with skillpress cannot be read
+ * (a damaged install): routing then goes by words alone, and says so once on stderr.
+ */
+async function meaningIndex(c: FeedCatalog): Promise<SkillVectors | undefined> {
+  try {
+    return await c.meaningIndex();
+  } catch (err) {
+    if (!warned) process.stderr.write(`skillpress: best_skill ranks by words alone: ${(err as Error).message}\n`);
+    warned = true;
+    return undefined;
+  }
+}
+let warned = false;
 
 /** Whether the client declared sampling: in the request's envelope (2026-07-28) or at initialize (earlier revisions). */
 function offersSampling(server: McpServer, ctx: ServerContext): boolean {
@@ -114,7 +137,13 @@ function fallback(retrieval: Retrieval, why: string): Decision {
 }
 
 async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decision: Decision, search_time_ms: number) {
-  const candidates = retrieval.candidates.map((k) => ({ name: k.name, score: round(k.score), coverage: round(k.weightedCoverage), metadata_coverage: round(k.metadataCoverage) }));
+  const candidates = retrieval.candidates.map((k) => ({
+    name: k.name,
+    score: round(k.score),
+    coverage: round(k.weightedCoverage),
+    metadata_coverage: round(k.metadataCoverage),
+    ...(k.meaning === undefined ? {} : { meaning: round(k.meaning) }),
+  }));
   const base = { query, decided_by: decision.decided_by, confidence: decision.confidence, reason: decision.reason, candidates, search_time_ms };
   const card = decision.id ? c.card(decision.id) : undefined;
   if (!card) {

@@ -14,7 +14,7 @@ export function registerSkillsList(server: McpServer, catalog: CatalogRef): void
     'skills_list',
     {
       title: 'List skills',
-      description: 'Skill cards sorted by name. query: substring of name or description; tags: skills having every tag. Paged by cursor.',
+      description: 'Skill cards sorted by name. query: substring of name or description; tags: skills with every tag. Paged by cursor.',
       inputSchema: z.strictObject({
         query: z.string().max(MAX_QUERY, `query is at most ${MAX_QUERY} characters`).optional(),
         tags: z.array(z.string().max(100)).max(20, 'at most 20 tags').optional(),
