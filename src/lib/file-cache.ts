@@ -7,7 +7,9 @@
  * build uses it: a damaged entry (a flipped byte, a truncated file, an output edited in place
  * through a hard link) is noticed, removed and made again, never published. Entries are placed
  * into an output as hard links where the file system allows (no second copy on disk), else
- * copied. Writes are atomic. An entry's modification time is the last build that used it; entries
+ * copied. So an output's file edited in place also changes every other output built from this
+ * cache until it is rebuilt (readers check digests and refuse it); replace a file, never
+ * rewrite it. Writes are atomic. An entry's modification time is the last build that used it; entries
  * no build used for a week are removed. Deleting the folder is always safe: the next build makes
  * everything again.
  */

@@ -5,7 +5,7 @@
  * refresh that fails keeps the cached feed serving.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { openFeed, openFeedStore, RemoteStore } from '../../src/feed-reader/index.ts';
 import { IntegrityError, NetworkError, NotFoundError, UnsafePathError } from '../../src/lib/errors.ts';
@@ -14,6 +14,7 @@ import { serveDir, type Handler, type TestServer } from '../federate/helpers/ser
 import { tempDir, writeSkills } from '../federate/helpers/skills.ts';
 import { editSkillJson } from '../federate/helpers/tamper.ts';
 import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
+import { replaceFile } from '../helpers/replace-file.ts';
 
 let tmp: string;
 let dist: string;
@@ -58,7 +59,7 @@ describe('reading a feed', () => {
   it('refuses a file whose bytes differ, a path that leaves the feed, and files that cannot form a tree', async () => {
     const copy = path.join(tmp, 'tampered');
     await publish(path.join(tmp, 'skills'), copy, 'acme');
-    await writeFile(path.join(copy, 'feed/v1/files/pdf-tools/scripts/run.sh'), '#!/bin/sh\nrm -rf\n');
+    await replaceFile(path.join(copy, 'feed/v1/files/pdf-tools/scripts/run.sh'), '#!/bin/sh\nrm -rf\n');
     let reader = await openFeed(copy);
     await expect(reader.readSkill('pdf-tools')).rejects.toThrow(IntegrityError);
 

@@ -20,6 +20,7 @@ import { UnsafePathError } from '../../src/lib/errors.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
 import { buildFeed, CLI, connect, fixtureFeed, NODE, PNG, ROOT, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
 import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
+import { replaceFile } from '../helpers/replace-file.ts';
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
 
@@ -73,7 +74,7 @@ describe('local feeds', () => {
 
     // Changed bytes: refused.
     const script = path.join(feedDir, 'files', 'pdf-processing', 'scripts', 'extract.py');
-    await writeFile(script, 'import os; os.system("rm -rf /")\n');
+    await replaceFile(script, 'import os; os.system("rm -rf /")\n');
     await expect(catalog.file(card, 'scripts/extract.py')).rejects.toThrow(IntegrityError);
   });
 

@@ -1,7 +1,8 @@
 /** Turn a published feed into a hostile one, keeping the digests right where a test needs them. */
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../../../src/lib/hash.ts';
+import { replaceFile } from '../../helpers/replace-file.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -11,12 +12,12 @@ export async function editIndex(dist: string, mutate: (index: Json) => void): Pr
   const file = feedPath(dist, 'index.json');
   const index = JSON.parse(await readFile(file, 'utf8')) as Json;
   mutate(index);
-  await writeFile(file, JSON.stringify(index, null, 2));
+  await replaceFile(file, JSON.stringify(index, null, 2));
 }
 
 /** Replace a skill JSON's bytes and list their (correct) sha256 in index.json. */
 export async function writeSkillJson(dist: string, id: string, text: string): Promise<void> {
-  await writeFile(feedPath(dist, `skills/${id}.json`), text);
+  await replaceFile(feedPath(dist, `skills/${id}.json`), text);
   await editIndex(dist, (index) => {
     for (const entry of index.skills) if (entry.id === id) entry.sha256 = sha256Hex(text);
   });
@@ -29,7 +30,7 @@ export async function editSkillJson(dist: string, id: string, mutate: (skill: Js
 }
 
 export async function overwriteFeedFile(dist: string, rel: string, data: string | Uint8Array): Promise<void> {
-  await writeFile(feedPath(dist, rel), data);
+  await replaceFile(feedPath(dist, rel), data);
 }
 
 /** Every file under `root` (relative paths), skipping the folders named in `skip`. */
@@ -54,7 +55,7 @@ export async function listTree(root: string, skip: string[] = []): Promise<strin
  */
 export async function addFeedFiles(dist: string, id: string, files: Record<string, string>): Promise<void> {
   const entries = Object.entries(files);
-  for (const [i, [, text]] of entries.entries()) await writeFile(feedPath(dist, `files/${id}/added-${i}`), text);
+  for (const [i, [, text]] of entries.entries()) await replaceFile(feedPath(dist, `files/${id}/added-${i}`), text);
   let digest = '';
   await editSkillJson(dist, id, (skill) => {
     for (const [i, [p, text]] of entries.entries()) {
