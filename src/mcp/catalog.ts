@@ -160,14 +160,15 @@ export class FeedCatalog {
   }
 
   /**
-   * What each skill says it is for, embedded with the model shipped in the package: made on
-   * first use (tens of milliseconds per thousand skills) and kept with this snapshot. The model
-   * and its tokenizer load only here, so they cost nothing until a request is routed.
+   * What each skill says it is for, embedded with the model shipped in the package: made once
+   * per snapshot (about 0.25 ms per skill, yielding to the event loop as it goes), when the
+   * server warms up after loading the feed or on the first best_skill, whichever comes first.
+   * The model and its tokenizer load only here, never before tools/list is answered.
    */
   meaningIndex(): Promise<SkillVectors> {
     if (!this.#meaning) {
       this.#meaning = Promise.all([import('../semantic/load.ts'), import('../semantic/skill-vectors.ts')]).then(
-        async ([{ loadEmbedder }, { SkillVectors }]) => new SkillVectors(await loadEmbedder(), this.cards),
+        async ([{ loadEmbedder }, { SkillVectors }]) => SkillVectors.build(await loadEmbedder(), this.cards),
       );
       this.#meaning.catch(() => (this.#meaning = undefined));
     }

@@ -52,8 +52,8 @@ export async function serve(options: ServeOptions): Promise<void> {
       current.then(
         (c) => {
           log(`serving ${c.cards.length} skill(s) from ${store.location}`);
-          // Full-text search needs the body index; read it now, before the first search asks.
-          setImmediate(() => c.loadBodyIndex().then(afterLoad, (err) => log(`body index: ${(err as Error).message}`)));
+          // Full-text search needs the body index, best_skill the skills' meaning: make them now, before the first request asks.
+          setImmediate(() => warmUp(c, log));
         },
         (err) => {
           fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
@@ -99,7 +99,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         server.sendResourceListChanged();
         server.sendPromptListChanged();
       }
-      void next.loadBodyIndex().then(afterLoad, () => {});
+      warmUp(next, log);
       return true;
     } catch (err) {
       // A rebuild in progress (parts not yet matching the index) or a broken feed: keep serving the last good one.
@@ -114,6 +114,15 @@ export async function serve(options: ServeOptions): Promise<void> {
   await transport.closed;
   if (timer) clearInterval(timer);
   if (fatal) throw fatal;
+}
+
+/** Reads the body index, then embeds the skills (best_skill's ranking by meaning); failures are logged, and retried on first use. */
+function warmUp(c: FeedCatalog, log: (message: string) => void): void {
+  void c
+    .loadBodyIndex()
+    .then(afterLoad, (err) => log(`body index: ${(err as Error).message}`))
+    .then(() => c.meaningIndex())
+    .catch((err) => log(`meaning index (best_skill ranks by words alone until it loads): ${(err as Error).message}`));
 }
 
 /** Once a feed has loaded, its parsing garbage goes (after the requests waiting for it are answered). */

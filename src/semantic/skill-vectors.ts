@@ -15,6 +15,8 @@ export interface DescribedSkill {
 
 /** Below this many skills a z-score says nothing: every request scores zero. */
 const MIN_SKILLS = 5;
+/** Skills embedded between two yields to the event loop by `build` (about 60 ms of work). */
+const CHUNK = 256;
 
 /** The text embedded for a skill: its name in words, then its description. */
 export function purposeText(skill: DescribedSkill): string {
@@ -28,12 +30,25 @@ export class SkillVectors {
   readonly #matrix: Float32Array;
   readonly #slots: Map<string, number>;
 
-  constructor(embedder: Embedder, skills: readonly DescribedSkill[]) {
+  /** Embeds every skill at once; `build` does the same without holding up the event loop. */
+  constructor(embedder: Embedder, skills: readonly DescribedSkill[], matrix?: Float32Array) {
     this.#embedder = embedder;
     this.skills = skills;
-    this.#matrix = new Float32Array(skills.length * embedder.dims);
-    skills.forEach((skill, i) => this.#matrix.set(embedder.embed(purposeText(skill)), i * embedder.dims));
+    this.#matrix = matrix ?? embedRange(embedder, skills, 0, skills.length, new Float32Array(skills.length * embedder.dims));
     this.#slots = new Map(skills.map((skill, i) => [skill.id, i]));
+  }
+
+  /**
+   * Embeds the skills a chunk at a time, yielding between chunks: a server warming this up in the
+   * background (10,000 skills take seconds) still answers the requests that arrive meanwhile.
+   */
+  static async build(embedder: Embedder, skills: readonly DescribedSkill[]): Promise<SkillVectors> {
+    const matrix = new Float32Array(skills.length * embedder.dims);
+    for (let start = 0; start < skills.length; start += CHUNK) {
+      embedRange(embedder, skills, start, Math.min(skills.length, start + CHUNK), matrix);
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    return new SkillVectors(embedder, skills, matrix);
   }
 
   /** The position of a skill in `skills` and in what `closeness` returns. */
@@ -51,6 +66,11 @@ export class SkillVectors {
     return zScores(sims);
   }
 
+}
+
+function embedRange(embedder: Embedder, skills: readonly DescribedSkill[], from: number, to: number, matrix: Float32Array): Float32Array {
+  for (let i = from; i < to; i++) matrix.set(embedder.embed(purposeText(skills[i]!)), i * embedder.dims);
+  return matrix;
 }
 
 function zScores(values: Float32Array): Float32Array {
