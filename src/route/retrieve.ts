@@ -98,10 +98,12 @@ function withMeaning(byWords: Candidate[], request: string, meaning: SkillVector
   const closenessOf = (id: string): number => closeness[meaning.slot(id) ?? -1] ?? 0;
   const pool = byWords.map((c): Candidate => ({ ...c, meaning: closenessOf(c.id), score: c.wordScore / best + weight * closenessOf(c.id) }));
   const matched = new Set(byWords.map((c) => c.id));
-  const closest = Array.from(closeness.keys()).sort((a, b) => closeness[b]! - closeness[a]!);
-  for (const slot of closest.filter((s) => closeness[s]! >= MEANING_ALONE && !matched.has(meaning.skills[s]!.id)).slice(0, MEANING_POOL)) {
-    pool.push(meaningOnly(meaning.skills[slot]!, closeness[slot]!, weight));
+  const alone: number[] = [];
+  for (let slot = 0; slot < closeness.length; slot++) {
+    if (closeness[slot]! >= MEANING_ALONE && !matched.has(meaning.skills[slot]!.id)) alone.push(slot);
   }
+  alone.sort((a, b) => closeness[b]! - closeness[a]!);
+  for (const slot of alone.slice(0, MEANING_POOL)) pool.push(meaningOnly(meaning.skills[slot]!, closeness[slot]!, weight));
   return pool.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
 

@@ -128,13 +128,17 @@ console.log(JSON.stringify({ hits, searchLoaded, mainLoaded: [...loaded] }));`,
     expect((await run(bin, ['--version'], project)).stdout.trim()).toBe(pkg.version);
   }, 120_000);
 
-  it('serves MCP from the installed bin: tools/list over stdio', async () => {
+  it('serves MCP from the installed bin: tools/list, and best_skill ranking by meaning with the shipped model', async () => {
     const client = new Client({ name: 'pack-test', version: '1' });
     const transport = new StdioClientTransport({ command: path.join(project, 'node_modules/.bin/skillpress'), args: ['mcp', '--feed', 'dist'], cwd: project, env, stderr: 'ignore' });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('skills_search');
+      const best = await client.callTool({ name: 'best_skill', arguments: { query: 'check an expense report against the policy', judge: 'rule' } });
+      const { candidates } = best.structuredContent as { candidates: Array<{ name: string; meaning?: number }> };
+      // `meaning` is there only when models/ was packed and its digests checked out.
+      expect(candidates[0]).toMatchObject({ meaning: expect.any(Number) });
     } finally {
       await client.close();
     }
