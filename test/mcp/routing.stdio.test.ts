@@ -1,6 +1,6 @@
 /**
  * Routing over stdio, in both protocol eras: `skills_search` partial matches and their coverage,
- * `best_skill` one or none with the rule, and the sampling path — a client whose sampling handler
+ * `best_skill` one or none with the rule, candidates found by meaning alone, and the sampling path — a client whose sampling handler
  * judges only what the server sent it. A model answer naming a skill that was not shown, garbage,
  * or no answer in time falls back to the rule; a client without sampling gets the rule.
  */
@@ -85,6 +85,16 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
 
     reply = () => 'none';
     expect(await best(sampling, 'our container image is 2GB, make it smaller')).toMatchObject({ decided_by: 'model', skill: null });
+  });
+
+  test('best_skill with sampling: a skill the request shares no word with reaches the model by meaning', async () => {
+    reply = (candidates) => (candidates.includes('slide-deck') ? 'slide-deck' : 'none');
+    const query = 'my boss wants a talk for monday, make it look nice';
+    const r = await best(sampling, query);
+    expect(r).toMatchObject({ decided_by: 'model', skill: { name: 'slide-deck' } });
+    expect(r.candidates.find((c: { name: string }) => c.name === 'slide-deck')).toMatchObject({ coverage: 0, meaning: expect.any(Number) });
+    // The rule needs the request's words: meaning alone also brings skills near requests none fits.
+    expect(await best(plain, query)).toMatchObject({ decided_by: 'rule', skill: null });
   });
 
   test.each([
