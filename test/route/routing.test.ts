@@ -75,6 +75,8 @@ describe('ranking by meaning as well as words', () => {
     expect(deck!.meaning).toBeGreaterThan(2);
     // Meaning alone is not enough for the rule: it also brings in skills near requests none fits.
     expect(ruleJudge(retrieve(catalog.search, request, { meaning })).id).toBeUndefined();
+    // Word matches rank above it here; alone, its lead and closeness would pass the threshold, and the coverage floor still says none.
+    expect(ruleJudge({ ...retrieve(catalog.search, request, { meaning }), candidates: [deck!] }).id).toBeUndefined();
   });
 
   it.each(REQUESTS.filter((r) => r.expect.length > 0))('keeps the fitting skill first: $request', ({ request, expect: want }) => {
