@@ -9,7 +9,7 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
     'read_skill_file',
     {
       title: 'Read a skill file',
-      description: 'Read one file of a skill (a path view_skill lists): text, or base64 if binary.',
+      description: 'One file of a skill (a path view_skill lists): text, or base64 if binary.',
       inputSchema: z.strictObject({
         name: skillName,
         path: z.string().min(1, 'path must not be empty').max(1024, 'path is at most 1024 characters').describe('File path inside the skill, e.g. scripts/run.py'),

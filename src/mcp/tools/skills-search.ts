@@ -27,7 +27,7 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
     'skills_search',
     {
       title: 'Search skills',
-      description: 'Ranked skills for a request (the user\'s words or keywords), each with the words it matched, where, and coverage (0–1).',
+      description: 'Ranked skills for a request (the user\'s words or keywords), with the words each matched, where, and coverage (0–1).',
       inputSchema: z.strictObject({ query: queryText('The request or keywords'), limit: limitOf(25, 10) }),
       outputSchema: z.object({
         query: z.string(),

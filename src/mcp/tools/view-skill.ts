@@ -30,7 +30,7 @@ export function registerViewSkill(server: McpServer, catalog: CatalogRef): void 
     'view_skill',
     {
       title: 'View a skill',
-      description: 'Load a skill before acting on it: detail=full (default) gives its instructions, scoped tools, resources and files; summary; or card.',
+      description: 'Load a skill before acting on it: detail=full (default): its instructions, scoped tools, resources and files; summary; or card.',
       inputSchema: z.strictObject({ name: skillName, detail: z.enum(['card', 'summary', 'full']).default('full') }),
       outputSchema: z.object({
         skill: CardOut,
