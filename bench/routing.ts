@@ -158,12 +158,12 @@ function quantile(xs: number[], q: number): number {
 const pct = (n: number, of: number): string => (of ? `${n}/${of} (${Math.round((n / of) * 100)}%)` : '–');
 
 /** Right: the expected skill, or none when none fits. */
-function judged(outcomes: Outcome[], pick: (o: Outcome) => string | undefined): { right: number; noneWhenFits: number; wrong: number } {
+function judged(outcomes: Outcome[], pick: (o: Outcome, i: number) => string | undefined): { right: number; noneWhenFits: number; wrong: number } {
   let right = 0;
   let noneWhenFits = 0;
   let wrong = 0;
-  for (const o of outcomes) {
-    const chosen = pick(o);
+  for (const [i, o] of outcomes.entries()) {
+    const chosen = pick(o, i);
     const fits = o.request.expect.length > 0;
     if (chosen === undefined ? !fits : o.request.expect.includes(chosen)) right++;
     else if (chosen === undefined) noneWhenFits++;
@@ -262,7 +262,7 @@ function fitRule(outcomes: Outcome[], retrievals: Retrieval[]): { rule: typeof R
   const rule = { weights: { coverage, metadataCoverage, lead, meaning }, bias: round(fit.bias), threshold: 1, minCoverage: RULE.minCoverage };
   let right = -1;
   for (let t = 0.3; t <= 0.95; t += 0.025) {
-    const j = judged(outcomes, (o) => pickWith(retrievals[outcomes.indexOf(o)]!, { ...rule, threshold: t }));
+    const j = judged(outcomes, (_, i) => pickWith(retrievals[i]!, { ...rule, threshold: t }));
     if (j.wrong <= 0.05 * outcomes.length && j.right > right) [rule.threshold, right] = [Math.round(t * 1000) / 1000, j.right];
   }
   return { rule, right };

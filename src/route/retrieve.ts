@@ -95,8 +95,12 @@ export function retrieve(search: SkillSearch, request: string, options: Retrieve
 function withMeaning(byWords: Candidate[], request: string, meaning: SkillVectors, weight: number): Candidate[] {
   const closeness = meaning.closeness(request);
   const best = Math.max(0, ...byWords.map((c) => c.wordScore)) || 1;
-  const closenessOf = (id: string): number => closeness[meaning.slot(id) ?? -1] ?? 0;
-  const pool = byWords.map((c): Candidate => ({ ...c, meaning: closenessOf(c.id), score: c.wordScore / best + weight * closenessOf(c.id) }));
+  const pool = byWords.map((c): Candidate => {
+    // A skill the index lacks (none: both come from one catalog) would count as the catalog's mean.
+    const slot = meaning.slot(c.id);
+    const near = slot === undefined ? 0 : closeness[slot]!;
+    return { ...c, meaning: near, score: c.wordScore / best + weight * near };
+  });
   const matched = new Set(byWords.map((c) => c.id));
   const alone: number[] = [];
   for (let slot = 0; slot < closeness.length; slot++) {

@@ -30,7 +30,7 @@ export const RULE = {
 export interface Evidence {
   coverage: number;
   metadataCoverage: number;
-  /** (top score − runner-up score) / top score, at least −1; 1 without a runner-up. */
+  /** (top score − runner-up score) / top score, within −1…1; 1 without a runner-up. */
   lead: number;
   /** Closeness in meaning to what the skill says it is for (standard deviations above the catalog's mean; 0 when not measured). */
   meaning: number;
@@ -51,7 +51,8 @@ export const RULE_TEXT =
   `and coverage ≥ ${RULE.minCoverage}, else none.`;
 
 export function evidenceOf(top: Candidate, second: Candidate | undefined): Evidence {
-  const lead = !second ? 1 : top.score > 0 ? Math.max(-1, (top.score - second.score) / top.score) : 0;
+  // Within −1…1: with meaning, a runner-up can score below zero, and leading it is no more than having none.
+  const lead = !second ? 1 : top.score > 0 ? Math.min(1, Math.max(-1, (top.score - second.score) / top.score)) : 0;
   return { coverage: top.weightedCoverage, metadataCoverage: top.metadataCoverage, lead, meaning: top.meaning ?? 0 };
 }
 
