@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildResult } from '../../src/build.ts';
 import type { ValidationSummary } from '../../src/cli/commands/validate.ts';
 import { zip } from '../../src/emit/feed/index.ts';
-import { write as put } from '../feed/fixture.ts';
+import { plainSkillMd as front, write as put } from '../feed/fixture.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const node = path.join(repo, 'node_modules/.bin/node');
@@ -26,7 +26,6 @@ function skillpress(args: string[], openFiles = 1024): { code: number | null; st
 }
 
 let tmp: string;
-const front = (name: string): string => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n# ${name}\n`;
 
 
 const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;

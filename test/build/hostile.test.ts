@@ -15,11 +15,10 @@ import { SkillpressConfig } from '../../src/model/config.ts';
 import { FeedSkill } from '../../src/model/feed.ts';
 import { UsageError } from '../../src/lib/errors.ts';
 import { everyText, readTarGz, readZip } from '../feed/archive-reader.ts';
-import { write as put } from '../feed/fixture.ts';
+import { plainSkillMd as front, write as put } from '../feed/fixture.ts';
 
 let tmp: string;
 const config = SkillpressConfig.parse({ registry: { name: 'hostile', title: 'Hostile' } });
-const front = (name: string, extra = ''): string => `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n# ${name}\n`;
 
 
 /** A skills folder made by `make`, built (feeds only) into a fresh output folder. */

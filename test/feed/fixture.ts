@@ -28,6 +28,11 @@ export function skillMd(name: string, description: string, extra: Record<string,
   return ['---', `name: ${name}`, `description: ${description}`, ...(meta.length ? ['metadata:', ...meta] : []), '---', '', body].join('\n');
 }
 
+/** A SKILL.md named `name` ("The <name> skill."), with `extraYaml` (raw front matter lines) and `body`: what hostile cases build on. */
+export function plainSkillMd(name: string, extraYaml = '', body = `# ${name}\n`): string {
+  return `---\nname: ${name}\ndescription: The ${name} skill.\n${extraYaml}---\n${body}`;
+}
+
 export function write(root: string, rel: string, data: string | Uint8Array): void {
   const abs = path.join(root, ...rel.split('/'));
   mkdirSync(path.dirname(abs), { recursive: true });

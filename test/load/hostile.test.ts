@@ -12,10 +12,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
 import type { Catalog } from '../../src/model/skill.ts';
-import { write as put } from '../feed/fixture.ts';
+import { plainSkillMd as front, write as put } from '../feed/fixture.ts';
 
 let tmp: string;
-const front = (name: string, extra = '', body = `# ${name}\n`): string => `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n${body}`;
 
 
 /** A fresh skills folder holding what `make` puts there, loaded. */
