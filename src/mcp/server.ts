@@ -43,9 +43,9 @@ export function createServer(catalog: CatalogRef, options: ServerOptions): McpSe
       requestState: { verify: judgeState.verify },
     },
   );
-  registerTools(server, catalog, { state: judgeState, timeoutMs: options.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS });
-  registerPrompts(server, catalog);
   const log = options.log ?? (() => {});
+  registerTools(server, catalog, { state: judgeState, timeoutMs: options.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS, log });
+  registerPrompts(server, catalog);
   new SkillsExtension({
     source: feedSkillSource(catalog, options.pageSize),
     onWarning: (w) => log(`skills: ${w.path}: ${w.message}`),

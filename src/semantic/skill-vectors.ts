@@ -65,7 +65,6 @@ export class SkillVectors {
     for (let i = 0; i < n; i++) sims[i] = cosine(q, this.#matrix.subarray(i * dims, (i + 1) * dims));
     return zScores(sims);
   }
-
 }
 
 function embedRange(embedder: Embedder, skills: readonly DescribedSkill[], from: number, to: number, matrix: Float32Array): Float32Array {

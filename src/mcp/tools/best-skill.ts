@@ -10,7 +10,6 @@ import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type McpServer, type Serve
 import type { RequestStateCodec } from '@modelcontextprotocol/server';
 import { modelPrompt, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
 import type { FeedCatalog } from '../catalog.ts';
-import type { SkillVectors } from '../../semantic/skill-vectors.ts';
 import { cardView } from '../views.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
 
@@ -27,6 +26,8 @@ export interface JudgeOptions {
   /** Signs the deadline that rides in a 2026-07-28 input-required round trip. */
   state: RequestStateCodec<JudgeState>;
   timeoutMs: number;
+  /** The server's log: where routing by words alone (the meaning model unreadable) is reported. */
+  log: (message: string) => void;
 }
 
 type Decision = Judgement & { decided_by: 'rule' | 'model' };
@@ -64,7 +65,9 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
     },
     async (args, ctx) => {
       const c = await catalog();
-      const [, meaning] = await Promise.all([c.loadBodyIndex(), meaningIndex(c)]);
+      // An unreadable meaning model (a damaged install) leaves routing to words, and says so.
+      const byWordsAlone = (err: Error): undefined => void judge.log(`best_skill ranks by words alone: ${err.message}`);
+      const [, meaning] = await Promise.all([c.loadBodyIndex(), c.meaningIndex().catch(byWordsAlone)]);
       const started = performance.now();
       const retrieval = retrieve(c.search, args.query, { meaning });
       const search_time_ms = Math.round((performance.now() - started) * 1000) / 1000;
@@ -75,21 +78,6 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
     },
   );
 }
-
-/**
- * The catalog's skill embeddings, or none when the model shipped with skillpress cannot be read
- * (a damaged install): routing then goes by words alone, and says so once on stderr.
- */
-async function meaningIndex(c: FeedCatalog): Promise<SkillVectors | undefined> {
-  try {
-    return await c.meaningIndex();
-  } catch (err) {
-    if (!warned) process.stderr.write(`skillpress: best_skill ranks by words alone: ${(err as Error).message}\n`);
-    warned = true;
-    return undefined;
-  }
-}
-let warned = false;
 
 /** Whether the client declared sampling: in the request's envelope (2026-07-28) or at initialize (earlier revisions). */
 function offersSampling(server: McpServer, ctx: ServerContext): boolean {
