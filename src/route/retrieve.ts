@@ -3,8 +3,8 @@
  * skills, each with what a judge needs to decide — how much of the request it covers, weighted
  * by how telling each word is, and whether it covers it in its name and description or only in
  * its body. Given the catalog's skill embeddings (src/semantic), the ranking also counts how
- * close in meaning the request comes to what each skill says it is for: words miss "the clocks
- * changed" → daylight saving time, meaning does not; meaning alone misses the exact names and
+ * close in meaning the request comes to what each skill says it is for: words miss that "make our
+ * internal CLI repo public" asks for open-sourcing, meaning does not; meaning alone misses the exact names and
  * terms words catch. Together they put the right skill first more often than either (measured by
  * `npm run bench:routing`). Browser-safe.
  */

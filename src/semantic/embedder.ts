@@ -1,7 +1,7 @@
 /**
  * A static sentence embedding: the mean of one learned vector per token, unit length. It knows
- * that "the clocks changed" is about time zones and "overspending" about cost, which no index of
- * words can; it costs a tokenization and a few thousand additions, not a neural network. The
+ * that making a repository public is open-sourcing and that a .xlsx is a spreadsheet, which no
+ * index of words can; it costs a tokenization and a few thousand additions, not a neural network. The
  * vectors are distilled from a sentence-embedding model (models/static-bge-small/model.json says
  * which and how). Browser-safe: the caller supplies the tokenizer and the vectors.
  */
