@@ -97,6 +97,21 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     expect(await best(plain, query)).toMatchObject({ decided_by: 'rule', skill: null });
   });
 
+  test('best_skill says none with the nearest skills, for the agent to read one that fits', async () => {
+    const query = 'my boss wants a talk for monday, make it look nice';
+    const result = await plain.client.callTool({ name: 'best_skill', arguments: { query } });
+    const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+    const listed = [...text.matchAll(/^- ([a-z0-9-]+): (.+)$/gm)];
+    const out = structured(result);
+    expect(out.skill).toBeNull();
+    expect(text).toMatch(/Nearest skills; if one is what the user asked for, read it with view_skill/);
+    expect(listed.map((m) => m[1])).toEqual(out.candidates.slice(0, 3).map((c: { name: string }) => c.name));
+    expect(listed.map((m) => m[1])).toContain('slide-deck');
+    // Each with the start of what it says it is for, on one line.
+    const deck = structured(await plain.client.callTool({ name: 'view_skill', arguments: { name: 'slide-deck', detail: 'card' } }));
+    expect(listed.find((m) => m[1] === 'slide-deck')![2]!.startsWith(deck.skill.description.replace(/\s+/g, ' ').slice(0, 40))).toBe(true);
+  });
+
   test.each([
     ['a skill that was not a candidate', (): Reply => 'api-docs'],
     ['garbage', (): Reply => 'I think you should probably use the docker one!'],

@@ -16,6 +16,14 @@ import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
 /** How long the client's model has to answer before the rule decides (default). */
 export const JUDGE_TIMEOUT_MS = 20_000;
 const JUDGE_KEY = 'judge';
+/**
+ * How many of the closest candidates a "none" answer shows: the agent reading it is a model and
+ * can take one the rule was not sure enough of (on the routing sets the right skill is among the
+ * first 3 candidates for about 95% of the requests one fits; `npm run bench:routing`).
+ */
+export const NEAREST_SHOWN = 3;
+/** Characters of each nearest skill's description shown. */
+const NEAREST_DESCRIPTION = 200;
 
 export interface JudgeState {
   /** Epoch milliseconds after which a model answer is not waited for. */
@@ -135,12 +143,24 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
   const base = { query, decided_by: decision.decided_by, confidence: decision.confidence, reason: decision.reason, candidates, search_time_ms };
   const card = decision.id ? c.card(decision.id) : undefined;
   if (!card) {
-    const text = `No skill fits "${query}" (decided by the ${decision.decided_by}). ${decision.reason}`;
+    const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: null } };
   }
   const skill = await c.skill(card);
   const text = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}\n\n${skill.body}`;
   return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } } };
+}
+
+/** The closest candidates, for the agent to read one with view_skill if it is what the user asked for. */
+function nearest(retrieval: Retrieval): string {
+  const shown = retrieval.candidates.slice(0, NEAREST_SHOWN);
+  if (shown.length === 0) return '';
+  const lines = shown.map((c) => `- ${c.name}: ${clip(c.description.replace(/\s+/g, ' ').trim())}`);
+  return `\n\nNearest skills; if one is what the user asked for, read it with view_skill:\n${lines.join('\n')}`;
+}
+
+function clip(text: string): string {
+  return text.length <= NEAREST_DESCRIPTION ? text : `${text.slice(0, NEAREST_DESCRIPTION - 1).trimEnd()}…`;
 }
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
