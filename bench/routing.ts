@@ -14,9 +14,8 @@
  * and served by the MCP server in this process. Per set and split (dev: what the rule was
  * calibrated on; test: held out) it prints:
  * - skills_search (the request as the query): right skill first, in the top 3, empty results;
- * - best_skill with the rule: right (the skill, or none when none fits), none when one fits,
- *   wrong skill, and of the answers that missed a skill that fits, how many list it among the
- *   nearest skills shown beside the verdict; and the same through the sampling path with a test judge that answers with the
+ * - best_skill with the rule: right (the skill, or none when none fits), none when one fits (and
+ *   of those, how many list the right skill among the nearest shown to the agent), wrong skill; and the same through the sampling path with a test judge that answers with the
  *   expected skill when it is among the candidates the server showed it (else none): the
  *   ceiling that retrieval leaves a perfect model;
  * - latency of both tools in process (p50 / p95).
@@ -37,7 +36,7 @@ import { FeedCatalog } from '../src/mcp/catalog.ts';
 import { DirStore } from '../src/feed-reader/index.ts';
 import { createServer } from '../src/mcp/server.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
-import { nearestCandidates, NEAREST_SHOWN } from '../src/mcp/tools/best-skill.ts';
+import { NEAREST_SHOWN } from '../src/mcp/tools/best-skill.ts';
 import { accepts, evidenceOf, MEANING_WEIGHT, retrieve, RULE, ruleJudge, strength, type Retrieval } from '../src/route/index.ts';
 import type { SkillVectors } from '../src/semantic/skill-vectors.ts';
 import { fitLogistic } from './lib/logistic.ts';
@@ -159,27 +158,22 @@ function quantile(xs: number[], q: number): number {
 
 const pct = (n: number, of: number): string => (of ? `${n}/${of} (${Math.round((n / of) * 100)}%)` : '–');
 
-/**
- * Right: the expected skill, or none when none fits. `missedListed`: answers that missed a skill
- * that fits (none, or another skill) but list it among the nearest for the agent.
- */
-function judged(outcomes: Outcome[], pick: (o: Outcome, i: number) => string | undefined) {
+/** Right: the expected skill, or none when none fits; `nearestShown`: none when one fits, but the answer lists it among the nearest skills. */
+function judged(outcomes: Outcome[], pick: (o: Outcome, i: number) => string | undefined): { right: number; noneWhenFits: number; nearestShown: number; wrong: number } {
   let right = 0;
   let noneWhenFits = 0;
+  let nearestShown = 0;
   let wrong = 0;
-  let missed = 0;
-  let missedListed = 0;
   for (const [i, o] of outcomes.entries()) {
     const chosen = pick(o, i);
     const fits = o.request.expect.length > 0;
     if (chosen === undefined ? !fits : o.request.expect.includes(chosen)) right++;
-    else if (chosen === undefined) noneWhenFits++;
-    else wrong++;
-    if (!fits || (chosen !== undefined && o.request.expect.includes(chosen))) continue;
-    missed++;
-    if (nearestCandidates(o.retrieval, chosen).some((c) => o.request.expect.includes(c.name))) missedListed++;
+    else if (chosen === undefined) {
+      noneWhenFits++;
+      if (candidateRank(o) >= 1 && candidateRank(o) <= NEAREST_SHOWN) nearestShown++;
+    } else wrong++;
   }
-  return { right, noneWhenFits, wrong, missed, missedListed };
+  return { right, noneWhenFits, nearestShown, wrong };
 }
 
 /** 1-based position of the first expected skill among best_skill's candidates; 0: absent. */
@@ -193,7 +187,7 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
   const rule = judged(outcomes, (o) => o.rule);
   const model = judged(outcomes, (o) => o.model);
   const row = (label: string, j: typeof rule) =>
-    `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${pct(j.wrong, outcomes.length)} | ${j.missedListed}/${j.missed} |`;
+    `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${j.nearestShown}/${j.noneWhenFits} | ${pct(j.wrong, outcomes.length)} |`;
   return [
     `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(outcomes.map((o) => o.searchMs), 0.5).toFixed(1)} / ${quantile(outcomes.map((o) => o.searchMs), 0.95).toFixed(1)} ms |`,
     row('rule', rule),
@@ -236,7 +230,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---:|---:|---:|---:|');
   console.log(candidateRows.join('\n'));
   console.log('\nbest_skill (all requests; right = the skill, or none when none fits):\n');
-  console.log(`| set | split | judge | right | none when one fits | wrong skill | missed a skill that fits, but listed it (${NEAREST_SHOWN} nearest) |`);
+  console.log(`| set | split | judge | right | none when one fits | …listed among the ${NEAREST_SHOWN} nearest | wrong skill |`);
   console.log('|---|---|---|---:|---:|---:|---:|');
   console.log(bestRows.join('\n'));
   if (args.values.dump) writeFileSync(args.values.dump, JSON.stringify(dump, null, 1));

@@ -112,19 +112,6 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     expect(listed.find((m) => m[1] === 'slide-deck')![2]!.startsWith(deck.skill.description.replace(/\s+/g, ' ').slice(0, 40))).toBe(true);
   });
 
-  test('best_skill with one skill lists the other nearest ones before its instructions', async () => {
-    const result = await plain.client.callTool({ name: 'best_skill', arguments: { query: 'write release notes from the merged pull requests' } });
-    const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
-    const out = structured(result);
-    expect(out.skill.name).toBe('release-notes');
-    const [verdict, instructions] = [text.slice(0, text.indexOf(out.skill.instructions)), out.skill.instructions];
-    expect(text.endsWith(instructions)).toBe(true);
-    expect(verdict).toMatch(/Also near; if the user meant one of these instead, read it with view_skill/);
-    const others = out.candidates.slice(0, 3).map((c: { name: string }) => c.name).filter((n: string) => n !== 'release-notes');
-    expect(others.length).toBeGreaterThan(0);
-    expect([...verdict.matchAll(/^- ([a-z0-9-]+): /gm)].map((m) => m[1])).toEqual(others);
-  });
-
   test.each([
     ['a skill that was not a candidate', (): Reply => 'api-docs'],
     ['garbage', (): Reply => 'I think you should probably use the docker one!'],

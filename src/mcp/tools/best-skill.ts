@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { RequestStateCodec } from '@modelcontextprotocol/server';
-import { modelPrompt, parseModelAnswer, replyText, retrieve, ruleJudge, type Candidate, type Judgement, type Retrieval } from '../../route/index.ts';
+import { modelPrompt, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
 import type { FeedCatalog } from '../catalog.ts';
 import { cardView } from '../views.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
@@ -17,10 +17,9 @@ import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
 export const JUDGE_TIMEOUT_MS = 20_000;
 const JUDGE_KEY = 'judge';
 /**
- * How many of the nearest candidates an answer lists beside its verdict (for one skill, the
- * others among them): the agent reading it is a model and can take one the judge passed over.
- * On the routing sets the right skill is among the first 3 candidates for about 95% of the
- * requests one fits (`npm run bench:routing`).
+ * How many of the closest candidates a "none" answer shows: the agent reading it is a model and
+ * can take one the rule was not sure enough of (on the routing sets the right skill is among the
+ * first 3 candidates for about 95% of the requests one fits; `npm run bench:routing`).
  */
 export const NEAREST_SHOWN = 3;
 /** Characters of each nearest skill's description shown. */
@@ -144,26 +143,20 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
   const base = { query, decided_by: decision.decided_by, confidence: decision.confidence, reason: decision.reason, candidates, search_time_ms };
   const card = decision.id ? c.card(decision.id) : undefined;
   if (!card) {
-    const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval, undefined)}\n\n${decision.reason}`;
+    const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: null } };
   }
   const skill = await c.skill(card);
-  const text = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}${nearest(retrieval, card.id)}\n\n${skill.body}`;
+  const text = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}\n\n${skill.body}`;
   return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } } };
 }
 
-/** The candidates an answer lists beside its verdict: the nearest, without the chosen one. */
-export function nearestCandidates(retrieval: Retrieval, chosen: string | undefined): Candidate[] {
-  return retrieval.candidates.slice(0, NEAREST_SHOWN).filter((c) => c.id !== chosen);
-}
-
-/** The nearest candidates as text, for the agent to read one with view_skill if the verdict missed what the user meant. */
-function nearest(retrieval: Retrieval, chosen: string | undefined): string {
-  const shown = nearestCandidates(retrieval, chosen);
+/** The closest candidates, for the agent to read one with view_skill if it is what the user asked for. */
+function nearest(retrieval: Retrieval): string {
+  const shown = retrieval.candidates.slice(0, NEAREST_SHOWN);
   if (shown.length === 0) return '';
   const lines = shown.map((c) => `- ${c.name}: ${clip(c.description.replace(/\s+/g, ' ').trim())}`);
-  const lead = chosen ? 'Also near; if the user meant one of these instead' : 'Nearest skills; if one is what the user asked for';
-  return `\n\n${lead}, read it with view_skill:\n${lines.join('\n')}`;
+  return `\n\nNearest skills; if one is what the user asked for, read it with view_skill:\n${lines.join('\n')}`;
 }
 
 function clip(text: string): string {
