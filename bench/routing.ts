@@ -15,9 +15,10 @@
  * calibrated on; test: held out) it prints:
  * - skills_search (the request as the query): right skill first, in the top 3, empty results;
  * - best_skill with the rule: right (the skill, or none when none fits), none when one fits (and
- *   of those, how many list the right skill among the nearest shown to the agent), wrong skill; and the same through the sampling path with a test judge that answers with the
- *   expected skill when it is among the candidates the server showed it (else none): the
- *   ceiling that retrieval leaves a perfect model;
+ *   of those, how many list the right skill among the nearest shown to the agent), wrong skill;
+ *   and the same through the sampling path with a test judge that answers with the expected
+ *   skill when it is among the candidates the server showed it (else none): the ceiling that
+ *   retrieval leaves a perfect model;
  * - latency of both tools in process (p50 / p95).
  * `--calibrate` fits the rule's weights (logistic regression of "the top candidate is right" on
  * its evidence) and threshold (the most right answers with at most 5% wrong) on the dev split of

@@ -3,7 +3,9 @@
  * Retrieval narrows to a few candidates; the client's model judges them when the client offers
  * sampling (asked once, with a deadline; its reply is read strictly), otherwise — and whenever
  * the model gives no usable answer in time — the calibrated rule decides. The answer says who
- * decided, the candidates with their scores, the confidence and the reason.
+ * decided, the candidates with their scores, the confidence and the reason. The agent gets one
+ * skill's instructions or none; a none also names the nearest skills, each with a line of what it
+ * is for, so the agent can read one the rule was not sure enough of.
  */
 import { z } from 'zod';
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
