@@ -5,4 +5,4 @@
  */
 export { MEANING_WEIGHT, retrieve, type Candidate, type RequestWord, type RetrieveOptions, type Retrieval } from './retrieve.ts';
 export { accepts, evidenceOf, RULE, RULE_TEXT, ruleJudge, strength, type Evidence, type Judgement } from './rule.ts';
-export { modelPrompt, parseModelAnswer, replyText, type ModelPrompt } from './model.ts';
+export { modelPrompt, oneLine, parseModelAnswer, replyText, type ModelPrompt } from './model.ts';

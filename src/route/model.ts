@@ -44,6 +44,7 @@ export function replyText(result: unknown): string | undefined {
   return texts.length === 1 ? texts[0]!.text : undefined;
 }
 
-function oneLine(text: string): string {
+/** A text on one line (whitespace collapsed), at most 1,000 characters: how candidates are shown to a model. */
+export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, 1000);
 }

@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { RequestStateCodec } from '@modelcontextprotocol/server';
-import { modelPrompt, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
+import { modelPrompt, oneLine, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
 import type { FeedCatalog } from '../catalog.ts';
 import { cardView } from '../views.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
@@ -157,7 +157,7 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
 function nearest(retrieval: Retrieval): string {
   const shown = retrieval.candidates.slice(0, NEAREST_SHOWN);
   if (shown.length === 0) return '';
-  const lines = shown.map((c) => `- ${c.name}: ${clip(c.description.replace(/\s+/g, ' ').trim())}`);
+  const lines = shown.map((c) => `- ${c.name}: ${clip(oneLine(c.description))}`);
   return `\n\nNearest skills; if one is what the user asked for, read it with view_skill:\n${lines.join('\n')}`;
 }
 
