@@ -357,7 +357,8 @@ describe.skipIf(skip)('site pages', () => {
     await page.keyboard.press('Enter');
     await page.focus('#q');
     await page.keyboard.type('pdf');
-    await page.waitForSelector('#results > li[data-id="pdf-toolkit"]');
+    // The page's own list holds pdf-toolkit too: wait for the search's.
+    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('pdf|'));
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('pdf-toolkit');
     // The list is drawn again once the body index refines it: the focus stays on the result.
@@ -365,6 +366,23 @@ describe.skipIf(skip)('site pages', () => {
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('pdf-toolkit');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/skills\/pdf-toolkit\/$/);
+    await page.close();
+  });
+
+  it('focuses the first result of a search submitted while the search index loads, not a card of the unfiltered list', async () => {
+    const { page } = await open(server.url);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/search.json', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.focus('#q');
+    await page.keyboard.type('pdf');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.closest('#results') === null)).toBe(true);
+    release();
+    await page.waitForFunction(() => document.activeElement?.textContent === 'pdf-toolkit');
     await page.close();
   });
 });

@@ -190,8 +190,8 @@ class Catalog {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       this.#state = { ...this.#state, q: input.value };
-      list.querySelector('a')?.focus();
-      // The first search may still be loading: focus the first result once it is listed.
+      // Focus the first result once the list is this query's: while the search index loads, the
+      // list on screen is still the unfiltered one, and its first card is not a result.
       void this.#update().then(() => {
         if (document.activeElement === input || document.activeElement === document.body) list.querySelector('a')?.focus();
       });
