@@ -13,7 +13,7 @@ import type { RequestStateCodec } from '@modelcontextprotocol/server';
 import { modelPrompt, oneLine, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
 import type { FeedCatalog } from '../catalog.ts';
 import { cardView } from '../views.ts';
-import { CardOut, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
+import { CardOut, queryText, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
 
 /** How long the client's model has to answer before the rule decides (default). */
 export const JUDGE_TIMEOUT_MS = 20_000;
@@ -58,11 +58,11 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
       title: 'Best skill for a request',
       description:
         'The one skill for the request, with its instructions, or none; judged by your model (sampling) if offered, else a rule.',
-      inputSchema: z.strictObject({
+      inputSchema: withoutDialect(z.strictObject({
         query: queryText('The user\'s request, in their words'),
         judge: z.enum(['auto', 'rule']).default('auto'),
-      }),
-      outputSchema: z.object({
+      })),
+      outputSchema: withoutDialect(z.object({
         query: z.string(),
         decided_by: z.enum(['rule', 'model']),
         skill: CardOut.extend({ instructions: z.string() }).nullable(),
@@ -70,7 +70,7 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
         reason: z.string(),
         candidates: z.array(CandidateOut),
         search_time_ms: z.number(),
-      }),
+      })),
       annotations: READ_ONLY,
     },
     async (args, ctx) => {

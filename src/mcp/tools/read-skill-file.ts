@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { skillFileUri } from '../uris.ts';
-import { READ_ONLY, skillName, type CatalogRef } from './shared.ts';
+import { READ_ONLY, skillName, type CatalogRef, withoutDialect } from './shared.ts';
 
 export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): void {
   server.registerTool(
@@ -10,11 +10,11 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
     {
       title: 'Read a skill file',
       description: 'One file of a skill (a path view_skill lists): text, or base64 if binary.',
-      inputSchema: z.strictObject({
+      inputSchema: withoutDialect(z.strictObject({
         name: skillName,
         path: z.string().min(1, 'path must not be empty').max(1024, 'path is at most 1024 characters').describe('File path inside the skill, e.g. scripts/run.py'),
-      }),
-      outputSchema: z.object({
+      })),
+      outputSchema: withoutDialect(z.object({
         name: z.string(),
         path: z.string(),
         uri: z.string(),
@@ -24,7 +24,7 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
         encoding: z.enum(['utf-8', 'base64']),
         text: z.string().optional(),
         blob: z.string().optional(),
-      }),
+      })),
       annotations: READ_ONLY,
     },
     async (args) => {

@@ -1,5 +1,6 @@
 /** What the catalog tools share: the snapshot they answer from, their hints, output shapes and argument rules. */
 import { z } from 'zod';
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 
 /** Gives the snapshot to answer from: the current one (swapped on reload), once it has loaded. */
@@ -9,6 +10,25 @@ export type CatalogRef = () => Promise<FeedCatalog>;
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 export const MAX_QUERY = 500;
+
+/**
+ * `schema`, validating the same, whose JSON Schema leaves out `$schema`. Every client reads
+ * tools/list up front (the 8 KB budget), and the URL zod writes in each input and output schema
+ * names 2020-12, MCP's default dialect when none is named (SEP-1613); the keywords these
+ * schemas use mean the same in draft-07, which older clients may assume.
+ */
+export function withoutDialect<In, Out>(schema: StandardSchemaWithJSON<In, Out>): StandardSchemaWithJSON<In, Out> {
+  const standard = schema['~standard'];
+  type Convert = typeof standard.jsonSchema.input;
+  const lean =
+    (convert: Convert): Convert =>
+    (options) => {
+      const { $schema: _dialect, ...rest } = convert(options);
+      return rest;
+    };
+  const jsonSchema = { input: lean(standard.jsonSchema.input), output: lean(standard.jsonSchema.output) };
+  return { '~standard': { ...standard, jsonSchema } };
+}
 
 /** A skill's card as every tool returns it. */
 export const CardOut = z.object({

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { decodeCursor, encodeCursor } from '../cursor.ts';
 import { cardView } from '../views.ts';
-import { CardOut, cardLines, limitOf, MAX_QUERY, READ_ONLY, type CatalogRef } from './shared.ts';
+import { CardOut, cardLines, limitOf, MAX_QUERY, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
 
 const LIST_LIMIT = 50;
 const LIST_MAX = 200;
@@ -15,18 +15,18 @@ export function registerSkillsList(server: McpServer, catalog: CatalogRef): void
     {
       title: 'List skills',
       description: 'Skill cards sorted by name. query: substring of name or description; tags: skills with every tag. Paged by cursor.',
-      inputSchema: z.strictObject({
+      inputSchema: withoutDialect(z.strictObject({
         query: z.string().max(MAX_QUERY, `query is at most ${MAX_QUERY} characters`).optional(),
         tags: z.array(z.string().max(100)).max(20, 'at most 20 tags').optional(),
         includeBody: z.boolean().optional().describe('Add each SKILL.md body'),
         limit: limitOf(LIST_MAX, LIST_LIMIT).optional(),
         cursor: z.string().max(100).optional(),
-      }),
-      outputSchema: z.object({
+      })),
+      outputSchema: withoutDialect(z.object({
         total: z.number(),
         skills: z.array(CardOut.extend({ body: z.string().optional() })),
         nextCursor: z.string().optional(),
-      }),
+      })),
       annotations: READ_ONLY,
     },
     async (args) => {

@@ -9,7 +9,7 @@ import type { SearchHit } from '../../search/index.ts';
 import { markdownToText } from '../../search/text.ts';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView, excerpt } from '../views.ts';
-import { CardOut, limitOf, queryText, READ_ONLY, type CatalogRef } from './shared.ts';
+import { CardOut, limitOf, queryText, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
 
 const WordOut = z.object({ word: z.string(), fields: z.array(z.string()) });
 
@@ -28,14 +28,14 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
     {
       title: 'Search skills',
       description: 'Ranked skills for a request (the user\'s words or keywords), with the words each matched, where, and coverage (0–1).',
-      inputSchema: z.strictObject({ query: queryText('The request or keywords'), limit: limitOf(25, 10) }),
-      outputSchema: z.object({
+      inputSchema: withoutDialect(z.strictObject({ query: queryText('The request or keywords'), limit: limitOf(25, 10) })),
+      outputSchema: withoutDialect(z.object({
         query: z.string(),
         limit: z.number(),
         words: z.array(z.string()),
         total: z.number(),
         results: z.array(SearchResultOut),
-      }),
+      })),
       annotations: READ_ONLY,
     },
     async (args) => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView, fileView, renderLevel2 } from '../views.ts';
-import { CardOut, cardLines, READ_ONLY, skillName, type CatalogRef } from './shared.ts';
+import { CardOut, cardLines, READ_ONLY, skillName, type CatalogRef, withoutDialect } from './shared.ts';
 
 /** The universal tools as seed 002's level-2 template lists them. */
 export const UNIVERSAL_TOOLS = [
@@ -31,8 +31,8 @@ export function registerViewSkill(server: McpServer, catalog: CatalogRef): void 
     {
       title: 'View a skill',
       description: 'Load a skill before acting on it: detail=full (default): its instructions, scoped tools, resources and files; summary; or card.',
-      inputSchema: z.strictObject({ name: skillName, detail: z.enum(['card', 'summary', 'full']).default('full') }),
-      outputSchema: z.object({
+      inputSchema: withoutDialect(z.strictObject({ name: skillName, detail: z.enum(['card', 'summary', 'full']).default('full') })),
+      outputSchema: withoutDialect(z.object({
         skill: CardOut,
         detail: z.enum(['card', 'summary', 'full']),
         summary: Summary.optional(),
@@ -40,7 +40,7 @@ export function registerViewSkill(server: McpServer, catalog: CatalogRef): void 
         tools: z.array(ScopedItem).optional(),
         resources: z.array(ScopedItem).optional(),
         files: z.array(FileOut).optional(),
-      }),
+      })),
       annotations: READ_ONLY,
     },
     async (args) => {
