@@ -87,6 +87,9 @@ export interface BuildResult {
   imported: number;
   imported_not_exported: number;
   invalid: number;
+  /** Skills committed in more than one folder with the same files: each is published once (`duplicate-copy`). */
+  repeated: number;
+  /** Skills found to duplicate another under a different name (identical content or near-identical text): reported, all published. */
   duplicates: number;
   changes: FeedSummary['changes'];
   /** Set when imported skills are shown on the site but not re-exported: the site's feed folder. */
@@ -169,6 +172,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     imported: catalogView?.imported ?? feed.imported,
     imported_not_exported: feed.importedNotExported,
     invalid: new Set(errors.map((p) => p.skill)).size,
+    repeated: catalog.problems.filter((p) => p.rule === 'duplicate-copy').length,
     duplicates,
     changes: feed.changes,
     ...(catalogView ? { catalog_dir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -69,6 +69,21 @@ describe('skillpress build', () => {
     expect(r.stdout).toContain(`${fx.skills}/kitchen-sink/big.bin: warning [file-too-large]`);
     expect(r.stdout).toMatch(/built 2 skill\(s\), 11 file\(s\) \(1 listed but not stored\)/);
     expect(r.stdout).toMatch(/withheld \(private\/group\): 2/);
+  });
+
+  it('counts a skill committed in two folders apart from duplicates under other names', async () => {
+    cpSync(path.join(fx.skills, 'kitchen-sink'), path.join(fx.skills, 'vendored', 'kitchen-sink'), { recursive: true });
+    try {
+      const r = await skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', path.join(fx.dir, 'dist-repeated'), '--config', fx.config, '--no-site']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('warning [duplicate-copy]');
+      expect(r.stdout).toMatch(/built 2 skill\(s\)/);
+      expect(r.stdout).toMatch(/committed in several folders: 1 \(each published once\); duplicates under other names: 0;/);
+      const json = result(await build(path.join(fx.dir, 'dist-repeated-json')));
+      expect(json).toMatchObject({ skills: 2, repeated: 1, duplicates: 0 });
+    } finally {
+      rmSync(path.join(fx.skills, 'vendored'), { recursive: true });
+    }
   });
 
   it('exits 1 when a skill is rejected, and still publishes the valid ones', async () => {
