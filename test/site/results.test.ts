@@ -62,18 +62,28 @@ describe('results', () => {
   const search = searchIndex();
 
   it('lists every skill by name without a query, ranked with one', () => {
-    expect(ids(results(matches(search, '', false), state()))).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler', 'pdf-toolkit', 'plain-notes']);
-    expect(ids(results(matches(search, 'invoices', false), state({ q: 'invoices' })))[0]).toBe('invoice-reconciler');
+    expect(ids(results(matches(search, '', false).docs, state()))).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler', 'pdf-toolkit', 'plain-notes']);
+    expect(ids(results(matches(search, 'invoices', false).docs, state({ q: 'invoices' })))[0]).toBe('invoice-reconciler');
+  });
+
+  it('says which words a skill matched when it matched only some of the query', () => {
+    const { docs, notes } = matches(search, 'audit the purchase orders', false);
+    // Every word (audit, purchase, orders) first, then the skills matching fewer.
+    expect(docs[0]!.id).toBe('invoice-reconciler');
+    expect(notes.has('invoice-reconciler')).toBe(false);
+    expect(notes.get('expense-auditor')).toBe('Matches 1 of 3 words: audit');
+    expect(new Set(notes.keys())).toEqual(new Set(docs.slice(1).map((d) => d.id)));
+    expect(matches(search, '', false).notes.size).toBe(0);
   });
 
   it('finds a body-only word only with the body index', () => {
-    expect(ids(matches(search, 'quokkanomics', false))).toEqual(['expense-auditor']);
-    expect(ids(matches(search, 'quokkanomics', true))).toEqual([]);
-    expect(ids(matches(searchIndex(false), 'quokkanomics', false))).toEqual([]);
+    expect(ids(matches(search, 'quokkanomics', false).docs)).toEqual(['expense-auditor']);
+    expect(ids(matches(search, 'quokkanomics', true).docs)).toEqual([]);
+    expect(ids(matches(searchIndex(false), 'quokkanomics', false).docs)).toEqual([]);
   });
 
   it('keeps only skills with every chosen tag and the chosen domain', () => {
-    const all = matches(search, '', false);
+    const all = matches(search, '', false).docs;
     expect(ids(results(all, state({ tags: ['accounting'] })))).toEqual(['budget-forecaster', 'invoice-reconciler']);
     expect(ids(results(all, state({ tags: ['accounting', 'audit'] })))).toEqual(['invoice-reconciler']);
     expect(ids(results(all, state({ domain: 'documents' })))).toEqual(['pdf-toolkit']);
@@ -87,11 +97,11 @@ describe('results', () => {
       ['expense-auditor', '2026-03-01T00:00:00Z'],
       ['plain-notes', '2026-05-01T00:00:00Z'],
     ]);
-    expect(ids(results(matches(search, '', false), state({ sort: 'updated' }), updated))).toEqual(['plain-notes', 'expense-auditor', 'pdf-toolkit', 'budget-forecaster', 'invoice-reconciler']);
+    expect(ids(results(matches(search, '', false).docs, state({ sort: 'updated' }), updated))).toEqual(['plain-notes', 'expense-auditor', 'pdf-toolkit', 'budget-forecaster', 'invoice-reconciler']);
   });
 
   it('counts facet values over the results: selected first, then by count and name', () => {
-    const docs = results(matches(search, '', false), state({ domain: 'finance' }));
+    const docs = results(matches(search, '', false).docs, state({ domain: 'finance' }));
     expect(facetEntries(docs, tagsOfDoc, ['forecasting'])).toEqual([
       { value: 'forecasting', count: 1, selected: true },
       { value: 'accounting', count: 2, selected: false },
@@ -99,7 +109,7 @@ describe('results', () => {
       { value: 'expenses', count: 1, selected: false },
       { value: 'invoices', count: 1, selected: false },
     ]);
-    expect(facetEntries(matches(search, '', false), domainOfDoc, [])).toEqual([
+    expect(facetEntries(matches(search, '', false).docs, domainOfDoc, [])).toEqual([
       { value: 'finance', count: 3, selected: false },
       { value: 'documents', count: 1, selected: false },
     ]);

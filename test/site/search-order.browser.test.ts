@@ -1,7 +1,8 @@
 /**
  * One index and one ranking: the catalog site's search (in Chromium, with the body index loaded)
  * lists skills in the same order as the MCP server's `skills_search` for the same query —
- * keyword queries and requests in users' words.
+ * keyword queries and requests in users' words — and a card says which words its skill matched
+ * when `skills_search` reports it matched only some of them.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,19 +44,41 @@ afterAll(async () => {
   await fixture?.cleanup();
 });
 
+interface SiteResult {
+  name: string;
+  /** The card's line saying which words it matched, when it matched only some. */
+  note: string | undefined;
+}
+
+/** The site's results for a query, in order, once the body index has loaded. */
+async function siteResults(query: string): Promise<SiteResult[]> {
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}?q=${encodeURIComponent(query)}`);
+    // The full ranking needs the body index, which the page loads after its first search.
+    await page.waitForFunction((q) => document.querySelector('#results')?.getAttribute('data-state') === `${q}|||relevance|body`, query, { timeout: 15_000 });
+    return await page.$$eval('#results > li.card', (cards) =>
+      cards.map((c) => ({ name: (c as HTMLElement).dataset.id!, note: c.querySelector('.card-match')?.textContent ?? undefined })),
+    );
+  } finally {
+    await page.close();
+  }
+}
+
 describe.skipIf(skip)('the site and skills_search rank alike', () => {
   it.each(QUERIES)('%s', async (query) => {
-    const page = await browser.newPage();
-    try {
-      await page.goto(`${server.url}?q=${encodeURIComponent(query)}`);
-      // The full ranking needs the body index, which the page loads after its first search.
-      await page.waitForFunction((q) => document.querySelector('#results')?.getAttribute('data-state') === `${q}|||relevance|body`, query, { timeout: 15_000 });
-      const site = await page.$$eval('#results > li.card', (cards) => cards.map((c) => (c as HTMLElement).dataset.id!));
-      const mcp = (await searchSkills(catalog, query, 25)).results.map((r) => r.name);
-      expect(site.length).toBeGreaterThan(0);
-      expect(site).toEqual(mcp);
-    } finally {
-      await page.close();
-    }
+    const site = await siteResults(query);
+    const answer = await searchSkills(catalog, query, 25);
+    const partial = (r: (typeof answer.results)[number]): string | undefined =>
+      r.coverage < 1 ? `Matches ${r.matched.length} of ${answer.words.length} words: ${r.matched.map((m) => m.word).join(', ')}` : undefined;
+    expect(site.length).toBeGreaterThan(0);
+    expect(site).toEqual(answer.results.map((r) => ({ name: r.name, note: partial(r) })));
+  });
+
+  it('a request in users\' words lists skills matching part of it after the rest, each saying which words', async () => {
+    const site = await siteResults('can you pull the tables out of this PDF report for me');
+    const firstPartial = site.findIndex((r) => r.note);
+    expect(firstPartial).toBeGreaterThan(0);
+    expect(site.slice(firstPartial).every((r) => r.note?.startsWith('Matches '))).toBe(true);
   });
 });

@@ -116,27 +116,27 @@ class Catalog {
     const started = performance.now();
     const state = this.#state;
     const metadataOnly = mode === 'quick' || !index.hasBody;
-    const matched = matches(index, state.q, metadataOnly);
+    const { docs: matched, notes } = matches(index, state.q, metadataOnly);
     const docs = results(matched, state, this.#updatedAt);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
     this.#renderFacet(this.#el.tagFacet, docs, tagsOfDoc, state.tags, this.#showAllTags ? Infinity : TAGS_SHOWN, (v) => `#${v}`);
     const domainBase = state.domain ? results(matched, state, this.#updatedAt, true) : docs;
     this.#renderFacet(this.#el.domainFacet, domainBase, domainOfDoc, state.domain ? [state.domain] : [], Infinity, (v) => v);
-    this.#renderList(docs);
+    this.#renderList(docs, notes);
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
     list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}`;
   }
 
-  #renderList(docs: readonly SearchDoc[]): void {
+  #renderList(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>): void {
     const { list, count, empty, more, pagination, card } = this.#el;
     const n = docs.length;
     // A later render (the body refinement, a submit's update) must not take the focus away from
     // a result the reader moved to: it goes back to the same skill's card when it is still listed.
     const focused = list.contains(document.activeElement) ? document.activeElement!.closest<HTMLElement>('li[data-id]')?.dataset.id : undefined;
-    list.replaceChildren(...docs.slice(0, this.#shown).map((d) => renderCard(card, d, this.#urls, this.#localRegistry)));
+    list.replaceChildren(...docs.slice(0, this.#shown).map((d) => renderCard(card, d, this.#urls, this.#localRegistry, notes.get(d.id))));
     if (focused) list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
     count.textContent = resultsSummary(n, this.#state.q);
     empty.hidden = n > 0;

@@ -23,11 +23,13 @@ function fill(card: HTMLElement, name: string, text: string | undefined, href?: 
   if (href !== undefined) slot.setAttribute('href', href);
 }
 
-export function renderCard(template: HTMLTemplateElement, doc: SearchDoc, urls: SiteUrls, localRegistry: string): HTMLLIElement {
+/** A result's card; `note` says which of the query's words it matched when not all (results.ts `matchNote`). */
+export function renderCard(template: HTMLTemplateElement, doc: SearchDoc, urls: SiteUrls, localRegistry: string, note?: string): HTMLLIElement {
   const card = template.content.firstElementChild!.cloneNode(true) as HTMLLIElement;
   card.dataset.id = doc.id;
   fill(card, 'name', displayName(doc), urls.skill(doc.id));
   fill(card, 'description', doc.description);
+  fill(card, 'match', note);
   fill(card, 'domain', doc.domain, doc.domain && urls.domain(doc.domain));
   const tag = card.querySelector<HTMLElement>('[data-slot="tag"]')!;
   for (const t of doc.tags ?? []) {

@@ -3,7 +3,7 @@
  * summary line. Pure functions over a SkillSearch and the URL state — no DOM — so they are
  * unit-tested without a browser (test/site/results.test.ts).
  */
-import type { SkillSearch, SearchDoc } from '../../search/index.ts';
+import type { SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
 import type { CatalogState } from './url-state.ts';
 
 export interface FacetEntry {
@@ -12,9 +12,33 @@ export interface FacetEntry {
   selected: boolean;
 }
 
-/** The skills the query matches, ranked (all of them, by name, without a query). */
-export function matches(search: SkillSearch, q: string, metadataOnly: boolean): SearchDoc[] {
-  return q.trim() ? search.search(q, { metadataOnly }).map((h) => h.doc) : search.all();
+export interface Matches {
+  /** Ranked (all skills, by name, without a query). */
+  docs: SearchDoc[];
+  /** By skill id, for the skills that matched only some of the query's words: what their card says (`matchNote`). */
+  notes: Map<string, string>;
+}
+
+/** The skills the query matches, ranked as `skills_search` ranks them, and which matched only part of it. */
+export function matches(search: SkillSearch, q: string, metadataOnly: boolean): Matches {
+  if (!q.trim()) return { docs: search.all(), notes: new Map() };
+  const page = search.searchPage(q, { metadataOnly });
+  const notes = new Map<string, string>();
+  for (const hit of page.hits) {
+    const note = matchNote(hit.words, page.words.length);
+    if (note) notes.set(hit.id, note);
+  }
+  return { docs: page.hits.map((h) => h.doc), notes };
+}
+
+/**
+ * `Matches 2 of 3 words: reduce, GCP` for a skill that matched only some of the query's
+ * meaningful words (ranked search lists those after the skills matching all of them): a reader
+ * sees why it is there. Undefined when it matched every word.
+ */
+export function matchNote(matched: readonly WordMatch[], queryWords: number): string | undefined {
+  if (matched.length >= queryWords) return undefined;
+  return `Matches ${matched.length} of ${queryWords} words: ${matched.map((m) => m.word).join(', ')}`;
 }
 
 const byName = (a: SearchDoc, b: SearchDoc): number => a.name.localeCompare(b.name);
