@@ -37,6 +37,19 @@ export interface Command {
   run(argv: string[]): Promise<number>;
 }
 
+/**
+ * The skills folder a command was given: `--skills dir` or the folder as its one argument
+ * (`skillpress build ./skills`, as `validate` takes it); undefined for neither. Both, naming
+ * different folders, is a usage error rather than a silent choice.
+ */
+export function skillsFolderArgument(option: string | undefined, positionals: readonly string[]): string | undefined {
+  const [argument] = positionals;
+  if (option !== undefined && argument !== undefined && option !== argument) {
+    throw new UsageError(`two skills folders: --skills ${option} and ${argument}; give one`);
+  }
+  return option ?? argument;
+}
+
 /** The skills folder a command reads, refused up front when it is not a folder (a typo must not read as "no skills"). */
 export async function requireSkillsFolder(root: string): Promise<string> {
   const st = await stat(root).catch(() => undefined);

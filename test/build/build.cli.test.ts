@@ -71,6 +71,12 @@ describe('skillpress build', () => {
     expect(r.stdout).toMatch(/withheld \(private\/group\): 2/);
   });
 
+  it('takes the skills folder as its argument, as validate does', async () => {
+    const r = await skillpress(fx.dir, ['build', fx.skills, '--out', path.join(fx.dir, 'dist-positional'), '--config', fx.config, '--no-site', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(result(r)).toMatchObject({ ok: true, skills: 2, skills_root: fx.skills });
+  });
+
   it('counts a skill committed in two folders apart from duplicates under other names', async () => {
     cpSync(path.join(fx.skills, 'kitchen-sink'), path.join(fx.skills, 'vendored', 'kitchen-sink'), { recursive: true });
     try {

@@ -166,5 +166,12 @@ describe('skillpress validate', () => {
     const r = skillpress('validate', '--skills', broken);
     expect(r.code).toBe(1);
     expect(linesFor(r.stdout, broken, 'bad-yaml')).toHaveLength(1);
+    expect(skillpress('validate', '--skills', broken, broken).code).toBe(1);
+  });
+
+  it('refuses two different skills folders rather than pick one', () => {
+    const r = skillpress('validate', '--skills', broken, path.join(tmp, 'other'));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`two skills folders: --skills ${broken} and ${path.join(tmp, 'other')}; give one`);
   });
 });

@@ -1,15 +1,15 @@
 /** `skillpress build`: parses the flags, calls `build()` (src/build.ts) and prints its result. */
 import { build as runBuild, type BuildResult } from '../../build.ts';
-import { EXIT, parse, type Command } from '../args.ts';
+import { EXIT, parse, skillsFolderArgument, type Command } from '../args.ts';
 import { formatProblem } from './validate.ts';
 
 export const build: Command = {
   name: 'build',
   summary: 'build the feeds, the discovery index, archives and the site into dist/',
   usage:
-    'skillpress build [--skills dir=skills] [--out dir=dist] [--config dir=config] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
+    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config dir=config] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
   async run(argv) {
-    const { values } = parse(
+    const { values, positionals } = parse(
       argv,
       {
         skills: { type: 'string' },
@@ -21,10 +21,9 @@ export const build: Command = {
         'no-site': { type: 'boolean' },
         json: { type: 'boolean' },
       },
-      0,
     );
     const result = await runBuild({
-      skills: values.skills,
+      skills: skillsFolderArgument(values.skills, positionals),
       out: values.out,
       config: values.config,
       previous: values.previous,

@@ -4,7 +4,7 @@
  * build that is not served.
  */
 import { startDevServer, type BuildStatus } from '../../serve/dev-server.ts';
-import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
+import { EXIT, parse, requireSkillsFolder, skillsFolderArgument, type Command } from '../args.ts';
 import { parsePort, portInUse, untilInterrupted } from './preview.ts';
 import { formatProblem } from './validate.ts';
 
@@ -20,13 +20,14 @@ function report(status: BuildStatus): void {
 export const dev: Command = {
   name: 'dev',
   summary: 'build, serve on 127.0.0.1 and rebuild on every change to the skills or the config, reloading open pages',
-  usage: 'skillpress dev [--skills dir] [--port n=4321] [--base /path/] [--config dir=config] [--strict]',
+  usage: 'skillpress dev [dir | --skills dir] [--port n=4321] [--base /path/] [--config dir=config] [--strict]',
   async run(argv) {
-    const { values } = parse(argv, { skills: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' } }, 0);
+    const { values, positionals } = parse(argv, { skills: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' } });
     const port = parsePort(values.port, 4321);
-    if (values.skills !== undefined) await requireSkillsFolder(values.skills);
+    const skills = skillsFolderArgument(values.skills, positionals);
+    if (skills !== undefined) await requireSkillsFolder(skills);
     const server = await startDevServer({
-      skills: values.skills,
+      skills,
       config: values.config,
       base: values.base,
       strict: values.strict,

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
-import { EXIT, parse, requireSkillsFolder, type Command } from '../args.ts';
+import { EXIT, parse, requireSkillsFolder, skillsFolderArgument, type Command } from '../args.ts';
 import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
 import type { SkillpressConfig } from '../../model/config.ts';
 import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
@@ -35,7 +35,7 @@ export function formatProblem(p: Problem, root?: string): string {
  */
 export async function configAndSkillsFolder(values: { skills?: string; config?: string }, positionals: string[]): Promise<{ config: SkillpressConfig; root: string }> {
   const config = await loadConfig(values.config);
-  return { config, root: await requireSkillsFolder(values.skills ?? positionals[0] ?? config.skills.root) };
+  return { config, root: await requireSkillsFolder(skillsFolderArgument(values.skills, positionals) ?? config.skills.root) };
 }
 
 export interface ValidationSummary {
