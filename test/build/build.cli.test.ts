@@ -85,6 +85,7 @@ describe('skillpress build', () => {
       expect(r.stdout).toContain('warning [duplicate-copy]');
       expect(r.stdout).toMatch(/built 2 skill\(s\)/);
       expect(r.stdout).toMatch(/committed in several folders: 1 \(each published once\); duplicates under other names: 0;/);
+      expect(r.stdout).toMatch(/^ {2}by rule: warnings: .*\bduplicate-copy 1\b/m);
       const json = result(await build(path.join(fx.dir, 'dist-repeated-json')));
       expect(json).toMatchObject({ skills: 2, repeated: 1, duplicates: 0 });
     } finally {

@@ -107,6 +107,21 @@ describe('skillpress validate', () => {
     expect(r.stdout).toMatch(/^invalid \(lenient\): 6 valid skill\(s\), 6 file\(s\); 5 invalid skill\(s\); 5 error\(s\), 6 warning\(s\)$/m);
   });
 
+  it('ends with the problems counted by rule, errors first, as many as it printed', () => {
+    const text = skillpress('validate', broken).stdout.trimEnd().split('\n');
+    const { problems } = JSON.parse(skillpress('validate', broken, '--json').stdout) as { problems: Array<{ severity: string; rule: string }> };
+    const tally = /^by rule: errors: (.+); warnings: (.+)$/.exec(text.at(-1)!)!;
+    expect(tally, text.at(-1)).not.toBeNull();
+    const counted = (list: string, severity: string): void => {
+      const entries = list.split(', ').map((e) => e.split(' '));
+      for (const [rule, n] of entries) expect(Number(n), rule).toBe(problems.filter((p) => p.severity === severity && p.rule === rule).length);
+      expect(entries.reduce((sum, [, n]) => sum + Number(n), 0)).toBe(problems.filter((p) => p.severity === severity).length);
+      expect(entries.map(([, n]) => Number(n))).toEqual(entries.map(([, n]) => Number(n)).sort((a, b) => b - a));
+    };
+    counted(tally[1]!, 'error');
+    counted(tally[2]!, 'warning');
+  });
+
   it('in --strict mode every broken folder is an error', () => {
     const r = skillpress('validate', broken, '--strict');
     expect(r.code).toBe(1);

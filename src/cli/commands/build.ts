@@ -1,7 +1,7 @@
 /** `skillpress build`: parses the flags, calls `build()` (src/build.ts) and prints its result. */
 import { build as runBuild, type BuildResult } from '../../build.ts';
 import { EXIT, parse, skillsFolderArgument, type Command } from '../args.ts';
-import { formatProblem } from './validate.ts';
+import { formatProblem, problemsByRule } from './validate.ts';
 
 export const build: Command = {
   name: 'build',
@@ -52,12 +52,14 @@ function siteLine(site: NonNullable<BuildResult['site']>): string {
 
 function summaryLine(r: BuildResult): string {
   const c = r.changes;
+  const tally = problemsByRule(r.problems);
   return [
     `built ${r.skills} skill(s), ${r.files} file(s)${r.skipped_files ? ` (${r.skipped_files} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s`,
     `  withheld (private/group): ${r.withheld}; imported: ${r.imported}${r.imported_not_exported ? ` (${r.imported_not_exported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}duplicates under other names: ${r.duplicates}; invalid skills: ${r.invalid}`,
     `  changes: ${c.added} added, ${c.updated} updated, ${c.removed} removed`,
     `  reused from .cache/: token counts of ${r.reused.tokens.reused} of ${r.reused.tokens.reused + r.reused.tokens.counted} texts, archives of ${r.reused.archives.reused} of ${r.reused.archives.reused + r.reused.archives.built} skills`,
     ...(r.site ? [siteLine(r.site)] : []),
+    ...(tally ? [`  ${tally}`] : []),
     '',
   ].join('\n');
 }

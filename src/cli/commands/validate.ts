@@ -38,6 +38,22 @@ export async function configAndSkillsFolder(values: { skills?: string; config?: 
   return { config, root: await requireSkillsFolder(skillsFolderArgument(values.skills, positionals) ?? config.skills.root) };
 }
 
+/**
+ * The problems counted by rule, errors first, then the most frequent: `errors: name-unique 26;
+ * warnings: unknown-field 842, name-normalized 92`. A real catalog can print hundreds of lines
+ * of one warning; this line says what they amount to. Undefined when there is none.
+ */
+export function problemsByRule(problems: readonly Problem[]): string | undefined {
+  const part = (severity: Problem['severity'], label: string): string | undefined => {
+    const counts = new Map<string, number>();
+    for (const p of problems) if (p.severity === severity) counts.set(p.rule, (counts.get(p.rule) ?? 0) + 1);
+    const ranked = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    return ranked.length ? `${label}: ${ranked.map(([rule, n]) => `${rule} ${n}`).join(', ')}` : undefined;
+  };
+  const parts = [part('error', 'errors'), part('warning', 'warnings')].filter((x) => x !== undefined);
+  return parts.length ? `by rule: ${parts.join('; ')}` : undefined;
+}
+
 export interface ValidationSummary {
   valid: boolean;
   mode: 'strict' | 'lenient';
@@ -91,6 +107,8 @@ export const validate: Command = {
         `${summary.valid ? 'valid' : 'invalid'} (${mode}): ${summary.skills} valid skill(s), ${summary.files} file(s); ` +
           `${summary.invalid.length} invalid skill(s); ${summary.errors} error(s), ${summary.warnings} warning(s)`,
       );
+      const tally = problemsByRule(catalog.problems);
+      if (tally) out.push(tally);
       process.stdout.write(out.join('\n') + '\n');
     }
     return summary.valid ? EXIT.ok : EXIT.invalid;
