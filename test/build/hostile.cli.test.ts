@@ -72,12 +72,13 @@ describe('problem lines', () => {
     for (const n of NAMES) put(skills, `names/${n}`, 'x\n');
     const text = skillpress(['validate', skills]);
     expect(text.code).toBe(0);
-    // Nothing but newlines ends or drives a line, and every line is a problem of this folder or the verdict.
+    // Nothing but newlines ends or drives a line, and every line is a problem of this folder or the summary.
     expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     const lines = text.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(NAMES.length + 1);
-    for (const line of lines.slice(0, -1)) expect(line).toMatch(new RegExp(`^"?${skills}/names/`));
-    expect(lines.at(-1)).toMatch(/^valid \(lenient\): 1 valid skill\(s\), 1 file\(s\)/);
+    expect(lines).toHaveLength(NAMES.length + 2);
+    for (const line of lines.slice(0, -2)) expect(line).toMatch(new RegExp(`^"?${skills}/names/`));
+    expect(lines.at(-2)).toMatch(/^valid \(lenient\): 1 valid skill\(s\), 1 file\(s\)/);
+    expect(lines.at(-1)).toBe(`by rule: warnings: path-unpublishable ${NAMES.length}`);
     expect(text.stdout).toContain(`"${skills}/names/evil\\nSKILL.md:1: error [pwned] forged.md": warning [path-unpublishable]`);
     expect(text.stdout).toContain('esc\\u001b[2J\\u001b[31mred.md');
     expect(text.stdout).toContain('del\\u007f.md');
