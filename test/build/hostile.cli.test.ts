@@ -77,8 +77,8 @@ describe('problem lines', () => {
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(NAMES.length + 2);
     for (const line of lines.slice(0, -2)) expect(line).toMatch(new RegExp(`^"?${skills}/names/`));
-    expect(lines.at(-2)).toMatch(/^valid \(lenient\): 1 valid skill\(s\), 1 file\(s\)/);
-    expect(lines.at(-1)).toBe(`by rule: warnings: path-unpublishable ${NAMES.length}`);
+    expect(lines.at(-2)).toBe(`by rule: warnings: path-unpublishable ${NAMES.length}`);
+    expect(lines.at(-1)).toMatch(/^valid \(lenient\): 1 valid skill\(s\), 1 file\(s\)/);
     expect(text.stdout).toContain(`"${skills}/names/evil\\nSKILL.md:1: error [pwned] forged.md": warning [path-unpublishable]`);
     expect(text.stdout).toContain('esc\\u001b[2J\\u001b[31mred.md');
     expect(text.stdout).toContain('del\\u007f.md');

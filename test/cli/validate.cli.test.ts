@@ -107,11 +107,12 @@ describe('skillpress validate', () => {
     expect(r.stdout).toMatch(/^invalid \(lenient\): 6 valid skill\(s\), 6 file\(s\); 5 invalid skill\(s\); 5 error\(s\), 6 warning\(s\)$/m);
   });
 
-  it('ends with the problems counted by rule, errors first, as many as it printed', () => {
+  it('counts the problems by rule before the verdict, errors first, as many as it printed', () => {
     const text = skillpress('validate', broken).stdout.trimEnd().split('\n');
     const { problems } = JSON.parse(skillpress('validate', broken, '--json').stdout) as { problems: Array<{ severity: string; rule: string }> };
-    const tally = /^by rule: errors: (.+); warnings: (.+)$/.exec(text.at(-1)!)!;
-    expect(tally, text.at(-1)).not.toBeNull();
+    expect(text.at(-1)).toMatch(/^invalid \(lenient\): /);
+    const tally = /^by rule: errors: (.+); warnings: (.+)$/.exec(text.at(-2)!)!;
+    expect(tally, text.at(-2)).not.toBeNull();
     const counted = (list: string, severity: string): void => {
       const entries = list.split(', ').map((e) => e.split(' '));
       for (const [rule, n] of entries) expect(Number(n), rule).toBe(problems.filter((p) => p.severity === severity && p.rule === rule).length);

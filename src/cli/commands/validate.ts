@@ -102,13 +102,13 @@ export const validate: Command = {
       process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     } else {
       const out = catalog.problems.map((p) => formatProblem(p, root));
+      const tally = problemsByRule(catalog.problems);
+      if (tally) out.push(tally);
       out.push(
-        // The part after the verdict is a stable format that scripts and tests match on.
+        // The verdict stays the last line, in a stable format that scripts and tests match on.
         `${summary.valid ? 'valid' : 'invalid'} (${mode}): ${summary.skills} valid skill(s), ${summary.files} file(s); ` +
           `${summary.invalid.length} invalid skill(s); ${summary.errors} error(s), ${summary.warnings} warning(s)`,
       );
-      const tally = problemsByRule(catalog.problems);
-      if (tally) out.push(tally);
       process.stdout.write(out.join('\n') + '\n');
     }
     return summary.valid ? EXIT.ok : EXIT.invalid;
