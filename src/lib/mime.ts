@@ -1,5 +1,6 @@
 /** MIME types by file name, with the types skill folders commonly hold that `mime` lacks. */
 import mime from 'mime';
+import { own } from './own.ts';
 
 const EXTRA: Record<string, string> = {
   py: 'text/x-python',
@@ -29,5 +30,5 @@ export function fileType(name: string): string {
 /** MIME type for a file; `encoding` decides the fallback for unknown extensions. */
 export function mimeType(name: string, encoding: 'utf-8' | 'base64'): string {
   const ext = fileType(name);
-  return EXTRA[ext] ?? mime.getType(name) ?? (encoding === 'utf-8' ? 'text/plain' : 'application/octet-stream');
+  return own(EXTRA, ext) ?? mime.getType(name) ?? (encoding === 'utf-8' ? 'text/plain' : 'application/octet-stream');
 }

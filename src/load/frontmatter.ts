@@ -124,8 +124,9 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
 
 /** The SKILL.md line and the source text of each top-level field and each `metadata.<key>`. */
 function fieldsAsWritten(doc: Document, lineCounter: LineCounter, firstYamlLine: number): Pick<ParsedSkillMarkdown, 'fieldLines' | 'sourceText'> {
-  const fieldLines: Record<string, number> = {};
-  const sourceText: Record<string, string> = {};
+  // Keyed by what the author wrote: a field named "__proto__" or "constructor" is a key like any other.
+  const fieldLines: Record<string, number> = Object.create(null) as Record<string, number>;
+  const sourceText: Record<string, string> = Object.create(null) as Record<string, string>;
   const lineOf = (offset: number | undefined): number => (offset === undefined ? firstYamlLine : lineCounter.linePos(offset).line + firstYamlLine - 1);
   const visit = (map: unknown, prefix: string): void => {
     if (!isMap(map)) return;

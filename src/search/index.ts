@@ -433,7 +433,8 @@ export class SkillSearch {
    * common word), whichever reads fewer postings.
    */
   private matchesOf(best: readonly number[], perToken: readonly TokenScores[], words: readonly string[]): HitMatches[] {
-    const matches = best.map((): HitMatches => ({ terms: {}, words: words.map((): string[] => []), exact: words.map(() => false) }));
+    // Terms are the catalog's words, "constructor" and "__proto__" among them: no inherited keys.
+    const matches = best.map((): HitMatches => ({ terms: Object.create(null) as HitMatches['terms'], words: words.map((): string[] => []), exact: words.map(() => false) }));
     // A word's own terms, as each index normalizes them: the whole word and its parts.
     const own = words.map((w) => new Set(tokenizeText(w).flatMap((t) => [normalizeTerm(t), normalizeBodyTerm(t)]).filter((t) => t !== undefined)));
     if (best.length === 0) return matches;

@@ -3,6 +3,7 @@
  * its language (`data-language`, `language-*`); the browser highlights it when it is shown
  * (src/site/client/highlight.ts). Anything not listed here stays plain text.
  */
+import { own } from '../lib/own.ts';
 
 /** File type (extension) or file name → Shiki language. */
 export const LANGUAGES: Readonly<Record<string, string>> = {
@@ -56,9 +57,10 @@ export const HIGHLIGHT_MAX_BYTES = 100 * 1024;
 
 export function languageFor(fileName: string): string | undefined {
   const lower = fileName.toLowerCase();
-  if (LANGUAGES[lower]) return LANGUAGES[lower];
+  const byName = own(LANGUAGES, lower);
+  if (byName) return byName;
   const dot = lower.lastIndexOf('.');
-  return dot >= 0 ? LANGUAGES[lower.slice(dot + 1)] : undefined;
+  return dot >= 0 ? own(LANGUAGES, lower.slice(dot + 1)) : undefined;
 }
 
 const NAMES = new Set(Object.values(LANGUAGES));
@@ -66,5 +68,5 @@ const NAMES = new Set(Object.values(LANGUAGES));
 /** A fence's info string (`py`, `python`, `bash`) → Shiki language, if we highlight it. */
 export function fenceLanguage(info: string): string | undefined {
   const name = info.toLowerCase();
-  return LANGUAGES[name] ?? (NAMES.has(name) ? name : undefined);
+  return own(LANGUAGES, name) ?? (NAMES.has(name) ? name : undefined);
 }

@@ -95,6 +95,22 @@ describe('file names', () => {
     expect(c.skills[0]!.files.map((f) => [f.path, f.content])).toEqual([['...', '...\n'], ['..notes.md', '..notes.md\n'], ['..txt', '..txt\n'], ['SKILL.md', expect.any(String)], ['sub/..hidden', 'sub/..hidden\n']]);
   });
 
+  it('treats "__proto__" and "constructor" as names like any other: files with a type, fields with their line', async () => {
+    const c = await load((root) => {
+      put(root, 'members/SKILL.md', '---\nname: members\ndescription: Names of object members.\n__proto__: a\nconstructor: b\n---\nBody\n');
+      for (const n of ['__proto__', 'constructor', 'a.constructor', 'b.__proto__', 'c.tostring']) put(root, `members/${n}`, `${n}\n`);
+    });
+    const files = c.skills.find((s) => s.id === 'members')!.files.filter((f) => f.path !== 'SKILL.md');
+    expect(files.map((f) => [f.path, f.mime, f.content])).toEqual(
+      ['__proto__', 'a.constructor', 'b.__proto__', 'c.tostring', 'constructor'].map((n) => [n, 'text/plain', `${n}\n`]),
+    );
+    const unknown = c.problems.filter((p) => p.rule === 'unknown-field').map((p) => [p.field, p.line]);
+    expect(unknown).toEqual([
+      ['__proto__', 4],
+      ['constructor', 5],
+    ]);
+  });
+
   it('reports each name that is not UTF-8 once, and never lists it', async () => {
     const c = await load((root) => {
       put(root, 'latin/SKILL.md', front('latin'));

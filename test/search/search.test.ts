@@ -333,3 +333,26 @@ describe('query index (term-index.ts)', () => {
     expect(s.search('pdf').map((h) => [h.id, h.score])).toEqual(full.search('pdf').map((h) => [h.id, h.score]));
   });
 });
+
+describe('words that name members of every JavaScript object', () => {
+  // "constructor" is an ordinary word in requests about code; "__proto__" and "toString" too.
+  const members = buildSearchIndexes([
+    entry({ id: 'class-helper', description: 'Adds a constructor to a class and overrides toString.', body: 'Never touch __proto__ directly; use the constructor.' }),
+    entry({ id: 'plain-notes', description: 'Keeps notes in plain text.' }),
+  ]);
+  const index = SkillSearch.load(roundTrip(members.search), roundTrip(members.body));
+
+  it('finds the skill that has them, and says where, instead of failing', () => {
+    const [hit, ...rest] = index.search('add a constructor and toString, avoid __proto__');
+    expect(hit?.id).toBe('class-helper');
+    expect(rest).toEqual([]);
+    expect(hit?.words.find((w) => w.word === 'constructor')?.fields).toEqual(expect.arrayContaining(['description', 'body']));
+    expect(Object.keys(hit!.match)).toEqual(expect.arrayContaining(['constructor']));
+    expect(index.search('constructor', { mode: 'all' }).map((h) => h.id)).toEqual(['class-helper']);
+  });
+
+  it('finds nothing for them in a skill that lacks them', () => {
+    expect(index.search('constructor').map((h) => h.id)).not.toContain('plain-notes');
+    expect(SkillSearch.load(roundTrip(members.search)).search('hasOwnProperty valueOf')).toEqual([]);
+  });
+});

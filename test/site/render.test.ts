@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { renderMarkdown, skillFileLinkResolver } from '../../src/site/markdown.ts';
 import { encodePath, normalizeBase, siteUrls, slug } from '../../src/site/urls.ts';
 import { orderFiles } from '../../src/site/skill-view.ts';
+import { fenceLanguage, languageFor } from '../../src/site/languages.ts';
 import type { FeedFile } from '../../src/model/feed.ts';
 
 describe('renderMarkdown', () => {
@@ -100,5 +101,19 @@ describe('orderFiles', () => {
       'a.md',
       'z.txt',
     ]);
+  });
+});
+
+describe('languages', () => {
+  it('highlights known languages by extension, file name and fence', () => {
+    expect([languageFor('scripts/run.py'), languageFor('Dockerfile'), fenceLanguage('py'), fenceLanguage('python')]).toEqual(['python', 'docker', 'python', 'python']);
+  });
+
+  it('leaves names of object members plain: "constructor", "__proto__", "toString"', () => {
+    for (const name of ['constructor', '__proto__', 'tostring', 'hasownproperty']) {
+      expect(fenceLanguage(name), name).toBeUndefined();
+      expect(languageFor(name), name).toBeUndefined();
+      expect(languageFor(`file.${name}`), name).toBeUndefined();
+    }
   });
 });

@@ -81,7 +81,8 @@ export async function getSkillById(client: Client, skillId: string, options: Rea
   const meta = (responses[0] as SearchResult<SkillDocument>).hits.hits[0]?._source;
   if (!meta) throw new SkillNotFoundError(skillId);
   const entries = await remainingFiles(client, names.files, skillId, responses[1] as SearchResult<FileDocument>);
-  const files: Record<string, string> = {};
+  // Keyed by file path: a file named "__proto__" is a file like any other.
+  const files: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const entry of entries) if (entry.file_content !== undefined) files[entry.file_path] = entry.file_content;
   const skillMd = entries.find((e) => e.file_path === 'SKILL.md');
   return {

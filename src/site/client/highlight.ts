@@ -10,6 +10,7 @@
 import { createCssVariablesTheme, createHighlighterCore, type HighlighterCore, type LanguageRegistration } from 'shiki/core';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { HIGHLIGHT_MAX_BYTES } from '../languages.ts';
+import { own } from '../../lib/own.ts';
 
 type Grammar = () => Promise<{ default: LanguageRegistration[] }>;
 
@@ -89,7 +90,7 @@ function tokenNode(text: string, color: string | undefined, fontStyle: number): 
  */
 export async function highlightElement(code: HTMLElement, lang: string, lines: boolean): Promise<boolean> {
   const text = code.textContent ?? '';
-  if (!GRAMMARS[lang] || text.length > HIGHLIGHT_MAX_BYTES) return false;
+  if (!own(GRAMMARS, lang) || text.length > HIGHLIGHT_MAX_BYTES) return false;
   const hl = await highlighterFor(lang);
   const tokens = hl.codeToTokensBase(text.replace(/\n$/, ''), { lang, theme: THEME.name });
   const out = document.createDocumentFragment();
