@@ -26,6 +26,9 @@ const FILES: Record<string, Uint8Array | string> = {
   'a/notes.md': 'notes of a\n',
   'b/notes.md': 'notes of b\n',
   'big.bin': randomBytes(LIMIT + 1),
+  // Computed: a literal `'__proto__': …` would set the object's prototype, not add a file.
+  ['__proto__']: 'a file named like every object\'s prototype\n',
+  constructor: 'a file named like every object\'s constructor\n',
 };
 
 /** A hand-made file document at `filePath` holding the one byte "x", as if read from the index. */
@@ -118,6 +121,7 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
     const skill = JSON.parse(json.stdout);
     expect(skill.skill_id).toBe(SKILL);
     expect(skill.skill_markdown).toBe(FILES['SKILL.md']);
+    expect(skill.files['__proto__']).toBe(FILES['__proto__']);
     expect(Object.keys(skill.files)).toHaveLength(Object.keys(FILES).length - 1);
     const missing = await runCli(['get', 'no-such-skill', '--es', ES_URL, '--index-prefix', prefix]);
     expect(missing.code).toBe(1);
