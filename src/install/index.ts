@@ -14,6 +14,7 @@ import { InvalidInputError, NotFoundError, UsageError } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { atomicWrite, resolveInside } from '../lib/fs.ts';
 import { parseJson } from '../lib/json.ts';
+import { own } from '../lib/own.ts';
 import { quotePath } from '../lib/paths.ts';
 import { SKILL_NAME_PATTERN } from '../model/skill.ts';
 import { locate, type Limits } from './source.ts';
@@ -69,7 +70,8 @@ export async function install(source: string, name: string, opts: InstallOptions
   if (!published) throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}`);
 
   const manifest = await readManifest(to);
-  const record = manifest.skills[name];
+  // A skill may be named "constructor": only the manifest's own entries are records.
+  const record = own(manifest.skills, name);
   const exists = await lstat(dir).then(() => true, () => false);
   if (exists) {
     if (!record && !opts.force) throw new InvalidInputError(`${dir} already exists and was not installed by skillpress; use --force to replace it`);

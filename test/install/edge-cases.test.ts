@@ -27,7 +27,7 @@ const target = () => path.join(tmp, `target-${++n}`);
 
 beforeAll(async () => {
   tmp = await tempDir('install-edges');
-  await writeSkills(path.join(tmp, 'skills'), [{ name: 'dotted', files: DOTTED }, { name: 'twice' }, { name: 'lost-file', files: { 'data.txt': 'here\n' } }]);
+  await writeSkills(path.join(tmp, 'skills'), [{ name: 'dotted', files: DOTTED }, { name: 'twice' }, { name: 'lost-file', files: { 'data.txt': 'here\n' } }, { name: 'constructor' }]);
   await publish(path.join(tmp, 'skills'), path.join(tmp, 'dist'), 'acme');
   await addFeedFiles(path.join(tmp, 'dist'), 'twice', { 'SKILL.md': 'a second SKILL.md\n' });
   await rm(path.join(tmp, 'dist', 'feed', 'v1', 'files', 'lost-file', 'data.txt'));
@@ -40,6 +40,20 @@ afterAll(async () => {
 });
 
 const rejection = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: Error) => e);
+
+describe('a skill named like a member of every object', () => {
+  it('"constructor": a folder made by hand is not taken for an earlier install', async () => {
+    const to = target();
+    await mkdir(path.join(to, 'constructor'), { recursive: true });
+    await writeFile(path.join(to, 'constructor', 'SKILL.md'), 'mine\n');
+    const refused = await rejection(install(feed.url, 'constructor', { to }));
+    expect(refused).toBeInstanceOf(InvalidInputError);
+    expect(refused.message).toContain('was not installed by skillpress; use --force');
+    const forced = await install(feed.url, 'constructor', { to, force: true });
+    expect(forced.action).toBe('updated');
+    expect(await install(feed.url, 'constructor', { to })).toMatchObject({ action: 'unchanged' });
+  });
+});
 
 describe('what the build publishes installs (row 9)', () => {
   it.each([
