@@ -6,10 +6,12 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { NetworkError, NotFoundError } from '../lib/errors.ts';
+import { FEED_PATH } from '../lib/layout.ts';
 import { DirStore, type DirStoreOptions, type FeedStore } from './store.ts';
 import type { RemoteStore, RemoteStoreOptions } from './remote-store.ts';
 
-export const FEED_SUBDIR = 'feed/v1';
+/** The feed folder below a build folder or site root. */
+export const FEED_SUBDIR = FEED_PATH;
 
 export interface OpenOptions extends RemoteStoreOptions, DirStoreOptions {
   /** The feed folder below a build folder or site root (default `feed/v1`). */

@@ -12,6 +12,7 @@ import type { FeedCatalog } from './catalog.ts';
 import { DirStore, openFeedStore, type FeedStore } from '../feed-reader/index.ts';
 import { createServer } from './server.ts';
 import { releaseMemory } from './memory.ts';
+import { CATALOG_PATH, FEED_PATH } from '../lib/layout.ts';
 import { LineTransport } from './transport.ts';
 
 /**
@@ -52,6 +53,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       current.then(
         (c) => {
           log(`serving ${c.cards.length} skill(s) from ${store.location}`);
+          void catalogViewBeside(store).then((view) => view && log(`${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): serve it with --feed ${view} to offer them too`));
           // Full-text search needs the body index, best_skill the skills' meaning: make them now, before the first request asks.
           setImmediate(() => warmUp(c, log));
         },
@@ -134,6 +136,17 @@ function afterLoad(): void {
 async function loadCatalog(store: FeedStore): Promise<FeedCatalog> {
   const { FeedCatalog } = await import('./catalog.ts');
   return FeedCatalog.load(store);
+}
+
+/**
+ * A build that imports peers' skills without re-exporting them keeps its site's catalog (its own
+ * skills and the imported ones) in `catalog/v1` beside `feed/v1`: where that is, when this
+ * server was pointed at such a build's own feed, so the log can say how to offer both.
+ */
+async function catalogViewBeside(store: FeedStore): Promise<string | undefined> {
+  if (!(store instanceof DirStore) || !store.location.endsWith(path.join(...FEED_PATH.split('/')))) return undefined;
+  const view = path.join(store.location, '..', '..', ...CATALOG_PATH.split('/'));
+  return (await stat(path.join(view, 'index.json')).catch(() => undefined))?.isFile() ? view : undefined;
 }
 
 /** Local feeds: a cheap stat of index.json; a rebuild rewrites it last. */

@@ -59,6 +59,29 @@ describe('local feeds', () => {
     await expect(openFeedStore(path.join(tmp.dir, 'skills'), { cacheFirst: true })).rejects.toThrow(/no feed at .*run `skillpress build` first/);
   });
 
+  test('pointed at a build that shows imported skills only on its site, it says where they are', async () => {
+    const dist = path.join(tmp.dir, 'dist');
+    const own = await connect(dist, 'legacy');
+    try {
+      await own.client.callTool({ name: 'skills_list', arguments: {} });
+      await expect.poll(() => own.stderr(), { timeout: 10_000 }).toMatch(/serving 3 skill\(s\)/);
+      expect(own.stderr()).not.toContain('imported from peers');
+    } finally {
+      await own.close();
+    }
+    // The catalog a build with peers and federation.reexport off writes beside its feed.
+    await cp(feedDir, path.join(dist, 'catalog', 'v1'), { recursive: true });
+    const hinted = await connect(dist, 'legacy');
+    try {
+      const view = path.join(dist, 'catalog', 'v1');
+      await expect.poll(() => hinted.stderr(), { timeout: 10_000 }).toContain(`${view} also holds the skills imported from peers`);
+      expect(hinted.stderr()).toContain(`--feed ${view}`);
+    } finally {
+      await hinted.close();
+      await rm(path.join(dist, 'catalog'), { recursive: true });
+    }
+  });
+
   test('files are checked against the manifest digest, and a symlink out of the feed is never followed', async () => {
     const catalog = await FeedCatalog.load(new DirStore(feedDir));
     const card = catalog.requireCard('pdf-processing');

@@ -38,9 +38,9 @@ import { FileCache, keptText } from '../../lib/file-cache.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
 
-export const FEED_PATH = 'feed/v1';
-export const CATALOG_PATH = 'catalog/v1';
-export const DISCOVERY_PATH = '.well-known/agent-skills';
+import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../../lib/layout.ts';
+
+export { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH };
 
 export interface WriteFeedOptions {
   /** Build output folder; the feed goes to `<outDir>/feed/v1` (or `feedPath`). */

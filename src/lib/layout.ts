@@ -1,0 +1,9 @@
+/**
+ * Where a build puts what it publishes, relative to its output folder: one definition for the
+ * writer, the feed readers and the MCP server (dependency-free, so the server's start loads
+ * nothing more for it).
+ */
+export const FEED_PATH = 'feed/v1';
+/** The site's catalog when imported skills are shown but not re-exported: own and imported skills, feed layout. */
+export const CATALOG_PATH = 'catalog/v1';
+export const DISCOVERY_PATH = '.well-known/agent-skills';
