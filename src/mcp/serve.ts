@@ -52,8 +52,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       current = loadCatalog(store);
       current.then(
         (c) => {
-          log(`serving ${c.cards.length} skill(s) from ${store.location}`);
-          void catalogViewBeside(store).then((view) => view && log(`${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): serve it with --feed ${view} to offer them too`));
+          announce(c, store, log);
           // Full-text search needs the body index, best_skill the skills' meaning: make them now, before the first request asks.
           setImmediate(() => warmUp(c, log));
         },
@@ -136,6 +135,14 @@ function afterLoad(): void {
 async function loadCatalog(store: FeedStore): Promise<FeedCatalog> {
   const { FeedCatalog } = await import('./catalog.ts');
   return FeedCatalog.load(store);
+}
+
+/** Says what is served, and where the build keeps the imported skills it shows only on its site. */
+function announce(c: FeedCatalog, store: FeedStore, log: (message: string) => void): void {
+  log(`serving ${c.cards.length} skill(s) from ${store.location}`);
+  void catalogViewBeside(store).then((view) => {
+    if (view) log(`${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): serve it with --feed ${view} to offer them too`);
+  });
 }
 
 /**
