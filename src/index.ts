@@ -22,7 +22,8 @@ export { federate, importPeer, importSkillUrl, type FederateOptions } from './fe
 export { findDuplicates, duplicateProblems, type Duplicate } from './duplicates/index.ts';
 
 // The feed: writing, and reading it back (a folder or a published URL).
-export { writeFeed, FEED_PATH, CATALOG_PATH, DISCOVERY_PATH, type WriteFeedOptions, type FeedSummary } from './emit/feed/index.ts';
+export { writeFeed, type WriteFeedOptions, type FeedSummary } from './emit/feed/index.ts';
+export { FEED_PATH, CATALOG_PATH, DISCOVERY_PATH } from './lib/layout.ts';
 export { loadPreviousFeed, computeChanges, type PreviousFeed } from './emit/feed/index.ts';
 export { openFeed, openFeedStore, FeedReader, DirStore, type FeedStore, type OpenOptions } from './feed-reader/index.ts';
 export { FeedCatalog } from './mcp/index.ts';

@@ -14,7 +14,7 @@ import { FeedReader, type FeedReaderOptions } from './reader.ts';
 import { openFeedStore, type OpenOptions } from './open.ts';
 
 export { FeedReader, type FeedReaderOptions, type IndexEntry, type VerifiedFile, type VerifiedSkill } from './reader.ts';
-export { FEED_SUBDIR, indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
+export { indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
 export { DirStore, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
 export { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';
 export { Cache } from './cache.ts';

@@ -10,9 +10,6 @@ import { FEED_PATH } from '../lib/layout.ts';
 import { DirStore, type DirStoreOptions, type FeedStore } from './store.ts';
 import type { RemoteStore, RemoteStoreOptions } from './remote-store.ts';
 
-/** The feed folder below a build folder or site root. */
-export const FEED_SUBDIR = FEED_PATH;
-
 export interface OpenOptions extends RemoteStoreOptions, DirStoreOptions {
   /** The feed folder below a build folder or site root (default `feed/v1`). */
   feedPath?: string;
@@ -24,11 +21,11 @@ const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
 
 /** The store for `location`; a NotFoundError when no feed is there. */
 export async function openFeedStore(location: string, options: OpenOptions = {}): Promise<FeedStore> {
-  return isUrl(location) ? openRemote(location, options) : new DirStore(await feedDirOf(location, options.feedPath ?? FEED_SUBDIR), options);
+  return isUrl(location) ? openRemote(location, options) : new DirStore(await feedDirOf(location, options.feedPath ?? FEED_PATH), options);
 }
 
 /** `https://site/` → `https://site/feed/v1/index.json`; a URL ending in `.json` is taken as is. */
-export function indexUrlOf(url: string, feedPath = FEED_SUBDIR): string {
+export function indexUrlOf(url: string, feedPath = FEED_PATH): string {
   return indexUrlCandidates(url, feedPath)[0]!;
 }
 
@@ -43,7 +40,7 @@ function indexUrlCandidates(url: string, feedPath: string): string[] {
 async function openRemote(location: string, options: OpenOptions): Promise<RemoteStore> {
   // Only URL feeds need the cache and HTTP code: local ones start without loading it.
   const { RemoteStore } = await import('./remote-store.ts');
-  const candidates = indexUrlCandidates(location, options.feedPath ?? FEED_SUBDIR);
+  const candidates = indexUrlCandidates(location, options.feedPath ?? FEED_PATH);
   for (let i = 0; ; i++) {
     const store = new RemoteStore(candidates[i]!, options);
     try {

@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { IntegrityError, InvalidInputError, NetworkError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
 import { realpathInside } from '../lib/fs.ts';
+import { DISCOVERY_PATH, FEED_PATH } from '../lib/layout.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { httpGet } from '../lib/http.ts';
 import { checkSchema, parseJsonText } from '../lib/json.ts';
@@ -100,7 +101,7 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
   const site = root.protocol === 'file:' ? folderSite(siteRoot) : httpSite(siteRoot, limits);
   const candidates = root.pathname.endsWith('.json')
     ? [root]
-    : ['feed/v1/index.json', '.well-known/agent-skills/index.json', 'index.json'].map((rel) => new URL(rel, withSlash(root)));
+    : [`${FEED_PATH}/index.json`, `${DISCOVERY_PATH}/index.json`, 'index.json'].map((rel) => new URL(rel, withSlash(root)));
   const jsonBytes = jsonBytesOf(limits);
   let notJson: InvalidInputError | undefined;
   for (const url of candidates) {

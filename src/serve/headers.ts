@@ -11,10 +11,11 @@
  * Hosts that cannot set headers (GitHub Pages) should publish the files on an origin of their
  * own: `site.files_base_url` (docs/site.md).
  */
+import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../lib/layout.ts';
 import { normalizeBase } from '../site/urls.ts';
 
 /** Folders below the site root that hold files from skills. */
-export const SKILL_FILE_FOLDERS = ['feed/v1/files/', 'catalog/v1/files/', '.well-known/agent-skills/'] as const;
+export const SKILL_FILE_FOLDERS = [`${FEED_PATH}/files/`, `${CATALOG_PATH}/files/`, `${DISCOVERY_PATH}/`] as const;
 
 /** Extensions a browser opens as a document that can run script (HTML, SVG, any XML) or runs as script. */
 export const ACTIVE_EXTENSIONS = ['html', 'htm', 'shtml', 'xhtml', 'xht', 'mht', 'mhtml', 'svg', 'svgz', 'xml', 'xsl', 'xslt', 'rdf', 'js', 'mjs', 'cjs'] as const;

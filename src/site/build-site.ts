@@ -22,6 +22,7 @@ import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
 import { sha256Hex } from '../lib/hash.ts';
+import { FEED_PATH } from '../lib/layout.ts';
 import { readCards, readIndex, readSkills } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
 import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, takeFolders, type PagePlan } from './page-cache.ts';
@@ -75,7 +76,7 @@ export interface SiteResult {
 function runtimeFeedPath(feedDir: string, explicit?: string): string {
   if (explicit) return explicit.replace(/^\/+|\/+$/g, '');
   const tail = feedDir.split(path.sep).slice(-2).join('/');
-  return /^(feed|catalog)\/v\d+$/.test(tail) ? tail : 'feed/v1';
+  return /^(feed|catalog)\/v\d+$/.test(tail) ? tail : FEED_PATH;
 }
 
 /** The folder holding astro.config.mjs and src/pages (this package's root). */

@@ -1,5 +1,5 @@
 /** The feed emitter: `feed/v1/…`, `.well-known/agent-skills/…`, archives, change list. */
-export { writeFeed, FEED_PATH, CATALOG_PATH, DISCOVERY_PATH, type WriteFeedOptions, type FeedSummary } from './write-feed.ts';
+export { writeFeed, type WriteFeedOptions, type FeedSummary } from './write-feed.ts';
 export { loadPreviousFeed, computeChanges, type PreviousFeed } from './changes.ts';
 export { tarGz, zip, type ArchiveEntry } from './archive.ts';
 

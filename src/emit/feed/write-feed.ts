@@ -40,8 +40,6 @@ import { TokenCounts } from '../../lib/token-counts.ts';
 
 import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../../lib/layout.ts';
 
-export { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH };
-
 export interface WriteFeedOptions {
   /** Build output folder; the feed goes to `<outDir>/feed/v1` (or `feedPath`). */
   outDir: string;
