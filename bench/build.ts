@@ -30,7 +30,10 @@ const SEARCH_TARGET_GZIP_KB = 300;
 const FILES_PER_SKILL = 10;
 const RUNS = 2;
 
-const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
+const sizes = process.argv
+  .slice(2)
+  .filter((a) => /^\d+$/.test(a))
+  .map(Number);
 const skillCounts = sizes.length > 0 ? sizes : [100, 1_000];
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-build-'));
 const config = SkillpressConfig.parse({});
@@ -53,7 +56,11 @@ const sizesOf = (file: string): [number, number] => {
 };
 
 async function measureFeed(skills: number): Promise<FeedRow> {
-  const generated = await generateCatalog(path.join(work, `catalog-${skills}`), { skills, filesPerSkill: FILES_PER_SKILL, binaryRatio: 0.2 });
+  const generated = await generateCatalog(path.join(work, `catalog-${skills}`), {
+    skills,
+    filesPerSkill: FILES_PER_SKILL,
+    binaryRatio: 0.2,
+  });
   const t0 = performance.now();
   const catalog = await loadCatalog(generated.root, { sourceDateEpoch: 1_700_000_000 });
   const load = (performance.now() - t0) / 1000;
@@ -84,7 +91,8 @@ async function measureFeed(skills: number): Promise<FeedRow> {
     search: sizesOf(path.join(feedDir, SEARCH_FILE)),
     body: sizesOf(path.join(feedDir, BODY_INDEX_FILE)),
   };
-  for (let run = 0; run < RUNS; run++) rmSync(path.join(work, `out-${skills}-${run}`), { recursive: true, force: true });
+  for (let run = 0; run < RUNS; run++)
+    rmSync(path.join(work, `out-${skills}-${run}`), { recursive: true, force: true });
   return row;
 }
 
@@ -99,7 +107,12 @@ function measureRealisticSearch(count: number) {
   const index = SkillSearch.load(searchJson);
   const loadMs = performance.now() - t1;
   // Queries people and agents type: a misspelt name, a tag and a word, a file path, a body word.
-  const queries = entries.slice(0, 100).map((e, i) => [e.name.replace(/[aeiou]/, 'x'), `${e.tags[0]} ${e.domain}`, e.paths[1]!, e.body.split(/\s+/)[20]!][i % 4]!);
+  const queries = entries
+    .slice(0, 100)
+    .map(
+      (e, i) =>
+        [e.name.replace(/[aeiou]/, 'x'), `${e.tags[0]} ${e.domain}`, e.paths[1]!, e.body.split(/\s+/)[20]!][i % 4]!,
+    );
   const time = (s: SkillSearch): number => {
     const t = performance.now();
     for (const q of queries) s.search(q, { limit: 10 });
@@ -121,15 +134,42 @@ function measureRealisticSearch(count: number) {
 try {
   const rows: FeedRow[] = [];
   for (const n of skillCounts) rows.push(await measureFeed(n));
-  console.log(`\nwriteFeed, ${FILES_PER_SKILL} files per skill (20% binary), best of ${RUNS}; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`);
+  console.log(
+    `\nwriteFeed, ${FILES_PER_SKILL} files per skill (20% binary), best of ${RUNS}; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
   console.log(
     table(
-      ['skills', 'files', 'load s', 'feed s', 'feed cpu s', 'output MiB', 'search.json KB', 'gzip KB', 'body index KB', 'gzip KB'],
-      rows.map((r) => [r.skills.toLocaleString('en-US'), r.files.toLocaleString('en-US'), r.load.toFixed(2), r.feed.toFixed(2), r.cpu.toFixed(2), r.outMiB.toFixed(1), kb(r.search[0]), kb(r.search[1]), kb(r.body[0]), kb(r.body[1])]),
+      [
+        'skills',
+        'files',
+        'load s',
+        'feed s',
+        'feed cpu s',
+        'output MiB',
+        'search.json KB',
+        'gzip KB',
+        'body index KB',
+        'gzip KB',
+      ],
+      rows.map((r) => [
+        r.skills.toLocaleString('en-US'),
+        r.files.toLocaleString('en-US'),
+        r.load.toFixed(2),
+        r.feed.toFixed(2),
+        r.cpu.toFixed(2),
+        r.outMiB.toFixed(1),
+        kb(r.search[0]),
+        kb(r.search[1]),
+        kb(r.body[0]),
+        kb(r.body[1]),
+      ]),
     ),
   );
   const thousand = rows.find((r) => r.skills === 1_000);
-  if (thousand) console.log(`\ntarget: feeds for 1,000 skills ≤ ${FEED_TARGET_SECONDS} s: ${thousand.feed <= FEED_TARGET_SECONDS ? 'met' : 'NOT met'} (${thousand.feed.toFixed(2)} s)`);
+  if (thousand)
+    console.log(
+      `\ntarget: feeds for 1,000 skills ≤ ${FEED_TARGET_SECONDS} s: ${thousand.feed <= FEED_TARGET_SECONDS ? 'met' : 'NOT met'} (${thousand.feed.toFixed(2)} s)`,
+    );
 
   const s = measureRealisticSearch(1_000);
   console.log('\nsearch indexes over 1,000 entries with realistic text (bench/lib/search-entries.ts)\n');
@@ -137,13 +177,22 @@ try {
     table(
       ['index', 'raw KB', 'gzip KB', 'build ms', 'load ms', 'query ms'],
       [
-        ['search.json', kb(s.search[0]), kb(s.search[1]), s.buildMs.toFixed(0), s.loadMs.toFixed(0), s.metaQueryMs.toFixed(2)],
+        [
+          'search.json',
+          kb(s.search[0]),
+          kb(s.search[1]),
+          s.buildMs.toFixed(0),
+          s.loadMs.toFixed(0),
+          s.metaQueryMs.toFixed(2),
+        ],
         ['search-body.json', kb(s.body[0]), kb(s.body[1]), '(with above)', '', s.fullQueryMs.toFixed(2) + ' (both)'],
       ],
     ),
   );
   const worst = Math.max(s.search[1], ...rows.map((r) => (r.search[1] * 1_000) / r.skills));
-  console.log(`\ntarget: search.json ≤ ${SEARCH_TARGET_GZIP_KB} KB gzipped per 1,000 skills: ${worst <= SEARCH_TARGET_GZIP_KB * 1024 ? 'met' : 'NOT met'} (${kb(worst)} KB at worst)`);
+  console.log(
+    `\ntarget: search.json ≤ ${SEARCH_TARGET_GZIP_KB} KB gzipped per 1,000 skills: ${worst <= SEARCH_TARGET_GZIP_KB * 1024 ? 'met' : 'NOT met'} (${kb(worst)} KB at worst)`,
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -33,7 +33,11 @@ interface Built {
 /** Build `skills` into `out` in a fresh process; the exit code is what `skillpress build` would give. */
 function measureBuild(skills: string, out: string, site: boolean): Built {
   const started = performance.now();
-  const r = spawnSync(process.execPath, [path.join(here, 'lib/measure-build.ts'), skills, out, ...(site ? ['--site'] : [])], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, maxBuffer: 1 << 30 });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(here, 'lib/measure-build.ts'), skills, out, ...(site ? ['--site'] : [])],
+    { encoding: 'utf8', env: { ...process.env, CI: 'true' }, maxBuffer: 1 << 30 },
+  );
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build of ${skills} crashed (${r.status}): ${r.stderr.slice(-2000)}`);
   const { result } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { result: BuildResult };
@@ -54,7 +58,8 @@ function countSkillMd(dir: string): number {
 /** Skills left out, by folder: the rules of their errors. */
 function leftOut(result: BuildResult): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const p of result.problems.filter((x) => x.severity === 'error')) out.set(p.skill, [...new Set([...(out.get(p.skill) ?? []), p.rule])]);
+  for (const p of result.problems.filter((x) => x.severity === 'error'))
+    out.set(p.skill, [...new Set([...(out.get(p.skill) ?? []), p.rule])]);
   return out;
 }
 
@@ -62,7 +67,9 @@ const count = (result: BuildResult, rule: string): number => result.problems.fil
 
 /** Copies left out as committed twice: a `duplicate-copy` warning says "committed N times". */
 function copiesMerged(result: BuildResult): number {
-  return result.problems.filter((p) => p.rule === 'duplicate-copy').reduce((n, p) => n + Number(/committed (\d+) times/.exec(p.message)?.[1] ?? 1) - 1, 0);
+  return result.problems
+    .filter((p) => p.rule === 'duplicate-copy')
+    .reduce((n, p) => n + Number(/committed (\d+) times/.exec(p.message)?.[1] ?? 1) - 1, 0);
 }
 
 function byRule(left: Map<string, string[]>): string {
@@ -78,7 +85,9 @@ if (!root) {
 
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-corpora-'));
 try {
-  const catalogs = readdirSync(root).filter((name) => statSync(path.join(root, name)).isDirectory()).sort();
+  const catalogs = readdirSync(root)
+    .filter((name) => statSync(path.join(root, name)).isDirectory())
+    .sort();
   const rows: string[][] = [];
   const details: string[] = [];
   for (const name of catalogs) {
@@ -106,8 +115,27 @@ try {
     rmSync(path.join(work, `${name}-feeds`), { recursive: true, force: true });
     rmSync(path.join(work, `${name}-site`), { recursive: true, force: true });
   }
-  console.log(`\nskillpress build (lenient, default config), each catalog cold in its own process; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`);
-  console.log(table(['catalog', 'SKILL.md', 'published', 'copies merged', 'names normalized', 'left out (rule)', 'withheld', 'exit', 'feeds s', 'with site s', 'digests checked / mismatched'], rows));
+  console.log(
+    `\nskillpress build (lenient, default config), each catalog cold in its own process; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
+  console.log(
+    table(
+      [
+        'catalog',
+        'SKILL.md',
+        'published',
+        'copies merged',
+        'names normalized',
+        'left out (rule)',
+        'withheld',
+        'exit',
+        'feeds s',
+        'with site s',
+        'digests checked / mismatched',
+      ],
+      rows,
+    ),
+  );
   if (details.length > 0) console.log(`\nleft out, and mismatches:\n${details.join('\n')}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -40,10 +40,15 @@ if (!url) {
 const client = createClient({ url });
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-es-'));
 try {
-  const generated = await generateCatalog(path.join(work, 'catalog'), { skills: skillCount, filesPerSkill: 10, binaryRatio: 0.2 });
+  const generated = await generateCatalog(path.join(work, 'catalog'), {
+    skills: skillCount,
+    filesPerSkill: 10,
+    binaryRatio: 0.2,
+  });
   const catalog = await loadCatalog(generated.root);
   const files = catalog.skills.reduce((n, s) => n + s.files.length, 0);
-  const mib = catalog.skills.reduce((n, s) => n + s.files.reduce((m, f) => m + (f.content?.length ?? 0), 0), 0) / 2 ** 20;
+  const mib =
+    catalog.skills.reduce((n, s) => n + s.files.reduce((m, f) => m + (f.content?.length ?? 0), 0), 0) / 2 ** 20;
 
   const ingestSeconds: number[] = [];
   const bulkSeconds: number[] = [];
@@ -82,8 +87,18 @@ try {
 
   const rows = [
     ['measure', 'value', 'target', 'ok'],
-    [`ingest ${catalog.skills.length} skills × 10 files (${files} file docs, ${mib.toFixed(1)} MiB), best of ${INGEST_RUNS}`, `${best.toFixed(2)} s`, '', ''],
-    ['ingest throughput, end to end (file documents/s)', docsPerSecond.toFixed(0), `≥ ${TARGET_DOCS_PER_SECOND}`, docsPerSecond >= TARGET_DOCS_PER_SECOND ? 'yes' : 'NO'],
+    [
+      `ingest ${catalog.skills.length} skills × 10 files (${files} file docs, ${mib.toFixed(1)} MiB), best of ${INGEST_RUNS}`,
+      `${best.toFixed(2)} s`,
+      '',
+      '',
+    ],
+    [
+      'ingest throughput, end to end (file documents/s)',
+      docsPerSecond.toFixed(0),
+      `≥ ${TARGET_DOCS_PER_SECOND}`,
+      docsPerSecond >= TARGET_DOCS_PER_SECOND ? 'yes' : 'NO',
+    ],
     ['ingest runs, end to end (s)', ingestSeconds.map((s) => s.toFixed(2)).join(', '), '', ''],
     ['bulk phase only (documents/s, best run)', bulkDocsPerSecond.toFixed(0), '', ''],
     [`getSkillById, 10-file skill, p50 (${READS} reads)`, `${p50.toFixed(1)} ms`, '', ''],
@@ -92,8 +107,15 @@ try {
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  process.stdout.write([line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n') + '\n');
-  process.stdout.write(`\nElasticsearch at ${url}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}\n`);
+  process.stdout.write(
+    [line(rows[0]!), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n') +
+      '\n',
+  );
+  process.stdout.write(
+    `\nElasticsearch at ${url}; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}\n`,
+  );
   process.exitCode = docsPerSecond >= TARGET_DOCS_PER_SECOND && p95 < TARGET_P95_MS ? 0 : 1;
 } finally {
   const found = await client.indices.get({ index: 'bench_agent_skill*' }).catch(() => ({}));

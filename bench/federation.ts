@@ -19,17 +19,28 @@ import { SkillpressConfig } from '../src/model/config.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
 import { serveDir } from '../test/federate/helpers/server.ts';
 
-const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
+const sizes = process.argv
+  .slice(2)
+  .filter((a) => /^\d+$/.test(a))
+  .map(Number);
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-federation-'));
 
 const seconds = (t0: number) => ((performance.now() - t0) / 1000).toFixed(2);
 const rows: string[][] = [];
 try {
   for (const skills of sizes.length ? sizes : [100, 1_000]) {
-    const generated = await generateCatalog(path.join(work, `catalog-${skills}`), { skills, filesPerSkill: 10, binaryRatio: 0.2 });
+    const generated = await generateCatalog(path.join(work, `catalog-${skills}`), {
+      skills,
+      filesPerSkill: 10,
+      binaryRatio: 0.2,
+    });
     const catalog = await loadCatalog(generated.root, { registry: 'peer' });
     const dist = path.join(work, `dist-${skills}`);
-    await writeFeed(catalog, { outDir: dist, config: SkillpressConfig.parse({ registry: { name: 'peer' } }), sourceDateEpoch: 1_767_225_600 });
+    await writeFeed(catalog, {
+      outDir: dist,
+      config: SkillpressConfig.parse({ registry: { name: 'peer' } }),
+      sourceDateEpoch: 1_767_225_600,
+    });
     const server = await serveDir(dist);
     // Requests since the last call.
     const taken = (): number => server.requests.splice(0).length;
@@ -48,7 +59,14 @@ try {
       t0 = performance.now();
       const dups = findDuplicates(catalog.skills, { nearThreshold: 0.85 });
       const dupS = seconds(t0);
-      rows.push([String(skills), String(generated.files), String(cold.skills.length), `${coldS} s / ${coldRequests}`, `${warmS} s / ${warmRequests}`, `${dupS} s (${dups.length} pairs)`]);
+      rows.push([
+        String(skills),
+        String(generated.files),
+        String(cold.skills.length),
+        `${coldS} s / ${coldRequests}`,
+        `${warmS} s / ${warmRequests}`,
+        `${dupS} s (${dups.length} pairs)`,
+      ]);
     } finally {
       await server.close();
     }

@@ -30,7 +30,8 @@ const RSS_GOAL_MB = 500;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-hostile-'));
 
-const front = (name: string, body: string): string => `---\nname: ${name}\ndescription: The ${name} case of bench/hostile.ts.\n---\n${body}`;
+const front = (name: string, body: string): string =>
+  `---\nname: ${name}\ndescription: The ${name} case of bench/hostile.ts.\n---\n${body}`;
 
 function put(root: string, rel: string, data: string): void {
   const abs = path.join(root, ...rel.split('/'));
@@ -70,21 +71,30 @@ const CASES: Case[] = [
     what: '8 files of random letters (no blanks) or CJK at the 1 MiB limit',
     make: (skills) => {
       put(skills, 'random/SKILL.md', front('random', '# Random text\n'));
-      for (let i = 0; i < 4; i++) put(skills, `random/letters-${i}.txt`, randomText(i + 1, MIB, 'abcdefghijklmnopqrstuvwxyz'));
+      for (let i = 0; i < 4; i++)
+        put(skills, `random/letters-${i}.txt`, randomText(i + 1, MIB, 'abcdefghijklmnopqrstuvwxyz'));
       for (let i = 0; i < 4; i++) put(skills, `random/cjk-${i}.txt`, randomText(i + 11, MIB / 3, '日本語文字漢字仮名'));
     },
   },
   { name: '10k', what: '10,000 small files in one skill', make: (skills) => manyFiles(skills, 'ten-thousand', 10_000) },
-  { name: '66k', what: '66,000 small files in one skill (ZIP64)', make: (skills) => manyFiles(skills, 'sixty-six-thousand', 66_000), zipOf: 'sixty-six-thousand' },
+  {
+    name: '66k',
+    what: '66,000 small files in one skill (ZIP64)',
+    make: (skills) => manyFiles(skills, 'sixty-six-thousand', 66_000),
+    zipOf: 'sixty-six-thousand',
+  },
 ];
 
 function manyFiles(skills: string, name: string, count: number): void {
   put(skills, `${name}/SKILL.md`, front(name, `# ${name}\n`));
-  for (let i = 1; i < count; i++) put(skills, `${name}/d${i % 100}/file-${i}.md`, `# File ${i}\n\n${'Some reference text. '.repeat(1 + (i % 8))}\n`);
+  for (let i = 1; i < count; i++)
+    put(skills, `${name}/d${i % 100}/file-${i}.md`, `# File ${i}\n\n${'Some reference text. '.repeat(1 + (i % 8))}\n`);
 }
 
 function filesBelow(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name));
 }
 
 /** Seconds to read and sha256 every file, and the bytes read. */
@@ -119,7 +129,11 @@ function copyBaseline(root: string, files: string[]): number {
 /** Build `skills` cold in a child process under ulimit -n 1024: wall seconds, peak RSS, result. */
 function measureBuild(skills: string, out: string): { seconds: number; rssMB: number; result: BuildResult } {
   const started = performance.now();
-  const r = spawnSync('sh', ['-c', 'ulimit -n 1024 && exec "$@"', 'sh', process.execPath, path.join(here, 'lib/measure-build.ts'), skills, out], { encoding: 'utf8', env: { ...process.env, CI: 'true' }, maxBuffer: 1 << 30 });
+  const r = spawnSync(
+    'sh',
+    ['-c', 'ulimit -n 1024 && exec "$@"', 'sh', process.execPath, path.join(here, 'lib/measure-build.ts'), skills, out],
+    { encoding: 'utf8', env: { ...process.env, CI: 'true' }, maxBuffer: 1 << 30 },
+  );
   const seconds = (performance.now() - started) / 1000;
   if (r.status !== 0) throw new Error(`build of ${skills} failed (${r.status}): ${r.stderr.slice(-2000)}`);
   const { rssMB, result } = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { rssMB: number; result: BuildResult };
@@ -131,7 +145,8 @@ function zipCheck(file: string): string {
     const r = spawnSync(cmd, args, { encoding: 'utf8' });
     return r.error ? 'n/a' : r.status === 0 ? 'ok' : 'FAILED';
   };
-  const python = 'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(len(z.namelist()))';
+  const python =
+    'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(len(z.namelist()))';
   return `unzip -t ${ok('unzip', ['-tq', file])}, python ${ok('python3', ['-c', python, file])}`;
 }
 
@@ -151,7 +166,14 @@ try {
     const copy = copyBaseline(skills, files);
     const out = path.join(work, `${c.name}-out`);
     const built = measureBuild(skills, out);
-    if (!built.result.ok) notes.push(`${c.name}: build reported errors: ${built.result.problems.filter((p) => p.severity === 'error').slice(0, 3).map((p) => p.message).join('; ')}`);
+    if (!built.result.ok)
+      notes.push(
+        `${c.name}: build reported errors: ${built.result.problems
+          .filter((p) => p.severity === 'error')
+          .slice(0, 3)
+          .map((p) => p.message)
+          .join('; ')}`,
+      );
     const past = Math.max(built.seconds - fixed.seconds, 0);
     rows.push([
       c.name,
@@ -169,8 +191,26 @@ try {
     rmSync(skills, { recursive: true, force: true });
     rmSync(out, { recursive: true, force: true });
   }
-  console.log(`\nbuild() cold in its own process (feed, archives, search index; no site), ulimit -n 1024; fixed cost (a one-skill catalog) ${fixed.seconds.toFixed(2)} s, ${fixed.rssMB.toFixed(0)} MB; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`);
-  console.log(table(['case', 'files', 'MiB', 'build s', 'hash s', 'copy s', '(build−fixed)/hash', '(build−fixed)/(hash+copy)', 'peak RSS MB', 'zip'], rows));
+  console.log(
+    `\nbuild() cold in its own process (feed, archives, search index; no site), ulimit -n 1024; fixed cost (a one-skill catalog) ${fixed.seconds.toFixed(2)} s, ${fixed.rssMB.toFixed(0)} MB; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
+  console.log(
+    table(
+      [
+        'case',
+        'files',
+        'MiB',
+        'build s',
+        'hash s',
+        'copy s',
+        '(build−fixed)/hash',
+        '(build−fixed)/(hash+copy)',
+        'peak RSS MB',
+        'zip',
+      ],
+      rows,
+    ),
+  );
   console.log(`\n${notes.join('\n')}`);
   console.log(`goals: (build − fixed) ≤ ${TIME_GOAL}× hash; peak RSS < ${RSS_GOAL_MB} MB`);
 } finally {

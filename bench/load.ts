@@ -47,8 +47,14 @@ interface Row {
 
 async function measure(skills: number): Promise<Row> {
   const started = performance.now();
-  const catalog = await generateCatalog(path.join(work, `catalog-${skills}`), { skills, filesPerSkill: FILES_PER_SKILL, binaryRatio: BINARY_RATIO });
-  process.stderr.write(`generated ${catalog.files} files for ${skills} skills in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  const catalog = await generateCatalog(path.join(work, `catalog-${skills}`), {
+    skills,
+    filesPerSkill: FILES_PER_SKILL,
+    binaryRatio: BINARY_RATIO,
+  });
+  process.stderr.write(
+    `generated ${catalog.files} files for ${skills} skills in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 
   const t0 = performance.now();
   await loadCatalog(catalog.root, { mode: 'lenient' });
@@ -68,12 +74,25 @@ async function measure(skills: number): Promise<Row> {
       best = seconds;
       bestCpu = (cpu.user + cpu.system) / 1e6;
     }
-    loaded = { skills: result.skills.length, files: result.skills.reduce((n, s) => n + s.files.length, 0), problems: result.problems.length };
+    loaded = {
+      skills: result.skills.length,
+      files: result.skills.reduce((n, s) => n + s.files.length, 0),
+      problems: result.problems.length,
+    };
   }
   if (loaded.skills !== skills || loaded.files !== catalog.files) {
     throw new Error(`loaded ${loaded.skills} skills / ${loaded.files} files, expected ${skills} / ${catalog.files}`);
   }
-  return { skills, files: loaded.files, mib: catalog.bytes / 1024 / 1024, first, seconds: best, cpu: bestCpu, filesPerSecond: loaded.files / best, problems: loaded.problems };
+  return {
+    skills,
+    files: loaded.files,
+    mib: catalog.bytes / 1024 / 1024,
+    first,
+    seconds: best,
+    cpu: bestCpu,
+    filesPerSecond: loaded.files / best,
+    problems: loaded.problems,
+  };
 }
 
 function rowsTable(rows: Row[]): string {
@@ -95,7 +114,9 @@ function rowsTable(rows: Row[]): string {
 try {
   const rows: Row[] = [];
   for (const n of skillCounts) rows.push(await measure(n));
-  console.log(`\nloadCatalog (lenient), ${FILES_PER_SKILL} files per skill, ${BINARY_RATIO * 100}% binary; files/s from the best warm run; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`);
+  console.log(
+    `\nloadCatalog (lenient), ${FILES_PER_SKILL} files per skill, ${BINARY_RATIO * 100}% binary; files/s from the best warm run; Node ${process.version}, ${availableParallelism()} CPUs, load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
   console.log(rowsTable(rows));
   // The target is judged on the largest catalog, where fixed costs (JIT warm-up, the first
   // readdir) no longer dominate. files/cpu-s shows what the loader does when it has a core to itself.

@@ -40,7 +40,15 @@ import { FeedCatalog } from '../src/mcp/catalog.ts';
 import { DirStore } from '../src/feed-reader/index.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
 import { realisticEntries } from './lib/search-entries.ts';
-import { BARE_NODE, findSkilljack, measureStartups, SKILLJACK, startOnce, type Server, type StartupRow } from './lib/startup.ts';
+import {
+  BARE_NODE,
+  findSkilljack,
+  measureStartups,
+  SKILLJACK,
+  startOnce,
+  type Server,
+  type StartupRow,
+} from './lib/startup.ts';
 import type { SearchEntry } from '../src/search/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -96,7 +104,10 @@ function writeCatalog(dir: string, entries: SearchEntry[]): void {
     for (const rel of e.paths.filter((p) => p !== 'SKILL.md').slice(0, 3)) {
       const file = path.join(skillDir, ...rel.split('/'));
       mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, rel.endsWith('.png') ? Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]) : `# ${rel}\n${e.description}\n`);
+      writeFileSync(
+        file,
+        rel.endsWith('.png') ? Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]) : `# ${rel}\n${e.description}\n`,
+      );
     }
   }
 }
@@ -105,7 +116,8 @@ function writeCatalog(dir: string, entries: SearchEntry[]): void {
 function writerFingerprint(): string {
   const hash = createHash('sha256');
   for (const dir of ['src/emit/feed', 'src/search', 'src/model']) {
-    for (const f of readdirSync(path.join(ROOT, dir)).sort()) if (f.endsWith('.ts')) hash.update(readFileSync(path.join(ROOT, dir, f)));
+    for (const f of readdirSync(path.join(ROOT, dir)).sort())
+      if (f.endsWith('.ts')) hash.update(readFileSync(path.join(ROOT, dir, f)));
   }
   return hash.digest('hex').slice(0, 16);
 }
@@ -115,11 +127,15 @@ function buildFeed(skills: string, base: string): string {
   const dist = path.join(base, 'dist');
   mkdirSync(path.join(base, 'config'), { recursive: true });
   rmSync(dist, { recursive: true, force: true });
-  execFileSync(NODE, [CLI, 'build', '--skills', skills, '--out', dist, '--config', path.join(base, 'config'), '--no-site'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, CI: '1' },
-  });
+  execFileSync(
+    NODE,
+    [CLI, 'build', '--skills', skills, '--out', dist, '--config', path.join(base, 'config'), '--no-site'],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, CI: '1' },
+    },
+  );
   return dist;
 }
 
@@ -130,7 +146,8 @@ function feedFor(count: number): { dist: string; entries: SearchEntry[] } {
   const dist = path.join(base, 'dist');
   const marker = path.join(base, 'built.json');
   const want = JSON.stringify({ format: FORMAT, count, writer: writerFingerprint() });
-  if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(path.join(dist, 'feed/v1/index.json'))) return { dist, entries };
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(path.join(dist, 'feed/v1/index.json')))
+    return { dist, entries };
   let t = performance.now();
   writeCatalog(path.join(base, 'skills'), entries);
   log(`generated ${count} skills in ${((performance.now() - t) / 1000).toFixed(1)} s`);
@@ -178,7 +195,11 @@ class Session {
 
   /** Sends initialize + initialized + tools/list at once, as a client does on start. */
   async open(): Promise<{ init: any; tools: any; ms: number }> {
-    const init = this.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } });
+    const init = this.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'bench', version: '1' },
+    });
     this.notify('notifications/initialized');
     const tools = this.request('tools/list');
     const [i, t] = await Promise.all([init, tools]);
@@ -215,9 +236,16 @@ function queries(entries: SearchEntry[]): string[] {
   const out: string[] = [];
   for (let i = 0; out.length < WARM_UP + QUERIES; i++) {
     const e = entries[(i * 7919) % entries.length]!;
-    const words = e.description.replace(/[^a-z ]/g, ' ').split(/\s+/).filter((w) => w.length > 3);
+    const words = e.description
+      .replace(/[^a-z ]/g, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 3);
     const n = 1 + (i % 3);
-    out.push(i % 5 === 0 ? e.name.split('-')[0]! : words.slice(i % Math.max(1, words.length - n), (i % Math.max(1, words.length - n)) + n).join(' '));
+    out.push(
+      i % 5 === 0
+        ? e.name.split('-')[0]!
+        : words.slice(i % Math.max(1, words.length - n), (i % Math.max(1, words.length - n)) + n).join(' '),
+    );
   }
   return out;
 }
@@ -285,7 +313,8 @@ async function measure(count: number): Promise<Row> {
     const t = performance.now();
     const answer = await s.request('tools/call', { name: 'skills_search', arguments: { query: q } });
     wire.push(performance.now() - t);
-    if (answer.error || answer.result?.isError) throw new Error(`skills_search failed for "${q}": ${JSON.stringify(answer).slice(0, 300)}`);
+    if (answer.error || answer.result?.isError)
+      throw new Error(`skills_search failed for "${q}": ${JSON.stringify(answer).slice(0, 300)}`);
   }
   wire.sort((a, b) => a - b);
   const { rss, peak } = s.memory();
@@ -316,15 +345,27 @@ async function startupTable(skills: string): Promise<void> {
   const feed = ['mcp', '--feed', dist];
   const servers: Server[] = [
     { label: '`skillpress mcp`, as installed (bundled bin)', command: NODE, args: [CLI, ...feed] },
-    { label: '`skillpress mcp` from the TypeScript sources', command: NODE, args: [CLI, ...feed], env: { SKILLPRESS_SOURCES: '1' } },
+    {
+      label: '`skillpress mcp` from the TypeScript sources',
+      command: NODE,
+      args: [CLI, ...feed],
+      env: { SKILLPRESS_SOURCES: '1' },
+    },
   ];
   const skilljack = flags['no-skilljack'] ? { missing: '--no-skilljack' } : findSkilljack(flags.skilljack, WORK);
   if ('bin' in skilljack) {
-    servers.push({ label: `skilljack-mcp ${SKILLJACK.version}`, command: NODE, args: [skilljack.bin, path.resolve(skills)], env: { SKILLS_DIR: undefined, MAX_FILE_SIZE_MB: undefined } });
+    servers.push({
+      label: `skilljack-mcp ${SKILLJACK.version}`,
+      command: NODE,
+      args: [skilljack.bin, path.resolve(skills)],
+      env: { SKILLS_DIR: undefined, MAX_FILE_SIZE_MB: undefined },
+    });
   }
   const rows = await measureStartups(servers, Number(flags.starts ?? 15));
   const skillCount = JSON.parse(readFileSync(path.join(dist, 'feed/v1/index.json'), 'utf8')).counts.skills as number;
-  console.log(`Start-up on ${skills} (${skillCount} skills), Node ${process.versions.node}: spawn → answered tools/list, ${flags.starts ?? 15} starts each in rounds.`);
+  console.log(
+    `Start-up on ${skills} (${skillCount} skills), Node ${process.versions.node}: spawn → answered tools/list, ${flags.starts ?? 15} starts each in rounds.`,
+  );
   console.log('');
   printStartup(rows);
   if ('missing' in skilljack) console.log(`\nskilljack-mcp ${SKILLJACK.version} left out: ${skilljack.missing}.`);
@@ -334,12 +375,16 @@ async function startupTable(skills: string): Promise<void> {
 function printStartup(rows: StartupRow[]): void {
   console.log('| server | median ms | min ms | × bare node (median) |');
   console.log('|---|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.label} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+  for (const r of rows)
+    console.log(`| ${r.label} | ${r.median.toFixed(1)} | ${r.min.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
 }
 
 /** The bin runs the sources when lib/bin/ is missing or older than them: say so rather than time the wrong thing. */
 function assertBundleCurrent(): void {
-  const which = spawnSync(NODE, [CLI, '--version'], { env: { ...process.env, SKILLPRESS_DEBUG: '1' }, encoding: 'utf8' }).stderr;
+  const which = spawnSync(NODE, [CLI, '--version'], {
+    env: { ...process.env, SKILLPRESS_DEBUG: '1' },
+    encoding: 'utf8',
+  }).stderr;
   if (!which.includes('lib/bin/main.js')) {
     log(`bench:mcp: the bin would not run its bundle (${which.trim()}); run \`npm run build:lib\` first`);
     process.exit(1);
@@ -359,7 +404,9 @@ for (const count of counts) rows.push(await measure(count));
 
 const f1 = (n: number) => n.toFixed(1);
 const f2 = (n: number) => n.toFixed(2);
-console.log('| skills | cold start → tools/list ms (median / min; × bare node) | → first skills_search ms | tools/list + instructions bytes | skills_search in-process p50 / p95 ms | skills_search over stdio p50 / p95 ms | RSS MB (after searches / peak) |');
+console.log(
+  '| skills | cold start → tools/list ms (median / min; × bare node) | → first skills_search ms | tools/list + instructions bytes | skills_search in-process p50 / p95 ms | skills_search over stdio p50 / p95 ms | RSS MB (after searches / peak) |',
+);
 console.log('|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of rows) {
   console.log(
@@ -367,7 +414,11 @@ for (const r of rows) {
   );
 }
 console.log('');
-console.log(`Load average while measuring: ${loadavg().map((n) => n.toFixed(1)).join(' ')} (${process.env.CI ? 'CI' : 'local'}; 2 cores here — timings scale with contention).`);
+console.log(
+  `Load average while measuring: ${loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')} (${process.env.CI ? 'CI' : 'local'}; 2 cores here — timings scale with contention).`,
+);
 console.log('');
 console.log(
   `Targets: start-up ≤ skilljack-mcp's on the same skills and ≤ ${TARGETS.startupRatio}× a bare node; cold start < ${TARGETS.coldStartMs1k} ms at 1,000 skills; search p95 < ${TARGETS.searchP95Ms10k} ms at 10,000; RSS < ${TARGETS.rssMb10k} MB at 10,000; tools/list + instructions ≤ ${TARGETS.upFrontKb} KB at any size.`,

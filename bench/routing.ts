@@ -38,7 +38,16 @@ import { DirStore } from '../src/feed-reader/index.ts';
 import { createServer } from '../src/mcp/server.ts';
 import { searchSkills } from '../src/mcp/tools/index.ts';
 import { NEAREST_SHOWN } from '../src/mcp/tools/best-skill.ts';
-import { accepts, evidenceOf, MEANING_WEIGHT, retrieve, RULE, ruleJudge, strength, type Retrieval } from '../src/route/index.ts';
+import {
+  accepts,
+  evidenceOf,
+  MEANING_WEIGHT,
+  retrieve,
+  RULE,
+  ruleJudge,
+  strength,
+  type Retrieval,
+} from '../src/route/index.ts';
 import type { SkillVectors } from '../src/semantic/skill-vectors.ts';
 import { fitLogistic } from './lib/logistic.ts';
 
@@ -50,7 +59,15 @@ const RoutingSet = z.object({
   name: z.string(),
   description: z.string(),
   sources: z.array(z.string()).min(1),
-  requests: z.array(z.object({ id: z.string(), request: z.string(), expect: z.array(z.string()), split: z.enum(['dev', 'test']), note: z.string().optional() })),
+  requests: z.array(
+    z.object({
+      id: z.string(),
+      request: z.string(),
+      expect: z.array(z.string()),
+      split: z.enum(['dev', 'test']),
+      note: z.string().optional(),
+    }),
+  ),
 });
 type RoutingSet = z.infer<typeof RoutingSet>;
 type Request = RoutingSet['requests'][number];
@@ -70,11 +87,19 @@ interface Outcome {
 
 const args = parseArgs({
   allowPositionals: true,
-  options: { set: { type: 'string', multiple: true }, split: { type: 'string', default: 'all' }, reuse: { type: 'boolean' }, dump: { type: 'string' }, calibrate: { type: 'boolean' } },
+  options: {
+    set: { type: 'string', multiple: true },
+    split: { type: 'string', default: 'all' },
+    reuse: { type: 'boolean' },
+    dump: { type: 'string' },
+    calibrate: { type: 'boolean' },
+  },
 });
 const catalogsDir = args.positionals[0];
 if (!catalogsDir) {
-  process.stderr.write('usage: npm run bench:routing -- <folder holding <owner>+<repo>/ catalogs> [--set name] [--split dev|test|all] [--reuse] [--dump file]\n');
+  process.stderr.write(
+    'usage: npm run bench:routing -- <folder holding <owner>+<repo>/ catalogs> [--set name] [--split dev|test|all] [--reuse] [--dump file]\n',
+  );
   process.exit(2);
 }
 
@@ -84,7 +109,8 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 function assemble(set: RoutingSet): string {
   const skills = path.join(WORK, set.name, 'skills');
   rmSync(skills, { recursive: true, force: true });
-  for (const source of set.sources) cpSync(path.join(catalogsDir!, source), path.join(skills, source), { recursive: true });
+  for (const source of set.sources)
+    cpSync(path.join(catalogsDir!, source), path.join(skills, source), { recursive: true });
   return skills;
 }
 
@@ -96,15 +122,22 @@ async function feedFor(set: RoutingSet): Promise<string> {
   mkdirSync(config, { recursive: true });
   const started = performance.now();
   const result = await build({ skills: assemble(set), out, config, site: false });
-  log(`${set.name}: built ${result.skills} skills in ${((performance.now() - started) / 1000).toFixed(1)} s (${result.invalid} invalid)`);
+  log(
+    `${set.name}: built ${result.skills} skills in ${((performance.now() - started) / 1000).toFixed(1)} s (${result.invalid} invalid)`,
+  );
   return feed;
 }
 
 /** A client whose sampling handler answers with the expected skill when the server showed it, else none. */
-async function oracleClient(feed: string, expected: () => string[]): Promise<{ client: Client; close: () => Promise<void> }> {
+async function oracleClient(
+  feed: string,
+  expected: () => string[],
+): Promise<{ client: Client; close: () => Promise<void> }> {
   const catalog = FeedCatalog.load(new DirStore(feed));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(() => createServer(() => catalog, { name: 'skillpress', version: 'bench' }), { transport: serverSide });
+  const handle = serveStdio(() => createServer(() => catalog, { name: 'skillpress', version: 'bench' }), {
+    transport: serverSide,
+  });
   const client = new Client({ name: 'routing-bench', version: '1' }, { capabilities: { sampling: {} } });
   client.setRequestHandler('sampling/createMessage', async (req) => {
     const prompt = req.params.messages.map((m) => ('text' in m.content ? m.content.text : '')).join('\n');
@@ -135,7 +168,12 @@ async function runSet(set: RoutingSet): Promise<Outcome[]> {
   return outcomes;
 }
 
-async function runRequest(catalog: FeedCatalog, meaning: SkillVectors, client: Client, request: Request): Promise<Outcome> {
+async function runRequest(
+  catalog: FeedCatalog,
+  meaning: SkillVectors,
+  client: Client,
+  request: Request,
+): Promise<Outcome> {
   let t = performance.now();
   const search = await searchSkills(catalog, request.request, 10);
   const searchMs = performance.now() - t;
@@ -147,9 +185,21 @@ async function runRequest(catalog: FeedCatalog, meaning: SkillVectors, client: C
   const bestMs = performance.now() - t;
   const viaModel = await client.callTool({ name: 'best_skill', arguments: { query: request.request } });
   const structured = viaModel.structuredContent as { skill: { name: string } | null; decided_by: string };
-  if (structured.decided_by !== 'model') throw new Error(`${request.id}: the sampling path was not taken (${JSON.stringify(structured).slice(0, 200)})`);
-  const retrieveWith = (meaningWeight: number): Retrieval => retrieve(catalog.search, request.request, { meaning, meaningWeight });
-  return { request, searchRank, searchEmpty: search.results.length === 0, rule, model: structured.skill?.name, searchMs, bestMs, retrieval, retrieveWith };
+  if (structured.decided_by !== 'model')
+    throw new Error(`${request.id}: the sampling path was not taken (${JSON.stringify(structured).slice(0, 200)})`);
+  const retrieveWith = (meaningWeight: number): Retrieval =>
+    retrieve(catalog.search, request.request, { meaning, meaningWeight });
+  return {
+    request,
+    searchRank,
+    searchEmpty: search.results.length === 0,
+    rule,
+    model: structured.skill?.name,
+    searchMs,
+    bestMs,
+    retrieval,
+    retrieveWith,
+  };
 }
 
 function quantile(xs: number[], q: number): number {
@@ -160,7 +210,10 @@ function quantile(xs: number[], q: number): number {
 const pct = (n: number, of: number): string => (of ? `${n}/${of} (${Math.round((n / of) * 100)}%)` : '–');
 
 /** Right: the expected skill, or none when none fits; `nearestShown`: none when one fits, but the answer lists it among the nearest skills. */
-function judged(outcomes: Outcome[], pick: (o: Outcome, i: number) => string | undefined): { right: number; noneWhenFits: number; nearestShown: number; wrong: number } {
+function judged(
+  outcomes: Outcome[],
+  pick: (o: Outcome, i: number) => string | undefined,
+): { right: number; noneWhenFits: number; nearestShown: number; wrong: number } {
   let right = 0;
   let noneWhenFits = 0;
   let nearestShown = 0;
@@ -190,15 +243,29 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
   const row = (label: string, j: typeof rule) =>
     `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${j.nearestShown}/${j.noneWhenFits} | ${pct(j.wrong, outcomes.length)} |`;
   return [
-    `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(outcomes.map((o) => o.searchMs), 0.5).toFixed(1)} / ${quantile(outcomes.map((o) => o.searchMs), 0.95).toFixed(1)} ms |`,
+    `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(
+      outcomes.map((o) => o.searchMs),
+      0.5,
+    ).toFixed(1)} / ${quantile(
+      outcomes.map((o) => o.searchMs),
+      0.95,
+    ).toFixed(1)} ms |`,
     row('rule', rule),
     row('sampling (test judge)', model),
-    `| ${set.name} | ${split} | ${pct(fitting.filter((o) => candidateRank(o) === 1).length, fitting.length)} | ${pct(fitting.filter((o) => candidateRank(o) >= 1 && candidateRank(o) <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => candidateRank(o) >= 1).length, fitting.length)} | ${quantile(outcomes.map((o) => o.bestMs), 0.5).toFixed(1)} / ${quantile(outcomes.map((o) => o.bestMs), 0.95).toFixed(1)} ms |`,
+    `| ${set.name} | ${split} | ${pct(fitting.filter((o) => candidateRank(o) === 1).length, fitting.length)} | ${pct(fitting.filter((o) => candidateRank(o) >= 1 && candidateRank(o) <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => candidateRank(o) >= 1).length, fitting.length)} | ${quantile(
+      outcomes.map((o) => o.bestMs),
+      0.5,
+    ).toFixed(1)} / ${quantile(
+      outcomes.map((o) => o.bestMs),
+      0.95,
+    ).toFixed(1)} ms |`,
   ];
 }
 
 async function main(): Promise<void> {
-  const files = readdirSync(SETS).filter((f) => f.endsWith('.json')).sort();
+  const files = readdirSync(SETS)
+    .filter((f) => f.endsWith('.json'))
+    .sort();
   const sets = files.map((f) => RoutingSet.parse(JSON.parse(readFileSync(path.join(SETS, f), 'utf8'))));
   const chosen = sets.filter((s) => !args.values.set || args.values.set.includes(s.name));
   const searchRows: string[] = [];
@@ -215,23 +282,41 @@ async function main(): Promise<void> {
     const outcomes = await runSet(set);
     all.push(...outcomes);
     for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
-      const [search, rule, model, candidates] = report(set, outcomes.filter((o) => o.request.split === split), split);
+      const [search, rule, model, candidates] = report(
+        set,
+        outcomes.filter((o) => o.request.split === split),
+        split,
+      );
       searchRows.push(search!);
       bestRows.push(rule!, model!);
       candidateRows.push(candidates!);
     }
-    dump.push(...outcomes.map((o) => ({ set: set.name, ...o.request, searchRank: o.searchRank, candidateRank: candidateRank(o), rule: o.rule ?? null, model: o.model ?? null, retrieval: o.retrieval })));
+    dump.push(
+      ...outcomes.map((o) => ({
+        set: set.name,
+        ...o.request,
+        searchRank: o.searchRank,
+        candidateRank: candidateRank(o),
+        rule: o.rule ?? null,
+        model: o.model ?? null,
+        retrieval: o.retrieval,
+      })),
+    );
   }
   console.log('\nskills_search, the request as the query (requests that one skill fits):\n');
   console.log('| set | split | requests | right skill first | in the top 3 | empty | p50 / p95 |');
   console.log('|---|---|---|---:|---:|---:|---:|');
   console.log(searchRows.join('\n'));
-  console.log('\nbest_skill\'s candidates, ranked by words and meaning (requests that one skill fits; rule + retrieval time in process):\n');
+  console.log(
+    "\nbest_skill's candidates, ranked by words and meaning (requests that one skill fits; rule + retrieval time in process):\n",
+  );
   console.log('| set | split | right skill first | in the top 3 | among the 5 | p50 / p95 |');
   console.log('|---|---|---:|---:|---:|---:|');
   console.log(candidateRows.join('\n'));
   console.log('\nbest_skill (all requests; right = the skill, or none when none fits):\n');
-  console.log(`| set | split | judge | right | none when one fits | …listed among the ${NEAREST_SHOWN} nearest | wrong skill |`);
+  console.log(
+    `| set | split | judge | right | none when one fits | …listed among the ${NEAREST_SHOWN} nearest | wrong skill |`,
+  );
   console.log('|---|---|---|---:|---:|---:|---:|');
   console.log(bestRows.join('\n'));
   if (args.values.dump) writeFileSync(args.values.dump, JSON.stringify(dump, null, 1));
@@ -243,7 +328,9 @@ const MEANING_WEIGHTS = [0, 0.1, 0.2, 0.3, 0.4];
 
 /** Fits the rule on these outcomes, for each weight of meaning, and prints the best parameters for src/route/{retrieve,rule}.ts. */
 function calibrate(outcomes: Outcome[]): void {
-  console.log(`\ncalibrated on ${outcomes.length} dev requests (right: the skill, or none when none fits; wrong skill at most 5%):`);
+  console.log(
+    `\ncalibrated on ${outcomes.length} dev requests (right: the skill, or none when none fits; wrong skill at most 5%):`,
+  );
   for (const weight of MEANING_WEIGHTS) {
     const retrievals = outcomes.map((o) => o.retrieveWith(weight));
     const { rule, right } = fitRule(outcomes, retrievals);
@@ -265,11 +352,17 @@ function fitRule(outcomes: Outcome[], retrievals: Retrieval[]): { rule: typeof R
   const fit = fitLogistic(rows, labels);
   const round = (x: number): number => Math.round(x * 100) / 100;
   const [coverage, metadataCoverage, lead, meaning] = fit.weights.map(round) as [number, number, number, number];
-  const rule = { weights: { coverage, metadataCoverage, lead, meaning }, bias: round(fit.bias), threshold: 1, minCoverage: RULE.minCoverage };
+  const rule = {
+    weights: { coverage, metadataCoverage, lead, meaning },
+    bias: round(fit.bias),
+    threshold: 1,
+    minCoverage: RULE.minCoverage,
+  };
   let right = -1;
   for (let t = 0.3; t <= 0.95; t += 0.025) {
     const j = judged(outcomes, (_, i) => pickWith(retrievals[i]!, { ...rule, threshold: t }));
-    if (j.wrong <= 0.05 * outcomes.length && j.right > right) [rule.threshold, right] = [Math.round(t * 1000) / 1000, j.right];
+    if (j.wrong <= 0.05 * outcomes.length && j.right > right)
+      [rule.threshold, right] = [Math.round(t * 1000) / 1000, j.right];
   }
   return { rule, right };
 }

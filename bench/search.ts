@@ -20,7 +20,10 @@ import { realisticEntries } from './lib/search-entries.ts';
 
 const WARM_UP = 100;
 const QUERIES = 300;
-const sizes = process.argv.slice(2).filter((a) => /^\d+$/.test(a)).map(Number);
+const sizes = process.argv
+  .slice(2)
+  .filter((a) => /^\d+$/.test(a))
+  .map(Number);
 
 interface Engine {
   name: string;
@@ -35,7 +38,9 @@ function queries(entries: SearchEntry[], long: boolean): string[] {
     const a = entries[(i * 7919) % entries.length]!.description.split(/\s+/);
     const b = entries[(i * 104729) % entries.length]!.description.split(/\s+/);
     const n = long ? 8 + (i % 7) : 1 + (i % 3);
-    const pool = long ? [...a.slice(0, n / 2), ...b.slice(0, n / 2)] : a.slice(i % Math.max(1, a.length - n), (i % Math.max(1, a.length - n)) + n);
+    const pool = long
+      ? [...a.slice(0, n / 2), ...b.slice(0, n / 2)]
+      : a.slice(i % Math.max(1, a.length - n), (i % Math.max(1, a.length - n)) + n);
     out.push(pool.join(' '));
   }
   return out;
@@ -46,22 +51,30 @@ function engines(json: string): Engine[] {
   let mini: MiniSearch | undefined;
   let known = new Set<string>();
   return [
-    { name: 'skillpress', load: () => void (ours = SkillSearch.load(json)), search: (q) => ours!.search(q, { mode: 'any', limit: 10 }).length },
+    {
+      name: 'skillpress',
+      load: () => void (ours = SkillSearch.load(json)),
+      search: (q) => ours!.search(q, { mode: 'any', limit: 10 }).length,
+    },
     {
       name: 'MiniSearch',
       load: () => {
-        const plain = decodeIndex((JSON.parse(json) as { index: Parameters<typeof decodeIndex>[0] }).index) as { index: Array<[string, unknown]> };
+        const plain = decodeIndex((JSON.parse(json) as { index: Parameters<typeof decodeIndex>[0] }).index) as {
+          index: Array<[string, unknown]>;
+        };
         mini = MiniSearch.loadJSON(JSON.stringify(plain), { fields: Object.keys(FIELD_BOOSTS) });
         known = new Set(plain.index.map(([t]) => t));
       },
       search: (q) => {
         const words = q.split(/\s+/);
-        return mini!.search(q, {
-          processTerm: (t) => normalizePathTerm(t),
-          prefix: (_t, i) => i === words.length - 1,
-          fuzzy: (t) => (known.has(t) || t.length < 4 ? 0 : t.length < 8 ? 1 : 2),
-          boost: { ...FIELD_BOOSTS },
-        }).slice(0, 10).length;
+        return mini!
+          .search(q, {
+            processTerm: (t) => normalizePathTerm(t),
+            prefix: (_t, i) => i === words.length - 1,
+            fuzzy: (t) => (known.has(t) || t.length < 4 ? 0 : t.length < 8 ? 1 : 2),
+            boost: { ...FIELD_BOOSTS },
+          })
+          .slice(0, 10).length;
       },
     },
   ];
@@ -76,7 +89,8 @@ function measure(engine: Engine, qs: string[]): number[] {
   });
 }
 
-const quantile = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
+const quantile = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))]!;
 const ms = (x: number): string => x.toFixed(2);
 
 function heapMb(): number {
@@ -84,7 +98,9 @@ function heapMb(): number {
   return process.memoryUsage().heapUsed / 1e6;
 }
 
-console.log('| skills | engine | load ms | heap MB | keywords p50 / p95 / mean ms | long requests p50 / p95 / mean ms |');
+console.log(
+  '| skills | engine | load ms | heap MB | keywords p50 / p95 / mean ms | long requests p50 / p95 / mean ms |',
+);
 console.log('|---:|---|---:|---:|---:|---:|');
 for (const count of sizes.length ? sizes : [1_000, 10_000]) {
   const entries = realisticEntries(count);
@@ -98,7 +114,10 @@ for (const count of sizes.length ? sizes : [1_000, 10_000]) {
     const loadMs = performance.now() - t;
     const heap = heapMb() - before;
     const [k, l] = [measure(engine, short), measure(engine, long)];
-    const cell = (xs: number[]) => `${ms(quantile(xs, 0.5))} / ${ms(quantile(xs, 0.95))} / ${ms(xs.reduce((a, b) => a + b, 0) / xs.length)}`;
-    console.log(`| ${count.toLocaleString('en')} | ${engine.name} | ${loadMs.toFixed(0)} | ${heap.toFixed(1)} | ${cell(k)} | ${cell(l)} |`);
+    const cell = (xs: number[]) =>
+      `${ms(quantile(xs, 0.5))} / ${ms(quantile(xs, 0.95))} / ${ms(xs.reduce((a, b) => a + b, 0) / xs.length)}`;
+    console.log(
+      `| ${count.toLocaleString('en')} | ${engine.name} | ${loadMs.toFixed(0)} | ${heap.toFixed(1)} | ${cell(k)} | ${cell(l)} |`,
+    );
   }
 }

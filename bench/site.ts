@@ -54,12 +54,23 @@ async function files(dir: string): Promise<Array<{ path: string; bytes: number }
 }
 
 /** Largest and median page of a kind: raw and gzip. */
-async function pageSizes(pages: string[]): Promise<{ count: number; largest: [number, number, string]; median: [number, number] }> {
-  const sized = await Promise.all(pages.map(async (p) => { const b = await readFile(p); return { p, raw: b.length, gz: gz(b) }; }));
+async function pageSizes(
+  pages: string[],
+): Promise<{ count: number; largest: [number, number, string]; median: [number, number] }> {
+  const sized = await Promise.all(
+    pages.map(async (p) => {
+      const b = await readFile(p);
+      return { p, raw: b.length, gz: gz(b) };
+    }),
+  );
   sized.sort((a, b) => a.gz - b.gz);
   const big = sized[sized.length - 1]!;
   const mid = sized[Math.floor(sized.length / 2)]!;
-  return { count: sized.length, largest: [big.raw, big.gz, path.relative(path.dirname(path.dirname(path.dirname(big.p))), big.p)], median: [mid.raw, mid.gz] };
+  return {
+    count: sized.length,
+    largest: [big.raw, big.gz, path.relative(path.dirname(path.dirname(path.dirname(big.p))), big.p)],
+    median: [mid.raw, mid.gz],
+  };
 }
 
 /** What the first search downloads: the home page's scripts (and what they import) and search.json. */
@@ -75,7 +86,8 @@ async function firstSearchBytes(site: string): Promise<{ scripts: number; index:
     const code = await readFile(path.join(site, rel), 'utf8');
     scripts += gz(code);
     // Static imports only: the highlighter and grammars are dynamic, loaded when code is shown.
-    for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s]+from\s*)?["']\.\/([^"']+)["']/g)) queue.push(path.posix.join(path.posix.dirname(rel), m[1]!));
+    for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s]+from\s*)?["']\.\/([^"']+)["']/g))
+      queue.push(path.posix.join(path.posix.dirname(rel), m[1]!));
   }
   return { scripts, index: gz(await readFile(path.join(site, 'feed/v1/search.json'))) };
 }
@@ -83,7 +95,10 @@ async function firstSearchBytes(site: string): Promise<{ scripts: number; index:
 /** Change one skill's SKILL.md the way an author would: a line added to its body. */
 async function editOneSkill(skillsDir: string, result: BuildResult): Promise<string> {
   const entries = await readdir(skillsDir, { recursive: true });
-  const skillMd = entries.map(String).filter((e) => e.endsWith('SKILL.md')).sort()[0]!;
+  const skillMd = entries
+    .map(String)
+    .filter((e) => e.endsWith('SKILL.md'))
+    .sort()[0]!;
   await appendFile(path.join(skillsDir, skillMd), `\n\nEdited for the benchmark at ${new Date().toISOString()}.\n`);
   return `${skillMd} (of ${result.skills})`;
 }
@@ -102,7 +117,16 @@ interface Measured {
 
 /** `rounds` times: the `--no-site` build, a cold build (no `.cache`), one skill edited, the rebuild. */
 async function measure(name: string, skillsDir: string, work: string, rounds: number): Promise<Measured> {
-  const m: Measured = { name, skills: 0, files: 0, noSite: [], cold: [], rebuild: [], edited: '', siteDir: path.join(work, 'out') };
+  const m: Measured = {
+    name,
+    skills: 0,
+    files: 0,
+    noSite: [],
+    cold: [],
+    rebuild: [],
+    edited: '',
+    siteDir: path.join(work, 'out'),
+  };
   for (let round = 0; round < rounds; round++) {
     // Both from nothing: no `.cache` (its token counts and archives would speed up the baseline).
     await rm(path.join(work, '.cache'), { recursive: true, force: true });
@@ -130,7 +154,10 @@ async function report(m: Measured, work: string): Promise<void> {
       `| with the site, cold (no \`.cache\`) | ${times(m.cold, (t) => t.wallMs)} | ${times(m.cold, (t) => t.cpuMs)} | ${(cold.wallMs / base.wallMs).toFixed(2)}× / ${(minCpu(m.cold) / minCpu(m.noSite)).toFixed(2)}× | ${site.seconds.toFixed(1)} s | ${site.rendered} of ${site.skills} |\n` +
       `| after one skill changed | ${times(m.rebuild, (t) => t.wallMs)} | ${times(m.rebuild, (t) => t.cpuMs)} | ${((rebuild.wallMs / cold.wallMs) * 100).toFixed(0)}% / ${((minCpu(m.rebuild) / minCpu(m.cold)) * 100).toFixed(0)}% of cold | ${again.seconds.toFixed(1)} s | ${again.rendered} of ${again.skills}, ${again.cached} from cache |\n`,
   );
-  const stages = (t: Timed): string => Object.entries(t.result.stages).map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`).join(', ');
+  const stages = (t: Timed): string =>
+    Object.entries(t.result.stages)
+      .map(([name, seconds]) => `${name} ${seconds.toFixed(2)} s`)
+      .join(', ');
   process.stdout.write(`\nStages (wall), cold: ${stages(cold)}; after one skill changed: ${stages(rebuild)}.\n`);
   await reportSizes(m, work, site.pages);
 }
@@ -152,18 +179,28 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
 }
 
 /** The catalogs to measure: the folders given (copied into one), and/or a synthetic one. */
-async function catalogs(work: string): Promise<{ catalogs: Array<{ name: string; dir: string }>; highlight: boolean; rounds: number }> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { synthetic: { type: 'string' }, highlight: { type: 'boolean' }, rounds: { type: 'string' } } });
+async function catalogs(
+  work: string,
+): Promise<{ catalogs: Array<{ name: string; dir: string }>; highlight: boolean; rounds: number }> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { synthetic: { type: 'string' }, highlight: { type: 'boolean' }, rounds: { type: 'string' } },
+  });
   const out: Array<{ name: string; dir: string }> = [];
   if (positionals.length > 0) {
     const dir = path.join(work, 'real', 'skills');
     // Copies, not links: the benchmark edits a skill, and the loader refuses links out of a skill.
-    for (const folder of positionals) await cp(path.resolve(folder), path.join(dir, path.basename(path.resolve(folder))), { recursive: true });
+    for (const folder of positionals)
+      await cp(path.resolve(folder), path.join(dir, path.basename(path.resolve(folder))), { recursive: true });
     out.push({ name: positionals.map((f) => path.basename(path.resolve(f))).join(' + '), dir });
   }
   if (values.synthetic || positionals.length === 0) {
     const n = Number(values.synthetic ?? 1000);
-    const gen = await generateCatalog(path.join(tmpdir(), `skillpress-bench-catalog-${n}x5`), { skills: n, filesPerSkill: 5, binaryRatio: 0.2 });
+    const gen = await generateCatalog(path.join(tmpdir(), `skillpress-bench-catalog-${n}x5`), {
+      skills: n,
+      filesPerSkill: 5,
+      binaryRatio: 0.2,
+    });
     const dir = path.join(work, 'synthetic', 'skills');
     await cp(gen.root, dir, { recursive: true });
     out.push({ name: `synthetic (${n} skills × 5 files)`, dir });

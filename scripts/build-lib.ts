@@ -34,7 +34,9 @@ const EXTERNAL_PACKAGES = /^(astro|@elastic\/elasticsearch)(\/|$)/;
 
 function emitLibrary(): void {
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-  const run = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--noCheck'], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--noCheck'], {
+    stdio: 'inherit',
+  });
   if (run.status !== 0) throw new Error(`tsc exited with ${run.status ?? run.signal}`);
 }
 
@@ -51,7 +53,10 @@ const sourceUrls: Plugin = {
       const source = await readFile(args.path, 'utf8');
       if (!source.includes('import.meta.url')) return undefined;
       const fromBin = path.relative(BIN_DIR, args.path).split(path.sep).join('/');
-      return { contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBin)}, import.meta.url).href`), loader: 'ts' };
+      return {
+        contents: source.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBin)}, import.meta.url).href`),
+        loader: 'ts',
+      };
     });
   },
 };
@@ -64,7 +69,8 @@ const externalPackages: Plugin = {
 };
 
 /** CommonJS packages inside an ES module bundle call `require` for Node's own modules: give them one. */
-const REQUIRE_SHIM = "import { createRequire as __skillpressRequire } from 'node:module'; const require = __skillpressRequire(import.meta.url);";
+const REQUIRE_SHIM =
+  "import { createRequire as __skillpressRequire } from 'node:module'; const require = __skillpressRequire(import.meta.url);";
 
 async function bundleBin(): Promise<void> {
   const result = await build({
@@ -87,8 +93,13 @@ async function bundleBin(): Promise<void> {
   });
   // The sources, and the manifests of the packages inside (an update of one rewrites it).
   const files = Object.keys(result.metafile.inputs);
-  const packages = new Set(files.map((f) => /^node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p) => p !== undefined));
-  const inputs = [...files.filter((f) => f.startsWith('src/')), ...[...packages].map((p) => `node_modules/${p}/package.json`)].sort();
+  const packages = new Set(
+    files.map((f) => /^node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p) => p !== undefined),
+  );
+  const inputs = [
+    ...files.filter((f) => f.startsWith('src/')),
+    ...[...packages].map((p) => `node_modules/${p}/package.json`),
+  ].sort();
   writeFileSync(BIN_INPUTS, JSON.stringify({ inputs }, null, 1) + '\n');
 }
 

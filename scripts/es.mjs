@@ -135,7 +135,9 @@ export function javaHome() {
 function runAsUser() {
   if (process.getuid?.() !== 0) return undefined;
   if (spawnSync('id', ['-u', ES_USER]).status !== 0) {
-    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ES_USER], { stdio: 'inherit' });
+    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', ES_USER], {
+      stdio: 'inherit',
+    });
     if (made.status !== 0) throw new Error(`cannot create user ${ES_USER} (useradd failed)`);
   }
   return ES_USER;
@@ -213,7 +215,9 @@ async function waitHealthy(url, pid, timeoutMs) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=5s`, { signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(`${url}/_cluster/health?wait_for_status=yellow&timeout=5s`, {
+        signal: AbortSignal.timeout(10_000),
+      });
       if (res.ok) {
         const body = await res.json();
         if (body.status === 'green' || body.status === 'yellow') return;
@@ -235,7 +239,10 @@ export async function startElasticsearch({ port = defaultPort(), dir = instanceD
   const url = `http://127.0.0.1:${port}`;
   if (await isUp(url)) return { url, pid: await readPid(dir), dir, started: false };
   const java = javaHome();
-  if (!java) throw new Error('no Java found: install OpenJDK 17 (Debian: apt-get install openjdk-17-jre-headless) or set ES_JAVA_HOME');
+  if (!java)
+    throw new Error(
+      'no Java found: install OpenJDK 17 (Debian: apt-get install openjdk-17-jre-headless) or set ES_JAVA_HOME',
+    );
   await mkdir(path.dirname(dir), { recursive: true });
   return withLock(dir, async () => {
     if (await isUp(url)) return { url, pid: await readPid(dir), dir, started: false };

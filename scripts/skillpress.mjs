@@ -12,7 +12,9 @@ import { readFileSync, statSync } from 'node:fs';
 // package.json's `engines` only warns at install: say it here, before anything fails obscurely.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
-  process.stderr.write(`skillpress needs Node.js 22.18 or later; this is ${process.version}. In the repository, \`npm run …\` scripts run the Node 22 the \`node\` dev dependency provides.\n`);
+  process.stderr.write(
+    `skillpress needs Node.js 22.18 or later; this is ${process.version}. In the repository, \`npm run …\` scripts run the Node 22 the \`node\` dev dependency provides.\n`,
+  );
   process.exit(2);
 }
 
@@ -46,7 +48,8 @@ function bundleProblem() {
 
 const problem = bundleProblem();
 const entry = problem ? sources : bundle;
-if (process.env.SKILLPRESS_DEBUG) process.stderr.write(`skillpress: running ${entry.pathname}${problem ? ` (${problem})` : ''}\n`);
+if (process.env.SKILLPRESS_DEBUG)
+  process.stderr.write(`skillpress: running ${entry.pathname}${problem ? ` (${problem})` : ''}\n`);
 const { main } = await import(entry.href);
 const code = await main(process.argv.slice(2));
 // Commands that keep serving (mcp) never resolve; the others exit with their code.

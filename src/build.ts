@@ -157,10 +157,17 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const previous = await readPrevious(out, options.previous, log);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
   await tokens.save();
-  const elasticsearch = options.elasticsearch === false ? undefined : await stage(ctx.stages, 'elasticsearch', () => ingestElasticsearch(local, log));
+  const elasticsearch =
+    options.elasticsearch === false
+      ? undefined
+      : await stage(ctx.stages, 'elasticsearch', () => ingestElasticsearch(local, log));
 
   // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
-  const problems = [...new Map([...catalog.problems, ...feed.problems, ...(catalogView?.problems ?? [])].map((p) => [JSON.stringify(p), p])).values()];
+  const problems = [
+    ...new Map(
+      [...catalog.problems, ...feed.problems, ...(catalogView?.problems ?? [])].map((p) => [JSON.stringify(p), p]),
+    ).values(),
+  ];
   const errors = problems.filter((p) => p.severity === 'error');
   return {
     ok: errors.length === 0 && !(elasticsearch && 'error' in elasticsearch),
@@ -189,10 +196,14 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
 async function checkOutDir(out: string, skillsRoot: string): Promise<void> {
   if (isInsideDir(process.cwd(), out) || isInsideDir(skillsRoot, out)) {
-    throw new UsageError(`--out ${out} would replace the current folder or the skills folder; choose a separate output folder`);
+    throw new UsageError(
+      `--out ${out} would replace the current folder or the skills folder; choose a separate output folder`,
+    );
   }
   if (isInsideDir(out, skillsRoot)) {
-    throw new UsageError(`--out ${out} is inside the skills folder ${path.resolve(skillsRoot)}: the next build would load its own output as skills; choose an output folder outside it`);
+    throw new UsageError(
+      `--out ${out} is inside the skills folder ${path.resolve(skillsRoot)}: the next build would load its own output as skills; choose an output folder outside it`,
+    );
   }
   const st = await stat(out).catch(() => undefined);
   if (!st) return;
@@ -215,7 +226,10 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
   });
   const federated = await federate(local, config, { cacheDir: path.resolve(CACHE_DIR, 'federation'), log });
   const threshold = config.duplicates.near_threshold;
-  const duplicates = findDuplicates(federated.skills, { nearThreshold: threshold, tokenize: keptWords(path.resolve(CACHE_DIR, 'duplicates')) });
+  const duplicates = findDuplicates(federated.skills, {
+    nearThreshold: threshold,
+    tokenize: keptWords(path.resolve(CACHE_DIR, 'duplicates')),
+  });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
   return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
 }
@@ -227,7 +241,9 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
 function keptWords(dir: string): (text: string) => string[] {
   const cache = FileCache.open(dir);
   cache.prune();
-  const joined = keptText(cache, codeFingerprint(import.meta.url, ['./duplicates/tfidf.ts']), (text) => tokenize(text).join(' '));
+  const joined = keptText(cache, codeFingerprint(import.meta.url, ['./duplicates/tfidf.ts']), (text) =>
+    tokenize(text).join(' '),
+  );
   return (text) => {
     const words = joined(text);
     return words === '' ? [] : words.split(' ');
@@ -242,13 +258,23 @@ function refuseEmpty(catalog: Catalog, skillsRoot: string): void {
   const missing = catalog.problems.find((p) => p.rule === 'root-missing');
   if (missing) throw new UsageError(`--skills ${skillsRoot}: ${missing.message}; nothing was written`);
   if (catalog.skills.length === 0) {
-    const why = catalog.problems.filter((p) => p.severity === 'error').map((p) => p.message).slice(0, 3).join('; ');
-    throw new InvalidInputError(`no skill to publish from ${skillsRoot}${why ? ` (${why})` : ''}; the previous output, if any, is left as it is`);
+    const why = catalog.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => p.message)
+      .slice(0, 3)
+      .join('; ');
+    throw new InvalidInputError(
+      `no skill to publish from ${skillsRoot}${why ? ` (${why})` : ''}; the previous output, if any, is left as it is`,
+    );
   }
 }
 
 /** The previous build for the change list: `--previous`, else whatever feed is in `out`. */
-async function readPrevious(out: string, explicit: string | undefined, log: (line: string) => void): Promise<PreviousFeed | undefined> {
+async function readPrevious(
+  out: string,
+  explicit: string | undefined,
+  log: (line: string) => void,
+): Promise<PreviousFeed | undefined> {
   if (explicit) {
     const previous = await loadPreviousFeed(explicit);
     if (!previous) throw new UsageError(`--previous ${explicit}: no feed (cards.json) found there`);
@@ -270,12 +296,31 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     const { feed, catalogView } = await stage(ctx.stages, 'feed', async () => {
       const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
       const cacheDir = path.resolve(CACHE_DIR, 'feed');
-      const published = await writeFeed(catalog, { outDir: data, config, previous, sourceDateEpoch: epoch, tokens: ctx.tokens, cacheDir, onProgress: (n) => bar?.update(n) });
+      const published = await writeFeed(catalog, {
+        outDir: data,
+        config,
+        previous,
+        sourceDateEpoch: epoch,
+        tokens: ctx.tokens,
+        cacheDir,
+        onProgress: (n) => bar?.update(n),
+      });
       bar?.done();
       // The site shows imported skills even when they are not re-exported: give it its own view.
       if (published.importedNotExported === 0) return { feed: published, catalogView: undefined };
       const previousCatalog = await loadPreviousFeed(out, { feedPath: CATALOG_PATH }).catch(() => undefined);
-      return { feed: published, catalogView: await writeFeed(catalog, { outDir: data, config, previous: previousCatalog, sourceDateEpoch: epoch, scope: 'catalog', tokens: ctx.tokens, cacheDir }) };
+      return {
+        feed: published,
+        catalogView: await writeFeed(catalog, {
+          outDir: data,
+          config,
+          previous: previousCatalog,
+          sourceDateEpoch: epoch,
+          scope: 'catalog',
+          tokens: ctx.tokens,
+          cacheDir,
+        }),
+      };
     });
     const site = path.join(staging, 'site');
     const base = options.base ?? config.site.base;
@@ -288,7 +333,14 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
         const { buildSite } = await import('./site/build-site.ts');
         const cacheDir = path.resolve(CACHE_DIR, 'site');
         const previousOutDir = existsSync(path.join(out, FEED_PATH, 'index.json')) ? out : undefined;
-        return buildSite({ outDir: site, feedDir: catalogView?.feedDir ?? feed.feedDir, base, filesBaseUrl: config.site.files_base_url, cacheDir, ...(previousOutDir ? { previousOutDir } : {}) });
+        return buildSite({
+          outDir: site,
+          feedDir: catalogView?.feedDir ?? feed.feedDir,
+          base,
+          filesBaseUrl: config.site.files_base_url,
+          cacheDir,
+          ...(previousOutDir ? { previousOutDir } : {}),
+        });
       });
     }
     await stage(ctx.stages, 'output', async () => {
@@ -324,7 +376,10 @@ async function removeStaleStaging(out: string, log: (line: string) => void): Pro
     const dir = path.join(parent, name);
     // Another build may be removing its own staging folder meanwhile.
     if (!(await lstat(dir).catch(() => undefined))?.isDirectory()) continue;
-    const mark = await readFile(path.join(dir, STAGING_MARK), 'utf8').then((t) => JSON.parse(t) as unknown, () => undefined);
+    const mark = await readFile(path.join(dir, STAGING_MARK), 'utf8').then(
+      (t) => JSON.parse(t) as unknown,
+      () => undefined,
+    );
     if (!isMarkOfGoneProcess(mark)) continue;
     await rm(dir, { recursive: true, force: true });
     log(`build: removed ${dir}, left by a build that stopped before it finished`);
@@ -335,7 +390,8 @@ async function removeStaleStaging(out: string, log: (line: string) => void): Pro
 async function swapIn(staging: string, data: string, site: string, out: string): Promise<void> {
   const trash = path.join(staging, 'trash');
   await mkdir(trash);
-  for (const entry of await readdir(data)) await replace(path.join(data, entry), path.join(site, entry), path.join(trash, `site-${entry}`));
+  for (const entry of await readdir(data))
+    await replace(path.join(data, entry), path.join(site, entry), path.join(trash, `site-${entry}`));
   await replace(site, out, path.join(trash, 'previous'));
 }
 

@@ -13,7 +13,8 @@ const emitter = (): Promise<Emitter> => import('./emit/elasticsearch/index.ts');
 
 /** `name` of the emitter, with its own signature, importing the emitter when first called. */
 function onFirstCall<K extends AsyncCall>(name: K): Emitter[K] {
-  return (async (...args: unknown[]) => ((await emitter())[name] as (...a: unknown[]) => unknown)(...args)) as Emitter[K];
+  return (async (...args: unknown[]) =>
+    ((await emitter())[name] as (...a: unknown[]) => unknown)(...args)) as Emitter[K];
 }
 
 export const ingestCatalog = onFirstCall('ingestCatalog');

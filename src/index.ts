@@ -25,17 +25,42 @@ export { findDuplicates, duplicateProblems, type Duplicate } from './duplicates/
 export { writeFeed, type WriteFeedOptions, type FeedSummary } from './emit/feed/index.ts';
 export { FEED_PATH, CATALOG_PATH, DISCOVERY_PATH } from './lib/layout.ts';
 export { loadPreviousFeed, computeChanges, type PreviousFeed } from './emit/feed/index.ts';
-export { openFeed, openFeedStore, FeedReader, DirStore, type FeedStore, type OpenOptions } from './feed-reader/index.ts';
+export {
+  openFeed,
+  openFeedStore,
+  FeedReader,
+  DirStore,
+  type FeedStore,
+  type OpenOptions,
+} from './feed-reader/index.ts';
 export { FeedCatalog } from './mcp/index.ts';
 
 // The site (Astro loads when a site is built).
 export { buildSite, type BuildSiteOptions } from './site/build-site.ts';
 
 // Search: one index and one ranking for the site and the MCP server.
-export { SkillSearch, buildSearchIndexes, type SearchEntry, type SearchHit, type SearchMode, type SearchOptions, type SearchPage, type SerializedIndex } from './search/index.ts';
+export {
+  SkillSearch,
+  buildSearchIndexes,
+  type SearchEntry,
+  type SearchHit,
+  type SearchMode,
+  type SearchOptions,
+  type SearchPage,
+  type SerializedIndex,
+} from './search/index.ts';
 
 // Routing a request to one skill or none, and the MCP server.
-export { retrieve, ruleJudge, RULE, MEANING_WEIGHT, type Candidate, type Judgement, type Retrieval, type RetrieveOptions } from './route/index.ts';
+export {
+  retrieve,
+  ruleJudge,
+  RULE,
+  MEANING_WEIGHT,
+  type Candidate,
+  type Judgement,
+  type Retrieval,
+  type RetrieveOptions,
+} from './route/index.ts';
 export { loadEmbedder } from './semantic/load.ts';
 export { Embedder, type StaticVectors } from './semantic/embedder.ts';
 export { SkillVectors, type DescribedSkill } from './semantic/skill-vectors.ts';
@@ -45,8 +70,23 @@ export { createServer, serve, type ServerOptions, type ServeOptions } from './mc
 export { install, AGENTS, skillsFolder, type InstallOptions, type InstallResult } from './install/index.ts';
 
 // Elasticsearch: ingest and read-back, loaded on first call.
-export { ingestCatalog, getSkillById, getSkillFiles, validateIndex, writeSkillFolder, elasticsearchClient } from './elasticsearch.ts';
-export type { IngestOptions, IngestResult, SkillRecord, ReadOptions, ConnectionOptions, IndexNames, IndexCheck } from './emit/elasticsearch/index.ts';
+export {
+  ingestCatalog,
+  getSkillById,
+  getSkillFiles,
+  validateIndex,
+  writeSkillFolder,
+  elasticsearchClient,
+} from './elasticsearch.ts';
+export type {
+  IngestOptions,
+  IngestResult,
+  SkillRecord,
+  ReadOptions,
+  ConnectionOptions,
+  IndexNames,
+  IndexCheck,
+} from './emit/elasticsearch/index.ts';
 
 // The model: zod schemas and the types inferred from them.
 export * from './model/index.ts';

@@ -10,7 +10,12 @@ import { defineConfig } from 'vitest/config';
  * - `*.browser.test.ts`  Debian's Chromium through playwright-core.
  * `npm test` runs every layer.
  */
-const INTEGRATION = ['test/**/*.cli.test.ts', 'test/**/*.stdio.test.ts', 'test/**/*.es.test.ts', 'test/**/*.browser.test.ts'];
+const INTEGRATION = [
+  'test/**/*.cli.test.ts',
+  'test/**/*.stdio.test.ts',
+  'test/**/*.es.test.ts',
+  'test/**/*.browser.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -27,7 +32,10 @@ export default defineConfig({
       { extends: true, test: { name: 'cli', include: ['test/**/*.cli.test.ts'] } },
       { extends: true, test: { name: 'stdio', include: ['test/**/*.stdio.test.ts'] } },
       // Only this layer needs Elasticsearch: the global setup starts it (or finds one running).
-      { extends: true, test: { name: 'es', include: ['test/**/*.es.test.ts'], globalSetup: ['test/setup/elasticsearch.ts'] } },
+      {
+        extends: true,
+        test: { name: 'es', include: ['test/**/*.es.test.ts'], globalSetup: ['test/setup/elasticsearch.ts'] },
+      },
       { extends: true, test: { name: 'browser', include: ['test/**/*.browser.test.ts'] } },
     ],
   },

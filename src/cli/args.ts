@@ -8,7 +8,11 @@ export { UsageError };
 
 export const EXIT = { ok: 0, invalid: 1, usage: 2 } as const;
 
-export function parse<T extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: T, maxPositionals = 1) {
+export function parse<T extends NonNullable<ParseArgsConfig['options']>>(
+  argv: string[],
+  options: T,
+  maxPositionals = 1,
+) {
   let result;
   try {
     result = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -53,6 +57,7 @@ export function skillsFolderArgument(option: string | undefined, positionals: re
 /** The skills folder a command reads, refused up front when it is not a folder (a typo must not read as "no skills"). */
 export async function requireSkillsFolder(root: string): Promise<string> {
   const st = await stat(root).catch(() => undefined);
-  if (!st?.isDirectory()) throw new UsageError(`--skills ${root}: not a folder; give the folder that holds your skills`);
+  if (!st?.isDirectory())
+    throw new UsageError(`--skills ${root}: not a folder; give the folder that holds your skills`);
   return root;
 }

@@ -25,7 +25,11 @@ export async function loadConfig(configDir = 'config'): Promise<SkillpressConfig
 
 /** The loader options `config.skills` sets, the same for every command that reads the skills folder. */
 export function skillsLoadOptions(config: SkillpressConfig): Pick<LoadOptions, 'ignore' | 'maxFileBytes' | 'maxDepth'> {
-  return { ignore: config.skills.ignore, maxFileBytes: config.skills.max_file_bytes, maxDepth: config.skills.max_depth };
+  return {
+    ignore: config.skills.ignore,
+    maxFileBytes: config.skills.max_file_bytes,
+    maxDepth: config.skills.max_depth,
+  };
 }
 
 /** SOURCE_DATE_EPOCH (reproducible builds) if set and valid. */

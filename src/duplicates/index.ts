@@ -30,7 +30,10 @@ function contentKey(skill: Skill): string {
 }
 
 /** `tokenize`: the words of a skill's text (default ./tfidf.ts's; the build passes the same, kept between builds). */
-export function findDuplicates(skills: readonly Skill[], opts: { nearThreshold: number; tokenize?: (text: string) => string[] }): Duplicate[] {
+export function findDuplicates(
+  skills: readonly Skill[],
+  opts: { nearThreshold: number; tokenize?: (text: string) => string[] },
+): Duplicate[] {
   const sorted = [...skills].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
   const out: Duplicate[] = [];
 
@@ -54,17 +57,26 @@ export function findDuplicates(skills: readonly Skill[], opts: { nearThreshold: 
   for (const { i, j, similarity } of similarPairs(vectors, opts.nearThreshold)) {
     const a = sorted[i]!.id;
     const b = sorted[j]!.id;
-    if (!identical.has(`${a}\0${b}`)) out.push({ kind: 'near', a, b, similarity: Math.round(similarity * 1000) / 1000 });
+    if (!identical.has(`${a}\0${b}`))
+      out.push({ kind: 'near', a, b, similarity: Math.round(similarity * 1000) / 1000 });
   }
   return out.sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
 }
 
 /** The report as warnings, one per pair, attached to the second skill of the pair. */
-export function duplicateProblems(duplicates: readonly Duplicate[], skills: readonly Skill[], threshold: number): Problem[] {
+export function duplicateProblems(
+  duplicates: readonly Duplicate[],
+  skills: readonly Skill[],
+  threshold: number,
+): Problem[] {
   const where = (id: string): string => {
     const s = skills.find((x) => x.id === id);
     if (!s) return id;
-    return s.source.kind === 'local' ? s.source.dir : s.source.kind === 'peer' ? `peer:${s.source.peer}` : `url:${s.source.skill_md_url}`;
+    return s.source.kind === 'local'
+      ? s.source.dir
+      : s.source.kind === 'peer'
+        ? `peer:${s.source.peer}`
+        : `url:${s.source.skill_md_url}`;
   };
   return duplicates.map((d) =>
     d.kind === 'identical'

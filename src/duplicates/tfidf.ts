@@ -7,8 +7,10 @@
 
 /** Common English words that say nothing about what a skill does. */
 const STOP_WORDS = new Set(
-  ('a an and are as at be by can do for from has have how if in into is it its of on or that the their then this to use used ' +
-    'uses using was when where which will with you your not no all any each more most other some such than too very').split(' '),
+  (
+    'a an and are as at be by can do for from has have how if in into is it its of on or that the their then this to use used ' +
+    'uses using was when where which will with you your not no all any each more most other some such than too very'
+  ).split(' '),
 );
 
 export function tokenize(text: string): string[] {
@@ -57,7 +59,10 @@ export function tfidfVectors(docs: readonly string[][]): Array<Map<number, numbe
  * in typed arrays, so only documents that share a term are compared, and each pair's dot
  * product is accumulated once (from the lower-numbered document).
  */
-export function similarPairs(vectors: ReadonlyArray<Map<number, number>>, threshold: number): Array<{ i: number; j: number; similarity: number }> {
+export function similarPairs(
+  vectors: ReadonlyArray<Map<number, number>>,
+  threshold: number,
+): Array<{ i: number; j: number; similarity: number }> {
   // Postings per term, in document order: docs[t][k] holds weight weights[t][k].
   const df = new Map<number, number>();
   for (const vec of vectors) for (const term of vec.keys()) df.set(term, (df.get(term) ?? 0) + 1);
@@ -92,7 +97,7 @@ export function similarPairs(vectors: ReadonlyArray<Map<number, number>>, thresh
       for (let k = at + 1; k < d.length; k++) {
         const j = d[k]!;
         if (scores[j] === 0) touched.push(j);
-        scores[j] += w * ws[k]!;
+        scores[j] = scores[j]! + w * ws[k]!;
       }
     }
     for (const j of touched) {

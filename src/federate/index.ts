@@ -36,10 +36,19 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
 
   // Fetch everything concurrently, merge in a fixed order so the result does not depend on timing.
   const [urlResults, peerResults] = await Promise.all([
-    Promise.all(fed.skill_urls.map((url) => importSkillUrl(url, { ...limits, trustedDomains: fed.trusted_domains, registry: config.registry.name }))),
+    Promise.all(
+      fed.skill_urls.map((url) =>
+        importSkillUrl(url, { ...limits, trustedDomains: fed.trusted_domains, registry: config.registry.name }),
+      ),
+    ),
     Promise.all(
       fed.peers.map((peer) =>
-        importPeer(peer, { ...limits, maxPeerBytes: fed.max_peer_bytes, peerTimeoutMs: fed.peer_timeout_ms, registry: config.registry.name }),
+        importPeer(peer, {
+          ...limits,
+          maxPeerBytes: fed.max_peer_bytes,
+          peerTimeoutMs: fed.peer_timeout_ms,
+          registry: config.registry.name,
+        }),
       ),
     ),
   ]);
@@ -50,7 +59,9 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
     merged.problems.push(...result.problems);
     if (result.skill) merged.add(result.skill, `registered by URL (${url})`, `url:${url}`, 'SKILL.md');
   });
-  const imported = fed.peers.flatMap((peer, i) => peerResults[i]!.skills.map((skill) => ({ skill, peer: peer.name, order: i })));
+  const imported = fed.peers.flatMap((peer, i) =>
+    peerResults[i]!.skills.map((skill) => ({ skill, peer: peer.name, order: i })),
+  );
   // Shorter routes first, then config order (a stable sort keeps each peer's own order).
   imported.sort((a, b) => routeLength(a.skill) - routeLength(b.skill) || a.order - b.order);
   const otherRoutes = new Map<string, number>();
@@ -64,7 +75,9 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
   });
   if (fed.skill_urls.length > 0) {
     const healthy = urlResults.filter((r) => r.skill?.health.status === 'healthy').length;
-    log(`skill URLs: ${urlResults.filter((r) => r.skill).length} of ${fed.skill_urls.length} loaded, ${healthy} healthy`);
+    log(
+      `skill URLs: ${urlResults.filter((r) => r.skill).length} of ${fed.skill_urls.length} loaded, ${healthy} healthy`,
+    );
   }
   return { skills: merged.skills, problems: sortProblems(merged.problems) };
 }
@@ -96,7 +109,9 @@ class Merge {
   /** Whether the skill holding this name is the same skill (same origin, same id), imported by another route. */
   sameSkillKept(skill: Skill): boolean {
     const held = this.#holders.get(skill.name)?.skill;
-    return held !== undefined && held.source.kind === 'peer' && held.registry === skill.registry && held.id === skill.id;
+    return (
+      held !== undefined && held.source.kind === 'peer' && held.registry === skill.registry && held.id === skill.id
+    );
   }
 
   add(skill: Skill, description: string, problemSkill: string, item: string): void {

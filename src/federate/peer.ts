@@ -17,7 +17,14 @@
 import type { FeedSkill } from '../model/feed.ts';
 import type { PeerConfig } from '../model/config.ts';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
-import { assembleSkill, isLoadable, parseSkillMarkdown, skippedFile, storedFile, validateFrontMatter } from '../load/index.ts';
+import {
+  assembleSkill,
+  isLoadable,
+  parseSkillMarkdown,
+  skippedFile,
+  storedFile,
+  validateFrontMatter,
+} from '../load/index.ts';
 import { InvalidInputError, SkillpressError } from '../lib/errors.ts';
 import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
@@ -49,7 +56,12 @@ export interface PeerImport {
 }
 
 /** Rule ids of the feed reader's and the HTTP client's errors, as federation names them. */
-const RULES: Record<string, string> = { schema: 'invalid-feed', 'too-deep': 'invalid-feed', 'missing-part': 'invalid-feed', 'leaves-feed': 'foreign-url' };
+const RULES: Record<string, string> = {
+  schema: 'invalid-feed',
+  'too-deep': 'invalid-feed',
+  'missing-part': 'invalid-feed',
+  'leaves-feed': 'foreign-url',
+};
 
 /** The warning rule for an error: `peer-<rule>` (`peer-digest-mismatch`, `peer-timeout`…), or a `federation-…` rule as is. */
 function ruleOf(err: unknown): string {
@@ -63,7 +75,13 @@ const reject = (rule: string, message: string): InvalidInputError => new Invalid
 export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<PeerImport> {
   const problems: Problem[] = [];
   const report = (item: string, err: unknown): void => {
-    problems.push({ severity: 'warning', skill: `peer:${peer.name}`, file: item, rule: ruleOf(err), message: `peer "${peer.name}", ${item}: ${(err as Error).message}` });
+    problems.push({
+      severity: 'warning',
+      skill: `peer:${peer.name}`,
+      file: item,
+      rule: ruleOf(err),
+      message: `peer "${peer.name}", ${item}: ${(err as Error).message}`,
+    });
   };
   const store = new RemoteStore(indexUrlOf(peer.url), {
     cache: ctx.cache,
@@ -71,10 +89,18 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     maxBytes: ctx.maxBytes,
     limitName: 'federation.max_bytes',
     budget: ctx.maxPeerBytes === undefined ? undefined : new ByteBudget(ctx.maxPeerBytes, 'federation.max_peer_bytes'),
-    deadline: ctx.peerTimeoutMs === undefined ? undefined : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
+    deadline:
+      ctx.peerTimeoutMs === undefined
+        ? undefined
+        : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
     now: ctx.now,
   });
-  const done = (skills: Skill[]): PeerImport => ({ skills, problems, requests: store.requests, notModified: store.notModified });
+  const done = (skills: Skill[]): PeerImport => ({
+    skills,
+    problems,
+    requests: store.requests,
+    notModified: store.notModified,
+  });
 
   let reader: FeedReader;
   try {
@@ -113,12 +139,17 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
 }
 
 /** The index entries `peer.mode` asks for; allowlist names the peer lacks are reported. */
-async function chooseEntries(peer: PeerConfig, reader: FeedReader, report: (item: string, err: unknown) => void): Promise<IndexEntry[]> {
+async function chooseEntries(
+  peer: PeerConfig,
+  reader: FeedReader,
+  report: (item: string, err: unknown) => void,
+): Promise<IndexEntry[]> {
   const entries = reader.index.skills;
   if (peer.mode === 'allowlist') {
     const wanted = new Set(peer.skills);
     for (const name of wanted) {
-      if (!entries.some((e) => e.id === name)) report(`skills/${name}`, reject('skill-missing', 'listed in the allowlist but not in the peer feed'));
+      if (!entries.some((e) => e.id === name))
+        report(`skills/${name}`, reject('skill-missing', 'listed in the allowlist but not in the peer feed'));
     }
     return entries.filter((e) => wanted.has(e.id));
   }
@@ -136,10 +167,19 @@ function hasTag(tags: readonly string[], wanted: readonly string[]): boolean {
   return tags.some((t) => want.has(t.toLowerCase()));
 }
 
-async function importSkill(peer: PeerConfig, reader: FeedReader, entry: IndexEntry, feedUrl: string, registry: string | undefined): Promise<Skill> {
+async function importSkill(
+  peer: PeerConfig,
+  reader: FeedReader,
+  entry: IndexEntry,
+  feedUrl: string,
+  registry: string | undefined,
+): Promise<Skill> {
   const feedSkill = await reader.skill(entry);
   if (feedSkill.card.name !== entry.id) {
-    throw reject('inconsistent', `skill JSON names "${feedSkill.card.name}" (id "${feedSkill.card.id}"), but index.json lists "${entry.id}"`);
+    throw reject(
+      'inconsistent',
+      `skill JSON names "${feedSkill.card.name}" (id "${feedSkill.card.id}"), but index.json lists "${entry.id}"`,
+    );
   }
   // The route is known from the card: a cycle is refused before any file is fetched.
   const { origin, via } = route(peer.name, reader.index.registry.name, feedSkill, registry);
@@ -147,7 +187,8 @@ async function importSkill(peer: PeerConfig, reader: FeedReader, entry: IndexEnt
 
   // SKILL.md is read from its verified bytes, not from the JSON's copy, and validated like a local one.
   const skillMd = files.find((f) => f.path === 'SKILL.md');
-  if (!skillMd || skillMd.content === undefined || skillMd.encoding !== 'utf-8') throw reject('invalid-skill', 'SKILL.md is missing or not UTF-8 text');
+  if (!skillMd || skillMd.content === undefined || skillMd.encoding !== 'utf-8')
+    throw reject('invalid-skill', 'SKILL.md is missing or not UTF-8 text');
   const parsed = parseSkillMarkdown(skillMd.content);
   if (!parsed.ok) throw reject('invalid-skill', `SKILL.md: ${parsed.message}`);
   const fm = validateFrontMatter(parsed.data, { folderName: entry.id, mode: 'lenient' });
@@ -155,9 +196,13 @@ async function importSkill(peer: PeerConfig, reader: FeedReader, entry: IndexEnt
   const normalized = (p: { rule: string }): boolean => p.rule === 'name-normalized' && fm.name === entry.id;
   const errors = fm.problems.filter((p) => p.severity === 'error' || (p.field === 'name' && !normalized(p)));
   if (errors.length > 0 || !isLoadable(fm)) {
-    throw reject('invalid-skill', `SKILL.md: ${errors.map((p) => p.message).join('; ') || 'name or description missing'}`);
+    throw reject(
+      'invalid-skill',
+      `SKILL.md: ${errors.map((p) => p.message).join('; ') || 'name or description missing'}`,
+    );
   }
-  if (fm.registry.visibility !== 'public') throw reject('not-public', `visibility is "${fm.registry.visibility}"; only public skills are imported`);
+  if (fm.registry.visibility !== 'public')
+    throw reject('not-public', `visibility is "${fm.registry.visibility}"; only public skills are imported`);
 
   return assembleSkill({
     parsed,
@@ -177,20 +222,29 @@ async function importSkill(peer: PeerConfig, reader: FeedReader, entry: IndexEnt
  * the route grows by this peer. A route through `registry` (ours) or through one registry twice
  * is a cycle.
  */
-function route(peer: string, publisher: string, skill: FeedSkill, registry: string | undefined): { origin: string; via: string[] } {
+function route(
+  peer: string,
+  publisher: string,
+  skill: FeedSkill,
+  registry: string | undefined,
+): { origin: string; via: string[] } {
   const own = skill.card.registry === publisher;
   const origin = own ? peer : skill.card.registry;
   const via = own ? [] : [...(skill.card.via ?? []), peer];
   const path = [origin, ...via];
   if ((registry !== undefined && path.includes(registry)) || new Set(path).size !== path.length) {
-    throw reject('federation-cycle', `"${skill.card.id}" came by ${path.join(' → ')}; a skill that passed through ${registry !== undefined && path.includes(registry) ? `this registry ("${registry}")` : 'one registry twice'} is an import cycle and is not imported back`);
+    throw reject(
+      'federation-cycle',
+      `"${skill.card.id}" came by ${path.join(' → ')}; a skill that passed through ${registry !== undefined && path.includes(registry) ? `this registry ("${registry}")` : 'one registry twice'} is an import cycle and is not imported back`,
+    );
   }
   return { origin, via };
 }
 
 /** A verified feed file as a catalog file; its executable bit kept. */
 function toSkillFile({ file, bytes }: VerifiedFile): SkillFile {
-  if (!bytes) return skippedFile(file.path, file.sha256, file.size, file.skipped?.reason ?? 'not published by the peer');
+  if (!bytes)
+    return skippedFile(file.path, file.sha256, file.size, file.skipped?.reason ?? 'not published by the peer');
   const stored = storedFile(file.path, bytes);
   return file.executable ? { ...stored, executable: true } : stored;
 }

@@ -63,7 +63,13 @@ export interface UrlImport {
 export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promise<UrlImport> {
   const problems: Problem[] = [];
   const report = (rule: string, message: string): void => {
-    problems.push({ severity: 'warning', skill: `url:${skillMdUrl}`, file: 'SKILL.md', rule, message: `${skillMdUrl}: ${message}` });
+    problems.push({
+      severity: 'warning',
+      skill: `url:${skillMdUrl}`,
+      file: 'SKILL.md',
+      rule,
+      message: `${skillMdUrl}: ${message}`,
+    });
   };
   let rawUrl: string;
   try {
@@ -73,7 +79,10 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
     return { problems };
   }
   if (!isTrusted(rawUrl, ctx.trustedDomains)) {
-    report('url-untrusted', `host "${new URL(rawUrl).hostname}" is not in federation.trusted_domains; add it there to fetch this skill`);
+    report(
+      'url-untrusted',
+      `host "${new URL(rawUrl).hostname}" is not in federation.trusted_domains; add it there to fetch this skill`,
+    );
     return { problems };
   }
 
@@ -81,7 +90,8 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
     timeoutMs: ctx.timeoutMs,
     maxBytes: ctx.maxBytes,
     limitName: 'federation.max_bytes',
-    allowRedirect: (to: URL) => isTrusted(to.href, ctx.trustedDomains) && (to.protocol === 'https:' || to.protocol === 'http:'),
+    allowRedirect: (to: URL) =>
+      isTrusted(to.href, ctx.trustedDomains) && (to.protocol === 'https:' || to.protocol === 'http:'),
   };
   const checkedAt = ctx.now.toISOString();
   let body: Buffer;
@@ -91,7 +101,11 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
     const res = await conditionalGet(ctx.cache, rawUrl, http, ctx.now);
     body = res.body;
     lastModified = res.entry.last_modified;
-    health = { status: 'healthy', checked_at: checkedAt, detail: res.notModified ? 'not modified since the last check' : undefined };
+    health = {
+      status: 'healthy',
+      checked_at: checkedAt,
+      detail: res.notModified ? 'not modified since the last check' : undefined,
+    };
   } catch (err) {
     // Unreachable: serve the last good copy, marked unhealthy, if there is one.
     const previous = await ctx.cache.lastAnswer(rawUrl);
@@ -124,7 +138,8 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
   for (const p of fm.problems) report(p.rule, `${p.field ? `${p.field}: ` : ''}${p.message}`);
   if (fm.problems.some((p) => p.severity === 'error') || !isLoadable(fm)) return { problems };
 
-  const updated = lastModified && !Number.isNaN(Date.parse(lastModified)) ? new Date(lastModified).toISOString() : checkedAt;
+  const updated =
+    lastModified && !Number.isNaN(Date.parse(lastModified)) ? new Date(lastModified).toISOString() : checkedAt;
   const skill = assembleSkill({
     parsed,
     frontMatter: fm,

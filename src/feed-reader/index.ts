@@ -13,7 +13,13 @@
 import { FeedReader, type FeedReaderOptions } from './reader.ts';
 import { openFeedStore, type OpenOptions } from './open.ts';
 
-export { FeedReader, type FeedReaderOptions, type IndexEntry, type VerifiedFile, type VerifiedSkill } from './reader.ts';
+export {
+  FeedReader,
+  type FeedReaderOptions,
+  type IndexEntry,
+  type VerifiedFile,
+  type VerifiedSkill,
+} from './reader.ts';
 export { indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
 export { DirStore, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
 export { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';

@@ -21,7 +21,9 @@ const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
 
 /** The store for `location`; a NotFoundError when no feed is there. */
 export async function openFeedStore(location: string, options: OpenOptions = {}): Promise<FeedStore> {
-  return isUrl(location) ? openRemote(location, options) : new DirStore(await feedDirOf(location, options.feedPath ?? FEED_PATH), options);
+  return isUrl(location)
+    ? openRemote(location, options)
+    : new DirStore(await feedDirOf(location, options.feedPath ?? FEED_PATH), options);
 }
 
 /** `https://site/` → `https://site/feed/v1/index.json`; a URL ending in `.json` is taken as is. */
@@ -50,7 +52,10 @@ async function openRemote(location: string, options: OpenOptions): Promise<Remot
     } catch (err) {
       // Not there: try the next place; anything else (refused, broken) is the answer.
       if (!(err instanceof NetworkError && err.status === 404)) throw err;
-      if (i === candidates.length - 1) throw new NotFoundError(`no feed at ${location}: ${candidates.join(' and ')} answered 404 Not Found`, { cause: err });
+      if (i === candidates.length - 1)
+        throw new NotFoundError(`no feed at ${location}: ${candidates.join(' and ')} answered 404 Not Found`, {
+          cause: err,
+        });
     }
   }
 }
@@ -61,7 +66,9 @@ async function feedDirOf(dir: string, feedPath: string): Promise<string> {
   for (const candidate of candidates) {
     if (await isFile(path.join(candidate, 'index.json'))) return candidate;
   }
-  throw new NotFoundError(`no feed at ${dir}: expected ${path.join(dir, 'index.json')} or ${path.join(candidates[1]!, 'index.json')} (run \`skillpress build\` first)`);
+  throw new NotFoundError(
+    `no feed at ${dir}: expected ${path.join(dir, 'index.json')} or ${path.join(candidates[1]!, 'index.json')} (run \`skillpress build\` first)`,
+  );
 }
 
 async function isFile(file: string): Promise<boolean> {

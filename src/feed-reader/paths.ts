@@ -9,7 +9,6 @@
 import { UnsafePathError } from '../lib/errors.ts';
 import { checkPath, encodePath } from '../lib/paths.ts';
 
-
 const BASE = 'https://feed.invalid/';
 
 /**

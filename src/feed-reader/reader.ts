@@ -63,7 +63,9 @@ export class FeedReader {
   /** Reads and checks index.json of an opened store. */
   static async open(store: FeedStore, options: FeedReaderOptions = {}): Promise<FeedReader> {
     const { text, sha256 } = await store.readIndex();
-    const index = parseJson(text, FeedIndex, `${store.location}: index.json`, { maxBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES });
+    const index = parseJson(text, FeedIndex, `${store.location}: index.json`, {
+      maxBytes: options.maxJsonBytes ?? DEFAULT_MAX_JSON_BYTES,
+    });
     return new FeedReader(store, index, sha256, options);
   }
 
@@ -89,12 +91,18 @@ export class FeedReader {
   /** The skill JSON of an index entry, verified against the index and checked against the schema. */
   async skill(entry: IndexEntry): Promise<FeedSkill> {
     const problems = checkName(entry.id, undefined);
-    if (problems.length > 0) throw new InvalidInputError(`skill id ${quotePath(entry.id)}: ${problems.map((p) => p.message).join('; ')}`, { rule: 'invalid-name' });
+    if (problems.length > 0)
+      throw new InvalidInputError(`skill id ${quotePath(entry.id)}: ${problems.map((p) => p.message).join('; ')}`, {
+        rule: 'invalid-name',
+      });
     const feedPath = this.#feedPath(entry.url, `skill URL of "${entry.id}"`);
     const bytes = await this.store.read(feedPath, entry.sha256);
     const skill = parseJson(bytes, FeedSkill, `${this.location}: ${feedPath}`, { maxBytes: this.#maxJsonBytes() });
     if (skill.card.id !== entry.id) {
-      throw new InvalidInputError(`${feedPath} is the skill "${skill.card.id}", but index.json lists it as "${entry.id}"`, { rule: 'inconsistent' });
+      throw new InvalidInputError(
+        `${feedPath} is the skill "${skill.card.id}", but index.json lists it as "${entry.id}"`,
+        { rule: 'inconsistent' },
+      );
     }
     return skill;
   }
@@ -107,12 +115,16 @@ export class FeedReader {
     const planned = this.#plan(skill);
     const files = await pMap(
       planned,
-      async ({ file, feedPath }): Promise<VerifiedFile> => (feedPath === undefined ? { file } : { file, bytes: await this.store.read(feedPath, file.sha256, file.size) }),
+      async ({ file, feedPath }): Promise<VerifiedFile> =>
+        feedPath === undefined ? { file } : { file, bytes: await this.store.read(feedPath, file.sha256, file.size) },
       this.#options.concurrency ?? 4,
     );
     const digest = skillDigest(files.filter((f) => f.bytes).map((f) => f.file));
     if (digest !== entry.digest || digest !== skill.card.digest) {
-      throw new IntegrityError(`content digest of the files of "${entry.id}" is ${digest}, but the feed lists ${entry.digest}`, { rule: 'digest-mismatch' });
+      throw new IntegrityError(
+        `content digest of the files of "${entry.id}" is ${digest}, but the feed lists ${entry.digest}`,
+        { rule: 'digest-mismatch' },
+      );
     }
     return files;
   }
@@ -135,7 +147,10 @@ export class FeedReader {
     if (clash) throw new UnsafePathError(`files of "${skill.card.id}": ${clash}`, { rule: 'unsafe-path' });
     return skill.files.map((file) => {
       if (file.skipped) return { file };
-      if (!file.url) throw new InvalidInputError(`file ${quotePath(file.path)} has neither a url nor a skip reason`, { rule: 'schema' });
+      if (!file.url)
+        throw new InvalidInputError(`file ${quotePath(file.path)} has neither a url nor a skip reason`, {
+          rule: 'schema',
+        });
       return { file, feedPath: this.#feedPath(file.url, `file ${quotePath(file.path)}`) };
     });
   }
@@ -145,7 +160,10 @@ export class FeedReader {
     try {
       return resolveFeedPath('', url);
     } catch (err) {
-      throw new UnsafePathError(`${what}: ${(err as Error).message}; feed URLs must stay inside the feed`, { rule: 'leaves-feed', cause: err });
+      throw new UnsafePathError(`${what}: ${(err as Error).message}; feed URLs must stay inside the feed`, {
+        rule: 'leaves-feed',
+        cause: err,
+      });
     }
   }
 

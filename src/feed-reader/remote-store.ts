@@ -68,7 +68,8 @@ export class RemoteStore implements FeedStore {
   constructor(indexUrl: string, options: RemoteStoreOptions = {}) {
     this.location = new URL(indexUrl).href;
     this.#base = new URL(this.location);
-    this.cache = options.cache === null ? undefined : (options.cache ?? new Cache(options.cacheDir ?? defaultCacheRoot()));
+    this.cache =
+      options.cache === null ? undefined : (options.cache ?? new Cache(options.cacheDir ?? defaultCacheRoot()));
     this.#options = options;
     if (options.index) this.#use(options.index.body, sha256Hex(options.index.body), options.index.url);
   }
@@ -86,7 +87,8 @@ export class RemoteStore implements FeedStore {
   /** Conditional GET of index.json; true when it changed. Throws when it cannot be fetched or is broken. */
   async refresh(): Promise<boolean> {
     const maxBytes = this.#maxIndexBytes();
-    const limitName = maxBytes < (this.#options.maxBytes ?? DEFAULT_MAX_BYTES) ? 'the index.json limit' : this.#options.limitName;
+    const limitName =
+      maxBytes < (this.#options.maxBytes ?? DEFAULT_MAX_BYTES) ? 'the index.json limit' : this.#options.limitName;
     const check = (body: Buffer, url: string): void => void parseJson(body, FeedIndex, url, { maxBytes });
     const http = this.#http({ maxBytes, limitName, accept: 'application/json' });
     this.requests++;
@@ -117,8 +119,10 @@ export class RemoteStore implements FeedStore {
     this.requests++;
     const res = await httpGet(url, this.#http({ expectedBytes: size })).catch((err: unknown) => {
       // More bytes than the feed lists: the bytes are not the ones listed. A 404: listed but not there.
-      if (err instanceof NetworkError && err.rule === 'longer-than-listed') throw new IntegrityError(err.message, { rule: 'digest-mismatch', cause: err });
-      if (err instanceof NetworkError && err.status === 404) throw new NotFoundError(err.message, { rule: 'not-found', cause: err });
+      if (err instanceof NetworkError && err.rule === 'longer-than-listed')
+        throw new IntegrityError(err.message, { rule: 'digest-mismatch', cause: err });
+      if (err instanceof NetworkError && err.status === 404)
+        throw new NotFoundError(err.message, { rule: 'not-found', cause: err });
       throw err;
     });
     verify(res.body, sha256, url);
@@ -142,11 +146,21 @@ export class RemoteStore implements FeedStore {
   }
 
   #maxIndexBytes(): number {
-    return Math.min(this.#options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES, this.#options.maxBytes ?? DEFAULT_MAX_BYTES);
+    return Math.min(
+      this.#options.maxIndexBytes ?? DEFAULT_MAX_INDEX_BYTES,
+      this.#options.maxBytes ?? DEFAULT_MAX_BYTES,
+    );
   }
 
   #http(overrides: Partial<GetOptions>): GetOptions {
     const o = this.#options;
-    return { timeoutMs: o.timeoutMs ?? 10_000, maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES, limitName: o.limitName, budget: o.budget, deadline: o.deadline, ...overrides };
+    return {
+      timeoutMs: o.timeoutMs ?? 10_000,
+      maxBytes: o.maxBytes ?? DEFAULT_MAX_BYTES,
+      limitName: o.limitName,
+      budget: o.budget,
+      deadline: o.deadline,
+      ...overrides,
+    };
   }
 }

@@ -41,7 +41,10 @@ export function verify(bytes: Buffer, sha256: string, what: string): Buffer {
  * bytes changed: a rebuild in progress, or tampering).
  */
 export function checkDigest(actual: string, sha256: string, what: string): void {
-  if (actual !== sha256) throw new IntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`, { rule: 'digest-mismatch' });
+  if (actual !== sha256)
+    throw new IntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`, {
+      rule: 'digest-mismatch',
+    });
 }
 
 export interface DirStoreOptions {
@@ -89,8 +92,10 @@ export class DirStore implements FeedStore {
     const max = this.#maxBytes ?? Infinity;
     if (size === undefined && max === Infinity) return file;
     const actual = statSync(file).size;
-    if (actual > max) throw new InvalidInputError(`${feedPath}: ${actual} bytes, over the ${max}-byte limit`, { rule: 'too-large' });
-    if (size !== undefined && actual !== size) throw new IntegrityError(`${feedPath}: ${actual} bytes, but the feed lists ${size}`, { rule: 'digest-mismatch' });
+    if (actual > max)
+      throw new InvalidInputError(`${feedPath}: ${actual} bytes, over the ${max}-byte limit`, { rule: 'too-large' });
+    if (size !== undefined && actual !== size)
+      throw new IntegrityError(`${feedPath}: ${actual} bytes, but the feed lists ${size}`, { rule: 'digest-mismatch' });
     return file;
   }
 
@@ -100,7 +105,11 @@ export class DirStore implements FeedStore {
       return realpathInside(await this.#realRoot, path.join(this.#root, ...feedPath.split('/')), feedPath, 'the feed');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') throw new NotFoundError(`${feedPath}: no such file in the feed at ${this.#root}`, { rule: 'not-found', cause: err });
+      if (code === 'ENOENT' || code === 'ENOTDIR')
+        throw new NotFoundError(`${feedPath}: no such file in the feed at ${this.#root}`, {
+          rule: 'not-found',
+          cause: err,
+        });
       throw err;
     }
   }

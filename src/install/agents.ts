@@ -17,23 +17,35 @@ export interface AgentLocation {
   global: (env?: NodeJS.ProcessEnv, home?: string) => string;
 }
 
-const under = (...parts: string[]) => (_env: NodeJS.ProcessEnv = process.env, home = homedir()) => path.join(home, ...parts);
-const xdg = (...parts: string[]) => (env: NodeJS.ProcessEnv = process.env, home = homedir()) =>
-  path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), ...parts);
+const under =
+  (...parts: string[]) =>
+  (_env: NodeJS.ProcessEnv = process.env, home = homedir()) =>
+    path.join(home, ...parts);
+const xdg =
+  (...parts: string[]) =>
+  (env: NodeJS.ProcessEnv = process.env, home = homedir()) =>
+    path.join(env.XDG_CONFIG_HOME?.trim() || path.join(home, '.config'), ...parts);
 
 export const AGENTS: AgentLocation[] = [
-  { name: 'agents', label: 'any agent reading .agents/skills (the default)', project: '.agents/skills', global: under('.agents', 'skills') },
+  {
+    name: 'agents',
+    label: 'any agent reading .agents/skills (the default)',
+    project: '.agents/skills',
+    global: under('.agents', 'skills'),
+  },
   {
     name: 'claude',
     label: 'Claude Code',
     project: '.claude/skills',
-    global: (env = process.env, home = homedir()) => path.join(env.CLAUDE_CONFIG_DIR?.trim() || path.join(home, '.claude'), 'skills'),
+    global: (env = process.env, home = homedir()) =>
+      path.join(env.CLAUDE_CONFIG_DIR?.trim() || path.join(home, '.claude'), 'skills'),
   },
   {
     name: 'codex',
     label: 'OpenAI Codex',
     project: '.agents/skills',
-    global: (env = process.env, home = homedir()) => path.join(env.CODEX_HOME?.trim() || path.join(home, '.codex'), 'skills'),
+    global: (env = process.env, home = homedir()) =>
+      path.join(env.CODEX_HOME?.trim() || path.join(home, '.codex'), 'skills'),
   },
   { name: 'cursor', label: 'Cursor', project: '.agents/skills', global: under('.cursor', 'skills') },
   { name: 'gemini', label: 'Gemini CLI', project: '.agents/skills', global: under('.gemini', 'skills') },
@@ -50,7 +62,13 @@ function agentLocation(name: string): AgentLocation | undefined {
 }
 
 /** The skills folder for `--agent` / `--global` (relative project folders resolve against `cwd`). */
-export function skillsFolder(agent: string, global: boolean, cwd = process.cwd(), env = process.env, home = homedir()): string {
+export function skillsFolder(
+  agent: string,
+  global: boolean,
+  cwd = process.cwd(),
+  env = process.env,
+  home = homedir(),
+): string {
   const a = agentLocation(agent);
   if (!a) throw new UsageError(`unknown agent "${agent}"; known agents: ${AGENTS.map((x) => x.name).join(', ')}`);
   return global ? a.global(env, home) : path.resolve(cwd, a.project);

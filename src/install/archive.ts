@@ -50,7 +50,7 @@ export async function unpack(bytes: Buffer, maxBytes: number): Promise<Unpacked>
   if (clash) throw new UnsafePathError(`archive: ${clash}`, { rule: 'unsafe-path' });
   const kept: Files = new Map();
   const left: string[] = [];
-  for (const [p, file] of files) (ignored(p) ? left.push(p) : kept.set(p, file));
+  for (const [p, file] of files) ignored(p) ? left.push(p) : kept.set(p, file);
   return { files: kept, ignored: left };
 }
 
@@ -67,7 +67,13 @@ function entryPath(name: string, isDir: boolean): string | undefined {
 /** Executable when any executable bit of its mode is set; nothing else of the mode is kept. */
 const isExecutable = (mode: number | undefined): boolean => ((mode ?? 0) & 0o111) !== 0;
 
-function add(files: Files, name: string, data: Buffer, mode: number | undefined, budget: { left: number; max: number }): void {
+function add(
+  files: Files,
+  name: string,
+  data: Buffer,
+  mode: number | undefined,
+  budget: { left: number; max: number },
+): void {
   const p = entryPath(name, false);
   if (p === undefined) throw invalid(`entry ${quotePath(name)} is not a file name`);
   if (files.has(p)) throw invalid(`entry ${quotePath(p)} appears twice`);
@@ -81,7 +87,8 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
   try {
     raw = gunzipSync(bytes, { maxOutputLength: maxBytes + 64 * 1024 });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
+    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
+      throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
     throw invalid(`gzip: ${(err as Error).message}`);
   }
   const files: Files = new Map();
@@ -103,7 +110,9 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
         return;
       }
       if (header.type !== 'file' && header.type !== 'contiguous-file') {
-        return fail(`entry ${quotePath(header.name)} is a ${header.type}${header.linkname ? ` to ${quotePath(header.linkname)}` : ''}; only regular files are accepted`);
+        return fail(
+          `entry ${quotePath(header.name)} is a ${header.type}${header.linkname ? ` to ${quotePath(header.linkname)}` : ''}; only regular files are accepted`,
+        );
       }
       const chunks: Buffer[] = [];
       stream.on('data', (c: unknown) => void chunks.push(c as Buffer));
@@ -117,7 +126,9 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
       });
     });
     extract.on('finish', resolve);
-    extract.on('error', (err) => reject(err instanceof InvalidInputError || err instanceof UnsafePathError ? err : invalid(`tar: ${err.message}`)));
+    extract.on('error', (err) =>
+      reject(err instanceof InvalidInputError || err instanceof UnsafePathError ? err : invalid(`tar: ${err.message}`)),
+    );
   });
   extract.end(raw);
   await done;
@@ -140,7 +151,8 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
   const files: Files = new Map();
   const budget = { left: maxBytes, max: maxBytes };
   for (let i = 0; i < count; i++) {
-    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50) throw invalid('zip: central directory is damaged');
+    if (at + 46 > bytes.length || bytes.readUInt32LE(at) !== 0x02014b50)
+      throw invalid('zip: central directory is damaged');
     const madeBy = bytes.readUInt16LE(at + 4) >> 8;
     const flags = bytes.readUInt16LE(at + 8);
     const method = bytes.readUInt16LE(at + 10);
@@ -159,16 +171,19 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
     // only the permission bits (Python's writestr: 0600) leave the type 0, a regular file.
     const type = madeBy === 3 ? mode & S_IFMT : 0;
     if (type === 0o120000) throw invalid(`entry ${quotePath(name)} is a symlink; only regular files are accepted`);
-    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw invalid(`entry ${quotePath(name)} is not a regular file (mode ${mode.toString(8)})`);
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+      throw invalid(`entry ${quotePath(name)} is not a regular file (mode ${mode.toString(8)})`);
     if (isDir) {
       entryPath(name, true);
       continue;
     }
     if (flags & 1) throw invalid(`entry ${quotePath(name)} is encrypted`);
-    if (compressed === 0xffffffff || size === 0xffffffff) throw invalid(`entry ${quotePath(name)}: ZIP64 archives are not supported`);
+    if (compressed === 0xffffffff || size === 0xffffffff)
+      throw invalid(`entry ${quotePath(name)}: ZIP64 archives are not supported`);
     if (size > budget.left) throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
     entryPath(name, false);
-    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50) throw invalid(`zip: entry ${quotePath(name)} has no local header`);
+    if (local + 30 > bytes.length || bytes.readUInt32LE(local) !== 0x04034b50)
+      throw invalid(`zip: entry ${quotePath(name)} has no local header`);
     const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
     const data = bytes.subarray(start, start + compressed);
     if (data.length !== compressed) throw invalid(`zip: entry ${quotePath(name)} is truncated`);
@@ -181,8 +196,12 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
       } catch (err) {
         throw invalid(`zip: entry ${quotePath(name)}: ${(err as Error).message}`);
       }
-    } else throw invalid(`entry ${quotePath(name)} uses compression method ${method}; only stored and deflate are supported`);
-    if (out.length !== size) throw invalid(`zip: entry ${quotePath(name)} unpacks to ${out.length} bytes, not the ${size} it declares`);
+    } else
+      throw invalid(
+        `entry ${quotePath(name)} uses compression method ${method}; only stored and deflate are supported`,
+      );
+    if (out.length !== size)
+      throw invalid(`zip: entry ${quotePath(name)} unpacks to ${out.length} bytes, not the ${size} it declares`);
     add(files, name, out, madeBy === 3 ? mode : undefined, budget);
   }
   return files;

@@ -60,8 +60,12 @@ type Manifest = z.infer<typeof Manifest>;
 
 export async function install(source: string, name: string, opts: InstallOptions): Promise<InstallResult> {
   const invalid = checkName(name, undefined);
-  if (invalid.length > 0) throw new UsageError(`skill name ${quotePath(name)} is not valid: ${invalid.map((p) => p.message).join('; ')}`);
-  const limits: Limits = { timeoutMs: opts.limits?.timeoutMs ?? 30_000, maxBytes: opts.limits?.maxBytes ?? 50 * 1024 * 1024 };
+  if (invalid.length > 0)
+    throw new UsageError(`skill name ${quotePath(name)} is not valid: ${invalid.map((p) => p.message).join('; ')}`);
+  const limits: Limits = {
+    timeoutMs: opts.limits?.timeoutMs ?? 30_000,
+    maxBytes: opts.limits?.maxBytes ?? 50 * 1024 * 1024,
+  };
   const to = path.resolve(opts.to);
   const dir = path.join(to, name);
 
@@ -72,14 +76,31 @@ export async function install(source: string, name: string, opts: InstallOptions
   const manifest = await readManifest(to);
   // A skill may be named "constructor": only the manifest's own entries are records.
   const record = own(manifest.skills, name);
-  const exists = await lstat(dir).then(() => true, () => false);
+  const exists = await lstat(dir).then(
+    () => true,
+    () => false,
+  );
   if (exists) {
-    if (!record && !opts.force) throw new InvalidInputError(`${dir} already exists and was not installed by skillpress; use --force to replace it`);
+    if (!record && !opts.force)
+      throw new InvalidInputError(
+        `${dir} already exists and was not installed by skillpress; use --force to replace it`,
+      );
     if (record) {
       const edited = (await folderDigest(dir)) !== record.content_digest;
-      if (edited && !opts.force) throw new InvalidInputError(`${dir} was changed since it was installed; use --force to replace it with the published version`);
+      if (edited && !opts.force)
+        throw new InvalidInputError(
+          `${dir} was changed since it was installed; use --force to replace it with the published version`,
+        );
       if (!edited && record.digest === published && !opts.force) {
-        return { action: 'unchanged', name, dir, digest: published, version: record.version, missing: [], from: located.indexUrl };
+        return {
+          action: 'unchanged',
+          name,
+          dir,
+          digest: published,
+          version: record.version,
+          missing: [],
+          from: located.indexUrl,
+        };
       }
     }
   }
@@ -114,7 +135,9 @@ function checkSkillMd(files: Files, name: string): void {
   const invalid = (message: string): InvalidInputError => new InvalidInputError(message, { rule: 'invalid-skill' });
   if (!skillMd) {
     const wrapped = [...files.keys()].find((p) => p.endsWith('/SKILL.md'));
-    throw invalid(`no SKILL.md at the root of the skill${wrapped ? ` (found ${quotePath(wrapped)}: archives must not have a wrapper folder)` : ''}`);
+    throw invalid(
+      `no SKILL.md at the root of the skill${wrapped ? ` (found ${quotePath(wrapped)}: archives must not have a wrapper folder)` : ''}`,
+    );
   }
   const parsed = parseSkillMarkdown(skillMd.bytes.toString('utf8'));
   if (!parsed.ok) throw invalid(`SKILL.md: ${parsed.message}`);
@@ -122,7 +145,9 @@ function checkSkillMd(files: Files, name: string): void {
   // which is the name it is installed under. A valid but different name would be another skill.
   const written = parsed.data.name;
   if (written !== name && (typeof written !== 'string' || SKILL_NAME_PATTERN.test(written))) {
-    throw invalid(`SKILL.md names the skill ${quotePath(String(written))}, not "${name}"; refusing to install it under that name`);
+    throw invalid(
+      `SKILL.md names the skill ${quotePath(String(written))}, not "${name}"; refusing to install it under that name`,
+    );
   }
 }
 
@@ -154,7 +179,10 @@ async function replaceFolder(to: string, name: string, files: Files): Promise<vo
   await mkdir(stage, { recursive: true });
   try {
     for (const [rel, file] of files) await writeInstalled(stage, rel, file, name);
-    const hadTarget = await lstat(target).then(() => true, () => false);
+    const hadTarget = await lstat(target).then(
+      () => true,
+      () => false,
+    );
     if (hadTarget) await rename(target, old);
     try {
       await rename(stage, target);
@@ -183,7 +211,10 @@ async function writeInstalled(stage: string, rel: string, file: InstallFile, nam
     await mkdir(path.dirname(abs), { recursive: true });
     await writeFile(abs, file.bytes, { flag: 'wx', mode: file.executable ? 0o755 : 0o644 });
   } catch (err) {
-    const why = WRITE_ERRORS[(err as NodeJS.ErrnoException).code ?? ''] ?? (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    const why =
+      WRITE_ERRORS[(err as NodeJS.ErrnoException).code ?? ''] ??
+      (err as NodeJS.ErrnoException).code ??
+      (err as Error).message;
     throw new InvalidInputError(`cannot install ${quotePath(`${name}/${rel}`)}: ${why}`, { rule: 'write', cause: err });
   }
 }

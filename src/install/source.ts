@@ -64,9 +64,14 @@ function httpSite(root: URL, limits: Limits): Site {
     isFolder: false,
     resolve: (relative, base) => new URL(relative, base),
     async read(url, maxBytes) {
-      if (url.origin !== root.origin) throw new UnsafePathError(`${url} is on another host than ${root.host}; refused`, { rule: 'leaves-site' });
+      if (url.origin !== root.origin)
+        throw new UnsafePathError(`${url} is on another host than ${root.host}; refused`, { rule: 'leaves-site' });
       try {
-        const res = await httpGet(url.href, { timeoutMs: limits.timeoutMs, maxBytes, limitName: maxBytes < limits.maxBytes ? 'for JSON documents' : '--max-bytes' });
+        const res = await httpGet(url.href, {
+          timeoutMs: limits.timeoutMs,
+          maxBytes,
+          limitName: maxBytes < limits.maxBytes ? 'for JSON documents' : '--max-bytes',
+        });
         return { body: res.body, url: new URL(res.url) };
       } catch (err) {
         if (err instanceof NetworkError && err.status === 404) throw new NotFoundError(err.message, { cause: err });
@@ -81,15 +86,20 @@ function folderSite(root: URL): Site {
   const realRoot = realpathSync(rootPath);
   return {
     isFolder: true,
-    resolve: (relative, base) => (relative.startsWith('/') && !relative.startsWith('//') ? new URL(`.${relative}`, root) : new URL(relative, base)),
+    resolve: (relative, base) =>
+      relative.startsWith('/') && !relative.startsWith('//') ? new URL(`.${relative}`, root) : new URL(relative, base),
     async read(url, maxBytes) {
-      if (url.protocol !== 'file:') throw new UnsafePathError(`${url} is not inside ${rootPath}; refused`, { rule: 'leaves-site' });
+      if (url.protocol !== 'file:')
+        throw new UnsafePathError(`${url} is not inside ${rootPath}; refused`, { rule: 'leaves-site' });
       const file = path.resolve(fileURLToPath(url));
       const st = await stat(file).catch(() => undefined);
       if (!st?.isFile()) throw new NotFoundError(`${file}: no such file`);
       // Resolve links too: a link inside the folder must not lead out of it.
       const real = realpathInside(realRoot, file, file, rootPath);
-      if (st.size > maxBytes) throw new InvalidInputError(`${file} is ${st.size} bytes, over the ${maxBytes}-byte limit`, { rule: 'too-large' });
+      if (st.size > maxBytes)
+        throw new InvalidInputError(`${file} is ${st.size} bytes, over the ${maxBytes}-byte limit`, {
+          rule: 'too-large',
+        });
       return { body: readFileSync(real), url };
     },
   };
@@ -101,7 +111,9 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
   const site = root.protocol === 'file:' ? folderSite(siteRoot) : httpSite(siteRoot, limits);
   const candidates = root.pathname.endsWith('.json')
     ? [root]
-    : [`${FEED_PATH}/index.json`, `${DISCOVERY_PATH}/index.json`, 'index.json'].map((rel) => new URL(rel, withSlash(root)));
+    : [`${FEED_PATH}/index.json`, `${DISCOVERY_PATH}/index.json`, 'index.json'].map(
+        (rel) => new URL(rel, withSlash(root)),
+      );
   const jsonBytes = jsonBytesOf(limits);
   let notJson: InvalidInputError | undefined;
   for (const url of candidates) {
@@ -124,7 +136,9 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
     return discoveryIndex(site, found.url, data, limits);
   }
   if (notJson) throw notJson;
-  throw new NotFoundError(`no skillpress feed (feed/v1/index.json) or .well-known/agent-skills/index.json found at ${source}`);
+  throw new NotFoundError(
+    `no skillpress feed (feed/v1/index.json) or .well-known/agent-skills/index.json found at ${source}`,
+  );
 }
 
 /** The URL given (a folder as a file: URL) and the site root URLs are confined to (for folders: the one given, or the site holding the index file given). */
@@ -137,7 +151,8 @@ async function roots(source: string): Promise<{ root: URL; siteRoot: URL }> {
   const st = await stat(abs).catch(() => undefined);
   if (!st) throw new NotFoundError(`"${source}" is neither an http(s) URL nor an existing folder`);
   const root = pathToFileURL(st.isDirectory() ? abs + path.sep : abs);
-  if (root.pathname.endsWith('/.well-known/agent-skills/index.json')) return { root, siteRoot: new URL('../../', root) };
+  if (root.pathname.endsWith('/.well-known/agent-skills/index.json'))
+    return { root, siteRoot: new URL('../../', root) };
   return { root, siteRoot: root.pathname.endsWith('.json') ? new URL('.', root) : withSlash(root) };
 }
 
@@ -151,7 +166,13 @@ function withSlash(url: URL): URL {
 async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: Limits): Promise<Located> {
   const store = site.isFolder
     ? new DirStore(path.dirname(fileURLToPath(found.url)), { maxBytes: limits.maxBytes })
-    : new RemoteStore(found.url.href, { cache: null, index: { body: found.body, url: found.url.href }, timeoutMs: limits.timeoutMs, maxBytes: limits.maxBytes, limitName: '--max-bytes' });
+    : new RemoteStore(found.url.href, {
+        cache: null,
+        index: { body: found.body, url: found.url.href },
+        timeoutMs: limits.timeoutMs,
+        maxBytes: limits.maxBytes,
+        limitName: '--max-bytes',
+      });
   const reader = await FeedReader.open(store, { maxJsonBytes: jsonBytesOf(limits) });
   const indexUrl = found.url.href;
   return {
@@ -173,7 +194,9 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
 
 /** A NotFoundError for a part an index lists but the source does not have, saying what and where. */
 function explainMissing(err: unknown, what: string): unknown {
-  return err instanceof NotFoundError && !/^no skill /.test(err.message) ? new NotFoundError(`${what}: ${err.message}`, { cause: err }) : err;
+  return err instanceof NotFoundError && !/^no skill /.test(err.message)
+    ? new NotFoundError(`${what}: ${err.message}`, { cause: err })
+    : err;
 }
 
 /** The model's entry, read leniently: a type this client does not install gets its own error below; a description may be missing. */
@@ -196,23 +219,41 @@ function discoveryIndex(site: Site, url: URL, data: unknown, limits: Limits): Lo
       const entry = find(name);
       if (!entry) throw new NotFoundError(`no skill "${name}" in ${url.href}`);
       if (entry.type !== 'skill-md' && entry.type !== 'archive') {
-        throw new InvalidInputError(`skill "${name}" has type "${entry.type}"; this client installs "skill-md" and "archive"`, { rule: 'unknown-type' });
+        throw new InvalidInputError(
+          `skill "${name}" has type "${entry.type}"; this client installs "skill-md" and "archive"`,
+          { rule: 'unknown-type' },
+        );
       }
       const artifactUrl = site.resolve(entry.url, url);
       const { body } = await site.read(artifactUrl, limits.maxBytes).catch((err: unknown) => {
-        throw explainMissing(err, `the ${entry.type === 'archive' ? 'archive' : 'SKILL.md'} of "${name}" listed in ${url.href} is missing`);
+        throw explainMissing(
+          err,
+          `the ${entry.type === 'archive' ? 'archive' : 'SKILL.md'} of "${name}" listed in ${url.href} is missing`,
+        );
       });
       const actual = sha256Hex(body);
       if (`sha256:${actual}` !== entry.digest) {
-        throw new IntegrityError(`${artifactUrl.href}: sha256 is ${actual}, but the index lists ${entry.digest.slice('sha256:'.length)}; refusing to install`, { rule: 'digest-mismatch' });
+        throw new IntegrityError(
+          `${artifactUrl.href}: sha256 is ${actual}, but the index lists ${entry.digest.slice('sha256:'.length)}; refusing to install`,
+          { rule: 'digest-mismatch' },
+        );
       }
-      if (entry.type === 'skill-md') return { digest: entry.digest, version: entry.version, files: new Map([['SKILL.md', { bytes: body, executable: false }]]), missing: [] };
+      if (entry.type === 'skill-md')
+        return {
+          digest: entry.digest,
+          version: entry.version,
+          files: new Map([['SKILL.md', { bytes: body, executable: false }]]),
+          missing: [],
+        };
       const unpacked = await unpack(body, limits.maxBytes).catch((err: Error) => {
         // Keep the error's class and rule; say which archive.
         err.message = `${artifactUrl.href}: ${err.message}; refusing to install`;
         throw err;
       });
-      const missing = unpacked.ignored.map((p) => ({ path: p, reason: 'ignored, as the build ignores it (.git/, __pycache__/, …)' }));
+      const missing = unpacked.ignored.map((p) => ({
+        path: p,
+        reason: 'ignored, as the build ignores it (.git/, __pycache__/, …)',
+      }));
       return { digest: entry.digest, version: entry.version, files: unpacked.files, missing };
     },
   };

@@ -44,6 +44,8 @@ export function assembleSkill(parts: SkillParts): Skill {
 }
 
 /** Narrow validated front matter to the loadable case (name and description present). */
-export function isLoadable(fm: ValidatedFrontMatter): fm is ValidatedFrontMatter & { name: string; description: string } {
+export function isLoadable(
+  fm: ValidatedFrontMatter,
+): fm is ValidatedFrontMatter & { name: string; description: string } {
   return fm.name !== undefined && fm.description !== undefined;
 }

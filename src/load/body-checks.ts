@@ -47,7 +47,14 @@ export function relativeLinks(body: string): Array<{ target: string; line: numbe
     const def = REFERENCE_DEF.exec(prose);
     if (def) targets.push(def[1]!.startsWith('<') ? def[1]!.slice(1, -1) : def[1]!);
     for (const target of targets) {
-      if (target === '' || /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#') || target.startsWith('/') || target.startsWith('//')) continue;
+      if (
+        target === '' ||
+        /^[a-z][a-z0-9+.-]*:/i.test(target) ||
+        target.startsWith('#') ||
+        target.startsWith('/') ||
+        target.startsWith('//')
+      )
+        continue;
       out.push({ target, line: i + 1 });
     }
   });
@@ -73,7 +80,7 @@ function stripCodeSpans(line: string): string {
   });
   let out = '';
   let from = 0;
-  for (let k = 0; k < runs.length; ) {
+  for (let k = 0; k < runs.length;) {
     const run = runs[k]!;
     const same = byLength.get(run.end - run.start)!;
     while (same.next < same.at.length && same.at[same.next]! <= k) same.next++;
@@ -128,7 +135,11 @@ function forwardSearch(line: string): (ch: string, from: number) => number {
 }
 
 /** The `(target "title")` part of a link starting at `from` (after the parenthesis). */
-function destination(line: string, from: number, next: (ch: string, from: number) => number): { target: string; end: number } | undefined {
+function destination(
+  line: string,
+  from: number,
+  next: (ch: string, from: number) => number,
+): { target: string; end: number } | undefined {
   let i = from;
   while (isBlank(line[i])) i++;
   let target: string;
@@ -168,7 +179,11 @@ function linkPath(target: string): string | undefined {
   return normal === '..' || normal.startsWith('../') ? undefined : normal;
 }
 
-export async function checkBody(md: SkillMarkdownParts, files: ReadonlySet<string>, tokens: TokenCounts = TokenCounts.memory()): Promise<BodyProblem[]> {
+export async function checkBody(
+  md: SkillMarkdownParts,
+  files: ReadonlySet<string>,
+  tokens: TokenCounts = TokenCounts.memory(),
+): Promise<BodyProblem[]> {
   const problems: BodyProblem[] = [];
   const folders = new Set<string>();
   for (const f of files) {
@@ -178,9 +193,19 @@ export async function checkBody(md: SkillMarkdownParts, files: ReadonlySet<strin
     const line = md.bodyLine + link.line - 1;
     const target = linkPath(link.target);
     if (target === undefined) {
-      problems.push({ severity: 'warning', line, rule: 'link-outside-skill', message: `link to "${link.target}" leaves the skill folder; agents only get this skill's files: copy the file into the skill` });
+      problems.push({
+        severity: 'warning',
+        line,
+        rule: 'link-outside-skill',
+        message: `link to "${link.target}" leaves the skill folder; agents only get this skill's files: copy the file into the skill`,
+      });
     } else if (target !== '.' && !files.has(target) && !folders.has(target)) {
-      problems.push({ severity: 'warning', line, rule: 'link-target-exists', message: `link to "${link.target}" points to no file in this skill: fix the path (relative to the skill folder) or add the file` });
+      problems.push({
+        severity: 'warning',
+        line,
+        rule: 'link-target-exists',
+        message: `link to "${link.target}" points to no file in this skill: fix the path (relative to the skill folder) or add the file`,
+      });
     }
   }
   if (md.lines > MAX_SKILL_MD_LINES) {

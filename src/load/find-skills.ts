@@ -88,7 +88,12 @@ function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | 
       if (entry.isDirectory() && !walk.ignore.dir(entry.name)) walkFolder(walk, abs, depth + 1, undefined);
       else if (entry.isSymbolicLink() && !walk.ignore.dir(entry.name)) {
         // Outside any skill a link is not followed: it could lead anywhere, or loop.
-        walk.problems.push({ severity: 'warning', skill: toPosix(path.relative(walk.absRoot, abs)), rule: 'symlink-not-followed', message: 'symlink outside any skill folder is not followed: move or copy the skill into the skills folder' });
+        walk.problems.push({
+          severity: 'warning',
+          skill: toPosix(path.relative(walk.absRoot, abs)),
+          rule: 'symlink-not-followed',
+          message: 'symlink outside any skill folder is not followed: move or copy the skill into the skills folder',
+        });
       }
       continue;
     }
@@ -97,11 +102,24 @@ function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | 
     const problem = pathProblem(rel);
     if (problem !== undefined) {
       const what = entry.isDirectory() ? 'folder' : 'file';
-      current.rejects.push({ path: rel, severity: 'warning', rule: 'path-unpublishable', listed: false, reason: `${what} path ${quotePath(rel)} ${problem}, so it cannot be published${what === 'folder' ? ' (nor any file in it)' : ''}: rename it` });
+      current.rejects.push({
+        path: rel,
+        severity: 'warning',
+        rule: 'path-unpublishable',
+        listed: false,
+        reason: `${what} path ${quotePath(rel)} ${problem}, so it cannot be published${what === 'folder' ? ' (nor any file in it)' : ''}: rename it`,
+      });
     } else if (entry.isDirectory()) walkFolder(walk, abs, depth + 1, current);
     else if (entry.isFile()) current.files.push(rel);
     else if (entry.isSymbolicLink()) current.links.push(rel);
-    else current.rejects.push({ path: rel, reason: 'not a regular file (device, socket or pipe): remove it from the skill', severity: 'warning', rule: 'special-file', listed: true });
+    else
+      current.rejects.push({
+        path: rel,
+        reason: 'not a regular file (device, socket or pipe): remove it from the skill',
+        severity: 'warning',
+        rule: 'special-file',
+        listed: true,
+      });
   }
 }
 
@@ -110,22 +128,49 @@ function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | 
  * (undefined outside any skill); null when it holds a skill deeper than `maxDepth`, which is
  * reported and not walked.
  */
-function skillHere(walk: Walk, dir: string, depth: number, owner: FoundSkill | undefined, entries: Dirent[]): FoundSkill | undefined | null {
+function skillHere(
+  walk: Walk,
+  dir: string,
+  depth: number,
+  owner: FoundSkill | undefined,
+  entries: Dirent[],
+): FoundSkill | undefined | null {
   const rel = toPosix(path.relative(walk.absRoot, dir)) || '.';
   if (entries.some((e) => e.name === SKILL_FILE && (e.isFile() || e.isSymbolicLink()))) {
     // max_depth bounds the search for skills; inside a skill every folder is read.
     if (!owner && depth > walk.maxDepth) {
-      walk.problems.push({ severity: 'warning', skill: rel, file: SKILL_FILE, rule: 'max-depth', message: `skill folder is ${depth} levels below the skills folder, deeper than skills.max_depth (${walk.maxDepth}), so it was not loaded: move it up or raise skills.max_depth` });
+      walk.problems.push({
+        severity: 'warning',
+        skill: rel,
+        file: SKILL_FILE,
+        rule: 'max-depth',
+        message: `skill folder is ${depth} levels below the skills folder, deeper than skills.max_depth (${walk.maxDepth}), so it was not loaded: move it up or raise skills.max_depth`,
+      });
       return null;
     }
-    const skill: FoundSkill = { abs: dir, rel, files: [], targets: new Map(), links: [], rejects: [], nestedSkills: [], depth };
+    const skill: FoundSkill = {
+      abs: dir,
+      rel,
+      files: [],
+      targets: new Map(),
+      links: [],
+      rejects: [],
+      nestedSkills: [],
+      depth,
+    };
     if (owner) owner.nestedSkills.push(toPosix(path.relative(owner.abs, dir)));
     walk.found.push(skill);
     return skill;
   }
   const lookalike = owner ? undefined : entries.find((e) => e.name.toLowerCase() === 'skill.md' && e.isFile());
   if (lookalike) {
-    walk.problems.push({ severity: 'error', skill: rel, file: lookalike.name, rule: 'skill-md-name', message: `found "${lookalike.name}" but the file must be named exactly "SKILL.md": rename it` });
+    walk.problems.push({
+      severity: 'error',
+      skill: rel,
+      file: lookalike.name,
+      rule: 'skill-md-name',
+      message: `found "${lookalike.name}" but the file must be named exactly "SKILL.md": rename it`,
+    });
   }
   return owner;
 }
@@ -176,14 +221,28 @@ function decodeName(bytes: Buffer): string | undefined {
 /** A name that is not UTF-8, printable: ASCII as is, every other byte as `\xNN`. */
 function escapeBytes(bytes: Buffer): string {
   let out = '';
-  for (const b of bytes) out += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
+  for (const b of bytes)
+    out += b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).padStart(2, '0')}`;
   return out;
 }
 
 function rejectName(walk: Walk, skill: FoundSkill | undefined, dir: string, relDir: string, shown: string): void {
   const reason = `name is not valid UTF-8, so it cannot be published (it is shown with \\x escapes for its other bytes): rename it`;
-  if (skill) skill.rejects.push({ path: relDir === '' ? shown : `${relDir}/${shown}`, reason, severity: 'warning', rule: 'name-not-utf8', listed: false });
-  else walk.problems.push({ severity: 'warning', skill: toPosix(path.join(path.relative(walk.absRoot, dir), shown)), rule: 'name-not-utf8', message: `${reason}; skills inside it are not loaded` });
+  if (skill)
+    skill.rejects.push({
+      path: relDir === '' ? shown : `${relDir}/${shown}`,
+      reason,
+      severity: 'warning',
+      rule: 'name-not-utf8',
+      listed: false,
+    });
+  else
+    walk.problems.push({
+      severity: 'warning',
+      skill: toPosix(path.join(path.relative(walk.absRoot, dir), shown)),
+      rule: 'name-not-utf8',
+      message: `${reason}; skills inside it are not loaded`,
+    });
 }
 
 /**
@@ -204,26 +263,63 @@ async function classifyLinks(skill: FoundSkill): Promise<void> {
       target = await realpath(path.join(skill.abs, ...rel.split('/')));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ELOOP') reject(rel, 'warning', 'symlink-loop', 'symlink loop: the link leads back to itself through other links, so it has no target: remove it');
-      else if (code === 'ENOENT' || code === 'ENOTDIR') reject(rel, 'warning', 'symlink-broken', 'symlink is broken (its target does not exist): remove it or fix its target');
+      if (code === 'ELOOP')
+        reject(
+          rel,
+          'warning',
+          'symlink-loop',
+          'symlink loop: the link leads back to itself through other links, so it has no target: remove it',
+        );
+      else if (code === 'ENOENT' || code === 'ENOTDIR')
+        reject(
+          rel,
+          'warning',
+          'symlink-broken',
+          'symlink is broken (its target does not exist): remove it or fix its target',
+        );
       else reject(rel, 'warning', 'unreadable', `symlink cannot be followed (${code ?? (err as Error).message})`);
       continue;
     }
     if (!isInsideDir(target, real)) {
-      reject(rel, 'error', 'symlink-escape', 'symlink leaves the skill folder, so its target was not read: put a copy of the file inside the skill instead', false);
+      reject(
+        rel,
+        'error',
+        'symlink-escape',
+        'symlink leaves the skill folder, so its target was not read: put a copy of the file inside the skill instead',
+        false,
+      );
       continue;
     }
     const into = nested.find((n) => isInsideDir(target, n.real));
     if (into) {
-      reject(rel, 'error', 'symlink-escape', `symlink points into "${into.rel}", a separate skill nested in this one, so its target was not read: a link may only lead to this skill's own files`, false);
+      reject(
+        rel,
+        'error',
+        'symlink-escape',
+        `symlink points into "${into.rel}", a separate skill nested in this one, so its target was not read: a link may only lead to this skill's own files`,
+        false,
+      );
       continue;
     }
     const st = await stat(target).catch((err: NodeJS.ErrnoException) => err);
-    if (st instanceof Error) reject(rel, 'warning', 'unreadable', `symlink target cannot be read (${st.code ?? st.message})`);
+    if (st instanceof Error)
+      reject(rel, 'warning', 'unreadable', `symlink target cannot be read (${st.code ?? st.message})`);
     else if (st.isFile()) {
       skill.files.push(rel);
       skill.targets.set(rel, target);
-    } else if (st.isDirectory()) reject(rel, 'warning', 'symlink-folder', 'symlink to a folder inside the skill is not followed (its files are stored where they are): remove the link');
-    else reject(rel, 'warning', 'special-file', 'symlink to a device, socket or pipe, not a regular file: remove it from the skill');
+    } else if (st.isDirectory())
+      reject(
+        rel,
+        'warning',
+        'symlink-folder',
+        'symlink to a folder inside the skill is not followed (its files are stored where they are): remove the link',
+      );
+    else
+      reject(
+        rel,
+        'warning',
+        'special-file',
+        'symlink to a device, socket or pipe, not a regular file: remove it from the skill',
+      );
   }
 }

@@ -11,7 +11,8 @@
  */
 import YAML, { LineCounter, isCollection, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 
-export type FrontMatterRule = 'frontmatter-missing' | 'frontmatter-unclosed' | 'frontmatter-size' | 'frontmatter-yaml' | 'frontmatter-not-mapping';
+export type FrontMatterRule =
+  'frontmatter-missing' | 'frontmatter-unclosed' | 'frontmatter-size' | 'frontmatter-yaml' | 'frontmatter-not-mapping';
 
 /** Largest front matter read (UTF-16 code units, about bytes): real ones stay under 4 KB. */
 export const MAX_FRONTMATTER_CHARS = 64 * 1024;
@@ -60,11 +61,21 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
   const text = (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r\n?/g, '\n');
   const lines = text.split('\n');
   if (!FENCE.test(lines[0] ?? '')) {
-    return { ok: false, rule: 'frontmatter-missing', line: 1, message: 'SKILL.md must start with YAML front matter: a "---" line, the fields, then another "---" line' };
+    return {
+      ok: false,
+      rule: 'frontmatter-missing',
+      line: 1,
+      message: 'SKILL.md must start with YAML front matter: a "---" line, the fields, then another "---" line',
+    };
   }
   const close = lines.findIndex((l, i) => i > 0 && FENCE.test(l));
   if (close < 0) {
-    return { ok: false, rule: 'frontmatter-unclosed', line: 1, message: 'front matter is not closed: add a "---" line after the last field' };
+    return {
+      ok: false,
+      rule: 'frontmatter-unclosed',
+      line: 1,
+      message: 'front matter is not closed: add a "---" line after the last field',
+    };
   }
   // Line i of `yamlLines` is line i + 2 of SKILL.md.
   const yamlLines = lines.slice(1, close);
@@ -109,7 +120,12 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
   const { doc, lineCounter } = parsed;
   const data = parsed.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return { ok: false, rule: 'frontmatter-not-mapping', line: firstYamlLine, message: 'front matter must be a YAML mapping of fields such as "name: my-skill"' };
+    return {
+      ok: false,
+      rule: 'frontmatter-not-mapping',
+      line: firstYamlLine,
+      message: 'front matter must be a YAML mapping of fields such as "name: my-skill"',
+    };
   }
   return {
     ok: true,
@@ -123,11 +139,16 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
 }
 
 /** The SKILL.md line and the source text of each top-level field and each `metadata.<key>`. */
-function fieldsAsWritten(doc: Document, lineCounter: LineCounter, firstYamlLine: number): Pick<ParsedSkillMarkdown, 'fieldLines' | 'sourceText'> {
+function fieldsAsWritten(
+  doc: Document,
+  lineCounter: LineCounter,
+  firstYamlLine: number,
+): Pick<ParsedSkillMarkdown, 'fieldLines' | 'sourceText'> {
   // Keyed by what the author wrote: a field named "__proto__" or "constructor" is a key like any other.
   const fieldLines: Record<string, number> = Object.create(null) as Record<string, number>;
   const sourceText: Record<string, string> = Object.create(null) as Record<string, string>;
-  const lineOf = (offset: number | undefined): number => (offset === undefined ? firstYamlLine : lineCounter.linePos(offset).line + firstYamlLine - 1);
+  const lineOf = (offset: number | undefined): number =>
+    offset === undefined ? firstYamlLine : lineCounter.linePos(offset).line + firstYamlLine - 1;
   const visit = (map: unknown, prefix: string): void => {
     if (!isMap(map)) return;
     for (const item of map.items) {
@@ -144,8 +165,7 @@ function fieldsAsWritten(doc: Document, lineCounter: LineCounter, firstYamlLine:
 }
 
 type YamlResult =
-  | { ok: true; value: unknown; doc: Document; lineCounter: LineCounter }
-  | { ok: false; line?: number; message: string };
+  { ok: true; value: unknown; doc: Document; lineCounter: LineCounter } | { ok: false; line?: number; message: string };
 
 const NESTED_TOO_DEEPLY = 'lists or mappings are nested too deeply';
 
@@ -155,7 +175,10 @@ function parseYaml(source: string): YamlResult {
     const doc = YAML.parseDocument(source, { lineCounter, uniqueKeys: false, prettyErrors: true });
     const error = doc.errors[0];
     if (error) {
-      const message = error.code === 'RESOURCE_EXHAUSTION' ? NESTED_TOO_DEEPLY : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+      const message =
+        error.code === 'RESOURCE_EXHAUSTION'
+          ? NESTED_TOO_DEEPLY
+          : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
       return { ok: false, line: error.linePos?.[0]?.line, message };
     }
     const repeated = repeatedKey(doc);

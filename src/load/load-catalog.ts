@@ -45,13 +45,27 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   const problems: Problem[] = [];
   const rootStat = await stat(absRoot).catch(() => undefined);
   if (!rootStat?.isDirectory()) {
-    problems.push({ severity: 'error', skill: '.', rule: 'root-missing', message: `skills folder ${quotePath(root)} does not exist or is not a folder` });
+    problems.push({
+      severity: 'error',
+      skill: '.',
+      rule: 'root-missing',
+      message: `skills folder ${quotePath(root)} does not exist or is not a folder`,
+    });
     return { skills: [], problems };
   }
 
-  const found = await findSkills(absRoot, { ignore: ignoreMatcher(options.ignore ?? DEFAULT_IGNORE), maxDepth: options.maxDepth ?? 8 }, problems);
+  const found = await findSkills(
+    absRoot,
+    { ignore: ignoreMatcher(options.ignore ?? DEFAULT_IGNORE), maxDepth: options.maxDepth ?? 8 },
+    problems,
+  );
   if (found.length === 0 && problems.length === 0) {
-    problems.push({ severity: 'error', skill: '.', rule: 'no-skills', message: `no SKILL.md found in ${quotePath(root)} or its sub-folders: a skill is a folder holding a SKILL.md file` });
+    problems.push({
+      severity: 'error',
+      skill: '.',
+      rule: 'no-skills',
+      message: `no SKILL.md found in ${quotePath(root)} or its sub-folders: a skill is a folder holding a SKILL.md file`,
+    });
   }
   const loaded = await pMap(found, (f) => loadSkill(f, opts), 16);
   for (const result of loaded) problems.push(...result.problems);
@@ -60,7 +74,9 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
 }
 
 export function sortProblems(problems: Problem[]): Problem[] {
-  return problems.sort((a, b) => byCodeUnit(a.skill, b.skill) || byCodeUnit(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0));
+  return problems.sort(
+    (a, b) => byCodeUnit(a.skill, b.skill) || byCodeUnit(a.file ?? '', b.file ?? '') || (a.line ?? 0) - (b.line ?? 0),
+  );
 }
 
 const folderOf = (skill: Skill): string => (skill.source.kind === 'local' ? skill.source.dir : skill.id);

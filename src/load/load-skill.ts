@@ -48,7 +48,9 @@ export async function loadSkill(found: FoundSkill, opts: SkillLoadOptions): Prom
         severity: 'error',
         file: SKILL_FILE,
         rule: 'skill-md-readable',
-        message: skillMd?.skipped ? `SKILL.md was not stored: ${skillMd.skipped.reason}` : 'SKILL.md must be UTF-8 text without NUL bytes: save it as UTF-8',
+        message: skillMd?.skipped
+          ? `SKILL.md was not stored: ${skillMd.skipped.reason}`
+          : 'SKILL.md must be UTF-8 text without NUL bytes: save it as UTF-8',
       });
     }
     return { problems };
@@ -60,11 +62,25 @@ export async function loadSkill(found: FoundSkill, opts: SkillLoadOptions): Prom
     at({ severity: 'error', file: SKILL_FILE, line: parsed.line, rule: parsed.rule, message: parsed.message });
     return { problems };
   }
-  for (const r of parsed.repairs) at({ severity: 'warning', file: SKILL_FILE, line: r.line, field: r.field, rule: 'frontmatter-yaml-repaired', message: r.message });
-  const fm = validateFrontMatter(parsed.data, { folderName: path.basename(found.abs), mode: opts.mode, sourceText: parsed.sourceText });
-  const lineOf = (field: string | undefined): number | undefined => (field === undefined ? undefined : (parsed.fieldLines[field] ?? parsed.fieldLines[field.split('.')[0]!]));
+  for (const r of parsed.repairs)
+    at({
+      severity: 'warning',
+      file: SKILL_FILE,
+      line: r.line,
+      field: r.field,
+      rule: 'frontmatter-yaml-repaired',
+      message: r.message,
+    });
+  const fm = validateFrontMatter(parsed.data, {
+    folderName: path.basename(found.abs),
+    mode: opts.mode,
+    sourceText: parsed.sourceText,
+  });
+  const lineOf = (field: string | undefined): number | undefined =>
+    field === undefined ? undefined : (parsed.fieldLines[field] ?? parsed.fieldLines[field.split('.')[0]!]);
   for (const p of fm.problems) at({ ...p, file: SKILL_FILE, line: lineOf(p.field) });
-  for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)), opts.tokens)) at({ ...p, file: SKILL_FILE });
+  for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)), opts.tokens))
+    at({ ...p, file: SKILL_FILE });
 
   if (problems.some((p) => p.severity === 'error') || !isLoadable(fm)) return { problems };
   const epoch = opts.sourceDateEpoch;
@@ -94,11 +110,22 @@ function readFiles(found: FoundSkill, maxFileBytes: number, at: Report): { files
     }
     newest = Math.max(newest, read.mtimeMs);
     if (read.kind === 'stored') {
-      if (isGitLfsPointer(read.file)) at({ severity: 'warning', file: rel, rule: 'git-lfs-pointer', message: `file is a Git LFS pointer (${read.file.size} bytes), not the file it stands for; it is published as it is: run \`git lfs pull\` before building` });
+      if (isGitLfsPointer(read.file))
+        at({
+          severity: 'warning',
+          file: rel,
+          rule: 'git-lfs-pointer',
+          message: `file is a Git LFS pointer (${read.file.size} bytes), not the file it stands for; it is published as it is: run \`git lfs pull\` before building`,
+        });
       return read.file;
     }
     const reason = `file is ${read.size} bytes, over the ${maxFileBytes}-byte limit (skills.max_file_bytes)`;
-    at({ severity: 'warning', file: rel, rule: 'file-too-large', message: `${reason}; it is listed but not stored: shrink it, move it out of the skill, or raise skills.max_file_bytes` });
+    at({
+      severity: 'warning',
+      file: rel,
+      rule: 'file-too-large',
+      message: `${reason}; it is listed but not stored: shrink it, move it out of the skill, or raise skills.max_file_bytes`,
+    });
     return skippedFile(rel, read.sha256, read.size, reason);
   });
   for (const r of found.rejects) {
@@ -112,7 +139,12 @@ function readFiles(found: FoundSkill, maxFileBytes: number, at: Report): { files
 
 /** A clone without `git lfs pull` holds small text stubs in place of the real files (spec: git-lfs docs/spec.md). */
 function isGitLfsPointer(file: SkillFile): boolean {
-  return file.encoding === 'utf-8' && file.size < 1024 && file.content!.startsWith('version https://git-lfs.github.com/spec/v1\n') && /^oid sha256:[0-9a-f]{64}$/m.test(file.content!);
+  return (
+    file.encoding === 'utf-8' &&
+    file.size < 1024 &&
+    file.content!.startsWith('version https://git-lfs.github.com/spec/v1\n') &&
+    /^oid sha256:[0-9a-f]{64}$/m.test(file.content!)
+  );
 }
 
 function reportNested(found: FoundSkill, at: Report): void {

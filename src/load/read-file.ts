@@ -108,7 +108,7 @@ export function readFileFromDisk(abs: string, rel: string, maxFileBytes: number)
     // storedFile keeps only strings made from the bytes, so one scratch buffer serves every read.
     if (scratch.byteLength < st.size) scratch = Buffer.allocUnsafe(Math.max(st.size, scratch.byteLength * 2));
     let read = 0;
-    for (let n; read < st.size && (n = readSync(fd, scratch, read, st.size - read, read)) > 0; ) read += n;
+    for (let n; read < st.size && (n = readSync(fd, scratch, read, st.size - read, read)) > 0;) read += n;
     const file = storedFile(rel, scratch.subarray(0, read));
     // Executable by anyone on disk: published as executable (archives 0755, install keeps it).
     if (st.mode & 0o111) file.executable = true;

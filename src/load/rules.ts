@@ -25,20 +25,62 @@ export const VALIDATION_RULES = {
   'frontmatter-missing': { ...ERROR, meaning: 'SKILL.md does not start with a `---` line' },
   'frontmatter-unclosed': { ...ERROR, meaning: 'no closing `---` line after the front matter' },
   'frontmatter-size': { ...ERROR, meaning: 'the front matter is over 65,536 characters (checked before parsing)' },
-  'frontmatter-yaml': { ...ERROR, meaning: "the front matter is not valid YAML (duplicate keys and nesting too deep for the parser included); the line is the YAML error's" },
-  'frontmatter-yaml-repaired': { lenient: 'warning', meaning: 'a value containing `: ` was unquoted; it was read as a string (`--strict` reports `frontmatter-yaml`): quote it' },
+  'frontmatter-yaml': {
+    ...ERROR,
+    meaning:
+      "the front matter is not valid YAML (duplicate keys and nesting too deep for the parser included); the line is the YAML error's",
+  },
+  'frontmatter-yaml-repaired': {
+    lenient: 'warning',
+    meaning:
+      'a value containing `: ` was unquoted; it was read as a string (`--strict` reports `frontmatter-yaml`): quote it',
+  },
   'frontmatter-not-mapping': { ...ERROR, meaning: 'the front matter is a list or a scalar, not `key: value` fields' },
-  'name-required': { ...FORGIVEN, meaning: 'no `name` (lenient uses the folder name if it is a valid name, else it is an error)' },
+  'name-required': {
+    ...FORGIVEN,
+    meaning: 'no `name` (lenient uses the folder name if it is a valid name, else it is an error)',
+  },
   'name-type': { ...ERROR, meaning: '`name` is not a string' },
   'name-length': { ...FORGIVEN, meaning: '`name` is over 64 characters (an error in both modes over 200)' },
-  'name-lowercase': { ...ERROR, meaning: '`name` has uppercase letters; a valid name is suggested (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)' },
-  'name-hyphen-ends': { ...ERROR, meaning: '`name` starts or ends with `-` (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)' },
-  'name-double-hyphen': { ...ERROR, meaning: '`name` contains `--` (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)' },
-  'name-characters': { ...ERROR, meaning: '`name` has characters other than `a-z`, `0-9`, `-` (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)' },
-  'name-matches-folder': { ...FORGIVEN, meaning: "`name` is not the folder's name (compared after Unicode NFC normalisation)" },
-  'name-normalized': { lenient: 'warning', meaning: '`name` is not a valid id (uppercase, spaces, `_`, `--`, a hyphen at an end): the skill is loaded under its folder\'s name or the normalized name, and the written name becomes its title; the message names both and the rules broken' },
-  'name-unique': { ...ERROR, meaning: 'another skill (earlier in path order, which keeps the name) already has this name, with other content; the message names both folders and both content digests' },
-  'duplicate-copy': { ...WARNING, meaning: 'the same skill (same name, same files) is committed in other folders too: the first in path order is published, the copies (listed) are not' },
+  'name-lowercase': {
+    ...ERROR,
+    meaning:
+      '`name` has uppercase letters; a valid name is suggested (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)',
+  },
+  'name-hyphen-ends': {
+    ...ERROR,
+    meaning:
+      '`name` starts or ends with `-` (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)',
+  },
+  'name-double-hyphen': {
+    ...ERROR,
+    meaning:
+      '`name` contains `--` (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)',
+  },
+  'name-characters': {
+    ...ERROR,
+    meaning:
+      '`name` has characters other than `a-z`, `0-9`, `-` (lenient reports `name-normalized` instead when the folder name or the suggested one is a valid id)',
+  },
+  'name-matches-folder': {
+    ...FORGIVEN,
+    meaning: "`name` is not the folder's name (compared after Unicode NFC normalisation)",
+  },
+  'name-normalized': {
+    lenient: 'warning',
+    meaning:
+      "`name` is not a valid id (uppercase, spaces, `_`, `--`, a hyphen at an end): the skill is loaded under its folder's name or the normalized name, and the written name becomes its title; the message names both and the rules broken",
+  },
+  'name-unique': {
+    ...ERROR,
+    meaning:
+      'another skill (earlier in path order, which keeps the name) already has this name, with other content; the message names both folders and both content digests',
+  },
+  'duplicate-copy': {
+    ...WARNING,
+    meaning:
+      'the same skill (same name, same files) is committed in other folders too: the first in path order is published, the copies (listed) are not',
+  },
   'description-required': { ...ERROR, meaning: '`description` is missing or empty' },
   'description-type': { ...ERROR, meaning: '`description` is not a string' },
   'description-length': { ...FORGIVEN, meaning: '`description` is over 1024 characters' },
@@ -46,27 +88,69 @@ export const VALIDATION_RULES = {
   'compatibility-length': { ...FORGIVEN, meaning: '`compatibility` is empty or over 500 characters' },
   'license-type': { ...FORGIVEN, meaning: '`license` is not a string' },
   'metadata-type': { ...FORGIVEN, meaning: '`metadata` is not a mapping' },
-  'metadata-string-values': { ...FORGIVEN, meaning: 'a `metadata` value is not a string (`version: 1.0` is a YAML number: write `version: "1.0"`); lenient keeps it as written' },
-  'allowed-tools-type': { ...FORGIVEN, meaning: '`allowed-tools` is neither a space-separated string nor a list of strings' },
-  'unknown-field': { ...FORGIVEN, meaning: 'a top-level field the specification does not define: move it under `metadata` (lenient accepts registry fields such as `tags` silently)' },
-  'visibility-value': { ...ERROR, meaning: '`visibility` is not `public`, `private` or `group` (the skill would otherwise be treated as private)' },
-  'link-target-exists': { ...WARNING, meaning: "a relative link in SKILL.md points to no file or folder of the skill (the line is the link's)" },
-  'link-outside-skill': { ...WARNING, meaning: 'a relative link goes above the skill folder (`../…`), where agents cannot follow it' },
+  'metadata-string-values': {
+    ...FORGIVEN,
+    meaning:
+      'a `metadata` value is not a string (`version: 1.0` is a YAML number: write `version: "1.0"`); lenient keeps it as written',
+  },
+  'allowed-tools-type': {
+    ...FORGIVEN,
+    meaning: '`allowed-tools` is neither a space-separated string nor a list of strings',
+  },
+  'unknown-field': {
+    ...FORGIVEN,
+    meaning:
+      'a top-level field the specification does not define: move it under `metadata` (lenient accepts registry fields such as `tags` silently)',
+  },
+  'visibility-value': {
+    ...ERROR,
+    meaning: '`visibility` is not `public`, `private` or `group` (the skill would otherwise be treated as private)',
+  },
+  'link-target-exists': {
+    ...WARNING,
+    meaning: "a relative link in SKILL.md points to no file or folder of the skill (the line is the link's)",
+  },
+  'link-outside-skill': {
+    ...WARNING,
+    meaning: 'a relative link goes above the skill folder (`../…`), where agents cannot follow it',
+  },
   'skill-md-lines': { ...WARNING, meaning: "SKILL.md is over 500 lines (the specification's guidance)" },
   'body-tokens': { ...WARNING, meaning: 'the SKILL.md body is over about 5,000 tokens (o200k tokenizer)' },
   'skill-md-name': { ...ERROR, meaning: 'a folder holds `skill.md` (or another casing) instead of `SKILL.md`' },
   'skill-md-readable': { ...ERROR, meaning: 'SKILL.md is not UTF-8 text, or was too large to store' },
-  'file-too-large': { ...WARNING, meaning: 'a file is over `skills.max_file_bytes` (1 MiB; a file of exactly that size is kept): it is listed with a skip reason and its sha256, not stored' },
-  'git-lfs-pointer': { ...WARNING, meaning: 'a file is a Git LFS pointer, not the file it stands for (the repository was cloned without `git lfs pull`): published as it is, with a warning' },
-  'symlink-escape': { ...ERROR, meaning: 'a symlink resolves outside its skill folder, or into a skill nested in it; its target is never read' },
+  'file-too-large': {
+    ...WARNING,
+    meaning:
+      'a file is over `skills.max_file_bytes` (1 MiB; a file of exactly that size is kept): it is listed with a skip reason and its sha256, not stored',
+  },
+  'git-lfs-pointer': {
+    ...WARNING,
+    meaning:
+      'a file is a Git LFS pointer, not the file it stands for (the repository was cloned without `git lfs pull`): published as it is, with a warning',
+  },
+  'symlink-escape': {
+    ...ERROR,
+    meaning: 'a symlink resolves outside its skill folder, or into a skill nested in it; its target is never read',
+  },
   'symlink-broken': { ...WARNING, meaning: 'a symlink to nothing' },
   'symlink-loop': { ...WARNING, meaning: 'a symlink that leads back to itself through other links' },
-  'symlink-folder': { ...WARNING, meaning: "a symlink to a folder inside the skill: not followed (the folder's files are stored where they are)" },
+  'symlink-folder': {
+    ...WARNING,
+    meaning: "a symlink to a folder inside the skill: not followed (the folder's files are stored where they are)",
+  },
   'symlink-not-followed': { ...WARNING, meaning: 'a symlink outside any skill folder (not followed)' },
   'special-file': { ...WARNING, meaning: 'a device, socket or pipe, or a symlink to one' },
-  'path-unpublishable': { ...WARNING, meaning: 'a file or folder whose path breaks the rule for published paths (drive letter, control character, backslash, too long): left out, the rest of the skill loads' },
+  'path-unpublishable': {
+    ...WARNING,
+    meaning:
+      'a file or folder whose path breaks the rule for published paths (drive letter, control character, backslash, too long): left out, the rest of the skill loads',
+  },
   'name-not-utf8': { ...WARNING, meaning: 'a file or folder name that is not valid UTF-8: left out, reported once' },
   'max-depth': { ...WARNING, meaning: 'a skill folder deeper than `skills.max_depth`: not loaded' },
   unreadable: { ...WARNING, meaning: 'a file or folder that cannot be read' },
-  'nested-skill': { ...WARNING, meaning: 'a folder inside this skill holds its own SKILL.md: it is a separate skill, and its files are not part of this one' },
+  'nested-skill': {
+    ...WARNING,
+    meaning:
+      'a folder inside this skill holds its own SKILL.md: it is a separate skill, and its files are not part of this one',
+  },
 } as const satisfies Record<string, ValidationRule>;

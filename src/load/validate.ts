@@ -90,24 +90,39 @@ export function checkName(name: string, folderName: string | undefined): Array<{
   const suggestion = suggestName(name);
   const use = suggestion ? `: use "${suggestion}"` : '';
   const len = charLength(name);
-  if (len > SKILL_NAME_MAX) out.push({ rule: 'name-length', message: `name is ${len} characters; the limit is ${SKILL_NAME_MAX}${use}` });
-  if (name !== name.toLowerCase()) out.push({ rule: 'name-lowercase', message: `name "${name}" must be lowercase${use}` });
-  if (name.startsWith('-') || name.endsWith('-')) out.push({ rule: 'name-hyphen-ends', message: `name "${name}" must not start or end with a hyphen${use}` });
-  if (name.includes('--')) out.push({ rule: 'name-double-hyphen', message: `name "${name}" must not contain consecutive hyphens "--"${use}` });
+  if (len > SKILL_NAME_MAX)
+    out.push({ rule: 'name-length', message: `name is ${len} characters; the limit is ${SKILL_NAME_MAX}${use}` });
+  if (name !== name.toLowerCase())
+    out.push({ rule: 'name-lowercase', message: `name "${name}" must be lowercase${use}` });
+  if (name.startsWith('-') || name.endsWith('-'))
+    out.push({ rule: 'name-hyphen-ends', message: `name "${name}" must not start or end with a hyphen${use}` });
+  if (name.includes('--'))
+    out.push({ rule: 'name-double-hyphen', message: `name "${name}" must not contain consecutive hyphens "--"${use}` });
   if (!/^[A-Za-z0-9-]*$/.test(name)) {
-    out.push({ rule: 'name-characters', message: `name "${name}" may only contain lowercase letters a-z, digits 0-9 and hyphens${use}` });
+    out.push({
+      rule: 'name-characters',
+      message: `name "${name}" may only contain lowercase letters a-z, digits 0-9 and hyphens${use}`,
+    });
   }
-  if (out.length === 0 && !SKILL_NAME_PATTERN.test(name)) out.push({ rule: 'name-characters', message: `name "${name}" is not a valid skill name` });
+  if (out.length === 0 && !SKILL_NAME_PATTERN.test(name))
+    out.push({ rule: 'name-characters', message: `name "${name}" is not a valid skill name` });
   // NFC on both sides: macOS file systems hand back folder names decomposed (NFD).
   if (folderName !== undefined && name.normalize('NFC') !== folderName.normalize('NFC')) {
-    out.push({ rule: 'name-matches-folder', message: `name "${name}" must equal its folder name "${folderName}": rename the folder or change the name` });
+    out.push({
+      rule: 'name-matches-folder',
+      message: `name "${name}" must equal its folder name "${folderName}": rename the folder or change the name`,
+    });
   }
   return out;
 }
 
 function splitList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter(Boolean);
-  if (typeof value === 'string') return value.split(/[,\s]+/).map((v) => v.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(/[,\s]+/)
+      .map((v) => v.trim())
+      .filter(Boolean);
   return [];
 }
 
@@ -121,7 +136,10 @@ function optionalString(value: unknown): string | undefined {
  * repository URL) from `metadata` first, then the top level. In `metadata` lists are
  * comma- or space-separated strings, as the spec only allows string values there.
  */
-function readRegistryFields(data: Record<string, unknown>, metadata: Record<string, string>): { fields: RegistryFields; problems: FieldProblem[] } {
+function readRegistryFields(
+  data: Record<string, unknown>,
+  metadata: Record<string, string>,
+): { fields: RegistryFields; problems: FieldProblem[] } {
   const pick = (...keys: string[]): unknown => {
     for (const key of keys) {
       if (metadata[key] !== undefined) return metadata[key];
@@ -155,8 +173,17 @@ function readRegistryFields(data: Record<string, unknown>, metadata: Record<stri
 
 /** Top-level keys skillpress reads as registry fields (accepted silently in lenient mode). */
 const REGISTRY_KEYS = new Set([
-  'tags', 'domain', 'author', 'version', 'visibility', 'allowed_groups', 'allowed-groups', 'owner',
-  'repository_url', 'repository-url', 'repository',
+  'tags',
+  'domain',
+  'author',
+  'version',
+  'visibility',
+  'allowed_groups',
+  'allowed-groups',
+  'owner',
+  'repository_url',
+  'repository-url',
+  'repository',
 ]);
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null;
@@ -167,13 +194,24 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
   // Rules an agent client relaxes: errors in strict mode, warnings in lenient mode.
   const soft: Severity = strict ? 'error' : 'warning';
   const result: ValidatedFrontMatter = { problems, metadata: {}, allowedTools: [], registry: RegistryFields.parse({}) };
-  const written = (field: string, value: unknown): string => opts.sourceText?.[field] ?? (Array.isArray(value) ? value.map(String).join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value));
+  const written = (field: string, value: unknown): string =>
+    opts.sourceText?.[field] ??
+    (Array.isArray(value)
+      ? value.map(String).join(', ')
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value));
 
   Object.assign(result, validateName(data.name, opts, problems));
   result.description = validateDescription(data.description, soft, problems);
   if (!isEmpty(data.license)) {
     if (typeof data.license !== 'string') {
-      problems.push({ severity: soft, field: 'license', rule: 'license-type', message: 'license must be a string, e.g. "Apache-2.0" or "LICENSE.txt"' });
+      problems.push({
+        severity: soft,
+        field: 'license',
+        rule: 'license-type',
+        message: 'license must be a string, e.g. "Apache-2.0" or "LICENSE.txt"',
+      });
     }
     result.license = written('license', data.license);
   }
@@ -199,10 +237,20 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
 
 type Written = (field: string, value: unknown) => string;
 
-function validateCompatibility(value: unknown, soft: Severity, problems: FieldProblem[], written: Written): string | undefined {
+function validateCompatibility(
+  value: unknown,
+  soft: Severity,
+  problems: FieldProblem[],
+  written: Written,
+): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== 'string') {
-    problems.push({ severity: soft, field: 'compatibility', rule: 'compatibility-type', message: 'compatibility must be a string, e.g. "Requires Python 3.11+ and network access"' });
+    problems.push({
+      severity: soft,
+      field: 'compatibility',
+      rule: 'compatibility-type',
+      message: 'compatibility must be a string, e.g. "Requires Python 3.11+ and network access"',
+    });
     return value === null ? undefined : written('compatibility', value);
   }
   const len = charLength(value);
@@ -211,20 +259,31 @@ function validateCompatibility(value: unknown, soft: Severity, problems: FieldPr
       severity: soft,
       field: 'compatibility',
       rule: 'compatibility-length',
-      message: len === 0
-        ? 'compatibility is empty: remove the field or say what the skill needs (1-500 characters)'
-        : `compatibility is ${len} characters; the limit is ${COMPATIBILITY_MAX}: keep only the environment requirements`,
+      message:
+        len === 0
+          ? 'compatibility is empty: remove the field or say what the skill needs (1-500 characters)'
+          : `compatibility is ${len} characters; the limit is ${COMPATIBILITY_MAX}: keep only the environment requirements`,
     });
   }
   return len > 0 ? value : undefined;
 }
 
 /** `metadata` as strings: a value of another type is reported and kept as written. */
-function validateMetadata(value: unknown, soft: Severity, problems: FieldProblem[], written: Written): Record<string, string> {
+function validateMetadata(
+  value: unknown,
+  soft: Severity,
+  problems: FieldProblem[],
+  written: Written,
+): Record<string, string> {
   const metadata: Record<string, string> = {};
   if (isEmpty(value)) return metadata;
   if (typeof value !== 'object' || Array.isArray(value)) {
-    problems.push({ severity: soft, field: 'metadata', rule: 'metadata-type', message: 'metadata must be a mapping of string keys to string values, e.g. "metadata:\\n  author: example-org"' });
+    problems.push({
+      severity: soft,
+      field: 'metadata',
+      rule: 'metadata-type',
+      message: 'metadata must be a mapping of string keys to string values, e.g. "metadata:\\n  author: example-org"',
+    });
     return metadata;
   }
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
@@ -253,20 +312,36 @@ function validateAllowedTools(tools: unknown, soft: Severity, problems: FieldPro
   if (typeof tools === 'string') return tools.split(/\s+/).filter(Boolean);
   if (Array.isArray(tools)) {
     if (!tools.every((t) => typeof t === 'string')) {
-      problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'every item of allowed-tools must be a string, e.g. "Bash(git:*)"; quote items such as 123' });
+      problems.push({
+        severity: soft,
+        field: 'allowed-tools',
+        rule: 'allowed-tools-type',
+        message: 'every item of allowed-tools must be a string, e.g. "Bash(git:*)"; quote items such as 123',
+      });
     }
     return tools.map(String).filter(Boolean);
   }
-  problems.push({ severity: soft, field: 'allowed-tools', rule: 'allowed-tools-type', message: 'allowed-tools must be a space-separated string or a list of strings, e.g. "Bash(git:*) Read"' });
+  problems.push({
+    severity: soft,
+    field: 'allowed-tools',
+    rule: 'allowed-tools-type',
+    message: 'allowed-tools must be a space-separated string or a list of strings, e.g. "Bash(git:*) Read"',
+  });
   return [];
 }
 
 /** A valid name the folder gives when it is one (and not too long for a file name). */
 function folderId(folderName: string | undefined): string | undefined {
-  return folderName !== undefined && SKILL_NAME_PATTERN.test(folderName) && folderName.length <= LENIENT_NAME_MAX ? folderName : undefined;
+  return folderName !== undefined && SKILL_NAME_PATTERN.test(folderName) && folderName.length <= LENIENT_NAME_MAX
+    ? folderName
+    : undefined;
 }
 
-function validateName(raw: unknown, opts: ValidateOptions, problems: FieldProblem[]): Pick<ValidatedFrontMatter, 'name' | 'title'> {
+function validateName(
+  raw: unknown,
+  opts: ValidateOptions,
+  problems: FieldProblem[],
+): Pick<ValidatedFrontMatter, 'name' | 'title'> {
   const strict = opts.mode === 'strict';
   if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) {
     const fallback = folderId(opts.folderName);
@@ -280,16 +355,28 @@ function validateName(raw: unknown, opts: ValidateOptions, problems: FieldProble
     return { name: usable ? fallback : undefined };
   }
   if (typeof raw !== 'string') {
-    problems.push({ severity: 'error', field: 'name', rule: 'name-type', message: `name must be a string of lowercase letters, digits and hyphens, got ${JSON.stringify(raw)}` });
+    problems.push({
+      severity: 'error',
+      field: 'name',
+      rule: 'name-type',
+      message: `name must be a string of lowercase letters, digits and hyphens, got ${JSON.stringify(raw)}`,
+    });
     return {};
   }
   const name = raw.trim();
   // The guide's two relaxations; every other name rule is about the name's form.
-  const forgiven = (rule: string): boolean => rule === 'name-matches-folder' || (rule === 'name-length' && charLength(name) <= LENIENT_NAME_MAX);
+  const forgiven = (rule: string): boolean =>
+    rule === 'name-matches-folder' || (rule === 'name-length' && charLength(name) <= LENIENT_NAME_MAX);
   const found = checkName(name, opts.folderName);
   const formProblems = found.filter((p) => !forgiven(p.rule));
   if (formProblems.length === 0 || strict) {
-    problems.push(...found.map((p): FieldProblem => ({ severity: !strict && forgiven(p.rule) ? 'warning' : 'error', field: 'name', ...p })));
+    problems.push(
+      ...found.map((p): FieldProblem => ({
+        severity: !strict && forgiven(p.rule) ? 'warning' : 'error',
+        field: 'name',
+        ...p,
+      })),
+    );
     return formProblems.length === 0 ? { name } : {};
   }
   return normalizedName(name, formProblems, opts.folderName, problems);
@@ -299,7 +386,12 @@ function validateName(raw: unknown, opts: ValidateOptions, problems: FieldProble
  * Lenient mode, a name that is not a valid id (written as a title): the skill is loaded under
  * its folder's name, or else the normalized name, and the written name becomes its title.
  */
-function normalizedName(name: string, formProblems: Array<{ rule: string; message: string }>, folderName: string | undefined, problems: FieldProblem[]): Pick<ValidatedFrontMatter, 'name' | 'title'> {
+function normalizedName(
+  name: string,
+  formProblems: Array<{ rule: string; message: string }>,
+  folderName: string | undefined,
+  problems: FieldProblem[],
+): Pick<ValidatedFrontMatter, 'name' | 'title'> {
   const fromFolder = folderId(folderName);
   const id = fromFolder ?? suggestName(name);
   const why = formProblems.map((p) => p.rule).join(', ');
@@ -312,7 +404,7 @@ function normalizedName(name: string, formProblems: Array<{ rule: string; messag
     field: 'name',
     rule: 'name-normalized',
     message:
-      `name ${JSON.stringify(name)} is not a valid skill name (${why}); the skill is published as "${id}" (${fromFolder ? 'its folder\'s name' : 'the name normalized'}) ` +
+      `name ${JSON.stringify(name)} is not a valid skill name (${why}); the skill is published as "${id}" (${fromFolder ? "its folder's name" : 'the name normalized'}) ` +
       `with ${JSON.stringify(name)} as its title: write "name: ${id}" (strict mode refuses the name)`,
   });
   return { name: id, title: name };
@@ -329,7 +421,12 @@ function validateDescription(raw: unknown, soft: Severity, problems: FieldProble
     return undefined;
   }
   if (typeof raw !== 'string') {
-    problems.push({ severity: 'error', field: 'description', rule: 'description-type', message: `description must be a string, got ${JSON.stringify(raw)}: quote it` });
+    problems.push({
+      severity: 'error',
+      field: 'description',
+      rule: 'description-type',
+      message: `description must be a string, got ${JSON.stringify(raw)}: quote it`,
+    });
     return undefined;
   }
   const len = charLength(raw);

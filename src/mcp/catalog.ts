@@ -18,7 +18,10 @@ import type { SkillVectors } from '../semantic/skill-vectors.ts';
 const SKILL_CACHE_SIZE = 256;
 
 /** What tools, prompts and the skills extension show of a skill: its card without digest and links. */
-export type CatalogCard = Pick<Card, 'id' | 'name' | 'description' | 'tags' | 'domain' | 'version' | 'registry' | 'updated_at' | 'tokens'>;
+export type CatalogCard = Pick<
+  Card,
+  'id' | 'name' | 'description' | 'tags' | 'domain' | 'version' | 'registry' | 'updated_at' | 'tokens'
+>;
 
 /** A skill or file the agent named that is not in the feed; the message says what to do next. */
 export class NotFoundError extends Error {}
@@ -69,7 +72,8 @@ export class FeedCatalog {
     const index = parseJson(indexFile.text, FeedIndex, 'index.json');
     const cardsPart = part(index, 'cards', 'cards.json');
     const searchPart = part(index, 'search', SEARCH_FILE);
-    if (!cardsPart || !searchPart) throw new Error(`${store.location}: index.json lists no cards.json or ${SEARCH_FILE} part`);
+    if (!cardsPart || !searchPart)
+      throw new Error(`${store.location}: index.json lists no cards.json or ${SEARCH_FILE} part`);
     // One big file at a time, each dropped once parsed: the heap never holds two of them raw.
     const cards = compactCards(await store.readText(cardsPart.path, cardsPart.sha256));
     const search = SkillSearch.load(await store.readText(searchPart.path, searchPart.sha256));
@@ -111,7 +115,9 @@ export class FeedCatalog {
       throw new NotFoundError(`File "${path}" not found in skill "${card.name}". Use view_skill to list its files.`);
     }
     if (file.skipped || !file.url) {
-      throw new NotFoundError(`File "${path}" of skill "${card.name}" is not published (${file.skipped?.reason ?? 'no content'}).`);
+      throw new NotFoundError(
+        `File "${path}" of skill "${card.name}" is not published (${file.skipped?.reason ?? 'no content'}).`,
+      );
     }
     return { file, bytes: await this.store.read(resolveFeedPath('', file.url), file.sha256) };
   }
@@ -126,7 +132,9 @@ export class FeedCatalog {
     const cached = this.#skills.get(card.id);
     const skill: unknown = cached ? await cached : await this.#readSkillJson(card);
     const { body, files } = (skill ?? {}) as { body?: unknown; files?: unknown };
-    const paths = Array.isArray(files) ? files.map((f: { path?: unknown } | null) => f?.path).filter((p): p is string => typeof p === 'string') : [];
+    const paths = Array.isArray(files)
+      ? files.map((f: { path?: unknown } | null) => f?.path).filter((p): p is string => typeof p === 'string')
+      : [];
     return { body: typeof body === 'string' ? body : '', paths };
   }
 
@@ -144,7 +152,10 @@ export class FeedCatalog {
   #skillRef(card: CatalogCard): { path: string; sha256: string } | undefined {
     const slot = this.#skillSlots.get(card.id);
     if (slot === undefined) return undefined;
-    return { path: resolveFeedPath('', this.#skillUrls[slot]!), sha256: this.#skillDigests.toString('hex', slot * 32, slot * 32 + 32) };
+    return {
+      path: resolveFeedPath('', this.#skillUrls[slot]!),
+      sha256: this.#skillDigests.toString('hex', slot * 32, slot * 32 + 32),
+    };
   }
 
   /** Full-text search needs the body index; it is read once, on first use. */
@@ -188,7 +199,15 @@ function compactCards(text: string): CatalogCard[] {
   const out = new Array<CatalogCard>(skills.length);
   for (let i = 0; i < skills.length; i++) {
     const c = checkSchema(skills[i], Card, 'cards.json', `skills.${i}`);
-    const card: CatalogCard = { id: c.id, name: c.name === c.id ? c.id : c.name, description: c.description, tags: c.tags, registry: c.registry, updated_at: c.updated_at, tokens: c.tokens };
+    const card: CatalogCard = {
+      id: c.id,
+      name: c.name === c.id ? c.id : c.name,
+      description: c.description,
+      tags: c.tags,
+      registry: c.registry,
+      updated_at: c.updated_at,
+      tokens: c.tokens,
+    };
     if (c.domain !== undefined) card.domain = c.domain;
     if (c.version !== undefined) card.version = c.version;
     out[i] = card;

@@ -7,4 +7,12 @@ export { createServer, INSTRUCTIONS, type ServerOptions } from './server.ts';
 export { serve, type ServeOptions } from './serve.ts';
 export { FeedCatalog, type CatalogCard } from './catalog.ts';
 export type { CatalogRef } from './tools/index.ts';
-export { openFeedStore, indexUrlOf, DirStore, type FeedStore, type FeedText, type OpenOptions, type RemoteStoreOptions } from '../feed-reader/index.ts';
+export {
+  openFeedStore,
+  indexUrlOf,
+  DirStore,
+  type FeedStore,
+  type FeedText,
+  type OpenOptions,
+  type RemoteStoreOptions,
+} from '../feed-reader/index.ts';

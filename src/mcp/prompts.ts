@@ -16,8 +16,15 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
     'skills_router',
     {
       title: 'Skill router (level 1)',
-      description: 'Routes a request to one skill: lists available skills (at most 40; the best matches for `query` in a big catalog) and how to load one.',
-      argsSchema: z.object({ query: z.string().max(500).optional().describe('The user\'s request in their own words: a big catalog lists the skills that best match it') }),
+      description:
+        'Routes a request to one skill: lists available skills (at most 40; the best matches for `query` in a big catalog) and how to load one.',
+      argsSchema: z.object({
+        query: z
+          .string()
+          .max(500)
+          .optional()
+          .describe("The user's request in their own words: a big catalog lists the skills that best match it"),
+      }),
     },
     async ({ query }) => {
       const c = await catalog();
@@ -25,14 +32,24 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
       if (c.cards.length > ROUTER_MAX_SKILLS) {
         if (query?.trim()) {
           await c.loadBodyIndex();
-          skills = c.search.search(query, { limit: ROUTER_MAX_SKILLS }).map((h) => c.card(h.id)).filter((x): x is CatalogCard => x !== undefined);
+          skills = c.search
+            .search(query, { limit: ROUTER_MAX_SKILLS })
+            .map((h) => c.card(h.id))
+            .filter((x): x is CatalogCard => x !== undefined);
         } else {
-          skills = [...c.cards].sort((a, b) => (a.updated_at > b.updated_at ? -1 : a.updated_at < b.updated_at ? 1 : 0)).slice(0, ROUTER_MAX_SKILLS);
+          skills = [...c.cards]
+            .sort((a, b) => (a.updated_at > b.updated_at ? -1 : a.updated_at < b.updated_at ? 1 : 0))
+            .slice(0, ROUTER_MAX_SKILLS);
         }
       }
       return {
         description: `Router over ${c.cards.length} skill(s)`,
-        messages: [{ role: 'user', content: { type: 'text', text: renderRouter(skills, c.cards.length, query?.trim() || undefined) } }],
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'text', text: renderRouter(skills, c.cards.length, query?.trim() || undefined) },
+          },
+        ],
       };
     },
   );
@@ -45,7 +62,10 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
       argsSchema: z.object({
         name: completable(z.string().min(1).max(200).describe('Skill name'), async (value) => {
           const prefix = String(value ?? '');
-          return (await catalog()).cards.filter((c) => c.name.startsWith(prefix)).slice(0, 100).map((c) => c.name);
+          return (await catalog()).cards
+            .filter((c) => c.name.startsWith(prefix))
+            .slice(0, 100)
+            .map((c) => c.name);
         }),
       }),
     },

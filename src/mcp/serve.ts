@@ -73,7 +73,13 @@ export async function serve(options: ServeOptions): Promise<void> {
   const servers = new Set<McpServer>();
   serveStdio(
     () => {
-      const server = createServer(catalog, { name: options.name, version: options.version, pageSize: options.pageSize, judgeTimeoutMs: options.judgeTimeoutMs, log });
+      const server = createServer(catalog, {
+        name: options.name,
+        version: options.version,
+        pageSize: options.pageSize,
+        judgeTimeoutMs: options.judgeTimeoutMs,
+        log,
+      });
       servers.add(server);
       const previous = server.server.onclose;
       server.server.onclose = () => {
@@ -111,7 +117,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     }
   };
 
-  const timer = store instanceof DirStore ? watchDir(store, options.watchMs ?? 500, reload) : pollRemote(store, options.pollSeconds ?? 300, reload, log);
+  const timer =
+    store instanceof DirStore
+      ? watchDir(store, options.watchMs ?? 500, reload)
+      : pollRemote(store, options.pollSeconds ?? 300, reload, log);
   await transport.closed;
   if (timer) clearInterval(timer);
   if (fatal) throw fatal;
@@ -141,7 +150,10 @@ async function loadCatalog(store: FeedStore): Promise<FeedCatalog> {
 function announce(c: FeedCatalog, store: FeedStore, log: (message: string) => void): void {
   log(`serving ${c.cards.length} skill(s) from ${store.location}`);
   void catalogViewBeside(store).then((view) => {
-    if (view) log(`${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): serve it with --feed ${view} to offer them too`);
+    if (view)
+      log(
+        `${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): serve it with --feed ${view} to offer them too`,
+      );
   });
 }
 
@@ -179,7 +191,12 @@ function watchDir(store: DirStore, everyMs: number, onChange: () => Promise<bool
  * Remote feeds: a conditional request for index.json now (the server started from the cache
  * without waiting for the network) and then every `seconds` (0: only the first one).
  */
-function pollRemote(store: FeedStore, seconds: number, onChange: () => Promise<boolean>, log: (m: string) => void): NodeJS.Timeout | undefined {
+function pollRemote(
+  store: FeedStore,
+  seconds: number,
+  onChange: () => Promise<boolean>,
+  log: (m: string) => void,
+): NodeJS.Timeout | undefined {
   let pending = false; // a change seen but not yet loaded
   const check = async () => {
     try {

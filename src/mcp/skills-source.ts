@@ -21,7 +21,11 @@ const CURSOR_KIND = 'after';
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
 export const DEFAULT_PAGE_SIZE = 100;
 
-type Entry = { uri: string; frontmatter: { name: string; description: string; [k: string]: unknown }; resources: Array<{ uri: string; digest: string; size: number }> };
+type Entry = {
+  uri: string;
+  frontmatter: { name: string; description: string; [k: string]: unknown };
+  resources: Array<{ uri: string; digest: string; size: number }>;
+};
 type DirectoryChild = { uri: string; name: string; mimeType: string; size?: number };
 
 export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE): SkillSource {
@@ -40,7 +44,13 @@ class FeedSkillSource implements SkillSource {
   }
 
   async list({ cursor }: { cursor?: string }) {
-    const { items, nextCursor } = pageAfter(await this.#inUriOrder(), (card) => skillFileUri(card, 'SKILL.md'), cursor, this.#pageSize, 'skills/list');
+    const { items, nextCursor } = pageAfter(
+      await this.#inUriOrder(),
+      (card) => skillFileUri(card, 'SKILL.md'),
+      cursor,
+      this.#pageSize,
+      'skills/list',
+    );
     const skills = await Promise.all(items.map((card) => this.#entry(card)));
     return nextCursor ? { skills, nextCursor } : { skills };
   }
@@ -58,7 +68,9 @@ class FeedSkillSource implements SkillSource {
     const file = (await c.skill(found.card)).files.find((f) => f.path === found.path);
     if (!file || file.skipped) return undefined;
     const { bytes } = await c.file(found.card, file.path);
-    return file.encoding === 'utf-8' ? { text: bytes.toString('utf8'), mimeType: file.mime } : { bytes: new Uint8Array(bytes), mimeType: file.mime };
+    return file.encoding === 'utf-8'
+      ? { text: bytes.toString('utf8'), mimeType: file.mime }
+      : { bytes: new Uint8Array(bytes), mimeType: file.mime };
   }
 
   async readDirectory(uri: string, { cursor }: { cursor?: string }) {
@@ -66,12 +78,23 @@ class FeedSkillSource implements SkillSource {
     if (!found) return undefined;
     const children = directoryChildren(found.card, await (await this.#catalog()).skill(found.card), found.path);
     if (!children) return undefined;
-    const { items, nextCursor } = pageAfter(children, (child) => child.uri, cursor, this.#pageSize, 'resources/directory/read');
+    const { items, nextCursor } = pageAfter(
+      children,
+      (child) => child.uri,
+      cursor,
+      this.#pageSize,
+      'resources/directory/read',
+    );
     return nextCursor ? { resources: items, nextCursor } : { resources: items };
   }
 
   async listResources() {
-    return (await this.#catalog()).cards.map((card) => ({ uri: skillFileUri(card, 'SKILL.md'), name: card.name, description: card.description, mimeType: 'text/markdown' }));
+    return (await this.#catalog()).cards.map((card) => ({
+      uri: skillFileUri(card, 'SKILL.md'),
+      name: card.name,
+      description: card.description,
+      mimeType: 'text/markdown',
+    }));
   }
 
   async #inUriOrder(): Promise<CatalogCard[]> {
@@ -99,14 +122,19 @@ class FeedSkillSource implements SkillSource {
     try {
       segments = parseSkillUri(uri);
     } catch (err) {
-      if (err instanceof UnsafePathError) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `${err.message}. Skill URIs look like skill://<name>/<path>; list them with skills/list.`);
+      if (err instanceof UnsafePathError)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `${err.message}. Skill URIs look like skill://<name>/<path>; list them with skills/list.`,
+        );
       throw err;
     }
     const c = await this.#catalog();
     // Skill paths are one segment (the name) or an imported skill's id (`peer/name`).
     for (let n = Math.min(segments.length, 4); n >= 1; n--) {
       const card = c.card(segments.slice(0, n).join('/'));
-      if (card && skillPathSegments(card).join('/') === segments.slice(0, n).join('/')) return { card, path: segments.slice(n).join('/') };
+      if (card && skillPathSegments(card).join('/') === segments.slice(0, n).join('/'))
+        return { card, path: segments.slice(n).join('/') };
     }
     return undefined;
   }
@@ -116,16 +144,28 @@ class FeedSkillSource implements SkillSource {
  * One page of `items` (sorted by URI) after the cursor's URI. A cursor that does not decode is a
  * -32602 error naming the method whose nextCursor to pass.
  */
-function pageAfter<T>(items: readonly T[], uriOf: (item: T) => string, cursor: string | undefined, pageSize: number, method: string): { items: T[]; nextCursor?: string } {
+function pageAfter<T>(
+  items: readonly T[],
+  uriOf: (item: T) => string,
+  cursor: string | undefined,
+  pageSize: number,
+  method: string,
+): { items: T[]; nextCursor?: string } {
   let start = 0;
   if (cursor !== undefined) {
     const after = decodeCursor(CURSOR_KIND, cursor);
-    if (after === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: pass the nextCursor of the previous ${method} result, or none to start over`);
+    if (after === undefined)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Invalid cursor: pass the nextCursor of the previous ${method} result, or none to start over`,
+      );
     start = items.findIndex((item) => uriOf(item) > after);
     if (start < 0) start = items.length;
   }
   const page = items.slice(start, start + pageSize);
-  return start + pageSize < items.length ? { items: page, nextCursor: encodeCursor(CURSOR_KIND, uriOf(page.at(-1)!)) } : { items: page };
+  return start + pageSize < items.length
+    ? { items: page, nextCursor: encodeCursor(CURSOR_KIND, uriOf(page.at(-1)!)) }
+    : { items: page };
 }
 
 const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -150,13 +190,17 @@ function directoryChildren(card: CatalogCard, skill: FeedSkill, dir: string): Di
     if (file.skipped || !file.path.startsWith(prefix)) continue;
     const rest = file.path.slice(prefix.length);
     const slash = rest.indexOf('/');
-    if (slash < 0) children.push({ uri: skillFileUri(card, file.path), name: rest, mimeType: file.mime, size: file.size });
+    if (slash < 0)
+      children.push({ uri: skillFileUri(card, file.path), name: rest, mimeType: file.mime, size: file.size });
     else folders.add(rest.slice(0, slash));
   }
   if (children.length === 0 && folders.size === 0) return undefined;
   for (const folder of folders) {
-    children.push({ uri: dir === '' ? `${skillRootUri(card)}/${encodeURIComponent(folder)}` : skillFileUri(card, `${dir}/${folder}`), name: folder, mimeType: DIRECTORY_MIME_TYPE });
+    children.push({
+      uri: dir === '' ? `${skillRootUri(card)}/${encodeURIComponent(folder)}` : skillFileUri(card, `${dir}/${folder}`),
+      name: folder,
+      mimeType: DIRECTORY_MIME_TYPE,
+    });
   }
   return children.sort((a, b) => byCodeUnit(a.uri, b.uri));
 }
-

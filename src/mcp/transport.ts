@@ -116,7 +116,9 @@ export class LineTransport implements Transport {
 
   #reply(id: string | number | null, code: number, message: string): void {
     // JSON-RPC answers errors it cannot attribute with id null; the SDK types do not allow that.
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch((err) => this.onerror?.(err));
+    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage).catch((err) =>
+      this.onerror?.(err),
+    );
   }
 }
 

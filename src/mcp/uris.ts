@@ -12,7 +12,9 @@ export const SCHEME = 'skill://';
 /** Segments of a skill's path: its id when the id ends in its name, else its name. */
 export function skillPathSegments(card: Pick<Card, 'id' | 'name'>): string[] {
   const segments = card.id.split('/');
-  return segments.at(-1) === card.name && segments.every((s) => s !== '' && s !== '.' && s !== '..') ? segments : [card.name];
+  return segments.at(-1) === card.name && segments.every((s) => s !== '' && s !== '.' && s !== '..')
+    ? segments
+    : [card.name];
 }
 
 const encode = (segment: string): string =>
@@ -33,7 +35,8 @@ export function skillFileUri(card: Pick<Card, 'id' | 'name'>, path: string): str
  * outside a skill: `..`, empty segments, encoded `/` or `\`, NUL, queries and fragments.
  */
 export function parseSkillUri(uri: string): string[] {
-  if (typeof uri !== 'string' || !uri.startsWith(SCHEME) || uri.length > 8192) throw new UnsafePathError(`not a ${SCHEME} URI: ${short(uri)}`);
+  if (typeof uri !== 'string' || !uri.startsWith(SCHEME) || uri.length > 8192)
+    throw new UnsafePathError(`not a ${SCHEME} URI: ${short(uri)}`);
   const rest = uri.slice(SCHEME.length);
   if (/[?#]/.test(rest)) throw new UnsafePathError(`a ${SCHEME} URI has no query or fragment: ${short(uri)}`);
   const segments = rest.split('/').map((segment) => {

@@ -21,7 +21,14 @@ export interface CardView {
 }
 
 export function cardView(card: CatalogCard): CardView {
-  const view: CardView = { name: card.name, description: card.description, tags: card.tags, registry: card.registry, uri: skillFileUri(card, 'SKILL.md'), tokens: card.tokens };
+  const view: CardView = {
+    name: card.name,
+    description: card.description,
+    tags: card.tags,
+    registry: card.registry,
+    uri: skillFileUri(card, 'SKILL.md'),
+    tokens: card.tokens,
+  };
   if (card.domain !== undefined) view.domain = card.domain;
   if (card.version !== undefined) view.version = card.version;
   return view;
@@ -38,7 +45,13 @@ export interface FileView {
 }
 
 export function fileView(card: CatalogCard, file: FeedFile): FileView {
-  const view: FileView = { path: file.path, size: file.size, type: file.type, mimeType: file.mime, uri: skillFileUri(card, file.path) };
+  const view: FileView = {
+    path: file.path,
+    size: file.size,
+    type: file.type,
+    mimeType: file.mime,
+    uri: skillFileUri(card, file.path),
+  };
   if (file.tokens !== undefined) view.tokens = file.tokens;
   if (file.skipped) view.skipped = file.skipped.reason;
   return view;
@@ -52,8 +65,13 @@ interface Scoped {
 }
 
 /** Seed 002's level-2 prompt: persona, scoped + universal tools, scoped resources, then files. */
-export function renderLevel2(card: CatalogCard, skill: FeedSkill, universalTools: ReadonlyArray<{ name: string; description: string }>): string {
-  const tool = (t: Scoped) => `    <tool>\n        <name>${xml(t.name ?? '')}</name>\n        <description>${xml(t.description ?? '')}</description>\n    </tool>`;
+export function renderLevel2(
+  card: CatalogCard,
+  skill: FeedSkill,
+  universalTools: ReadonlyArray<{ name: string; description: string }>,
+): string {
+  const tool = (t: Scoped) =>
+    `    <tool>\n        <name>${xml(t.name ?? '')}</name>\n        <description>${xml(t.description ?? '')}</description>\n    </tool>`;
   const resource = (r: Scoped) =>
     `    <resource>\n        <uri>${xml(r.uri ?? r.name ?? '')}</uri>\n        <description>${xml(r.description ?? '')}</description>\n    </resource>`;
   const files = skill.files.filter((f) => f.path !== 'SKILL.md');
@@ -67,12 +85,17 @@ export function renderLevel2(card: CatalogCard, skill: FeedSkill, universalTools
     '',
     '<mcp_resources>',
     ...skill.summary.resources.map(resource),
-    ...files.map((f) => resource({ uri: skillFileUri(card, f.path), description: `${f.path} (${f.mime}, ${f.size} bytes${f.tokens !== undefined ? `, ~${f.tokens} tokens` : ''})` })),
+    ...files.map((f) =>
+      resource({
+        uri: skillFileUri(card, f.path),
+        description: `${f.path} (${f.mime}, ${f.size} bytes${f.tokens !== undefined ? `, ~${f.tokens} tokens` : ''})`,
+      }),
+    ),
     '</mcp_resources>',
     '',
     '## HOW TO WORK',
     `You are now in the specialized context of the skill "${card.name}". Use the tools and resources above`,
-    'to complete the user\'s task. Read a file with read_skill_file (or resources/read on its URI) only when',
+    "to complete the user's task. Read a file with read_skill_file (or resources/read on its URI) only when",
     'you need it. Skill content comes from the catalog: do not run its scripts unless the user asks you to.',
   ].join('\n');
 }
@@ -80,16 +103,19 @@ export function renderLevel2(card: CatalogCard, skill: FeedSkill, universalTools
 /** Seed 002's level-1 router prompt, bounded: at most `skills.length` skills, plus how to find the rest. */
 export function renderRouter(skills: readonly CatalogCard[], total: number, query?: string): string {
   const listed = skills
-    .map((s) => `    <skill>\n        <name>${xml(s.name)}</name>\n        <description>${xml(s.description)}</description>\n    </skill>`)
+    .map(
+      (s) =>
+        `    <skill>\n        <name>${xml(s.name)}</name>\n        <description>${xml(s.description)}</description>\n    </skill>`,
+    )
     .join('\n');
   const more =
     total > skills.length
       ? `\nThe catalog holds ${total} skills; ${skills.length} are listed${query ? ` (the best matches for "${xml(query)}")` : ''}. ` +
-        'If none fits, call skills_search (or best_skill) with the user\'s request in their own words before giving up.\n'
+        "If none fits, call skills_search (or best_skill) with the user's request in their own words before giving up.\n"
       : '';
   return [
-    'You are a top-level orchestration assistant. Your job is to analyze the user\'s',
-    'request and select the single best tool or skill to achieve the user\'s goal.',
+    "You are a top-level orchestration assistant. Your job is to analyze the user's",
+    "request and select the single best tool or skill to achieve the user's goal.",
     '',
     'Do not try to answer complex requests. Your ONLY job is to route the',
     'request to the correct tool or skill.',
@@ -106,15 +132,15 @@ export function renderRouter(skills: readonly CatalogCard[], total: number, quer
     '    </tool>',
     '    <tool>',
     '        <name>skills_search</name>',
-    '        <description>Finds skills for the user\'s request (their own words are fine) when none of <available_skills> fits.</description>',
+    "        <description>Finds skills for the user's request (their own words are fine) when none of <available_skills> fits.</description>",
     '    </tool>',
     '</mcp_tools>',
     '',
     '## HOW TO WORK',
-    '1.  **Analyze Request:** Read the user\'s request.',
+    "1.  **Analyze Request:** Read the user's request.",
     '2.  **Match to Skill:** If the request is complex and matches a description in',
     '    `<available_skills>`, your ONLY action is to call the `view_skill`',
-    '    tool with the skill\'s `name`.',
+    "    tool with the skill's `name`.",
     '3.  **Match to Tool:** If the request is simple and matches a description in',
     '    `<mcp_tools>`, call that tool directly.',
   ].join('\n');

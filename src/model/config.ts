@@ -9,54 +9,89 @@ import { DEFAULT_IGNORE } from '../lib/ignore.ts';
 export const MIB = 1024 * 1024;
 
 export const PeerConfig = z.object({
-  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/).describe('Registry name the imported skills are attributed to.'),
-  url: z.string().url().describe("URL of the peer's `feed/v1/index.json`, or of its site root (`feed/v1/index.json` is appended)."),
+  name: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]*$/)
+    .describe('Registry name the imported skills are attributed to.'),
+  url: z
+    .string()
+    .url()
+    .describe("URL of the peer's `feed/v1/index.json`, or of its site root (`feed/v1/index.json` is appended)."),
   mode: z
     .enum(['all', 'allowlist', 'tags'])
     .default('all')
-    .describe('`all`: every public skill; `allowlist`: only the names in `skills`; `tags`: skills with any of `tags` (case-insensitive).'),
+    .describe(
+      '`all`: every public skill; `allowlist`: only the names in `skills`; `tags`: skills with any of `tags` (case-insensitive).',
+    ),
   skills: z.array(z.string()).default([]).describe('Skill names for `allowlist`.'),
   tags: z.array(z.string()).default([]).describe('Tags for `tags`: a skill with any of them is imported.'),
 });
 export type PeerConfig = z.infer<typeof PeerConfig>;
 
 export const SkillsConfig = z.object({
-  root: z.string().default('skills').describe('The skills folder, for commands not given one (`--skills` or a folder argument).'),
+  root: z
+    .string()
+    .default('skills')
+    .describe('The skills folder, for commands not given one (`--skills` or a folder argument).'),
   ignore: z
     .array(z.string())
     .default(DEFAULT_IGNORE)
-    .describe('Names never stored: a rule ending in `/` matches a folder name, any other a file name, at any depth; `*` matches any characters.'),
+    .describe(
+      'Names never stored: a rule ending in `/` matches a folder name, any other a file name, at any depth; `*` matches any characters.',
+    ),
   max_file_bytes: z
     .number()
     .int()
     .positive()
     .default(MIB)
-    .describe('Files larger than this are listed with a skip reason instead of stored (a file of exactly this size is kept).'),
+    .describe(
+      'Files larger than this are listed with a skip reason instead of stored (a file of exactly this size is kept).',
+    ),
   max_depth: z.number().int().positive().default(8).describe('How deep below the root skill folders are looked for.'),
 });
 
 export const FederationConfig = z.object({
   peers: z.array(PeerConfig).default([]).describe('Registries whose feeds are imported at every build.'),
-  skill_urls: z.array(z.string().url()).default([]).describe('SKILL.md URLs to import (GitHub/GitLab/Bitbucket blob URLs are translated to raw URLs).'),
+  skill_urls: z
+    .array(z.string().url())
+    .default([])
+    .describe('SKILL.md URLs to import (GitHub/GitLab/Bitbucket blob URLs are translated to raw URLs).'),
   trusted_domains: z
     .array(z.string())
     .default(['raw.githubusercontent.com', 'gitlab.com', 'bitbucket.org'])
     .describe('Hosts that may be fetched for `skill_urls` (exact host names).'),
-  reexport: z.boolean().default(false).describe("Publish imported skills in this registry's own feed and discovery index too (the site always shows them)."),
-  timeout_ms: z.number().int().positive().default(10_000).describe('Deadline for one whole request (headers and body).'),
+  reexport: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Publish imported skills in this registry's own feed and discovery index too (the site always shows them).",
+    ),
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .describe('Deadline for one whole request (headers and body).'),
   peer_timeout_ms: z
     .number()
     .int()
     .positive()
     .default(120_000)
     .describe('Deadline for everything fetched from one peer in one build (its index, skills and files).'),
-  max_bytes: z.number().int().positive().default(50 * MIB).describe('Most bytes read for one response; the download stops when it passes this.'),
+  max_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(50 * MIB)
+    .describe('Most bytes read for one response; the download stops when it passes this.'),
   max_peer_bytes: z
     .number()
     .int()
     .positive()
     .default(1024 * MIB)
-    .describe('Most bytes downloaded from one peer in one build (cached items do not count); reserved before each download.'),
+    .describe(
+      'Most bytes downloaded from one peer in one build (cached items do not count); reserved before each download.',
+    ),
 });
 
 export const DuplicatesConfig = z.object({
@@ -65,21 +100,33 @@ export const DuplicatesConfig = z.object({
     .min(0)
     .max(1)
     .default(0.85)
-    .describe('Cosine similarity (TF-IDF over description + body) at or above which two skills are reported as near-duplicates.'),
+    .describe(
+      'Cosine similarity (TF-IDF over description + body) at or above which two skills are reported as near-duplicates.',
+    ),
 });
 
 export const SkillpressConfig = z.object({
   registry: z
     .object({
-      name: z.string().default('local').describe("This registry's name: the `registry` of its own skills in cards, skill JSON and peers' imports."),
+      name: z
+        .string()
+        .default('local')
+        .describe("This registry's name: the `registry` of its own skills in cards, skill JSON and peers' imports."),
       title: z.string().default('Skills catalog').describe("The catalog's title, on the site and in the feed's index."),
-      url: z.string().optional().describe('Public URL of the published site, if known (absolute URLs in the discovery index stay relative without it).'),
+      url: z
+        .string()
+        .optional()
+        .describe(
+          'Public URL of the published site, if known (absolute URLs in the discovery index stay relative without it).',
+        ),
       description: z.string().optional().describe('One paragraph about the catalog, on the site and in the feed.'),
     })
     .prefault({})
     .describe('Who publishes this catalog.'),
   skills: SkillsConfig.prefault({}).describe('Where the skills are and which of their files are stored.'),
-  federation: FederationConfig.prefault({}).describe('Skills imported from peer registries and SKILL.md URLs, and the limits on fetching them.'),
+  federation: FederationConfig.prefault({}).describe(
+    'Skills imported from peer registries and SKILL.md URLs, and the limits on fetching them.',
+  ),
   duplicates: DuplicatesConfig.prefault({}).describe('Reporting skills that are identical or nearly so.'),
   site: z
     .object({

@@ -35,12 +35,18 @@ export const Card = z
     title: z
       .string()
       .optional()
-      .describe('Display title when the name written in SKILL.md is not a valid skill name (`Ahrefs Automation`); show `name` when absent.'),
+      .describe(
+        'Display title when the name written in SKILL.md is not a valid skill name (`Ahrefs Automation`); show `name` when absent.',
+      ),
     description: z.string().describe('`description` from the front matter.'),
     tags: z.array(z.string()),
     domain: z.string().optional(),
     version: z.string().optional(),
-    registry: z.string().describe('Registry the skill comes from: this one, or its origin when it was imported (federation keeps the origin).'),
+    registry: z
+      .string()
+      .describe(
+        'Registry the skill comes from: this one, or its origin when it was imported (federation keeps the origin).',
+      ),
     via: z
       .array(z.string())
       .optional()
@@ -54,7 +60,10 @@ export const Card = z
       .object({
         skill: z.string().describe("The skill's JSON: `skills/<id>.json`."),
         page: z.string().describe("The skill's page on the site: `../../skills/<id>/`."),
-        archive: z.string().optional().describe('The `.tar.gz` archive (root holds SKILL.md): `../../.well-known/agent-skills/<id>.tar.gz`.'),
+        archive: z
+          .string()
+          .optional()
+          .describe('The `.tar.gz` archive (root holds SKILL.md): `../../.well-known/agent-skills/<id>.tar.gz`.'),
         zip: z.string().optional().describe('The same files as a `.zip`, for people.'),
       })
       .describe('Relative to the feed root (`feed/v1/`).'),
@@ -71,9 +80,18 @@ export const FeedFile = z
     mime: z.string(),
     type: z.string().describe('Extension without the dot, lowercased, or `unknown`.'),
     tokens: z.number().int().nonnegative().optional().describe('Tokens, for text files.'),
-    url: z.string().optional().describe('Raw bytes, relative to the feed root: `files/<id>/<path>`. Absent when skipped.'),
-    skipped: z.object({ reason: z.string() }).optional().describe('Why the file is listed but not stored (over the size limit, unreadable).'),
-    executable: z.literal(true).optional().describe('The file is executable (mode 0755 when installed); absent: mode 0644.'),
+    url: z
+      .string()
+      .optional()
+      .describe('Raw bytes, relative to the feed root: `files/<id>/<path>`. Absent when skipped.'),
+    skipped: z
+      .object({ reason: z.string() })
+      .optional()
+      .describe('Why the file is listed but not stored (over the size limit, unreadable).'),
+    executable: z
+      .literal(true)
+      .optional()
+      .describe('The file is executable (mode 0755 when installed); absent: mode 0644.'),
   })
   .meta({ id: 'FeedFile', description: 'One file of a skill, in the skill JSON.' });
 export type FeedFile = z.infer<typeof FeedFile>;
@@ -81,7 +99,9 @@ export type FeedFile = z.infer<typeof FeedFile>;
 /** A scoped tool from `tools.json` (seed 002). */
 export const ScopedTool = z.object({ name: z.string(), description: z.string().optional() }).catchall(z.unknown());
 /** A scoped resource from `resources.json` (seed 002). */
-export const ScopedResource = z.object({ name: z.string().optional(), uri: z.string().optional(), description: z.string().optional() }).catchall(z.unknown());
+export const ScopedResource = z
+  .object({ name: z.string().optional(), uri: z.string().optional(), description: z.string().optional() })
+  .catchall(z.unknown());
 
 export const FeedSkill = z
   .object({
@@ -97,15 +117,24 @@ export const FeedSkill = z
       repository_url: z.string().optional(),
       health: Health,
       tools: z.array(ScopedTool).default([]).describe("Scoped MCP tools from the skill's `tools.json` (seed 002)."),
-      resources: z.array(ScopedResource).default([]).describe("Scoped MCP resources from the skill's `resources.json` (seed 002)."),
-      source_url: z.string().optional().describe("Attribution of an imported skill: the peer's feed URL or the registered SKILL.md URL."),
+      resources: z
+        .array(ScopedResource)
+        .default([])
+        .describe("Scoped MCP resources from the skill's `resources.json` (seed 002)."),
+      source_url: z
+        .string()
+        .optional()
+        .describe("Attribution of an imported skill: the peer's feed URL or the registered SKILL.md URL."),
     }),
     frontmatter: z.record(z.string(), z.unknown()).describe('The front matter exactly as in SKILL.md.'),
     skill_md: z.string().describe('SKILL.md, exactly as stored.'),
     body: z.string().describe('The markdown body of SKILL.md (after the front matter).'),
     files: z.array(FeedFile).describe('Every file of the skill, SKILL.md included, stored or skipped.'),
   })
-  .meta({ id: 'FeedSkill', description: '`skills/<id>.json`, levels 2 and 3: card + summary fields + SKILL.md + the file list.' });
+  .meta({
+    id: 'FeedSkill',
+    description: '`skills/<id>.json`, levels 2 and 3: card + summary fields + SKILL.md + the file list.',
+  });
 export type FeedSkill = z.infer<typeof FeedSkill>;
 
 export const Cards = z
@@ -118,30 +147,47 @@ export const FeedPart = z.object({ url: z.string(), sha256: Sha256, bytes: z.num
 export const FeedIndex = z
   .object({
     feed_version: z.literal(FEED_VERSION),
-    registry: z.object({ name: z.string(), title: z.string(), url: z.string().optional(), description: z.string().optional() }),
+    registry: z.object({
+      name: z.string(),
+      title: z.string(),
+      url: z.string().optional(),
+      description: z.string().optional(),
+    }),
     generated_at: z.string().describe('When the build ran (ISO 8601; SOURCE_DATE_EPOCH when set).'),
     counts: z
-      .object({ skills: z.number().int(), files: z.number().int(), withheld: z.number().int(), imported: z.number().int() })
+      .object({
+        skills: z.number().int(),
+        files: z.number().int(),
+        withheld: z.number().int(),
+        imported: z.number().int(),
+      })
       .describe('Skills and files in the feed; private and group skills withheld from it; skills imported from peers.'),
     parts: z
       .record(z.string(), FeedPart)
-      .describe('Every other part with its sha256, keyed by name: `cards`, `search`, `search_body`, `changes`, `schema:<Name>`. URLs relative to the feed root.'),
+      .describe(
+        'Every other part with its sha256, keyed by name: `cards`, `search`, `search_body`, `changes`, `schema:<Name>`. URLs relative to the feed root.',
+      ),
     skills: z
       .array(z.object({ id: z.string(), url: z.string(), sha256: Sha256, digest: Digest }))
       .describe("Every skill's JSON with its sha256, so a peer can verify what it fetches."),
   })
-  .meta({ id: 'FeedIndex', description: '`index.json`, the manifest: the registry, counts, and every other part with its sha256.' });
+  .meta({
+    id: 'FeedIndex',
+    description: '`index.json`, the manifest: the registry, counts, and every other part with its sha256.',
+  });
 export type FeedIndex = z.infer<typeof FeedIndex>;
 
-export const Change = z.object({
-  id: z.string(),
-  change: z.enum(['added', 'updated', 'removed']),
-  version: z.string().optional(),
-  digest: Digest.optional(),
-  previous_version: z.string().optional(),
-  previous_digest: Digest.optional(),
-  at: z.string().describe('When the change was seen (build time). Removed skills stay listed as tombstones.'),
-}).meta({ id: 'Change', description: 'One skill added, updated or removed since the previous build.' });
+export const Change = z
+  .object({
+    id: z.string(),
+    change: z.enum(['added', 'updated', 'removed']),
+    version: z.string().optional(),
+    digest: Digest.optional(),
+    previous_version: z.string().optional(),
+    previous_digest: Digest.optional(),
+    at: z.string().describe('When the change was seen (build time). Removed skills stay listed as tombstones.'),
+  })
+  .meta({ id: 'Change', description: 'One skill added, updated or removed since the previous build.' });
 export type Change = z.infer<typeof Change>;
 
 export const Changes = z
@@ -157,7 +203,9 @@ export type Changes = z.infer<typeof Changes>;
 export const DiscoverySkill = z
   .object({
     name: z.string(),
-    type: z.enum(['skill-md', 'archive']).describe('`skill-md`: the skill is only SKILL.md; `archive`: a `.tar.gz` whose root holds SKILL.md.'),
+    type: z
+      .enum(['skill-md', 'archive'])
+      .describe('`skill-md`: the skill is only SKILL.md; `archive`: a `.tar.gz` whose root holds SKILL.md.'),
     description: z.string(),
     version: z.string().optional(),
     url: z.string().describe('Relative to the index URL.'),

@@ -3,6 +3,13 @@
  * index narrows to a few candidates; a judge — the calibrated rule, or the client's model where
  * the MCP client offers sampling — picks one or none. Browser-safe.
  */
-export { MEANING_WEIGHT, retrieve, type Candidate, type RequestWord, type RetrieveOptions, type Retrieval } from './retrieve.ts';
+export {
+  MEANING_WEIGHT,
+  retrieve,
+  type Candidate,
+  type RequestWord,
+  type RetrieveOptions,
+  type Retrieval,
+} from './retrieve.ts';
 export { accepts, evidenceOf, RULE, RULE_TEXT, ruleJudge, strength, type Evidence, type Judgement } from './rule.ts';
 export { modelPrompt, oneLine, parseModelAnswer, replyText, type ModelPrompt } from './model.ts';

@@ -21,7 +21,12 @@ const SYSTEM_PROMPT =
 export function modelPrompt(retrieval: Retrieval): ModelPrompt {
   const skills = retrieval.candidates.map((c) => `- ${c.name}: ${oneLine(c.description)}`).join('\n');
   const text = `Request:\n${oneLine(retrieval.request)}\n\nSkills:\n${skills}\n\nWhich one skill fits the request? Reply with its name, or none.`;
-  return { systemPrompt: SYSTEM_PROMPT, messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 40, temperature: 0 };
+  return {
+    systemPrompt: SYSTEM_PROMPT,
+    messages: [{ role: 'user', content: { type: 'text', text } }],
+    maxTokens: 40,
+    temperature: 0,
+  };
 }
 
 /**
@@ -30,7 +35,10 @@ export function modelPrompt(retrieval: Retrieval): ModelPrompt {
  */
 export function parseModelAnswer(reply: unknown, retrieval: Retrieval): string | null | undefined {
   if (typeof reply !== 'string') return undefined;
-  const answer = reply.trim().replace(/^[`"'*\s]+|[`"'*.\s]+$/g, '').toLowerCase();
+  const answer = reply
+    .trim()
+    .replace(/^[`"'*\s]+|[`"'*.\s]+$/g, '')
+    .toLowerCase();
   if (answer === 'none') return null;
   const chosen = retrieval.candidates.find((c) => c.name.toLowerCase() === answer || c.id === answer);
   return chosen?.id;
@@ -40,7 +48,10 @@ export function parseModelAnswer(reply: unknown, retrieval: Retrieval): string |
 export function replyText(result: unknown): string | undefined {
   const content = (result as { content?: unknown } | undefined)?.content;
   const blocks = Array.isArray(content) ? content : [content];
-  const texts = blocks.filter((b): b is { type: 'text'; text: string } => (b as { type?: unknown })?.type === 'text' && typeof (b as { text?: unknown }).text === 'string');
+  const texts = blocks.filter(
+    (b): b is { type: 'text'; text: string } =>
+      (b as { type?: unknown })?.type === 'text' && typeof (b as { text?: unknown }).text === 'string',
+  );
   return texts.length === 1 ? texts[0]!.text : undefined;
 }
 

@@ -83,11 +83,16 @@ export interface RetrieveOptions {
 
 export function retrieve(search: SkillSearch, request: string, options: RetrieveOptions = {}): Retrieval {
   const limit = options.limit ?? CANDIDATES;
-  const page = search.searchPage(request, { limit: options.meaning ? Math.max(limit, WORD_POOL) : limit, mode: 'ranked' });
+  const page = search.searchPage(request, {
+    limit: options.meaning ? Math.max(limit, WORD_POOL) : limit,
+    mode: 'ranked',
+  });
   const n = search.size;
   const words = page.words.map((w): RequestWord => ({ ...w, weight: idf(w.documents, n) }));
   const byWords = page.hits.map((hit) => candidate(hit, words));
-  const candidates = options.meaning ? withMeaning(byWords, request, options.meaning, options.meaningWeight ?? MEANING_WEIGHT) : byWords;
+  const candidates = options.meaning
+    ? withMeaning(byWords, request, options.meaning, options.meaningWeight ?? MEANING_WEIGHT)
+    : byWords;
   return { request, words, candidates: candidates.slice(0, limit), catalogSize: n };
 }
 
@@ -107,13 +112,25 @@ function withMeaning(byWords: Candidate[], request: string, meaning: SkillVector
     if (closeness[slot]! >= MEANING_ALONE && !matched.has(meaning.skills[slot]!.id)) alone.push(slot);
   }
   alone.sort((a, b) => closeness[b]! - closeness[a]!);
-  for (const slot of alone.slice(0, MEANING_POOL)) pool.push(meaningOnly(meaning.skills[slot]!, closeness[slot]!, weight));
+  for (const slot of alone.slice(0, MEANING_POOL))
+    pool.push(meaningOnly(meaning.skills[slot]!, closeness[slot]!, weight));
   return pool.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
 }
 
 function meaningOnly(skill: DescribedSkill, closeness: number, weight: number): Candidate {
   const { id, name, description } = skill;
-  return { id, name, description, score: weight * closeness, wordScore: 0, meaning: closeness, words: [], coverage: 0, weightedCoverage: 0, metadataCoverage: 0 };
+  return {
+    id,
+    name,
+    description,
+    score: weight * closeness,
+    wordScore: 0,
+    meaning: closeness,
+    words: [],
+    coverage: 0,
+    weightedCoverage: 0,
+    metadataCoverage: 0,
+  };
 }
 
 function candidate(hit: SearchHit, words: readonly RequestWord[]): Candidate {

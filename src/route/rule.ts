@@ -59,7 +59,12 @@ export function evidenceOf(top: Candidate, second: Candidate | undefined): Evide
 /** The fitted logistic function of the evidence. */
 export function strength(e: Evidence, rule = RULE): number {
   const w = rule.weights;
-  const z = w.coverage * e.coverage + w.metadataCoverage * e.metadataCoverage + w.lead * e.lead + w.meaning * e.meaning + rule.bias;
+  const z =
+    w.coverage * e.coverage +
+    w.metadataCoverage * e.metadataCoverage +
+    w.lead * e.lead +
+    w.meaning * e.meaning +
+    rule.bias;
   return 1 / (1 + Math.exp(-z));
 }
 
@@ -70,14 +75,21 @@ export function accepts(e: Evidence, p: number, rule = RULE): boolean {
 
 export function ruleJudge(retrieval: Retrieval): Judgement {
   const [top, second] = retrieval.candidates;
-  if (retrieval.words.length === 0) return { id: undefined, confidence: 1, reason: `The request has no meaningful words to match. ${RULE_TEXT}` };
-  if (!top) return { id: undefined, confidence: 1, reason: `No skill shares a meaningful word with the request. ${RULE_TEXT}` };
+  if (retrieval.words.length === 0)
+    return { id: undefined, confidence: 1, reason: `The request has no meaningful words to match. ${RULE_TEXT}` };
+  if (!top)
+    return { id: undefined, confidence: 1, reason: `No skill shares a meaningful word with the request. ${RULE_TEXT}` };
   const e = evidenceOf(top, second);
   const p = strength(e);
   const why =
     `Top: "${top.id}" covers ${pct(e.coverage)} of the request (${pct(e.metadataCoverage)} in name, description or tags; ` +
     `words: ${top.words.map((w) => w.word).join(', ') || 'none'}${top.meaning === undefined ? '' : `; closeness in meaning ${round(top.meaning)}`})${runnerUp(second, e.lead)}: evidence ${round(p)}.`;
-  if (!accepts(e, p)) return { id: undefined, confidence: round(1 - p), reason: `${why} Not enough to say it is the skill asked for. ${RULE_TEXT}` };
+  if (!accepts(e, p))
+    return {
+      id: undefined,
+      confidence: round(1 - p),
+      reason: `${why} Not enough to say it is the skill asked for. ${RULE_TEXT}`,
+    };
   return { id: top.id, confidence: round(p), reason: `${why} ${RULE_TEXT}` };
 }
 
@@ -85,7 +97,8 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
 function runnerUp(second: Candidate | undefined, lead: number): string {
   if (!second) return ', with no runner-up';
   // A keyword query lists skills whose metadata holds every word first, whatever their score.
-  if (lead < 0) return ` and ranks above "${second.id}" by matching every word in what it says it is for, though "${second.id}" scores higher`;
+  if (lead < 0)
+    return ` and ranks above "${second.id}" by matching every word in what it says it is for, though "${second.id}" scores higher`;
   return ` and leads "${second.id}" by ${pct(lead)}`;
 }
 

@@ -45,7 +45,8 @@ export function encodeIndex(plain: unknown): CompactIndex {
 
 export function decodeIndex(compact: CompactIndex): unknown {
   const { terms, postings, ...rest } = compact;
-  if (typeof terms !== 'string' || typeof postings !== 'string') throw new Error('search index: "terms" and "postings" must be strings');
+  if (typeof terms !== 'string' || typeof postings !== 'string')
+    throw new Error('search index: "terms" and "postings" must be strings');
   const termList = terms === '' ? [] : terms.split('\n');
   const postingList = postings === '' ? [] : postings.split('\n');
   if (termList.length !== postingList.length) throw new Error('search index: terms and postings differ in length');

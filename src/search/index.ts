@@ -28,10 +28,29 @@
  */
 import MiniSearch, { type Options } from 'minisearch';
 import { encodeIndex, type CompactIndex } from './codec.ts';
-import { idf, matchToken, planToken, sumTokens, tokenQuery, TokenScores, type Matching, type TermHits } from './match.ts';
+import {
+  idf,
+  matchToken,
+  planToken,
+  sumTokens,
+  tokenQuery,
+  TokenScores,
+  type Matching,
+  type TermHits,
+} from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
 import { TermIndex } from './term-index.ts';
-import { bodyTerms, foldTerm, isNoiseWord, normalizeBodyTerm, normalizePathTerm, normalizeTerm, spellLanguageNames, tokenizePath, tokenizeText } from './text.ts';
+import {
+  bodyTerms,
+  foldTerm,
+  isNoiseWord,
+  normalizeBodyTerm,
+  normalizePathTerm,
+  normalizeTerm,
+  spellLanguageNames,
+  tokenizePath,
+  tokenizeText,
+} from './text.ts';
 
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
 
@@ -211,7 +230,10 @@ function sortTerms<T extends { index: Array<[string, unknown]> }>(plain: T): T {
  * Build both indexes. Entries should come in a stable order (by id) for reproducible output.
  * `terms` gives a body's terms (`bodyTerms`, or the same kept from an earlier build).
  */
-export function buildSearchIndexes(entries: readonly SearchEntry[], terms: (markdown: string) => string = bodyTerms): { search: SerializedIndex; body: SerializedIndex } {
+export function buildSearchIndexes(
+  entries: readonly SearchEntry[],
+  terms: (markdown: string) => string = bodyTerms,
+): { search: SerializedIndex; body: SerializedIndex } {
   const meta = new MiniSearch(metaOptions);
   // Bodies share most of their words: each is normalized once per build.
   const normalized = new Map<string, string | undefined>();
@@ -246,7 +268,9 @@ function unwrap(json: unknown, kind: SerializedIndex['kind']): TermIndex {
     throw new Error(`not a skillpress ${kind} search index (expected format "skillpress-search", kind "${kind}")`);
   }
   if (!READABLE_VERSIONS.includes(s.version)) {
-    throw new Error(`search index version ${String(s.version)} is not supported (this skillpress reads versions ${READABLE_VERSIONS.join(' and ')})`);
+    throw new Error(
+      `search index version ${String(s.version)} is not supported (this skillpress reads versions ${READABLE_VERSIONS.join(' and ')})`,
+    );
   }
   return new TermIndex(s.index as CompactIndex);
 }
@@ -296,8 +320,19 @@ export class SkillSearch {
   attachBody(bodyJson: unknown): void {
     const body = unwrap(bodyJson, 'body');
     // Both indexes are built from the same entries, so document numbers normally agree.
-    if (body.ids.some((id, d) => this.numbers.get(id) !== d)) body.renumber(Int32Array.from(body.ids, (id) => this.numbers.get(id) ?? -1), this.size);
-    this.body = { index: body, boosts: body.fieldNames.map(() => 1), normalize: normalizeBodyTerm, prefix: bodyPrefix, fuzzy: () => 0, label: 'body' };
+    if (body.ids.some((id, d) => this.numbers.get(id) !== d))
+      body.renumber(
+        Int32Array.from(body.ids, (id) => this.numbers.get(id) ?? -1),
+        this.size,
+      );
+    this.body = {
+      index: body,
+      boosts: body.fieldNames.map(() => 1),
+      normalize: normalizeBodyTerm,
+      prefix: bodyPrefix,
+      fuzzy: () => 0,
+      label: 'body',
+    };
   }
 
   get hasBody(): boolean {
@@ -344,7 +379,9 @@ export class SkillSearch {
       const plans = queryWords(query, mode).flatMap((word, i, all) => {
         const q = tokenQuery(word);
         const last = i === all.length - 1;
-        return q === undefined ? [] : [{ word, meta: planToken(this.meta, q, last), body: useBody ? planToken(this.body!, q, last) : undefined }]; // undefined: punctuation only
+        return q === undefined
+          ? []
+          : [{ word, meta: planToken(this.meta, q, last), body: useBody ? planToken(this.body!, q, last) : undefined }]; // undefined: punctuation only
       });
       if (plans.length === 0) return { total: 0, hits: [], words: [] };
       // When every word must match, score the word that reads the fewest postings first, then
@@ -356,9 +393,13 @@ export class SkillSearch {
       for (const i of order) {
         const { meta, body } = plans[i]!;
         perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only));
-        if (mode === 'all' && only === undefined && order.length > 1) perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
+        if (mode === 'all' && only === undefined && order.length > 1)
+          perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
       }
-      const words = plans.map((p, i): QueryWord => ({ word: p.word, documents: mode === 'all' && only !== undefined ? -1 : perToken[i]!.documents() }));
+      const words = plans.map((p, i): QueryWord => ({
+        word: p.word,
+        documents: mode === 'all' && only !== undefined ? -1 : perToken[i]!.documents(),
+      }));
       return this.rank(query, words, perToken, take(), options);
     } finally {
       for (const scores of taken) this.pool.give(scores);
@@ -367,7 +408,13 @@ export class SkillSearch {
   }
 
   /** Totals per document (in mode `all`, only documents every word matched), the `limit` best, their hits. */
-  private rank(query: string, words: QueryWord[], perToken: TokenScores[], total: Scores, options: SearchOptions): SearchPage {
+  private rank(
+    query: string,
+    words: QueryWord[],
+    perToken: TokenScores[],
+    total: Scores,
+    options: SearchOptions,
+  ): SearchPage {
     const mode = options.mode ?? 'ranked';
     sumTokens(perToken, BODY_WEIGHT, total, mode === 'all');
     this.exactNameBonus(query, words, total.values);
@@ -383,15 +430,35 @@ export class SkillSearch {
     const idOrder = this.idOrder;
     // Complete matches first (mode `ranked`), then higher score; equal scores by id.
     const before = (a: number, b: number): boolean =>
-      (complete !== undefined && complete[a] !== complete[b] ? complete[a]! > complete[b]! :
-        values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!)));
+      complete !== undefined && complete[a] !== complete[b]
+        ? complete[a]! > complete[b]!
+        : values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!));
     try {
-      const { best, count } = topDocuments(total, before, options.limit ?? Infinity, options.filter && ((d) => options.filter!(this.docAt(d))));
-      const matches = this.matchesOf(best, perToken, words.map((w) => w.word));
+      const { best, count } = topDocuments(
+        total,
+        before,
+        options.limit ?? Infinity,
+        options.filter && ((d) => options.filter!(this.docAt(d))),
+      );
+      const matches = this.matchesOf(
+        best,
+        perToken,
+        words.map((w) => w.word),
+      );
       const hits = best.map((d, h): SearchHit => {
         const { words: fieldsOf, exact } = matches[h]!;
-        const matched = fieldsOf.flatMap((fields, i) => (fields.length > 0 ? [{ word: words[i]!.word, fields, exact: exact[i]! }] : []));
-        return { id: ids[d]!, score: values[d]!, terms: Object.keys(matches[h]!.terms), match: matches[h]!.terms, words: matched, coverage: matched.length / words.length, doc: this.docAt(d) };
+        const matched = fieldsOf.flatMap((fields, i) =>
+          fields.length > 0 ? [{ word: words[i]!.word, fields, exact: exact[i]! }] : [],
+        );
+        return {
+          id: ids[d]!,
+          score: values[d]!,
+          terms: Object.keys(matches[h]!.terms),
+          match: matches[h]!.terms,
+          words: matched,
+          coverage: matched.length / words.length,
+          doc: this.docAt(d),
+        };
       });
       // In mode `all` the words were scored on the rarest word's skills only: report what matched.
       const reported = words.map((w) => (w.documents < 0 ? { ...w, documents: count } : w));
@@ -404,7 +471,10 @@ export class SkillSearch {
   /** An exact name match wins: × 6 when the whole query is the name, × 3 when one of its words or tokens is. */
   private exactNameBonus(query: string, words: QueryWord[], values: Float64Array): void {
     const wholeQuery = foldTerm(query.trim(), 200);
-    const names = new Set([wholeQuery, ...[...queryTokens(query), ...words.map((w) => w.word)].map((w) => foldTerm(w, 200))]);
+    const names = new Set([
+      wholeQuery,
+      ...[...queryTokens(query), ...words.map((w) => w.word)].map((w) => foldTerm(w, 200)),
+    ]);
     for (const name of names) {
       for (const d of (name !== undefined && this.byName.get(name)) || []) {
         if (values[d]! > 0) values[d]! *= name === wholeQuery ? EXACT_NAME_BONUS * 2 : EXACT_NAME_BONUS;
@@ -434,9 +504,20 @@ export class SkillSearch {
    */
   private matchesOf(best: readonly number[], perToken: readonly TokenScores[], words: readonly string[]): HitMatches[] {
     // Terms are the catalog's words, "constructor" and "__proto__" among them: no inherited keys.
-    const matches = best.map((): HitMatches => ({ terms: Object.create(null) as HitMatches['terms'], words: words.map((): string[] => []), exact: words.map(() => false) }));
+    const matches = best.map((): HitMatches => ({
+      terms: Object.create(null) as HitMatches['terms'],
+      words: words.map((): string[] => []),
+      exact: words.map(() => false),
+    }));
     // A word's own terms, as each index normalizes them: the whole word and its parts.
-    const own = words.map((w) => new Set(tokenizeText(w).flatMap((t) => [normalizeTerm(t), normalizeBodyTerm(t)]).filter((t) => t !== undefined)));
+    const own = words.map(
+      (w) =>
+        new Set(
+          tokenizeText(w)
+            .flatMap((t) => [normalizeTerm(t), normalizeBodyTerm(t)])
+            .filter((t) => t !== undefined),
+        ),
+    );
     if (best.length === 0) return matches;
     // slots[d] = 1 + the hit number of document d (0: not a hit); cleared before returning.
     const slots = (this.slots ??= new Int32Array(this.size));
@@ -470,11 +551,15 @@ export class SkillSearch {
       }
     };
     perToken.forEach((t, word) => {
-      for (const [m, ih] of [[this.meta, t.meta], [this.body, t.body]] as const) {
+      for (const [m, ih] of [
+        [this.meta, t.meta],
+        [this.body, t.body],
+      ] as const) {
         if (!m || !ih) continue;
         const { whole, parts } = ih;
         if (whole) add(word, m, whole, (d) => whole.scores.values[d]! > 0);
-        if (parts.length > 0) for (const p of parts) add(word, m, p, (d) => parts.every((q) => q.scores.values[d]! > 0));
+        if (parts.length > 0)
+          for (const p of parts) add(word, m, p, (d) => parts.every((q) => q.scores.values[d]! > 0));
       }
     });
     for (const d of best) slots[d] = 0;
@@ -492,7 +577,12 @@ export class SkillSearch {
  * lifts the skill whose body happens to hold most of them above the one whose description
  * holds the few words that matter.
  */
-function scaleByCoverage(words: readonly QueryWord[], perToken: readonly TokenScores[], total: Scores, catalogSize: number): void {
+function scaleByCoverage(
+  words: readonly QueryWord[],
+  perToken: readonly TokenScores[],
+  total: Scores,
+  catalogSize: number,
+): void {
   const weights = words.map((w) => idf(w.documents, catalogSize));
   const sum = weights.reduce((a, b) => a + b, 0);
   if (!(sum > 0)) return;
@@ -550,7 +640,12 @@ function compoundParts(token: string): string[] {
  * The `limit` best documents of `total` in `before` order (kept sorted while scanning, so a
  * broad query builds only `limit` hits), and how many passed the filter.
  */
-function topDocuments(total: Scores, before: (a: number, b: number) => boolean, limit: number, keep?: (d: number) => boolean): { best: number[]; count: number } {
+function topDocuments(
+  total: Scores,
+  before: (a: number, b: number) => boolean,
+  limit: number,
+  keep?: (d: number) => boolean,
+): { best: number[]; count: number } {
   const best: number[] = [];
   let count = 0;
   for (let i = 0; i < total.count; i++) {

@@ -76,7 +76,13 @@ export function planToken(m: Matching, q: TokenQuery, prefix: boolean): TokenPla
     m.index.expand(term, prefix && m.prefix(term), typos, (t, kind, distance) => {
       const len = m.index.terms[t]!.length;
       out.terms.push(t);
-      out.weights.push(kind === 'exact' ? 1 : kind === 'prefix' ? (PREFIX_WEIGHT * len) / (len + 0.3 * distance) : (FUZZY_WEIGHT * len) / (len + distance));
+      out.weights.push(
+        kind === 'exact'
+          ? 1
+          : kind === 'prefix'
+            ? (PREFIX_WEIGHT * len) / (len + 0.3 * distance)
+            : (FUZZY_WEIGHT * len) / (len + distance),
+      );
     });
     return out;
   };
@@ -92,7 +98,8 @@ export function planToken(m: Matching, q: TokenQuery, prefix: boolean): TokenPla
   }
   const { offsets } = m.index;
   let postings = 0;
-  for (const { terms } of [...(whole ? [whole] : []), ...parts]) for (const t of terms) postings += offsets[t + 1]! - offsets[t]!;
+  for (const { terms } of [...(whole ? [whole] : []), ...parts])
+    for (const t of terms) postings += offsets[t + 1]! - offsets[t]!;
   return { m, whole, parts, postings };
 }
 
@@ -162,7 +169,8 @@ export class TokenScores {
 
   /** Sets mask[d] = 1 for every document the token matches. */
   mark(mask: Uint8Array): void {
-    for (const { docs, count } of [this.meta.scores, ...(this.body ? [this.body.scores] : [])]) for (let i = 0; i < count; i++) mask[docs[i]!] = 1;
+    for (const { docs, count } of [this.meta.scores, ...(this.body ? [this.body.scores] : [])])
+      for (let i = 0; i < count; i++) mask[docs[i]!] = 1;
   }
 
   /** Whether the token matches document `d` (in either index). */
@@ -220,7 +228,12 @@ interface Sums {
  * their summed score. One loop without calls: a call returning a double would box it, an
  * allocation per document.
  */
-function addSums({ meta, body, bodyWeight, all, total }: Sums, docs: Int32Array, count: number, skip: Float64Array | undefined): void {
+function addSums(
+  { meta, body, bodyWeight, all, total }: Sums,
+  docs: Int32Array,
+  count: number,
+  skip: Float64Array | undefined,
+): void {
   const k = meta.length;
   const { values, docs: list } = total;
   let n = total.count;

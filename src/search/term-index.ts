@@ -35,12 +35,14 @@ export class TermIndex {
 
   constructor(compact: CompactIndex) {
     const { terms, postings } = compact;
-    if (typeof terms !== 'string' || typeof postings !== 'string') throw new Error('search index: "terms" and "postings" must be strings');
+    if (typeof terms !== 'string' || typeof postings !== 'string')
+      throw new Error('search index: "terms" and "postings" must be strings');
     const documentIds = compact.documentIds as Record<string, string>;
     const fieldIds = compact.fieldIds as Record<string, number>;
     const lengths = compact.fieldLength as Record<string, number[]>;
     const storedFields = (compact.storedFields ?? {}) as Record<string, Record<string, unknown>>;
-    if (!documentIds || !fieldIds || !lengths) throw new Error('search index: documentIds, fieldIds and fieldLength are required');
+    if (!documentIds || !fieldIds || !lengths)
+      throw new Error('search index: documentIds, fieldIds and fieldLength are required');
 
     // MiniSearch's short ids → dense document numbers, in short-id order (= insertion order).
     const shortIds = Object.keys(documentIds);
@@ -196,7 +198,12 @@ export class TermIndex {
    * one (as in MiniSearch). `distance`: the edit distance (fuzzy) or the extra length (prefix).
    * A callback, not a list of objects: a short prefix matches hundreds of terms.
    */
-  expand(term: string, prefix: boolean, fuzzy: number, found: (t: number, kind: ExpansionKind, distance: number) => void): void {
+  expand(
+    term: string,
+    prefix: boolean,
+    fuzzy: number,
+    found: (t: number, kind: ExpansionKind, distance: number) => void,
+  ): void {
     const exact = this.find(term);
     if (exact >= 0) found(exact, 'exact', 0);
     let from = 0;
@@ -251,7 +258,9 @@ export class TermIndex {
     for (let t = 0; t + 1 < offsets.length; t++) {
       const from = offsets[t]!;
       const to = offsets[t + 1]!;
-      const order = Array.from({ length: to - from }, (_, k) => from + k).sort((a, b) => fields[a]! - fields[b]! || docs[a]! - docs[b]!);
+      const order = Array.from({ length: to - from }, (_, k) => from + k).sort(
+        (a, b) => fields[a]! - fields[b]! || docs[a]! - docs[b]!,
+      );
       const d = order.map((k) => docs[k]!);
       const f = order.map((k) => fields[k]!);
       const q = order.map((k) => freqs[k]!);
@@ -280,7 +289,8 @@ interface Trie {
 function buildTrie(terms: readonly string[]): Trie {
   // A node per distinct prefix: at most the characters of all terms, plus the root.
   let size = 1;
-  for (let t = 0; t < terms.length; t++) size += terms[t]!.length - (t > 0 ? commonPrefix(terms[t - 1]!, terms[t]!) : 0);
+  for (let t = 0; t < terms.length; t++)
+    size += terms[t]!.length - (t > 0 ? commonPrefix(terms[t - 1]!, terms[t]!) : 0);
   const chars = new Uint16Array(size);
   const first = new Uint32Array(size + 1);
   const term = new Int32Array(size).fill(-1);
@@ -325,12 +335,21 @@ function commonPrefix(a: string, b: string): number {
  * (it is at least |j - depth|), so only the band is computed, and the cells just beside it hold
  * maxDistance + 1. Capping every value there keeps each value up to the limit exact.
  */
-function walkTrie(trie: Trie, query: string, maxDistance: number, rows: Uint16Array, v: number, depth: number, out: Array<[number, number]>): void {
+function walkTrie(
+  trie: Trie,
+  query: string,
+  maxDistance: number,
+  rows: Uint16Array,
+  v: number,
+  depth: number,
+  out: Array<[number, number]>,
+): void {
   const { chars, first, term } = trie;
   const m = query.length;
   const width = m + 1;
   const row = depth * width;
-  if (term[v]! >= 0 && Math.abs(m - depth) <= maxDistance && rows[row + m]! <= maxDistance) out.push([term[v]!, rows[row + m]!]);
+  if (term[v]! >= 0 && Math.abs(m - depth) <= maxDistance && rows[row + m]! <= maxDistance)
+    out.push([term[v]!, rows[row + m]!]);
   const next = row + width;
   const over = maxDistance + 1;
   // The band of the children's row.
@@ -346,7 +365,12 @@ function walkTrie(trie: Trie, query: string, maxDistance: number, rows: Uint16Ar
       const value =
         j === 0
           ? depth + 1
-          : Math.min(rows[row + j]! + 1, rows[next + j - 1]! + 1, rows[row + j - 1]! + (query.charCodeAt(j - 1) === c ? 0 : 1), over);
+          : Math.min(
+              rows[row + j]! + 1,
+              rows[next + j - 1]! + 1,
+              rows[row + j - 1]! + (query.charCodeAt(j - 1) === c ? 0 : 1),
+              over,
+            );
       rows[next + j] = value;
       if (value < best) best = value;
     }

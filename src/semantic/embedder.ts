@@ -25,7 +25,10 @@ export class Embedder {
   readonly #vectors: StaticVectors;
 
   constructor(tokenizer: Tokenizer, vectors: StaticVectors) {
-    if (vectors.values.length !== vectors.scales.length * vectors.dims) throw new Error(`static vectors: ${vectors.values.length} values for ${vectors.scales.length} rows of ${vectors.dims}`);
+    if (vectors.values.length !== vectors.scales.length * vectors.dims)
+      throw new Error(
+        `static vectors: ${vectors.values.length} values for ${vectors.scales.length} rows of ${vectors.dims}`,
+      );
     this.#tokenizer = tokenizer;
     this.#vectors = vectors;
     this.dims = vectors.dims;

@@ -34,7 +34,8 @@ export class SkillVectors {
   constructor(embedder: Embedder, skills: readonly DescribedSkill[], matrix?: Float32Array) {
     this.#embedder = embedder;
     this.skills = skills;
-    this.#matrix = matrix ?? embedRange(embedder, skills, 0, skills.length, new Float32Array(skills.length * embedder.dims));
+    this.#matrix =
+      matrix ?? embedRange(embedder, skills, 0, skills.length, new Float32Array(skills.length * embedder.dims));
     this.#slots = new Map(skills.map((skill, i) => [skill.id, i]));
   }
 
@@ -67,7 +68,13 @@ export class SkillVectors {
   }
 }
 
-function embedRange(embedder: Embedder, skills: readonly DescribedSkill[], from: number, to: number, matrix: Float32Array): Float32Array {
+function embedRange(
+  embedder: Embedder,
+  skills: readonly DescribedSkill[],
+  from: number,
+  to: number,
+  matrix: Float32Array,
+): Float32Array {
   for (let i = from; i < to; i++) matrix.set(embedder.embed(purposeText(skills[i]!)), i * embedder.dims);
   return matrix;
 }

@@ -12,11 +12,22 @@ function show(status) {
   box.setAttribute('role', 'alert');
   // Styles through the CSSOM: the pages' Content-Security-Policy allows no inline style attribute.
   Object.assign(box.style, {
-    position: 'fixed', insetInline: '1rem', bottom: '1rem', zIndex: '100', maxHeight: '50vh', overflow: 'auto',
-    padding: '1rem', borderRadius: '8px', background: '#7f1d1d', color: '#fff', font: '14px/1.45 ui-monospace, monospace',
+    position: 'fixed',
+    insetInline: '1rem',
+    bottom: '1rem',
+    zIndex: '100',
+    maxHeight: '50vh',
+    overflow: 'auto',
+    padding: '1rem',
+    borderRadius: '8px',
+    background: '#7f1d1d',
+    color: '#fff',
+    font: '14px/1.45 ui-monospace, monospace',
   });
   const title = document.createElement('strong');
-  title.textContent = status.failure ? 'skillpress dev: the build failed; this page is the last good build.' : 'skillpress dev: this change has problems; this page is the last good build.';
+  title.textContent = status.failure
+    ? 'skillpress dev: the build failed; this page is the last good build.'
+    : 'skillpress dev: this change has problems; this page is the last good build.';
   const list = document.createElement('pre');
   Object.assign(list.style, { margin: '0.5rem 0 0', whiteSpace: 'pre-wrap' });
   list.textContent = (status.failure ? [status.failure] : status.problems).join('\n');

@@ -77,14 +77,35 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     // Never into the folder being served: a build that is not served must not replace it.
     const out = served?.dir === outs[0] ? outs[1]! : outs[0]!;
     try {
-      const result = await build({ skills: skillsDir, config: options.config, base: options.base, strict: options.strict, out, elasticsearch: false });
+      const result = await build({
+        skills: skillsDir,
+        config: options.config,
+        base: options.base,
+        strict: options.strict,
+        out,
+        elasticsearch: false,
+      });
       const errors = errorsOf(result.problems);
       const known = served?.errors;
       const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
       if (newErrors.length === 0) served = { dir: out, build: n, errors: new Set(errors.map(errorKey)) };
-      status = { build: n, served: served!.build, ok: newErrors.length === 0, newErrors: newErrors.map((p) => options.describeProblem(p, skillsDir)), result, seconds: (Date.now() - started) / 1000 };
+      status = {
+        build: n,
+        served: served!.build,
+        ok: newErrors.length === 0,
+        newErrors: newErrors.map((p) => options.describeProblem(p, skillsDir)),
+        result,
+        seconds: (Date.now() - started) / 1000,
+      };
     } catch (err) {
-      status = { build: n, served: served?.build ?? 0, ok: false, newErrors: [], failure: (err as Error).message, seconds: (Date.now() - started) / 1000 };
+      status = {
+        build: n,
+        served: served?.build ?? 0,
+        ok: false,
+        newErrors: [],
+        failure: (err as Error).message,
+        seconds: (Date.now() - started) / 1000,
+      };
     }
     options.onBuild?.(status);
     broadcast();
@@ -93,9 +114,14 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (!pathname.startsWith(ROUTES)) return false;
-    if (pathname === `${ROUTES}client.js`) res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(client);
+    if (pathname === `${ROUTES}client.js`)
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(client);
     else if (pathname === `${ROUTES}events`) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       res.write(`data: ${JSON.stringify(publicStatus(status))}\n\n`);
       clients.add(res);
       req.on('close', () => clients.delete(res));
@@ -109,7 +135,11 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     base: options.base ?? config.site.base,
     port: options.port,
     intercept,
-    transformHtml: (html) => html.replace('</body>', () => `<script type="module" src="${ROUTES}client.js?build=${served?.build ?? 0}"></script></body>`),
+    transformHtml: (html) =>
+      html.replace(
+        '</body>',
+        () => `<script type="module" src="${ROUTES}client.js?build=${served?.build ?? 0}"></script></body>`,
+      ),
   });
   await rebuild();
   const configDir = typeof options.config === 'string' ? options.config : 'config';
@@ -127,7 +157,9 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 
 /** What the pages' script needs: whether to reload, and what to show. */
 function publicStatus(status: BuildStatus | undefined) {
-  return status ? { build: status.build, served: status.served, ok: status.ok, problems: status.newErrors, failure: status.failure } : null;
+  return status
+    ? { build: status.build, served: status.served, ok: status.ok, problems: status.newErrors, failure: status.failure }
+    : null;
 }
 
 /**
@@ -151,8 +183,12 @@ function watchSources(folders: string[], work: string, rebuild: () => Promise<vo
   };
   const cache = path.resolve('.cache');
   // Our own writes (the render cache, the builds) are not changes to the sources.
-  const ignored = (file: string): boolean => isInsideDir(file, work) || isInsideDir(file, cache) || /[/\\](\.git|node_modules)([/\\]|$)/.test(file);
-  return watch(folders.map((f) => path.resolve(f)), { ignoreInitial: true, ignored }).on('all', () => {
+  const ignored = (file: string): boolean =>
+    isInsideDir(file, work) || isInsideDir(file, cache) || /[/\\](\.git|node_modules)([/\\]|$)/.test(file);
+  return watch(
+    folders.map((f) => path.resolve(f)),
+    { ignoreInitial: true, ignored },
+  ).on('all', () => {
     clearTimeout(timer);
     timer = setTimeout(run, SETTLE_MS);
   });

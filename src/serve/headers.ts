@@ -18,7 +18,24 @@ import { normalizeBase } from '../site/urls.ts';
 export const SKILL_FILE_FOLDERS = [`${FEED_PATH}/files/`, `${CATALOG_PATH}/files/`, `${DISCOVERY_PATH}/`] as const;
 
 /** Extensions a browser opens as a document that can run script (HTML, SVG, any XML) or runs as script. */
-export const ACTIVE_EXTENSIONS = ['html', 'htm', 'shtml', 'xhtml', 'xht', 'mht', 'mhtml', 'svg', 'svgz', 'xml', 'xsl', 'xslt', 'rdf', 'js', 'mjs', 'cjs'] as const;
+export const ACTIVE_EXTENSIONS = [
+  'html',
+  'htm',
+  'shtml',
+  'xhtml',
+  'xht',
+  'mht',
+  'mhtml',
+  'svg',
+  'svgz',
+  'xml',
+  'xsl',
+  'xslt',
+  'rdf',
+  'js',
+  'mjs',
+  'cjs',
+] as const;
 
 /** Every skill file: no script, no plugins, no same-origin access even when opened; no type sniffing. */
 export const SKILL_FILE_HEADERS: Readonly<Record<string, string>> = {
@@ -52,7 +69,9 @@ export function headersFile(base: string): string {
   const blocks = SKILL_FILE_FOLDERS.flatMap((folder) => [
     block(`${folder}*`, SKILL_FILE_HEADERS),
     // Archives and SKILL.md sit in .well-known: no active types there.
-    ...(folder.startsWith('.well-known') ? [] : ACTIVE_EXTENSIONS.map((ext) => block(`${folder}*.${ext}`, DOWNLOAD_HEADERS))),
+    ...(folder.startsWith('.well-known')
+      ? []
+      : ACTIVE_EXTENSIONS.map((ext) => block(`${folder}*.${ext}`, DOWNLOAD_HEADERS))),
   ]);
   return `# Skill files are untrusted: never run as script on this origin (written by skillpress).\n${blocks.join('\n')}\n`;
 }

@@ -53,8 +53,19 @@ function fileFor(root: string, rel: string): string | undefined {
   return isInsideDir(file, root) && !decoded.includes('\0') ? file : undefined;
 }
 
-async function serveFile(req: IncomingMessage, res: ServerResponse, file: string, sitePath: string, options: StaticServerOptions, status = 200): Promise<void> {
-  const headers: Record<string, string | number> = { 'content-type': contentType(file), 'cache-control': 'no-cache', ...skillFileHeaders(sitePath) };
+async function serveFile(
+  req: IncomingMessage,
+  res: ServerResponse,
+  file: string,
+  sitePath: string,
+  options: StaticServerOptions,
+  status = 200,
+): Promise<void> {
+  const headers: Record<string, string | number> = {
+    'content-type': contentType(file),
+    'cache-control': 'no-cache',
+    ...skillFileHeaders(sitePath),
+  };
   if (options.transformHtml && file.endsWith('.html')) {
     const body = Buffer.from(options.transformHtml(await readFile(file, 'utf8')));
     res.writeHead(status, { ...headers, 'content-length': body.length });
@@ -63,15 +74,28 @@ async function serveFile(req: IncomingMessage, res: ServerResponse, file: string
   const st = await stat(file);
   res.writeHead(status, { ...headers, 'content-length': st.size });
   if (req.method === 'HEAD') return void res.end();
-  createReadStream(file).on('error', () => res.destroy()).pipe(res);
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, options: StaticServerOptions, base: string): Promise<void> {
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: StaticServerOptions,
+  base: string,
+): Promise<void> {
   if (options.intercept?.(req, res)) return;
   const root = path.resolve(typeof options.root === 'function' ? options.root() : options.root);
   const notFound = async (): Promise<void> => {
     const page = path.join(root, '404.html');
-    if (await stat(page).then((s) => s.isFile(), () => false)) return serveFile(req, res, page, '404.html', options, 404);
+    if (
+      await stat(page).then(
+        (s) => s.isFile(),
+        () => false,
+      )
+    )
+      return serveFile(req, res, page, '404.html', options, 404);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
   };
   if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
@@ -85,7 +109,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, options: Static
   if (st.isDirectory()) {
     if (!pathname.endsWith('/')) return void res.writeHead(301, { location: `${pathname}/` }).end();
     const index = path.join(file, 'index.html');
-    return (await stat(index).then((s) => s.isFile(), () => false)) ? serveFile(req, res, index, `${decodeURIComponent(rel)}index.html`, options) : notFound();
+    return (await stat(index).then(
+      (s) => s.isFile(),
+      () => false,
+    ))
+      ? serveFile(req, res, index, `${decodeURIComponent(rel)}index.html`, options)
+      : notFound();
   }
   if (!st.isFile()) return notFound();
   return serveFile(req, res, file, decodeURIComponent(rel), options);

@@ -25,7 +25,15 @@ import { sha256Hex } from '../lib/hash.ts';
 import { FEED_PATH } from '../lib/layout.ts';
 import { readCards, readIndex, readSkills } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
-import { filePageKey, pageKeyBase, placeKeptPages, siteSources, skillPageKey, takeFolders, type PagePlan } from './page-cache.ts';
+import {
+  filePageKey,
+  pageKeyBase,
+  placeKeptPages,
+  siteSources,
+  skillPageKey,
+  takeFolders,
+  type PagePlan,
+} from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
 import { renderPlans, siteDataPlugin, type RenderPlan, type SiteData } from './site-data.ts';
 import { normalizeBase, siteUrls } from './urls.ts';
@@ -86,7 +94,8 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const started = Date.now();
   const feedDir = path.resolve(opts.feedDir);
   for (const part of ['index.json', 'cards.json']) {
-    if (!existsSync(path.join(feedDir, part))) throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
+    if (!existsSync(path.join(feedDir, part)))
+      throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
   }
   const cacheDir = path.resolve(opts.cacheDir ?? '.cache/site');
   const feedPath = runtimeFeedPath(feedDir, opts.feedPath);
@@ -95,8 +104,17 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const skills = readSkills(feedDir, readCards(feedDir));
   const { bodies, rendered, reused } = renderBodies(skills, urls, path.join(cacheDir, 'skill-html'));
 
-  const served = { base: urls.base, feedPath, ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}) };
-  const data: SiteData = { feedDir, ...served, bodies: Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.file])), marker: `sp${randomBytes(12).toString('hex')}` };
+  const served = {
+    base: urls.base,
+    feedPath,
+    ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}),
+  };
+  const data: SiteData = {
+    feedDir,
+    ...served,
+    bodies: Object.fromEntries(Object.entries(bodies).map(([id, b]) => [id, b.file])),
+    marker: `sp${randomBytes(12).toString('hex')}`,
+  };
   await removeAbandonedBuilds(cacheDir);
   const work = await mkdtemp(path.join(cacheDir, 'build-'));
   const dist = path.join(work, 'dist');
@@ -107,15 +125,32 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   // Once Astro has bundled the site's code (the assets' names are known), before it renders.
   const placeKept = async (): Promise<void> => {
     keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, readIndex(feedDir).registry);
-    plan = placeKeptPages({ skills, siteDir, urls, cache, keyBase, bodies, ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}) });
+    plan = placeKeptPages({
+      skills,
+      siteDir,
+      urls,
+      cache,
+      keyBase,
+      bodies,
+      ...(opts.previousOutDir ? { previousDir: opts.previousOutDir } : {}),
+    });
     renderPlans().set(data.marker, plan);
   };
   try {
     const pages = await runAstro(dist, path.join(work, 'vite'), data, opts.filesBaseUrl, placeKept);
     if (!plan) throw new Error('site: Astro rendered the pages before the kept ones were placed');
-    await mergeRendered(dist, siteDir, plan, (id, file) => cache.adopt(skillPageKey(keyBase, skills.get(id)!.sha256, bodies[id]!.sha256), file, sha256Hex(readFileSync(file))));
+    await mergeRendered(dist, siteDir, plan, (id, file) =>
+      cache.adopt(
+        skillPageKey(keyBase, skills.get(id)!.sha256, bodies[id]!.sha256),
+        file,
+        sha256Hex(readFileSync(file)),
+      ),
+    );
     const key = (id: string, filePath: string): string => filePageKey(keyBase, skills.get(id)!.sha256, filePath);
-    const written = await writeFileViews([...plan.templates].map((id) => skills.get(id)!.skill), { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key });
+    const written = await writeFileViews(
+      [...plan.templates].map((id) => skills.get(id)!.skill),
+      { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key },
+    );
     cache.prune();
     await moveDir(siteDir, path.resolve(opts.outDir));
     if (opts.previousOutDir) takeFolders(plan, opts.previousOutDir, path.resolve(opts.outDir));
@@ -141,7 +176,12 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
  * pages and folders as they are, and each rendered skill page into its skill's folder, where
  * `keep` keeps it for later builds. The file pages' templates stay behind.
  */
-async function mergeRendered(dist: string, siteDir: string, plan: RenderPlan, keep: (id: string, file: string) => void): Promise<void> {
+async function mergeRendered(
+  dist: string,
+  siteDir: string,
+  plan: RenderPlan,
+  keep: (id: string, file: string) => void,
+): Promise<void> {
   // Empty when every skill's folder is taken from the site being replaced.
   await mkdir(siteDir, { recursive: true });
   for (const entry of await readdir(dist)) {
@@ -182,7 +222,13 @@ function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<As
  * Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. `beforePages`
  * runs once the site's code is bundled, before any page is rendered.
  */
-async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, filesBaseUrl: string | undefined, beforePages: () => Promise<void>): Promise<number> {
+async function runAstro(
+  outDir: string,
+  viteCacheDir: string,
+  data: SiteData,
+  filesBaseUrl: string | undefined,
+  beforePages: () => Promise<void>,
+): Promise<number> {
   let pages = 0;
   // Astro's documented opt-out of its usage telemetry (a build must not call out to the network).
   process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
@@ -198,7 +244,10 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
     vite: {
       // A `buildApp` hook ordered `post` runs once every environment is bundled; Astro renders
       // the pages in one of its own, which comes after this plugin's (Astro's is `enforce: post`).
-      plugins: [siteDataPlugin(data), { name: 'skillpress-before-pages', buildApp: { order: 'post', handler: beforePages } }],
+      plugins: [
+        siteDataPlugin(data),
+        { name: 'skillpress-before-pages', buildApp: { order: 'post', handler: beforePages } },
+      ],
       // The prerender bundle is written below outDir and run from there: bundle astro's
       // runtime into it, so it needs no node_modules wherever the working directory is.
       environments: { prerender: { resolve: { noExternal: true } } },
@@ -207,7 +256,12 @@ async function runAstro(outDir: string, viteCacheDir: string, data: SiteData, fi
       build: { chunkSizeWarningLimit: 8192 },
     },
     security: { csp: contentSecurityPolicy(filesBaseUrl) },
-    integrations: [{ name: 'skillpress-page-count', hooks: { 'astro:build:done': ({ pages: built }) => void (pages = built.length) } }],
+    integrations: [
+      {
+        name: 'skillpress-page-count',
+        hooks: { 'astro:build:done': ({ pages: built }) => void (pages = built.length) },
+      },
+    ],
   };
   // `sync: false`: no type generation (the pages use no content collections), which would also
   // write `.astro/` into this package's folder on every build. An option of Astro's builder that

@@ -18,7 +18,9 @@ export interface Facet {
 export function facets(cards: readonly Card[], pick: (c: Card) => readonly string[]): Facet[] {
   const counts = new Map<string, number>();
   for (const card of cards) for (const v of new Set(pick(card))) counts.set(v, (counts.get(v) ?? 0) + 1);
-  return [...counts].map(([value, count]) => ({ value, count })).sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
+  return [...counts]
+    .map(([value, count]) => ({ value, count }))
+    .sort((a, b) => b.count - a.count || a.value.localeCompare(b.value));
 }
 
 export const tagsOf = (c: Card): readonly string[] => c.tags;

@@ -36,14 +36,18 @@ const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.ch
 
 function fileBody(feedDir: string, skill: FeedSkill, file: FeedFile, url: string): string {
   if (file.skipped) return `<p class="file-note">Not stored in the catalog: ${escapeHtml(file.skipped.reason)}</p>`;
-  if (IMAGE_MIME.test(file.mime)) return `<div class="file-image"><img src="${escapeHtml(url)}" alt="${escapeHtml(file.path)}" decoding="async"></div>`;
-  if (file.encoding !== 'utf-8') return `<p class="file-note">Binary file (${formatBytes(file.size)}, ${escapeHtml(file.mime)}): download it to open it.</p>`;
+  if (IMAGE_MIME.test(file.mime))
+    return `<div class="file-image"><img src="${escapeHtml(url)}" alt="${escapeHtml(file.path)}" decoding="async"></div>`;
+  if (file.encoding !== 'utf-8')
+    return `<p class="file-note">Binary file (${formatBytes(file.size)}, ${escapeHtml(file.mime)}): download it to open it.</p>`;
   const bytes = readFeedFile(feedDir, skill.card.id, file);
   const truncated = bytes.length > VIEWER_MAX_BYTES;
   const text = (truncated ? bytes.subarray(0, VIEWER_MAX_BYTES) : bytes).toString('utf8');
   const language = languageFor(file.path.slice(file.path.lastIndexOf('/') + 1));
   const lang = language ? ` data-language="${language}"` : '';
-  const note = truncated ? `<p class="file-note">Showing the first ${formatBytes(VIEWER_MAX_BYTES)}; download the file for all of it.</p>` : '';
+  const note = truncated
+    ? `<p class="file-note">Showing the first ${formatBytes(VIEWER_MAX_BYTES)}; download the file for all of it.</p>`
+    : '';
   // Plain escaped text: the browser numbers and highlights the lines when it shows them.
   return `<pre class="code" tabindex="0"${lang}><code>${escapeHtml(text)}</code></pre>${note}`;
 }
@@ -54,7 +58,13 @@ function fileBody(feedDir: string, skill: FeedSkill, file: FeedFile, url: string
  */
 export function filePanel(feedDir: string, skill: FeedSkill, file: FeedFile, urls: SiteUrls): string {
   const url = urls.file(skill.card.id, file.path);
-  const facts = [file.skipped ? 'not stored' : formatBytes(file.size), file.tokens !== undefined ? `${file.tokens.toLocaleString('en')} tokens` : '', file.mime].filter(Boolean).join(' · ');
+  const facts = [
+    file.skipped ? 'not stored' : formatBytes(file.size),
+    file.tokens !== undefined ? `${file.tokens.toLocaleString('en')} tokens` : '',
+    file.mime,
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const name = escapeHtml(file.path.slice(file.path.lastIndexOf('/') + 1));
   const links = file.skipped
     ? ''
@@ -69,8 +79,11 @@ export function filePanel(feedDir: string, skill: FeedSkill, file: FeedFile, url
 
 /** Fill the template's slots. Replacements are functions: `$&` in a file must stay text. */
 export function fillTemplate(template: string, marker: string, title: string, panel: string, current?: number): string {
-  let html = template.replaceAll(slot(marker, 'title'), () => escapeHtml(title)).replace(slot(marker, 'panel'), () => panel);
-  if (current !== undefined) html = html.replaceAll(`data-file-link="${current}"`, () => `data-file-link="${current}" aria-current="page"`);
+  let html = template
+    .replaceAll(slot(marker, 'title'), () => escapeHtml(title))
+    .replace(slot(marker, 'panel'), () => panel);
+  if (current !== undefined)
+    html = html.replaceAll(`data-file-link="${current}"`, () => `data-file-link="${current}" aria-current="page"`);
   return html;
 }
 
@@ -96,7 +109,13 @@ async function writeSkillFileViews(skill: FeedSkill, ctx: FileViewContext): Prom
     const dir = resolveInside(path.join(ctx.siteDir, 'skills', id, 'files'), f.file.path);
     await mkdir(dir, { recursive: true });
     const page = path.join(dir, 'index.html');
-    const html = fillTemplate(template, ctx.marker, f.file.path, filePanel(ctx.feedDir, skill, f.file, ctx.urls), f.index);
+    const html = fillTemplate(
+      template,
+      ctx.marker,
+      f.file.path,
+      filePanel(ctx.feedDir, skill, f.file, ctx.urls),
+      f.index,
+    );
     await writeFile(page, html);
     ctx.cache.adopt(ctx.key(id, f.file.path), page, sha256Hex(html));
   }

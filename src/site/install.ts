@@ -34,5 +34,16 @@ export function skillpressInstallCommand(source: string, card: Card): string {
 
 /** An MCP client's `mcpServers` entry running `skillpress mcp` over this site's feed. */
 export function mcpConfig(index: FeedIndex, site: string): string {
-  return JSON.stringify({ mcpServers: { [index.registry.name || 'skills']: { command: 'skillpress', args: ['mcp', '--feed', `${site}feed/v1/index.json`] } } }, null, 2);
+  return JSON.stringify(
+    {
+      mcpServers: {
+        [index.registry.name || 'skills']: {
+          command: 'skillpress',
+          args: ['mcp', '--feed', `${site}feed/v1/index.json`],
+        },
+      },
+    },
+    null,
+    2,
+  );
 }

@@ -51,7 +51,8 @@ function createRenderer(): MarkdownIt {
     for (const token of state.tokens) if (token.type === 'th_open' || token.type === 'td_open') alignmentToClass(token);
   });
   md.core.ruler.push('skillpress_task_lists', (state) => taskLists(state.tokens));
-  md.renderer.rules.task_checkbox = (tokens, i) => `<span class="task-box">${(tokens[i]!.meta as { checked: boolean }).checked ? '☑' : '☐'}</span> `;
+  md.renderer.rules.task_checkbox = (tokens, i) =>
+    `<span class="task-box">${(tokens[i]!.meta as { checked: boolean }).checked ? '☑' : '☐'}</span> `;
   // A code block scrolls sideways: make it reachable from the keyboard.
   const fence = md.renderer.rules.fence!;
   md.renderer.rules.fence = (...args) => fence(...args).replace(/^<pre>/, '<pre tabindex="0">');
@@ -81,7 +82,11 @@ function taskLists(tokens: Token[]): void {
     const mark = first?.type === 'text' ? /^\[([ xX])\]\s/.exec(first.content) : null;
     if (!first || !mark) return;
     first.content = first.content.slice(mark[0].length);
-    const box = new (first.constructor as new (type: string, tag: string, nesting: 0) => Token)('task_checkbox', 'span', 0);
+    const box = new (first.constructor as new (type: string, tag: string, nesting: 0) => Token)(
+      'task_checkbox',
+      'span',
+      0,
+    );
     box.meta = { checked: mark[1] !== ' ' };
     token.children!.unshift(box);
   });
@@ -118,7 +123,10 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): s
  * Resolve a markdown link relative to the skill folder (`scripts/run.py`, `./data/x.csv`) to
  * one of the skill's files: images load the raw file, links open the file's view.
  */
-export function skillFileLinkResolver(paths: ReadonlySet<string>, resolve: (filePath: string, kind: 'link' | 'image') => ResolvedLink) {
+export function skillFileLinkResolver(
+  paths: ReadonlySet<string>,
+  resolve: (filePath: string, kind: 'link' | 'image') => ResolvedLink,
+) {
   return (href: string, kind: 'link' | 'image'): ResolvedLink | undefined => {
     let decoded: string;
     try {

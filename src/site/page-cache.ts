@@ -57,7 +57,12 @@ export function siteSources(projectRoot: string): string {
   for (const file of filesBelow(path.join(projectRoot, 'src'))) read(path.join(projectRoot, 'src', file));
   for (const file of ['astro.config.mjs', 'package.json', 'package-lock.json']) read(path.join(projectRoot, file));
   const astro = findPackageJSON('astro', pathToFileURL(path.join(projectRoot, 'package.json')));
-  for (const pkg of [astro, ...['vite', '@astrojs/compiler-rs'].map((name) => (astro ? findPackageJSON(name, pathToFileURL(astro)) : undefined))]) {
+  for (const pkg of [
+    astro,
+    ...['vite', '@astrojs/compiler-rs'].map((name) =>
+      astro ? findPackageJSON(name, pathToFileURL(astro)) : undefined,
+    ),
+  ]) {
     if (pkg) read(pkg);
   }
   return hash.digest('hex');
@@ -67,13 +72,20 @@ export function siteSources(projectRoot: string): string {
  * What every key of one build shares: the site's sources, the names of the assets Astro bundled
  * into `distDir`, where the site and its feed and files are served, and the registry.
  */
-export function pageKeyBase(sources: string, distDir: string, served: { base: string; feedPath: string; filesBaseUrl?: string }, registry: unknown): string {
+export function pageKeyBase(
+  sources: string,
+  distDir: string,
+  served: { base: string; feedPath: string; filesBaseUrl?: string },
+  registry: unknown,
+): string {
   const assets = filesBelow(path.join(distDir, '_astro'));
   return FileCache.key(sources, assets, served.base, served.feedPath, served.filesBaseUrl ?? null, registry);
 }
 
-export const skillPageKey = (base: string, skillJson: string, body: string): string => FileCache.key(base, 'skill-page', skillJson, body);
-export const filePageKey = (base: string, skillJson: string, filePath: string): string => FileCache.key(base, 'file-page', skillJson, filePath);
+export const skillPageKey = (base: string, skillJson: string, body: string): string =>
+  FileCache.key(base, 'skill-page', skillJson, body);
+export const filePageKey = (base: string, skillJson: string, filePath: string): string =>
+  FileCache.key(base, 'file-page', skillJson, filePath);
 
 export interface PagePlan extends RenderPlan {
   /** Skills whose folder is taken from the site being replaced (`takeFolders`). */
@@ -98,11 +110,20 @@ export interface PlanContext {
 
 /** Put every kept page of an unchanged skill in place; say which skills' pages and file pages are to be rendered. */
 export function placeKeptPages(ctx: PlanContext): PagePlan {
-  const plan = { skills: new Set<string>(), templates: new Set<string>(), folders: new Set<string>(), reusedPages: 0, reusedFiles: 0 };
+  const plan = {
+    skills: new Set<string>(),
+    templates: new Set<string>(),
+    folders: new Set<string>(),
+    reusedPages: 0,
+    reusedFiles: 0,
+  };
   // Never through a link: what is moved must be inside the folder being replaced.
-  const previousSkills = ctx.previousDir && realFolder(ctx.previousDir) && realFolder(path.join(ctx.previousDir, 'skills'));
+  const previousSkills =
+    ctx.previousDir && realFolder(ctx.previousDir) && realFolder(path.join(ctx.previousDir, 'skills'));
   for (const [id, { skill, sha256: sha }] of ctx.skills) {
-    const files = previousSkills ? folderMatches(path.join(previousSkills, id), expectedPages(skill, sha, ctx)) : undefined;
+    const files = previousSkills
+      ? folderMatches(path.join(previousSkills, id), expectedPages(skill, sha, ctx))
+      : undefined;
     if (files !== undefined) {
       plan.folders.add(id);
       plan.reusedPages++;
@@ -110,7 +131,8 @@ export function placeKeptPages(ctx: PlanContext): PagePlan {
       continue;
     }
     const skillDir = path.join(ctx.siteDir, 'skills', id);
-    if (placeKept(ctx.cache, skillPageKey(ctx.keyBase, sha, ctx.bodies[id]!.sha256), path.join(skillDir, 'index.html'))) plan.reusedPages++;
+    if (placeKept(ctx.cache, skillPageKey(ctx.keyBase, sha, ctx.bodies[id]!.sha256), path.join(skillDir, 'index.html')))
+      plan.reusedPages++;
     else plan.skills.add(id);
     const placed = placeFilePages(skill, sha, skillDir, ctx);
     if (placed === undefined) plan.templates.add(id);
@@ -151,10 +173,15 @@ function realFolder(dir: string): string | undefined {
 /** A skill's pages as this build would place them: path in its folder → the sha256 kept for it (undefined when one is not kept). */
 function expectedPages(skill: FeedSkill, sha: string, ctx: PlanContext): Map<string, string> | undefined {
   const pages = new Map<string, string>();
-  const keys: Array<[string, string]> = [['index.html', skillPageKey(ctx.keyBase, sha, ctx.bodies[skill.card.id]!.sha256)]];
+  const keys: Array<[string, string]> = [
+    ['index.html', skillPageKey(ctx.keyBase, sha, ctx.bodies[skill.card.id]!.sha256)],
+  ];
   const skillDir = path.join(ctx.siteDir, 'skills', skill.card.id);
   for (const f of listFiles(skill, ctx.urls)) {
-    keys.push([path.relative(skillDir, path.join(resolveInside(path.join(skillDir, 'files'), f.file.path), 'index.html')), filePageKey(ctx.keyBase, sha, f.file.path)]);
+    keys.push([
+      path.relative(skillDir, path.join(resolveInside(path.join(skillDir, 'files'), f.file.path), 'index.html')),
+      filePageKey(ctx.keyBase, sha, f.file.path),
+    ]);
   }
   for (const [rel, key] of keys) {
     const digest = ctx.cache.use(key);
@@ -170,7 +197,14 @@ function expectedPages(skill: FeedSkill, sha: string, ctx: PlanContext): Map<str
  */
 function folderMatches(dir: string, expected: Map<string, string> | undefined): number | undefined {
   if (!expected || !realFolder(dir)) return undefined;
-  const folders = new Set([...expected.keys()].flatMap((rel) => rel.split(path.sep).slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(path.sep))));
+  const folders = new Set(
+    [...expected.keys()].flatMap((rel) =>
+      rel
+        .split(path.sep)
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join(path.sep)),
+    ),
+  );
   let files = 0;
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const rel = path.relative(dir, path.join(e.parentPath, e.name));

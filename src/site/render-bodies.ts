@@ -40,7 +40,13 @@ export function renderBodies(skills: ReadonlyMap<string, SkillJson>, urls: SiteU
   const bodies: Record<string, RenderedBody> = {};
   let rendered = 0;
   for (const [id, { skill }] of skills) {
-    const key = FileCache.key(renderer, skill.body, skill.files.map((f) => f.path), urls.fileView(id, ''), urls.file(id, ''));
+    const key = FileCache.key(
+      renderer,
+      skill.body,
+      skill.files.map((f) => f.path),
+      urls.fileView(id, ''),
+      urls.file(id, ''),
+    );
     let entry = cache.entry(key);
     if (!entry) {
       entry = cache.write(key, renderSkillBody(skill, urls));

@@ -44,7 +44,11 @@ export function orderFiles(files: readonly FeedFile[]): FeedFile[] {
 }
 
 export function listFiles(skill: FeedSkill, urls: SiteUrls): ListedFile[] {
-  return orderFiles(skill.files).map((file, i) => ({ file, index: i + 1, viewUrl: urls.fileView(skill.card.id, file.path) }));
+  return orderFiles(skill.files).map((file, i) => ({
+    file,
+    index: i + 1,
+    viewUrl: urls.fileView(skill.card.id, file.path),
+  }));
 }
 
 /** Nest files by folder for the tree. */

@@ -27,7 +27,10 @@ interface Run {
 
 function skillpress(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], { cwd, env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1700000000', ...env } });
+    const child = spawn(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], {
+      cwd,
+      env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1700000000', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -39,9 +42,21 @@ function skillpress(cwd: string, args: string[], env: Record<string, string> = {
 
 let fx: Fixture;
 const build = (out: string, ...more: string[]): Promise<Run> =>
-  skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', out, '--config', fx.config, '--no-site', '--json', ...more]);
+  skillpress(fx.dir, [
+    'build',
+    '--skills',
+    fx.skills,
+    '--out',
+    out,
+    '--config',
+    fx.config,
+    '--no-site',
+    '--json',
+    ...more,
+  ]);
 const result = (r: Run): BuildResult => JSON.parse(r.stdout) as BuildResult;
-const changes = (out: string) => Changes.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/changes.json'), 'utf8')));
+const changes = (out: string) =>
+  Changes.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/changes.json'), 'utf8')));
 
 beforeAll(() => {
   fx = makeFixture();
@@ -55,7 +70,15 @@ describe('skillpress build', () => {
     const out = path.join(fx.dir, 'dist');
     const r = await build(out);
     expect(r.code, r.stderr).toBe(0);
-    expect(result(r)).toMatchObject({ ok: true, skills: 2, files: 11, skipped_files: 1, withheld: 2, imported: 0, invalid: 0 });
+    expect(result(r)).toMatchObject({
+      ok: true,
+      skills: 2,
+      files: 11,
+      skipped_files: 1,
+      withheld: 2,
+      imported: 0,
+      invalid: 0,
+    });
     expect(existsSync(path.join(out, 'feed/v1/index.json'))).toBe(true);
     expect(existsSync(path.join(out, '.well-known/agent-skills/index.json'))).toBe(true);
     // The staging folder is gone: only what the test made is left beside the output.
@@ -63,7 +86,16 @@ describe('skillpress build', () => {
   });
 
   it('prints problems and a summary for people', async () => {
-    const r = await skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', path.join(fx.dir, 'dist-text'), '--config', fx.config, '--no-site']);
+    const r = await skillpress(fx.dir, [
+      'build',
+      '--skills',
+      fx.skills,
+      '--out',
+      path.join(fx.dir, 'dist-text'),
+      '--config',
+      fx.config,
+      '--no-site',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     // A path the terminal or editor can open from where the command ran: the skills folder's own path first.
     expect(r.stdout).toContain(`${fx.skills}/kitchen-sink/big.bin: warning [file-too-large]`);
@@ -72,7 +104,16 @@ describe('skillpress build', () => {
   });
 
   it('takes the skills folder as its argument, as validate does', async () => {
-    const r = await skillpress(fx.dir, ['build', fx.skills, '--out', path.join(fx.dir, 'dist-positional'), '--config', fx.config, '--no-site', '--json']);
+    const r = await skillpress(fx.dir, [
+      'build',
+      fx.skills,
+      '--out',
+      path.join(fx.dir, 'dist-positional'),
+      '--config',
+      fx.config,
+      '--no-site',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(result(r)).toMatchObject({ ok: true, skills: 2, skills_root: fx.skills });
   });
@@ -80,11 +121,22 @@ describe('skillpress build', () => {
   it('counts a skill committed in two folders apart from duplicates under other names', async () => {
     cpSync(path.join(fx.skills, 'kitchen-sink'), path.join(fx.skills, 'vendored', 'kitchen-sink'), { recursive: true });
     try {
-      const r = await skillpress(fx.dir, ['build', '--skills', fx.skills, '--out', path.join(fx.dir, 'dist-repeated'), '--config', fx.config, '--no-site']);
+      const r = await skillpress(fx.dir, [
+        'build',
+        '--skills',
+        fx.skills,
+        '--out',
+        path.join(fx.dir, 'dist-repeated'),
+        '--config',
+        fx.config,
+        '--no-site',
+      ]);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('warning [duplicate-copy]');
       expect(r.stdout).toMatch(/built 2 skill\(s\)/);
-      expect(r.stdout).toMatch(/committed in several folders: 1 \(each published once\); duplicates under other names: 0;/);
+      expect(r.stdout).toMatch(
+        /committed in several folders: 1 \(each published once\); duplicates under other names: 0;/,
+      );
       expect(r.stdout).toMatch(/^ {2}by rule: warnings: .*\bduplicate-copy 1\b/m);
       const json = result(await build(path.join(fx.dir, 'dist-repeated-json')));
       expect(json).toMatchObject({ skills: 2, repeated: 1, duplicates: 0 });
@@ -102,14 +154,19 @@ describe('skillpress build', () => {
       const res = result(r);
       expect(res).toMatchObject({ ok: false, skills: 2, invalid: 1 });
       expect(res.problems.some((p) => p.skill === 'broken-skill' && p.severity === 'error')).toBe(true);
-      expect(FeedIndex.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/index.json'), 'utf8'))).counts.skills).toBe(2);
+      expect(
+        FeedIndex.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/index.json'), 'utf8'))).counts.skills,
+      ).toBe(2);
     } finally {
       rmSync(path.join(fx.skills, 'broken-skill'), { recursive: true });
     }
   });
 
   it('reports a skill published twice under two names as a duplicate', async () => {
-    const copy = readFileSync(path.join(fx.skills, 'kitchen-sink', 'SKILL.md'), 'utf8').replace('name: kitchen-sink', 'name: kitchen-copy');
+    const copy = readFileSync(path.join(fx.skills, 'kitchen-sink', 'SKILL.md'), 'utf8').replace(
+      'name: kitchen-sink',
+      'name: kitchen-copy',
+    );
     write(fx.skills, 'kitchen-copy/SKILL.md', copy);
     try {
       const r = await build(path.join(fx.dir, 'dist-dup'));
@@ -182,11 +239,29 @@ describe('skillpress build', () => {
     const out = path.join(fx.dir, 'published');
     expect(existsSync(path.join((await build(out), out), 'feed/v1/cards.json'))).toBe(true);
     const before = readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8');
-    const typo = await skillpress(fx.dir, ['build', '--skills', path.join(fx.dir, 'skils'), '--out', out, '--config', fx.config, '--no-site']);
+    const typo = await skillpress(fx.dir, [
+      'build',
+      '--skills',
+      path.join(fx.dir, 'skils'),
+      '--out',
+      out,
+      '--config',
+      fx.config,
+      '--no-site',
+    ]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/--skills .*skils: .*nothing was written/);
     await mkdir(path.join(fx.dir, 'empty'));
-    const empty = await skillpress(fx.dir, ['build', '--skills', path.join(fx.dir, 'empty'), '--out', out, '--config', fx.config, '--no-site']);
+    const empty = await skillpress(fx.dir, [
+      'build',
+      '--skills',
+      path.join(fx.dir, 'empty'),
+      '--out',
+      out,
+      '--config',
+      fx.config,
+      '--no-site',
+    ]);
     expect(empty.code).toBe(1);
     expect(empty.stderr).toMatch(/no skill to publish from .*empty.*left as it is/);
     expect(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')).toBe(before);
@@ -197,13 +272,34 @@ describe('skillpress build', () => {
     const mixed = path.join(fx.dir, 'mixed-skills');
     write(mixed, 'ok-skill/SKILL.md', skillMd('ok-skill', 'A valid skill.'));
     write(mixed, 'broken-skill/SKILL.md', '---\nname: broken-skill\n---\nNo description.\n');
-    const skipped = await skillpress(fx.dir, ['build', '--skills', mixed, '--out', path.join(fx.dir, 'es-skipped'), '--config', fx.config, '--no-site', '--json'], { ELASTICSEARCH_URL: 'http://127.0.0.1:9' });
+    const skipped = await skillpress(
+      fx.dir,
+      [
+        'build',
+        '--skills',
+        mixed,
+        '--out',
+        path.join(fx.dir, 'es-skipped'),
+        '--config',
+        fx.config,
+        '--no-site',
+        '--json',
+      ],
+      { ELASTICSEARCH_URL: 'http://127.0.0.1:9' },
+    );
     expect(skipped.code).toBe(1);
-    expect(result(skipped)).toMatchObject({ skills: 1, elasticsearch: { skipped: expect.stringMatching(/1 error\(s\) in the skills folder/) } });
+    expect(result(skipped)).toMatchObject({
+      skills: 1,
+      elasticsearch: { skipped: expect.stringMatching(/1 error\(s\) in the skills folder/) },
+    });
     // A valid catalog and an address where nothing answers: the error is in the JSON summary.
     const valid = path.join(fx.dir, 'valid-skills');
     write(valid, 'ok-skill/SKILL.md', skillMd('ok-skill', 'A valid skill.'));
-    const unreachable = await skillpress(fx.dir, ['build', '--skills', valid, '--out', path.join(fx.dir, 'es-out'), '--config', fx.config, '--no-site', '--json'], { ELASTICSEARCH_URL: 'http://127.0.0.1:9' });
+    const unreachable = await skillpress(
+      fx.dir,
+      ['build', '--skills', valid, '--out', path.join(fx.dir, 'es-out'), '--config', fx.config, '--no-site', '--json'],
+      { ELASTICSEARCH_URL: 'http://127.0.0.1:9' },
+    );
     expect(unreachable.code).toBe(1);
     expect(result(unreachable)).toMatchObject({ ok: false, skills: 1, elasticsearch: { error: expect.any(String) } });
   });

@@ -21,12 +21,15 @@ const cli = path.join(repo, 'scripts/skillpress.mjs');
 
 /** Runs the CLI under `ulimit -n <openFiles>` (through sh, as a user's shell would set it). */
 function skillpress(args: string[], openFiles = 1024): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', node, cli, ...args], { cwd: tmp, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const r = spawnSync('sh', ['-c', `ulimit -n ${openFiles} && exec "$@"`, 'sh', node, cli, ...args], {
+    cwd: tmp,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 let tmp: string;
-
 
 const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 
@@ -64,7 +67,13 @@ describe('skillpress build', () => {
 });
 
 describe('problem lines', () => {
-  const NAMES = ['evil\nSKILL.md:1: error [pwned] forged.md', 'esc\u001b[2J\u001b[31mred.md', 'tab\tname.md', 'del\u007f.md', 'c:notes.txt'];
+  const NAMES = [
+    'evil\nSKILL.md:1: error [pwned] forged.md',
+    'esc\u001b[2J\u001b[31mred.md',
+    'tab\tname.md',
+    'del\u007f.md',
+    'c:notes.txt',
+  ];
 
   it('escape newline, ESC, tab and DEL in file names; --json keeps them exact', () => {
     const skills = path.join(tmp, 'names');
@@ -79,7 +88,9 @@ describe('problem lines', () => {
     for (const line of lines.slice(0, -2)) expect(line).toMatch(new RegExp(`^"?${skills}/names/`));
     expect(lines.at(-2)).toBe(`by rule: warnings: path-unpublishable ${NAMES.length}`);
     expect(lines.at(-1)).toMatch(/^valid \(lenient\): 1 valid skill\(s\), 1 file\(s\)/);
-    expect(text.stdout).toContain(`"${skills}/names/evil\\nSKILL.md:1: error [pwned] forged.md": warning [path-unpublishable]`);
+    expect(text.stdout).toContain(
+      `"${skills}/names/evil\\nSKILL.md:1: error [pwned] forged.md": warning [path-unpublishable]`,
+    );
     expect(text.stdout).toContain('esc\\u001b[2J\\u001b[31mred.md');
     expect(text.stdout).toContain('del\\u007f.md');
 
@@ -94,15 +105,22 @@ describe('problem lines', () => {
 });
 
 describe('ZIP64', () => {
-  it.skipIf(!has('unzip') || !has('python3'))('an archive of 66,000 entries passes unzip -t and Python zipfile', async () => {
-    const entries = Array.from({ length: 66_000 }, (_, i) => ({ path: i === 0 ? 'SKILL.md' : `d${i % 66}/f${i}.txt`, bytes: Buffer.from(`file ${i}\n`.repeat((i % 7) + 1)) }));
-    const file = path.join(tmp, 'big.zip');
-    writeFileSync(file, await zip(entries, 1_700_000_000));
-    const unzip = spawnSync('unzip', ['-tq', file], { encoding: 'utf8' });
-    expect(unzip.status, unzip.stdout + unzip.stderr).toBe(0);
-    const script = 'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(len(z.namelist()), z.read("d65/f65999.txt").decode().count("file"))';
-    const python = spawnSync('python3', ['-c', script, file], { encoding: 'utf8' });
-    expect(python.stderr).toBe('');
-    expect(python.stdout.trim()).toBe(`66000 ${(65999 % 7) + 1}`);
-  });
+  it.skipIf(!has('unzip') || !has('python3'))(
+    'an archive of 66,000 entries passes unzip -t and Python zipfile',
+    async () => {
+      const entries = Array.from({ length: 66_000 }, (_, i) => ({
+        path: i === 0 ? 'SKILL.md' : `d${i % 66}/f${i}.txt`,
+        bytes: Buffer.from(`file ${i}\n`.repeat((i % 7) + 1)),
+      }));
+      const file = path.join(tmp, 'big.zip');
+      writeFileSync(file, await zip(entries, 1_700_000_000));
+      const unzip = spawnSync('unzip', ['-tq', file], { encoding: 'utf8' });
+      expect(unzip.status, unzip.stdout + unzip.stderr).toBe(0);
+      const script =
+        'import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(len(z.namelist()), z.read("d65/f65999.txt").decode().count("file"))';
+      const python = spawnSync('python3', ['-c', script, file], { encoding: 'utf8' });
+      expect(python.stderr).toBe('');
+      expect(python.stdout.trim()).toBe(`66000 ${(65999 % 7) + 1}`);
+    },
+  );
 });

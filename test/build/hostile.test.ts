@@ -20,7 +20,6 @@ import { plainSkillMd as front, write as put } from '../feed/fixture.ts';
 let tmp: string;
 const config = SkillpressConfig.parse({ registry: { name: 'hostile', title: 'Hostile' } });
 
-
 /** A skills folder made by `make`, built (feeds only) into a fresh output folder. */
 async function buildSkills(make: (skills: string) => void): Promise<{ result: BuildResult; out: string; dir: string }> {
   const dir = mkdtempSync(path.join(tmp, 'case-'));
@@ -32,7 +31,8 @@ async function buildSkills(make: (skills: string) => void): Promise<{ result: Bu
   return { result, out, dir };
 }
 
-const skillJson = (out: string, id: string): FeedSkill => FeedSkill.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/skills', `${id}.json`), 'utf8')));
+const skillJson = (out: string, id: string): FeedSkill =>
+  FeedSkill.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/skills', `${id}.json`), 'utf8')));
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(tmpdir(), 'skillpress-hostile-build-'));
@@ -46,7 +46,11 @@ describe('private skills', () => {
     const SECRET = 'zqxnestedsecret';
     const { result, out } = await buildSkills((skills) => {
       put(skills, 'outer/SKILL.md', front('outer'));
-      put(skills, 'outer/inner/SKILL.md', front('inner', `metadata:\n  visibility: private\n  tags: ${SECRET}\n`) + `${SECRET}\n`);
+      put(
+        skills,
+        'outer/inner/SKILL.md',
+        front('inner', `metadata:\n  visibility: private\n  tags: ${SECRET}\n`) + `${SECRET}\n`,
+      );
       put(skills, 'outer/inner/notes.md', `${SECRET}\n`);
       put(skills, 'outer/inner/data/secret.bin', Buffer.concat([Buffer.from([0, 1]), Buffer.from(SECRET)]));
       symlinkSync('inner/notes.md', path.join(skills, 'outer/notes.md'));
@@ -56,7 +60,12 @@ describe('private skills', () => {
       put(skills, 'public-one/SKILL.md', front('public-one'));
     });
     expect(result).toMatchObject({ skills: 1, withheld: 1 });
-    expect(result.problems.filter((p) => p.rule === 'symlink-escape').map((p) => p.file).sort()).toEqual(['inner-folder', 'inner-skill.md', 'notes.md', 'secret.bin']);
+    expect(
+      result.problems
+        .filter((p) => p.rule === 'symlink-escape')
+        .map((p) => p.file)
+        .sort(),
+    ).toEqual(['inner-folder', 'inner-skill.md', 'notes.md', 'secret.bin']);
     const texts = await everyText(out);
     expect(texts.length).toBeGreaterThan(10);
     for (const text of texts) expect(text.includes(SECRET)).toBe(false);
@@ -72,7 +81,15 @@ describe('file names', () => {
       put(skills, 'other/SKILL.md', front('other'));
     });
     expect(result).toMatchObject({ ok: true, skills: 2 });
-    expect(result.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: 'notes', file: 'c:notes.txt', rule: 'path-unpublishable', message: expect.stringContaining('drive letter') }));
+    expect(result.problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        skill: 'notes',
+        file: 'c:notes.txt',
+        rule: 'path-unpublishable',
+        message: expect.stringContaining('drive letter'),
+      }),
+    );
     expect(skillJson(out, 'notes').files.map((f) => f.path)).toEqual(['SKILL.md', 'ok.txt']);
   });
 
@@ -94,7 +111,8 @@ describe('file names', () => {
     const archive = path.join(out, '.well-known/agent-skills/dots');
     const tarNames = (await readTarGz(readFileSync(`${archive}.tar.gz`))).map((e) => e.path);
     const zipNames = readZip(readFileSync(`${archive}.zip`)).map((e) => e.path);
-    for (const list of [tarNames, zipNames]) expect(list.sort()).toEqual(['...', '..notes.md', '..txt', 'SKILL.md', 'sub/..x']);
+    for (const list of [tarNames, zipNames])
+      expect(list.sort()).toEqual(['...', '..notes.md', '..txt', 'SKILL.md', 'sub/..x']);
   });
 });
 
@@ -119,7 +137,10 @@ describe('size', () => {
   });
 
   it('writes a ZIP64 archive past 65,535 entries, readable entry by entry', async () => {
-    const entries = Array.from({ length: 66_000 }, (_, i) => ({ path: i === 0 ? 'SKILL.md' : `f/${i}.txt`, bytes: Buffer.from(`file ${i}\n`) }));
+    const entries = Array.from({ length: 66_000 }, (_, i) => ({
+      path: i === 0 ? 'SKILL.md' : `f/${i}.txt`,
+      bytes: Buffer.from(`file ${i}\n`),
+    }));
     const archive = await zip(entries, 0);
     // The plain end record says 0xFFFF entries; the ZIP64 end record before it holds the count.
     expect(archive.readUInt16LE(archive.byteLength - 22 + 10)).toBe(0xffff);
@@ -134,25 +155,39 @@ describe('the output folder', () => {
   it('is refused inside the skills folder (usage error)', async () => {
     const dir = mkdtempSync(path.join(tmp, 'inside-'));
     put(dir, 'skills/a/SKILL.md', front('a'));
-    await expect(build({ skills: path.join(dir, 'skills'), out: path.join(dir, 'skills/dist'), config, site: false })).rejects.toThrow(UsageError);
+    await expect(
+      build({ skills: path.join(dir, 'skills'), out: path.join(dir, 'skills/dist'), config, site: false }),
+    ).rejects.toThrow(UsageError);
     expect(existsSync(path.join(dir, 'skills/dist'))).toBe(false);
   });
 
   it('loses the staging folders a killed build left, and keeps those of running builds and folders that are not ours', async () => {
     const dir = mkdtempSync(path.join(tmp, 'staging-'));
     put(dir, 'skills/a/SKILL.md', front('a'));
-    const mark = (pid: number): string => JSON.stringify({ host: hostname(), pid, started: '2020-01-01T00:00:00.000Z' });
+    const mark = (pid: number): string =>
+      JSON.stringify({ host: hostname(), pid, started: '2020-01-01T00:00:00.000Z' });
     // A pid that is not running: above the kernel's pid_max (2^22).
     put(dir, '.out.staging-killed/.skillpress-staging.json', mark(2 ** 22 + 17));
     put(dir, '.out.staging-killed/data/feed/v1/index.json', '{}');
     put(dir, '.out.staging-running/.skillpress-staging.json', mark(process.pid));
     put(dir, '.out.staging-unmarked/keep.txt', 'not ours');
-    put(dir, '.out.staging-other-host/.skillpress-staging.json', JSON.stringify({ host: `not-${hostname()}`, pid: 2 ** 22 + 17 }));
+    put(
+      dir,
+      '.out.staging-other-host/.skillpress-staging.json',
+      JSON.stringify({ host: `not-${hostname()}`, pid: 2 ** 22 + 17 }),
+    );
     const lines: string[] = [];
-    const result = await build({ skills: path.join(dir, 'skills'), out: path.join(dir, 'out'), config, site: false, log: (l) => lines.push(l) });
+    const result = await build({
+      skills: path.join(dir, 'skills'),
+      out: path.join(dir, 'out'),
+      config,
+      site: false,
+      log: (l) => lines.push(l),
+    });
     expect(result.ok).toBe(true);
     expect(existsSync(path.join(dir, '.out.staging-killed'))).toBe(false);
-    for (const kept of ['running', 'unmarked', 'other-host']) expect(existsSync(path.join(dir, `.out.staging-${kept}`)), kept).toBe(true);
+    for (const kept of ['running', 'unmarked', 'other-host'])
+      expect(existsSync(path.join(dir, `.out.staging-${kept}`)), kept).toBe(true);
     expect(lines).toContainEqual(expect.stringContaining('.out.staging-killed, left by a build that stopped'));
   });
 });

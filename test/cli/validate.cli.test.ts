@@ -15,7 +15,11 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const node = path.join(repo, 'node_modules/.bin/node');
 
 function skillpress(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], { cwd: repo, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const r = spawnSync(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, CI: 'true' },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -33,17 +37,63 @@ async function put(root: string, rel: string, text: string): Promise<void> {
 
 /** Broken skill folders, each with the rule that must be reported for it (in either mode). */
 const BROKEN: Record<string, { skillMd: string; rule: string; lenient: 'error' | 'warning'; lenientRule?: string }> = {
-  'missing-front-matter': { skillMd: '# Just markdown, no front matter\n', rule: 'frontmatter-missing', lenient: 'error' },
-  'bad-yaml': { skillMd: front('name: bad-yaml\ndescription: [never closed'), rule: 'frontmatter-yaml', lenient: 'error' },
-  'folder-name': { skillMd: front('name: another-name\ndescription: The name is not the folder name.'), rule: 'name-matches-folder', lenient: 'warning' },
-  'Uppercase': { skillMd: front('name: Uppercase\ndescription: An uppercase name.'), rule: 'name-lowercase', lenient: 'warning', lenientRule: 'name-normalized' },
-  'double--hyphen': { skillMd: front('name: double--hyphen\ndescription: Two hyphens in a row.'), rule: 'name-double-hyphen', lenient: 'warning', lenientRule: 'name-normalized' },
-  ['n'.repeat(65)]: { skillMd: front(`name: ${'n'.repeat(65)}\ndescription: A 65-character name.`), rule: 'name-length', lenient: 'warning' },
-  'long-description': { skillMd: front(`name: long-description\ndescription: ${'é'.repeat(1025)}`), rule: 'description-length', lenient: 'warning' },
-  'missing-description': { skillMd: front('name: missing-description'), rule: 'description-required', lenient: 'error' },
-  'empty-description': { skillMd: front('name: empty-description\ndescription: ""'), rule: 'description-required', lenient: 'error' },
-  'long-compatibility': { skillMd: front(`name: long-compatibility\ndescription: Too much compatibility.\ncompatibility: ${'c'.repeat(501)}`), rule: 'compatibility-length', lenient: 'warning' },
-  'escaping-symlink': { skillMd: front('name: escaping-symlink\ndescription: Links outside its folder.'), rule: 'symlink-escape', lenient: 'error' },
+  'missing-front-matter': {
+    skillMd: '# Just markdown, no front matter\n',
+    rule: 'frontmatter-missing',
+    lenient: 'error',
+  },
+  'bad-yaml': {
+    skillMd: front('name: bad-yaml\ndescription: [never closed'),
+    rule: 'frontmatter-yaml',
+    lenient: 'error',
+  },
+  'folder-name': {
+    skillMd: front('name: another-name\ndescription: The name is not the folder name.'),
+    rule: 'name-matches-folder',
+    lenient: 'warning',
+  },
+  Uppercase: {
+    skillMd: front('name: Uppercase\ndescription: An uppercase name.'),
+    rule: 'name-lowercase',
+    lenient: 'warning',
+    lenientRule: 'name-normalized',
+  },
+  'double--hyphen': {
+    skillMd: front('name: double--hyphen\ndescription: Two hyphens in a row.'),
+    rule: 'name-double-hyphen',
+    lenient: 'warning',
+    lenientRule: 'name-normalized',
+  },
+  ['n'.repeat(65)]: {
+    skillMd: front(`name: ${'n'.repeat(65)}\ndescription: A 65-character name.`),
+    rule: 'name-length',
+    lenient: 'warning',
+  },
+  'long-description': {
+    skillMd: front(`name: long-description\ndescription: ${'é'.repeat(1025)}`),
+    rule: 'description-length',
+    lenient: 'warning',
+  },
+  'missing-description': {
+    skillMd: front('name: missing-description'),
+    rule: 'description-required',
+    lenient: 'error',
+  },
+  'empty-description': {
+    skillMd: front('name: empty-description\ndescription: ""'),
+    rule: 'description-required',
+    lenient: 'error',
+  },
+  'long-compatibility': {
+    skillMd: front(`name: long-compatibility\ndescription: Too much compatibility.\ncompatibility: ${'c'.repeat(501)}`),
+    rule: 'compatibility-length',
+    lenient: 'warning',
+  },
+  'escaping-symlink': {
+    skillMd: front('name: escaping-symlink\ndescription: Links outside its folder.'),
+    rule: 'symlink-escape',
+    lenient: 'error',
+  },
 };
 
 beforeAll(async () => {
@@ -55,14 +105,32 @@ beforeAll(async () => {
 
   // Right at every limit, in characters not bytes: all valid.
   edges = path.join(tmp, 'edges');
-  await put(edges, `${'a'.repeat(64)}/SKILL.md`, front(`name: ${'a'.repeat(64)}\ndescription: ${'é'.repeat(1024)}\ncompatibility: ${'ü'.repeat(500)}`));
+  await put(
+    edges,
+    `${'a'.repeat(64)}/SKILL.md`,
+    front(`name: ${'a'.repeat(64)}\ndescription: ${'é'.repeat(1024)}\ncompatibility: ${'ü'.repeat(500)}`),
+  );
   await put(edges, 'x/SKILL.md', front('name: x\ndescription: "\\u00e9"'));
 
   // Valid skills that still deserve warnings, plus one duplicate name.
   warnings = path.join(tmp, 'warnings');
-  await put(warnings, 'linker/SKILL.md', front('name: linker\ndescription: Links to files.', '# Linker\n\nRead [the guide](references/guide.md).\n\nThen [the missing one](references/missing.md).\n'));
+  await put(
+    warnings,
+    'linker/SKILL.md',
+    front(
+      'name: linker\ndescription: Links to files.',
+      '# Linker\n\nRead [the guide](references/guide.md).\n\nThen [the missing one](references/missing.md).\n',
+    ),
+  );
   await put(warnings, 'linker/references/guide.md', '# Guide\n');
-  await put(warnings, 'long-skill/SKILL.md', front('name: long-skill\ndescription: A very long SKILL.md.', Array.from({ length: 600 }, (_, i) => `line ${i + 1}`).join('\n') + '\n'));
+  await put(
+    warnings,
+    'long-skill/SKILL.md',
+    front(
+      'name: long-skill\ndescription: A very long SKILL.md.',
+      Array.from({ length: 600 }, (_, i) => `line ${i + 1}`).join('\n') + '\n',
+    ),
+  );
   await put(warnings, 'dup-name/SKILL.md', front('name: dup-name\ndescription: The first of two.'));
   await put(warnings, 'team/dup-name/SKILL.md', front('name: dup-name\ndescription: The second of two.'));
 });
@@ -72,51 +140,78 @@ afterAll(async () => {
 });
 
 /** Output lines about one skill folder. */
-const linesFor = (stdout: string, root: string, folder: string): string[] => stdout.split('\n').filter((l) => l.startsWith(`${root}/${folder}/`));
+const linesFor = (stdout: string, root: string, folder: string): string[] =>
+  stdout.split('\n').filter((l) => l.startsWith(`${root}/${folder}/`));
 
 describe('skillpress validate', () => {
   it('exits 0 on the bundled skills', () => {
     const r = skillpress('validate', 'skills');
     expect(r.stderr).toBe('');
     expect(r.code, r.stdout).toBe(0);
-    expect(r.stdout).toMatch(/^valid \(lenient\): \d+ valid skill\(s\), \d+ file\(s\); 0 invalid skill\(s\); 0 error\(s\)/m);
+    expect(r.stdout).toMatch(
+      /^valid \(lenient\): \d+ valid skill\(s\), \d+ file\(s\); 0 invalid skill\(s\); 0 error\(s\)/m,
+    );
   });
 
   it('runs as `npx skillpress validate skills` through the package bin', () => {
-    const r = spawnSync('npx', ['--no-install', 'skillpress', 'validate', 'skills'], { cwd: repo, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    const r = spawnSync('npx', ['--no-install', 'skillpress', 'validate', 'skills'], {
+      cwd: repo,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true' },
+    });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^valid \(lenient\)/m);
   });
 
   // The machine's own Node (not the Node 22 `npm run` gives): an old one gets a clear message.
-  const systemNode = spawnSync('/usr/bin/env', ['node', '--version'], { encoding: 'utf8', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } }).stdout.trim();
+  const systemNode = spawnSync('/usr/bin/env', ['node', '--version'], {
+    encoding: 'utf8',
+    env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+  }).stdout.trim();
   const [major = 0, minor = 0] = systemNode.replace(/^v/, '').split('.').map(Number);
-  it.skipIf(!systemNode || major > 22 || (major === 22 && minor >= 18))(`says which Node it needs when run on an older one (${systemNode || 'none'})`, () => {
-    const r = spawnSync('/usr/bin/env', ['node', path.join(repo, 'scripts/skillpress.mjs'), 'validate', 'skills'], { cwd: repo, encoding: 'utf8', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/needs Node\.js 22\.18 or later; this is v/);
-  });
+  it.skipIf(!systemNode || major > 22 || (major === 22 && minor >= 18))(
+    `says which Node it needs when run on an older one (${systemNode || 'none'})`,
+    () => {
+      const r = spawnSync('/usr/bin/env', ['node', path.join(repo, 'scripts/skillpress.mjs'), 'validate', 'skills'], {
+        cwd: repo,
+        encoding: 'utf8',
+        env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/needs Node\.js 22\.18 or later; this is v/);
+    },
+  );
 
   it('exits 1 on broken skills and names every broken folder with its rule', () => {
     const r = skillpress('validate', broken);
     expect(r.code).toBe(1);
     for (const [folder, { rule, lenient, lenientRule }] of Object.entries(BROKEN)) {
       const lines = linesFor(r.stdout, broken, folder);
-      expect(lines.some((l) => l.includes(`: ${lenient} [${lenientRule ?? rule}]`)), `${folder}: ${rule}\n${r.stdout}`).toBe(true);
+      expect(
+        lines.some((l) => l.includes(`: ${lenient} [${lenientRule ?? rule}]`)),
+        `${folder}: ${rule}\n${r.stdout}`,
+      ).toBe(true);
     }
-    expect(r.stdout).toMatch(/^invalid \(lenient\): 6 valid skill\(s\), 6 file\(s\); 5 invalid skill\(s\); 5 error\(s\), 6 warning\(s\)$/m);
+    expect(r.stdout).toMatch(
+      /^invalid \(lenient\): 6 valid skill\(s\), 6 file\(s\); 5 invalid skill\(s\); 5 error\(s\), 6 warning\(s\)$/m,
+    );
   });
 
   it('counts the problems by rule before the verdict, errors first, as many as it printed', () => {
     const text = skillpress('validate', broken).stdout.trimEnd().split('\n');
-    const { problems } = JSON.parse(skillpress('validate', broken, '--json').stdout) as { problems: Array<{ severity: string; rule: string }> };
+    const { problems } = JSON.parse(skillpress('validate', broken, '--json').stdout) as {
+      problems: Array<{ severity: string; rule: string }>;
+    };
     expect(text.at(-1)).toMatch(/^invalid \(lenient\): /);
     const tally = /^by rule: errors: (.+); warnings: (.+)$/.exec(text.at(-2)!)!;
     expect(tally, text.at(-2)).not.toBeNull();
     const counted = (list: string, severity: string): void => {
       const entries = list.split(', ').map((e) => e.split(' '));
-      for (const [rule, n] of entries) expect(Number(n), rule).toBe(problems.filter((p) => p.severity === severity && p.rule === rule).length);
-      expect(entries.reduce((sum, [, n]) => sum + Number(n), 0)).toBe(problems.filter((p) => p.severity === severity).length);
+      for (const [rule, n] of entries)
+        expect(Number(n), rule).toBe(problems.filter((p) => p.severity === severity && p.rule === rule).length);
+      expect(entries.reduce((sum, [, n]) => sum + Number(n), 0)).toBe(
+        problems.filter((p) => p.severity === severity).length,
+      );
       expect(entries.map(([, n]) => Number(n))).toEqual(entries.map(([, n]) => Number(n)).sort((a, b) => b - a));
     };
     counted(tally[1]!, 'error');
@@ -127,17 +222,26 @@ describe('skillpress validate', () => {
     const r = skillpress('validate', broken, '--strict');
     expect(r.code).toBe(1);
     for (const [folder, { rule }] of Object.entries(BROKEN)) {
-      expect(linesFor(r.stdout, broken, folder).some((l) => l.includes(`: error [${rule}]`)), `${folder}: ${rule}\n${r.stdout}`).toBe(true);
+      expect(
+        linesFor(r.stdout, broken, folder).some((l) => l.includes(`: error [${rule}]`)),
+        `${folder}: ${rule}\n${r.stdout}`,
+      ).toBe(true);
     }
     expect(r.stdout).toMatch(/^invalid \(strict\): 0 valid skill\(s\), 0 file\(s\); 11 invalid skill\(s\)/m);
   });
 
   it('gives file, line, field and an actionable message', () => {
     const r = skillpress('validate', broken);
-    expect(skillpress('validate', broken, '--strict').stdout).toContain(`${broken}/Uppercase/SKILL.md:2: error [name-lowercase] name: name "Uppercase" must be lowercase: use "uppercase"`);
-    expect(r.stdout).toContain(`${broken}/Uppercase/SKILL.md:2: warning [name-normalized] name: name "Uppercase" is not a valid skill name (name-lowercase); the skill is published as "uppercase" (the name normalized) with "Uppercase" as its title`);
+    expect(skillpress('validate', broken, '--strict').stdout).toContain(
+      `${broken}/Uppercase/SKILL.md:2: error [name-lowercase] name: name "Uppercase" must be lowercase: use "uppercase"`,
+    );
+    expect(r.stdout).toContain(
+      `${broken}/Uppercase/SKILL.md:2: warning [name-normalized] name: name "Uppercase" is not a valid skill name (name-lowercase); the skill is published as "uppercase" (the name normalized) with "Uppercase" as its title`,
+    );
     expect(r.stdout).toContain(`${broken}/bad-yaml/SKILL.md:3: error [frontmatter-yaml]`);
-    expect(r.stdout).toContain(`${broken}/long-description/SKILL.md:3: warning [description-length] description: description is 1025 characters; the limit is 1024`);
+    expect(r.stdout).toContain(
+      `${broken}/long-description/SKILL.md:3: warning [description-length] description: description is 1025 characters; the limit is 1024`,
+    );
     expect(r.stdout).toContain(`${broken}/escaping-symlink/outside.txt: error [symlink-escape]`);
   });
 
@@ -153,7 +257,12 @@ describe('skillpress validate', () => {
     expect(r.stdout).toContain(`${warnings}/linker/SKILL.md:9: warning [link-target-exists]`);
     expect(r.stdout).not.toContain('guide.md" points to no file');
     expect(r.stdout).toContain(`${warnings}/long-skill/SKILL.md:501: warning [skill-md-lines]`);
-    expect(r.stdout).toMatch(new RegExp(`^${warnings}/team/dup-name/SKILL.md:2: error \\[name-unique\\] name: name "dup-name" is already used by the skill in "dup-name"`, 'm'));
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^${warnings}/team/dup-name/SKILL.md:2: error \\[name-unique\\] name: name "dup-name" is already used by the skill in "dup-name"`,
+        'm',
+      ),
+    );
   });
 
   it('--json prints the summary and every problem', () => {
@@ -161,20 +270,39 @@ describe('skillpress validate', () => {
     expect(r.code).toBe(1);
     const summary = JSON.parse(r.stdout) as ValidationSummary;
     expect(summary).toMatchObject({ valid: false, mode: 'lenient', root: broken });
-    expect(summary.invalid.sort()).toEqual(['bad-yaml', 'empty-description', 'escaping-symlink', 'missing-description', 'missing-front-matter']);
+    expect(summary.invalid.sort()).toEqual([
+      'bad-yaml',
+      'empty-description',
+      'escaping-symlink',
+      'missing-description',
+      'missing-front-matter',
+    ]);
     for (const [folder, { rule, lenientRule }] of Object.entries(BROKEN)) {
-      expect(summary.problems).toContainEqual(expect.objectContaining({ skill: folder, rule: lenientRule ?? rule, file: expect.any(String), message: expect.any(String) }));
+      expect(summary.problems).toContainEqual(
+        expect.objectContaining({
+          skill: folder,
+          rule: lenientRule ?? rule,
+          file: expect.any(String),
+          message: expect.any(String),
+        }),
+      );
     }
     expect(summary.errors + summary.warnings).toBe(summary.problems.length);
   });
 
   it('exits 2 on usage errors', () => {
-    for (const args of [['validate', '--no-such-flag'], ['validate', 'a', 'b'], ['validate', path.join(tmp, 'does-not-exist')]]) {
+    for (const args of [
+      ['validate', '--no-such-flag'],
+      ['validate', 'a', 'b'],
+      ['validate', path.join(tmp, 'does-not-exist')],
+    ]) {
       const r = skillpress(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('usage: skillpress validate');
     }
-    expect(skillpress('validate', '--skils', broken).stderr).toContain('unknown option --skils (options: --skills, --strict, --json, --config)');
+    expect(skillpress('validate', '--skils', broken).stderr).toContain(
+      'unknown option --skils (options: --skills, --strict, --json, --config)',
+    );
     expect(skillpress('validate', path.join(tmp, 'does-not-exist')).stderr).toContain('does-not-exist: not a folder');
   });
 

@@ -27,7 +27,12 @@ beforeAll(async () => {
   await writeSkills(tmp, [
     { name: 'pdf-extract', body: PDF_BODY, files: { 'scripts/extract.py': 'print("extract")\n' } },
     // Same instructions and files under another name and description: identical.
-    { name: 'pdf-text', description: 'Gets text out of PDFs.', body: PDF_BODY, files: { 'scripts/extract.py': 'print("extract")\n' } },
+    {
+      name: 'pdf-text',
+      description: 'Gets text out of PDFs.',
+      body: PDF_BODY,
+      files: { 'scripts/extract.py': 'print("extract")\n' },
+    },
     // Same text but a different script: not identical, but an agent could not tell them apart.
     { name: 'pdf-extract-v2', body: PDF_BODY, files: { 'scripts/extract.py': 'print("extract v2")\n' } },
     // Lightly reworded: a near-duplicate.
@@ -55,7 +60,9 @@ describe('findDuplicates', () => {
   it('reports near-duplicates at or above the threshold, most similar first, and not unrelated skills', () => {
     const dups = findDuplicates(skills, { nearThreshold: 0.85 });
     const near = dups.filter((d) => d.kind === 'near');
-    expect(near.map((d) => `${d.a}~${d.b}`)).toEqual(expect.arrayContaining(['pdf-extract~pdf-extract-v2', 'pdf-extract~pdf-reader']));
+    expect(near.map((d) => `${d.a}~${d.b}`)).toEqual(
+      expect.arrayContaining(['pdf-extract~pdf-extract-v2', 'pdf-extract~pdf-reader']),
+    );
     expect(near.every((d) => d.similarity >= 0.85 && d.similarity <= 1)).toBe(true);
     expect(dups.some((d) => d.a === 'refund-approval' || d.b === 'refund-approval')).toBe(false);
     const sims = dups.map((d) => d.similarity);
@@ -73,15 +80,24 @@ describe('findDuplicates', () => {
     const problems = duplicateProblems(findDuplicates(skills, { nearThreshold: 0.85 }), skills, 0.85);
     const identical = problems.find((p) => p.rule === 'duplicate-identical')!;
     expect(identical).toMatchObject({ severity: 'warning', skill: 'pdf-text', file: 'SKILL.md' });
-    expect(identical.message).toBe('"pdf-text" has the same instructions and files as "pdf-extract": remove one, or make it differ');
+    expect(identical.message).toBe(
+      '"pdf-text" has the same instructions and files as "pdf-extract": remove one, or make it differ',
+    );
     const near = problems.find((p) => p.rule === 'duplicate-near')!;
-    expect(near.message).toMatch(/% similar to ".+" \(TF-IDF cosine of description and body; duplicates.near_threshold is 0.85\)/);
+    expect(near.message).toMatch(
+      /% similar to ".+" \(TF-IDF cosine of description and body; duplicates.near_threshold is 0.85\)/,
+    );
   });
 });
 
 describe('TF-IDF cosine', () => {
   it('is 1 for the same text, 0 for texts that share no words, and symmetric in between', () => {
-    const docs = ['extract text from pdf files', 'extract text from pdf files', 'approve customer refunds quickly', 'extract tables from pdf'].map(tokenize);
+    const docs = [
+      'extract text from pdf files',
+      'extract text from pdf files',
+      'approve customer refunds quickly',
+      'extract tables from pdf',
+    ].map(tokenize);
     const pairs = similarPairs(tfidfVectors(docs), 0);
     const sim = (i: number, j: number) => pairs.find((p) => p.i === i && p.j === j)?.similarity ?? 0;
     expect(sim(0, 1)).toBeCloseTo(1, 10);

@@ -11,7 +11,15 @@ import type { Client } from '@elastic/elasticsearch';
 import { loadCatalog } from '../../src/load/index.ts';
 import { DEFAULT_NAMES, ingestCatalog } from '../../src/emit/elasticsearch/index.ts';
 import { REPO_ROOT } from '../helpers/run-seed-skill.ts';
-import { copySeedSkills, deleteIndexesWithPrefix, ES_URL, prefixedNames, removeDirs, testClient, uniquePrefix } from './helpers.ts';
+import {
+  copySeedSkills,
+  deleteIndexesWithPrefix,
+  ES_URL,
+  prefixedNames,
+  removeDirs,
+  testClient,
+  uniquePrefix,
+} from './helpers.ts';
 
 const CONFIG = path.join(REPO_ROOT, 'config');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(CONFIG, file), 'utf8'));
@@ -31,7 +39,9 @@ function references(esql: string): { index: string; fields: string[]; params: st
   const index = /^FROM\s+([\w.-]+)/.exec(esql)?.[1] ?? '';
   const params = [...esql.matchAll(/\?(\w+)/g)].map((m) => m[1]!);
   const withoutParams = esql.replace(/\?\w+/g, '').replace(/^FROM\s+[\w.-]+/, '');
-  const fields = [...withoutParams.matchAll(/\b[a-z_][a-z0-9_]*\b/gi)].map((m) => m[0]).filter((w) => !KEYWORDS.has(w.toUpperCase()));
+  const fields = [...withoutParams.matchAll(/\b[a-z_][a-z0-9_]*\b/gi)]
+    .map((m) => m[0])
+    .filter((w) => !KEYWORDS.has(w.toUpperCase()));
   return { index, fields: [...new Set(fields)], params: [...new Set(params)] };
 }
 
@@ -46,7 +56,9 @@ describe('Agent Builder artifacts', () => {
   it('get_skill_files reads the files index, get_skill_by_id the metadata index', () => {
     expect(references(query('get_skill_files')).index).toBe('agent_skill_files');
     expect(references(query('get_skill_by_id')).index).toBe('agent_skills');
-    expect(references(query('get_skill_files')).fields).toEqual(expect.arrayContaining(['skill_id', 'file_name', 'file_path', 'file_type', 'file_content']));
+    expect(references(query('get_skill_files')).fields).toEqual(
+      expect.arrayContaining(['skill_id', 'file_name', 'file_path', 'file_type', 'file_content']),
+    );
   });
 
   it.each(TOOLS)('tools/%s.json is an esql tool carrying the query and declaring its parameters', (tool) => {
@@ -89,7 +101,9 @@ describe.skipIf(!ES_URL)('Agent Builder queries on the cluster', () => {
       return;
     }
     const run = async (tool: string) => {
-      const text = query(tool).replace(/^FROM agent_skill_files\b/, `FROM ${names.files}`).replace(/^FROM agent_skills\b/, `FROM ${names.skills}`);
+      const text = query(tool)
+        .replace(/^FROM agent_skill_files\b/, `FROM ${names.files}`)
+        .replace(/^FROM agent_skills\b/, `FROM ${names.skills}`);
       const res = await client.esql.query({ query: text, params: [{ skill_id: 'verify-expense-policy' }] as never });
       const columns = (res.columns as Array<{ name: string }>).map((c) => c.name);
       return (res.values as unknown[][]).map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])));

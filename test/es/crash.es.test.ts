@@ -45,7 +45,10 @@ describe.skipIf(!ES_URL)('an ingest interrupted by a crash', () => {
   }, 120_000);
 
   it('serves the previous catalog after a restart, and the next ingest succeeds', async () => {
-    const before = { skills: await aliasTargets(client, DEFAULT_NAMES.skills), files: await aliasTargets(client, DEFAULT_NAMES.files) };
+    const before = {
+      skills: await aliasTargets(client, DEFAULT_NAMES.skills),
+      files: await aliasTargets(client, DEFAULT_NAMES.files),
+    };
     let killed = false;
     const interrupted = ingestCatalog(next, {
       client,

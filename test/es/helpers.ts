@@ -38,7 +38,9 @@ export async function deleteIndexesWithPrefix(client: Client, prefix: string): P
 /** The concrete indexes behind an alias. */
 export async function aliasTargets(client: Client, alias: string): Promise<string[]> {
   const res = await client.indices.getAlias({ name: alias }, { ignore: [404] });
-  return Object.keys(res ?? {}).filter((k) => k !== 'error' && k !== 'status').sort();
+  return Object.keys(res ?? {})
+    .filter((k) => k !== 'error' && k !== 'status')
+    .sort();
 }
 
 export async function tempDir(label: string): Promise<string> {
@@ -53,7 +55,11 @@ export async function copySeedSkills(): Promise<string> {
 }
 
 /** Write a skill folder from a map of relative path → content. */
-export async function writeSkill(root: string, name: string, files: Record<string, string | Uint8Array>): Promise<string> {
+export async function writeSkill(
+  root: string,
+  name: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<string> {
   const dir = path.join(root, name);
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(dir, rel);
@@ -81,8 +87,20 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
     execFile(
       process.execPath,
       [path.join(REPO_ROOT, 'scripts', 'skillpress.mjs'), ...args],
-      { cwd: REPO_ROOT, env: { ...process.env, ELASTICSEARCH_URL: '', ELASTICSEARCH_API_KEY: '', ELASTICSEARCH_USERNAME: '', ELASTICSEARCH_PASSWORD: '', ...env }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
+      {
+        cwd: REPO_ROOT,
+        env: {
+          ...process.env,
+          ELASTICSEARCH_URL: '',
+          ELASTICSEARCH_API_KEY: '',
+          ELASTICSEARCH_USERNAME: '',
+          ELASTICSEARCH_PASSWORD: '',
+          ...env,
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -90,4 +108,3 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 export async function removeDirs(...dirs: string[]): Promise<void> {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 }
-

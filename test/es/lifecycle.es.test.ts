@@ -10,7 +10,20 @@ import type { Client } from '@elastic/elasticsearch';
 import { loadCatalog } from '../../src/load/index.ts';
 import { getSkillById, ingestCatalog, ingestIfConfigured, IngestError } from '../../src/emit/elasticsearch/index.ts';
 import type { Catalog } from '../../src/model/skill.ts';
-import { aliasTargets, deleteIndexesWithPrefix, ES_URL, prefixedNames, removeDirs, runCli, skillMd, syntheticCatalog, tempDir, testClient, uniquePrefix, writeSkill } from './helpers.ts';
+import {
+  aliasTargets,
+  deleteIndexesWithPrefix,
+  ES_URL,
+  prefixedNames,
+  removeDirs,
+  runCli,
+  skillMd,
+  syntheticCatalog,
+  tempDir,
+  testClient,
+  uniquePrefix,
+  writeSkill,
+} from './helpers.ts';
 
 async function countBySkill(client: Client, index: string, skillId: string): Promise<number> {
   return (await client.count({ index, query: { term: { skill_id: skillId } } })).count;
@@ -26,8 +39,14 @@ describe.skipIf(!ES_URL)('ingest lifecycle', () => {
     client = testClient();
     root = await tempDir('life');
     await writeSkill(root, 'alpha', { 'SKILL.md': skillMd('alpha', 'First skill.'), 'run.sh': 'echo alpha\n' });
-    await writeSkill(root, 'beta', { 'SKILL.md': skillMd('beta', 'Second skill.'), 'data/x.json': '{"x":1}\n', 'data/y.json': '{"y":2}\n' });
-    await writeSkill(root, 'gamma', { 'SKILL.md': skillMd('gamma', 'Third skill, private.', 'metadata:\n  visibility: private\n  owner: team-a\n') });
+    await writeSkill(root, 'beta', {
+      'SKILL.md': skillMd('beta', 'Second skill.'),
+      'data/x.json': '{"x":1}\n',
+      'data/y.json': '{"y":2}\n',
+    });
+    await writeSkill(root, 'gamma', {
+      'SKILL.md': skillMd('gamma', 'Third skill, private.', 'metadata:\n  visibility: private\n  owner: team-a\n'),
+    });
   });
 
   afterAll(async () => {
@@ -70,7 +89,10 @@ describe.skipIf(!ES_URL)('ingest lifecycle', () => {
   });
 
   it('changes nothing a reader can see when the input is unchanged', async () => {
-    const before = { skills: await aliasTargets(client, names.skills), beta: await getSkillById(client, 'beta', { names }) };
+    const before = {
+      skills: await aliasTargets(client, names.skills),
+      beta: await getSkillById(client, 'beta', { names }),
+    };
     const again = await ingestCatalog(await loadCatalog(root), { client, names });
     expect(again.changed).toBe(false);
     expect(await aliasTargets(client, names.skills)).toEqual(before.skills);
@@ -110,14 +132,21 @@ describe.skipIf(!ES_URL)('ingest lifecycle', () => {
     expect(await aliasTargets(client, names.skills)).toEqual(before.skills);
     expect(await aliasTargets(client, names.files)).toEqual(before.files);
     // The half-written indexes were removed.
-    expect(Object.keys(await client.indices.get({ index: `${prefix}*` })).sort()).toEqual([...before.files, ...before.skills].sort());
+    expect(Object.keys(await client.indices.get({ index: `${prefix}*` })).sort()).toEqual(
+      [...before.files, ...before.skills].sort(),
+    );
     expect(await countBySkill(client, names.files, 'alpha')).toBe(2);
   });
 
   it('skillpress ingest exits 1 with a line per failed document, aliases unchanged', async () => {
     const before = await aliasTargets(client, names.files);
     // Every new files index refuses writes: each document fails on its own.
-    await client.indices.putIndexTemplate({ name: `${prefix}block`, index_patterns: [`${names.files}-*`], priority: 500, template: { settings: { 'index.blocks.write': true } } });
+    await client.indices.putIndexTemplate({
+      name: `${prefix}block`,
+      index_patterns: [`${names.files}-*`],
+      priority: 500,
+      template: { settings: { 'index.blocks.write': true } },
+    });
     try {
       const res = await runCli(['ingest', '--skills', root, '--es', ES_URL, '--index-prefix', prefix, '--force']);
       expect(res.code).toBe(1);
@@ -135,7 +164,12 @@ describe.skipIf(!ES_URL)('ingest lifecycle', () => {
     const legacyNames = prefixedNames(legacy);
     try {
       await client.indices.create({ index: legacyNames.skills });
-      await client.index({ index: legacyNames.skills, id: 'old', document: { skill_id: 'old', skill_markdown: '# old' }, refresh: true });
+      await client.index({
+        index: legacyNames.skills,
+        id: 'old',
+        document: { skill_id: 'old', skill_markdown: '# old' },
+        refresh: true,
+      });
       const result = await ingestCatalog(await loadCatalog(root), { client, names: legacyNames });
       expect(await aliasTargets(client, legacyNames.skills)).toEqual([result.indexes.skills]);
       expect(await countBySkill(client, legacyNames.skills, 'old')).toBe(0);
@@ -151,7 +185,9 @@ describe('connection errors and configuration', () => {
     const root = await tempDir('unreachable');
     try {
       await writeSkill(root, 'alpha', { 'SKILL.md': skillMd('alpha', 'First skill.') });
-      const res = await runCli(['ingest', '--skills', root, '--es', 'http://admin:hunter2secret@127.0.0.1:9'], { ELASTICSEARCH_API_KEY: 'c2VjcmV0LWFwaS1rZXk=' });
+      const res = await runCli(['ingest', '--skills', root, '--es', 'http://admin:hunter2secret@127.0.0.1:9'], {
+        ELASTICSEARCH_API_KEY: 'c2VjcmV0LWFwaS1rZXk=',
+      });
       expect(res.code).toBe(1);
       expect(res.stdout).toBe('');
       const lines = res.stderr.trim().split('\n');
@@ -171,4 +207,3 @@ describe('connection errors and configuration', () => {
     expect(lines).toEqual(['elasticsearch: skipped: ELASTICSEARCH_URL not set']);
   });
 });
-

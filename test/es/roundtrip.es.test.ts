@@ -10,14 +10,28 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { fileDocumentId, writeSkillFolder, type FileDocument } from '../../src/emit/elasticsearch/index.ts';
-import { deleteIndexesWithPrefix, ES_URL, prefixedNames, removeDirs, runCli, skillMd, tempDir, testClient, uniquePrefix, writeSkill } from './helpers.ts';
+import {
+  deleteIndexesWithPrefix,
+  ES_URL,
+  prefixedNames,
+  removeDirs,
+  runCli,
+  skillMd,
+  tempDir,
+  testClient,
+  uniquePrefix,
+  writeSkill,
+} from './helpers.ts';
 
 const SKILL = 'round-trip';
 const LIMIT = 4096;
 
 const FILES: Record<string, Uint8Array | string> = {
   'SKILL.md': skillMd(SKILL, 'Files of every awkward kind, for the byte-exact round trip.'),
-  'assets/logo.png': Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]), randomBytes(2000)]),
+  'assets/logo.png': Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0]),
+    randomBytes(2000),
+  ]),
   'data/latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]),
   'empty.txt': '',
   'bom.txt': '\ufeffhello\r\nworld\r\n',
@@ -27,8 +41,8 @@ const FILES: Record<string, Uint8Array | string> = {
   'b/notes.md': 'notes of b\n',
   'big.bin': randomBytes(LIMIT + 1),
   // Computed: a literal `'__proto__': …` would set the object's prototype, not add a file.
-  ['__proto__']: 'a file named like every object\'s prototype\n',
-  constructor: 'a file named like every object\'s constructor\n',
+  ['__proto__']: "a file named like every object's prototype\n",
+  constructor: "a file named like every object's constructor\n",
 };
 
 /** A hand-made file document at `filePath` holding the one byte "x", as if read from the index. */
@@ -72,7 +86,17 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
     out = await tempDir('rt-out');
     await writeSkill(root, SKILL, FILES);
     await writeFile(path.join(configDir, 'skillpress.json'), JSON.stringify({ skills: { max_file_bytes: LIMIT } }));
-    const ingest = await runCli(['ingest', '--skills', root, '--config', configDir, '--es', ES_URL, '--index-prefix', prefix]);
+    const ingest = await runCli([
+      'ingest',
+      '--skills',
+      root,
+      '--config',
+      configDir,
+      '--es',
+      ES_URL,
+      '--index-prefix',
+      prefix,
+    ]);
     expect(ingest.stderr).not.toMatch(/error/i);
     expect(ingest.code).toBe(0);
     expect(ingest.stdout).toContain(`ingested 1 skill(s), ${Object.keys(FILES).length} file(s)`);
@@ -89,7 +113,9 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
     const get = await runCli(['get', SKILL, '--out', target, '--es', ES_URL, '--index-prefix', prefix]);
     expect(get.code).toBe(0);
     expect(get.stderr).toContain('big.bin not restored');
-    const stored = Object.keys(FILES).filter((f) => f !== 'big.bin').sort();
+    const stored = Object.keys(FILES)
+      .filter((f) => f !== 'big.bin')
+      .sort();
     expect(await listFiles(target)).toEqual(stored);
     for (const rel of stored) {
       expect((await readFile(path.join(target, rel))).equals(Buffer.from(FILES[rel]!)), rel).toBe(true);
@@ -97,7 +123,8 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
   });
 
   it('stores text as UTF-8 and everything else as base64, nested same-named files apart', async () => {
-    const doc = async (rel: string) => (await client.get<FileDocument>({ index: names.files, id: fileDocumentId(SKILL, rel) }))._source!;
+    const doc = async (rel: string) =>
+      (await client.get<FileDocument>({ index: names.files, id: fileDocumentId(SKILL, rel) }))._source!;
     expect((await doc('assets/logo.png')).encoding).toBe('base64');
     expect((await doc('data/latin1.txt')).encoding).toBe('base64');
     expect(await doc('bom.txt')).toMatchObject({ encoding: 'utf-8', file_content: '\ufeffhello\r\nworld\r\n' });
@@ -148,7 +175,9 @@ describe('writeSkillFolder refuses unsafe paths and bad content', () => {
   it.each(['/etc/passwd', '../x', 'a/../../x', 'a//b', './x', 'C:/x', 'a\\..\\x'])('refuses %j', async (p) => {
     const dir = await tempDir('unsafe');
     try {
-      await expect(writeSkillFolder([{ ...xFile(p), file_name: 'x' }], path.join(dir, 'out'))).rejects.toThrow(/refusing/);
+      await expect(writeSkillFolder([{ ...xFile(p), file_name: 'x' }], path.join(dir, 'out'))).rejects.toThrow(
+        /refusing/,
+      );
       expect(await readdir(dir)).toEqual([]);
     } finally {
       await removeDirs(dir);
@@ -157,7 +186,9 @@ describe('writeSkillFolder refuses unsafe paths and bad content', () => {
   it('refuses content that does not match its sha256', async () => {
     const dir = await tempDir('unsafe');
     try {
-      await expect(writeSkillFolder([{ ...xFile('x.txt'), file_content: 'y' }], path.join(dir, 'out'))).rejects.toThrow(/sha256/);
+      await expect(writeSkillFolder([{ ...xFile('x.txt'), file_content: 'y' }], path.join(dir, 'out'))).rejects.toThrow(
+        /sha256/,
+      );
     } finally {
       await removeDirs(dir);
     }

@@ -8,9 +8,24 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { loadCatalog } from '../../src/load/index.ts';
-import { getSkillById, ingestCatalog, writeSkillFolder, type FileDocument } from '../../src/emit/elasticsearch/index.ts';
+import {
+  getSkillById,
+  ingestCatalog,
+  writeSkillFolder,
+  type FileDocument,
+} from '../../src/emit/elasticsearch/index.ts';
 import { runSeedSkill, SEED_CASES, SEED_SKILLS } from '../helpers/run-seed-skill.ts';
-import { copySeedSkills, deleteIndexesWithPrefix, ES_URL, prefixedNames, removeDirs, runCli, tempDir, testClient, uniquePrefix } from './helpers.ts';
+import {
+  copySeedSkills,
+  deleteIndexesWithPrefix,
+  ES_URL,
+  prefixedNames,
+  removeDirs,
+  runCli,
+  tempDir,
+  testClient,
+  uniquePrefix,
+} from './helpers.ts';
 
 describe.skipIf(!ES_URL)('seed 000 acceptance on Elasticsearch', () => {
   const prefix = uniquePrefix('seed');
@@ -26,7 +41,10 @@ describe.skipIf(!ES_URL)('seed 000 acceptance on Elasticsearch', () => {
     // Bytecode next to the scripts, as a Python run leaves it: it must never be indexed.
     for (const s of SEED_SKILLS) {
       await mkdir(path.join(skillsDir, s.id, '__pycache__'), { recursive: true });
-      await writeFile(path.join(skillsDir, s.id, '__pycache__', `${s.script.replace('.py', '')}.cpython-311.pyc`), Buffer.from([0x6f, 0x0d, 0x0d, 0x0a, 0, 0]));
+      await writeFile(
+        path.join(skillsDir, s.id, '__pycache__', `${s.script.replace('.py', '')}.cpython-311.pyc`),
+        Buffer.from([0x6f, 0x0d, 0x0d, 0x0a, 0, 0]),
+      );
       await writeFile(path.join(skillsDir, s.id, 'stray.pyc'), Buffer.from([0x6f, 0x0d, 0x0d, 0x0a]));
     }
     const catalog = await loadCatalog(skillsDir);
@@ -49,14 +67,24 @@ describe.skipIf(!ES_URL)('seed 000 acceptance on Elasticsearch', () => {
     const { count } = await client.count({ index: names.files });
     expect(count).toBe(9);
     for (const s of SEED_SKILLS) {
-      const res = await client.search<FileDocument>({ index: names.files, query: { term: { skill_id: s.id } }, size: 100 });
+      const res = await client.search<FileDocument>({
+        index: names.files,
+        query: { term: { skill_id: s.id } },
+        size: 100,
+      });
       expect(res.hits.hits.map((h) => h._source!.file_name).sort()).toEqual([...s.files]);
     }
   });
 
   it('uses the document id {skill_id}_{file_name} for top-level files', async () => {
     const doc = await client.get<FileDocument>({ index: names.files, id: 'verify-expense-policy_policy_check.py' });
-    expect(doc._source).toMatchObject({ skill_id: 'verify-expense-policy', file_name: 'policy_check.py', file_path: 'policy_check.py', file_type: 'py', encoding: 'utf-8' });
+    expect(doc._source).toMatchObject({
+      skill_id: 'verify-expense-policy',
+      file_name: 'policy_check.py',
+      file_path: 'policy_check.py',
+      file_type: 'py',
+      encoding: 'utf-8',
+    });
   });
 
   it('indexes no .pyc file and nothing from __pycache__', async () => {
@@ -76,7 +104,12 @@ describe.skipIf(!ES_URL)('seed 000 acceptance on Elasticsearch', () => {
 
   it('keeps agent_skills metadata-only (no skill_markdown, no resources)', async () => {
     const res = await client.get<Record<string, unknown>>({ index: names.skills, id: 'verify-expense-policy' });
-    expect(res._source).toMatchObject({ skill_id: 'verify-expense-policy', name: 'verify-expense-policy', domain: 'finance', file_count: 3 });
+    expect(res._source).toMatchObject({
+      skill_id: 'verify-expense-policy',
+      name: 'verify-expense-policy',
+      domain: 'finance',
+      file_count: 3,
+    });
     expect(res._source).not.toHaveProperty('skill_markdown');
     expect(res._source).not.toHaveProperty('resources');
     const mapping = await client.indices.getMapping({ index: names.skills });

@@ -12,7 +12,12 @@ export function syntheticCatalog(count: number, filesPerSkill: number, fileBytes
     const files = [storedFile('SKILL.md', Buffer.from(skillMdText))];
     for (let f = 1; f < filesPerSkill; f++) {
       const line = `${id} file ${f}: ${'lorem ipsum dolor sit amet '.repeat(4)}\n`;
-      files.push(storedFile(`scripts/part-${f}.txt`, Buffer.from(line.repeat(Math.max(1, Math.ceil(fileBytes / line.length))).slice(0, fileBytes))));
+      files.push(
+        storedFile(
+          `scripts/part-${f}.txt`,
+          Buffer.from(line.repeat(Math.max(1, Math.ceil(fileBytes / line.length))).slice(0, fileBytes)),
+        ),
+      );
     }
     skills.push({
       id,

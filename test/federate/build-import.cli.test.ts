@@ -22,7 +22,11 @@ let peer: TestServer;
 beforeAll(async () => {
   tmp = await tempDir('build-import');
   await writeSkills(path.join(tmp, 'peer-skills'), [
-    { name: 'pdf-tools', tags: ['pdf'], files: { 'scripts/extract.py': 'print("extract")\n', 'data/bytes.bin': Uint8Array.from([0, 255, 1]) } },
+    {
+      name: 'pdf-tools',
+      tags: ['pdf'],
+      files: { 'scripts/extract.py': 'print("extract")\n', 'data/bytes.bin': Uint8Array.from([0, 255, 1]) },
+    },
     { name: 'csv-clean', tags: ['data'] },
   ]);
   await publish(path.join(tmp, 'peer-skills'), path.join(tmp, 'peer-dist'), 'acme');
@@ -31,7 +35,10 @@ beforeAll(async () => {
   await mkdir(path.join(tmp, 'project', 'config'), { recursive: true });
   await writeFile(
     path.join(tmp, 'project', 'config', 'skillpress.json'),
-    JSON.stringify({ registry: { name: 'home', title: 'Home' }, federation: { reexport: true, peers: [{ name: 'acme', url: peer.url, mode: 'tags', tags: ['pdf'] }] } }),
+    JSON.stringify({
+      registry: { name: 'home', title: 'Home' },
+      federation: { reexport: true, peers: [{ name: 'acme', url: peer.url, mode: 'tags', tags: ['pdf'] }] },
+    }),
   );
 });
 

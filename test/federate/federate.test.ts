@@ -22,7 +22,15 @@ let local: Catalog;
 beforeAll(async () => {
   tmp = await tempDir('federate');
   await writeSkills(path.join(tmp, 'peer-skills'), [
-    { name: 'pdf-tools', tags: ['pdf', 'documents'], files: { 'scripts/extract.py': 'print("hi")\n', 'assets/logo.bin': BINARY, 'references/deep/日本語 ファイル.md': '# ref\n' } },
+    {
+      name: 'pdf-tools',
+      tags: ['pdf', 'documents'],
+      files: {
+        'scripts/extract.py': 'print("hi")\n',
+        'assets/logo.bin': BINARY,
+        'references/deep/日本語 ファイル.md': '# ref\n',
+      },
+    },
     { name: 'csv-clean', tags: ['data'], files: { 'empty.txt': '' } },
     { name: 'shared-name', tags: ['data'] },
     { name: 'hidden', visibility: 'private' },
@@ -30,7 +38,10 @@ beforeAll(async () => {
   await chmod(path.join(tmp, 'peer-skills', 'pdf-tools', 'scripts', 'extract.py'), 0o755);
   await publish(path.join(tmp, 'peer-skills'), path.join(tmp, 'peer-dist'), 'acme');
   server = await serveDir(path.join(tmp, 'peer-dist'));
-  await writeSkills(path.join(tmp, 'local-skills'), [{ name: 'local-one' }, { name: 'shared-name', description: 'The local one wins.' }]);
+  await writeSkills(path.join(tmp, 'local-skills'), [
+    { name: 'local-one' },
+    { name: 'shared-name', description: 'The local one wins.' },
+  ]);
   local = await loadSkills(path.join(tmp, 'local-skills'), 'home');
 });
 
@@ -40,7 +51,10 @@ afterAll(async () => {
 });
 
 function config(peer: Record<string, unknown>) {
-  return SkillpressConfig.parse({ registry: { name: 'home' }, federation: { peers: [{ name: 'acme', url: server.url, ...peer }] } });
+  return SkillpressConfig.parse({
+    registry: { name: 'home' },
+    federation: { peers: [{ name: 'acme', url: server.url, ...peer }] },
+  });
 }
 
 const names = (c: Catalog) => c.skills.map((s) => `${s.registry}/${s.name}`).sort();
@@ -76,13 +90,17 @@ describe('federate', () => {
   });
 
   it('mode allowlist: imports only the listed skills and reports listed names the peer lacks', async () => {
-    const result = await federate(local, config({ mode: 'allowlist', skills: ['csv-clean', 'not-there'] }), { cacheDir: path.join(tmp, 'cache-allow') });
+    const result = await federate(local, config({ mode: 'allowlist', skills: ['csv-clean', 'not-there'] }), {
+      cacheDir: path.join(tmp, 'cache-allow'),
+    });
     expect(names(result)).toEqual(['acme/csv-clean', 'home/local-one', 'home/shared-name']);
     expect(result.problems.find((p) => p.rule === 'peer-skill-missing')?.message).toContain('not-there');
   });
 
   it('mode tags: imports skills with any of the tags', async () => {
-    const result = await federate(local, config({ mode: 'tags', tags: ['PDF'] }), { cacheDir: path.join(tmp, 'cache-tags') });
+    const result = await federate(local, config({ mode: 'tags', tags: ['PDF'] }), {
+      cacheDir: path.join(tmp, 'cache-tags'),
+    });
     expect(names(result)).toEqual(['acme/pdf-tools', 'home/local-one', 'home/shared-name']);
   });
 
@@ -106,7 +124,10 @@ describe('federate', () => {
   it('a changed peer costs the index plus only the items whose digest changed', async () => {
     const skills = path.join(tmp, 'changing-skills');
     const dist = path.join(tmp, 'changing-dist');
-    await writeSkills(skills, [{ name: 'stays-same', files: { 'a.txt': 'a\n' } }, { name: 'gets-edited', files: { 'b.txt': 'b\n', 'c.txt': 'c\n' } }]);
+    await writeSkills(skills, [
+      { name: 'stays-same', files: { 'a.txt': 'a\n' } },
+      { name: 'gets-edited', files: { 'b.txt': 'b\n', 'c.txt': 'c\n' } },
+    ]);
     await publish(skills, dist, 'acme');
     const changing = await serveDir(dist);
     try {
@@ -118,7 +139,12 @@ describe('federate', () => {
       await publish(skills, dist, 'acme');
       const before = changing.requests.length;
       const result = await federate(local, cfg, { cacheDir });
-      expect(changing.requests.slice(before).map((r) => r.path).sort()).toEqual(['/feed/v1/files/gets-edited/b.txt', '/feed/v1/index.json', '/feed/v1/skills/gets-edited.json']);
+      expect(
+        changing.requests
+          .slice(before)
+          .map((r) => r.path)
+          .sort(),
+      ).toEqual(['/feed/v1/files/gets-edited/b.txt', '/feed/v1/index.json', '/feed/v1/skills/gets-edited.json']);
       const edited = result.skills.find((s) => s.name === 'gets-edited')!;
       expect(fileBytes(edited.files.find((f) => f.path === 'b.txt')!).toString()).toBe('b, edited\n');
     } finally {
@@ -127,16 +153,27 @@ describe('federate', () => {
   });
 
   it('follows a redirect on the same host', async () => {
-    server.override('/moved/feed/v1/index.json', (_req, res) => void res.writeHead(301, { location: '/feed/v1/index.json' }).end());
-    const result = await federate(local, config({ url: `${server.url}/moved`, mode: 'allowlist', skills: ['csv-clean'] }), { cacheDir: path.join(tmp, 'cache-moved') });
+    server.override(
+      '/moved/feed/v1/index.json',
+      (_req, res) => void res.writeHead(301, { location: '/feed/v1/index.json' }).end(),
+    );
+    const result = await federate(
+      local,
+      config({ url: `${server.url}/moved`, mode: 'allowlist', skills: ['csv-clean'] }),
+      { cacheDir: path.join(tmp, 'cache-moved') },
+    );
     expect(names(result)).toContain('acme/csv-clean');
     expect(result.problems.filter((p) => p.skill === 'peer:acme')).toEqual([]);
   });
 
   it('accepts the feed index URL itself as well as the site root', async () => {
-    const result = await federate(local, config({ url: `${server.url}/feed/v1/index.json`, mode: 'allowlist', skills: ['pdf-tools'] }), {
-      cacheDir: path.join(tmp, 'cache-url'),
-    });
+    const result = await federate(
+      local,
+      config({ url: `${server.url}/feed/v1/index.json`, mode: 'allowlist', skills: ['pdf-tools'] }),
+      {
+        cacheDir: path.join(tmp, 'cache-url'),
+      },
+    );
     expect(names(result)).toContain('acme/pdf-tools');
   });
 });

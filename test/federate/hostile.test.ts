@@ -70,7 +70,9 @@ async function withEvilPeer(
     const result = await federate(local, config, { cacheDir });
     expect(await listTree(tmp, [cacheDir]), 'nothing is written outside the cache folder').toEqual(before);
     const names = result.skills.map((s) => s.name).sort();
-    expect(names, 'local skills and the good peer still build').toEqual(expect.arrayContaining(['good-skill', 'local-one']));
+    expect(names, 'local skills and the good peer still build').toEqual(
+      expect.arrayContaining(['good-skill', 'local-one']),
+    );
     const evilProblems = result.problems.filter((p) => p.skill === 'peer:evil');
     for (const p of evilProblems) {
       expect(p.severity).toBe('warning');
@@ -107,13 +109,17 @@ function expectRejected(o: Outcome, item: string, rule: string, text?: string): 
 
 describe('a hostile peer', () => {
   it('index.json that is not JSON: the peer is skipped', async () => {
-    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/index.json', (_req, res) => void res.end('{"feed_version": "1", oops')));
+    const o = await withEvilPeer(async ({ server }) =>
+      server.override('/feed/v1/index.json', (_req, res) => void res.end('{"feed_version": "1", oops')),
+    );
     expectRejected(o, 'index.json', 'peer-invalid-json', 'not valid JSON');
     expect(o.names).not.toContain('evil-one');
   });
 
   it('index.json that does not match the schema', async () => {
-    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/index.json', (_req, res) => void res.end('{"feed_version": "2"}')));
+    const o = await withEvilPeer(async ({ server }) =>
+      server.override('/feed/v1/index.json', (_req, res) => void res.end('{"feed_version": "2"}')),
+    );
     expectRejected(o, 'index.json', 'peer-invalid-feed', 'index.json: feed_version: ');
   });
 
@@ -125,7 +131,9 @@ describe('a hostile peer', () => {
   });
 
   it('a file whose bytes do not match its sha256', async () => {
-    const o = await withEvilPeer(({ dist }) => overwriteFeedFile(dist, 'files/evil-one/scripts/run.py', 'import os; os.system("rm -rf ~")\n'));
+    const o = await withEvilPeer(({ dist }) =>
+      overwriteFeedFile(dist, 'files/evil-one/scripts/run.py', 'import os; os.system("rm -rf ~")\n'),
+    );
     expectRejected(o, 'skills/evil-one', 'peer-digest-mismatch', 'scripts/run.py');
     expect(o.names).toEqual(expect.arrayContaining(['evil-two']));
     expect(o.names).not.toContain('evil-one');
@@ -184,7 +192,9 @@ describe('a hostile peer', () => {
 
   it('a body longer than the size its feed lists: the download stops there', async () => {
     const flood = floodHandler();
-    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/files/evil-one/scripts/run.py', flood.handler));
+    const o = await withEvilPeer(async ({ server }) =>
+      server.override('/feed/v1/files/evil-one/scripts/run.py', flood.handler),
+    );
     expectRejected(o, 'skills/evil-one', 'peer-digest-mismatch', 'longer than the 13 bytes listed for it');
     expect(o.names).toContain('evil-two');
     expect(flood.sent()).toBeLessThan(FLOOD_BYTES);
@@ -192,7 +202,10 @@ describe('a hostile peer', () => {
 
   it('an oversized body without a listed size or Content-Length: the download stops at federation.max_bytes', async () => {
     const flood = floodHandler();
-    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/skills/evil-one.json', flood.handler), { max_bytes: 100_000 });
+    const o = await withEvilPeer(
+      async ({ server }) => server.override('/feed/v1/skills/evil-one.json', flood.handler),
+      { max_bytes: 100_000 },
+    );
     expectRejected(o, 'skills/evil-one', 'peer-too-large', 'the 100000-byte limit (federation.max_bytes)');
     expect(o.names).toContain('evil-two');
     expect(flood.sent()).toBeLessThan(FLOOD_BYTES);
@@ -200,7 +213,11 @@ describe('a hostile peer', () => {
 
   it('an oversized body announced by Content-Length is refused before reading', async () => {
     const o = await withEvilPeer(
-      async ({ server }) => server.override('/feed/v1/index.json', (_req, res) => void res.writeHead(200, { 'content-length': 10_000_000 }).end()),
+      async ({ server }) =>
+        server.override(
+          '/feed/v1/index.json',
+          (_req, res) => void res.writeHead(200, { 'content-length': 10_000_000 }).end(),
+        ),
       { max_bytes: 100_000 },
     );
     expectRejected(o, 'index.json', 'peer-too-large');
@@ -209,13 +226,18 @@ describe('a hostile peer', () => {
   it('a redirect to another host is not followed', async () => {
     const o = await withEvilPeer(async ({ server }) => {
       const port = new URL(server.url).port;
-      server.override('/feed/v1/index.json', (_req, res) => void res.writeHead(302, { location: `http://localhost:${port}/feed/v1/index.json` }).end());
+      server.override(
+        '/feed/v1/index.json',
+        (_req, res) => void res.writeHead(302, { location: `http://localhost:${port}/feed/v1/index.json` }).end(),
+      );
     });
     expectRejected(o, 'index.json', 'peer-redirect', 'only redirects to 127.0.0.1');
   });
 
   it('a server that never answers is cut off by the timeout', async () => {
-    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/index.json', () => {}), { timeout_ms: 500 });
+    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/index.json', () => {}), {
+      timeout_ms: 500,
+    });
     expectRejected(o, 'index.json', 'peer-timeout', 'within 500 ms');
   });
 
@@ -234,7 +256,9 @@ describe('a hostile peer', () => {
   });
 
   it('a file the skill JSON lists but the peer does not serve', async () => {
-    const o = await withEvilPeer(async ({ server }) => server.override('/feed/v1/files/evil-one/scripts/run.py', (_req, res) => void res.writeHead(404).end()));
+    const o = await withEvilPeer(async ({ server }) =>
+      server.override('/feed/v1/files/evil-one/scripts/run.py', (_req, res) => void res.writeHead(404).end()),
+    );
     expectRejected(o, 'skills/evil-one', 'peer-not-found', 'files/evil-one/scripts/run.py: not found (HTTP 404)');
     expect(o.names).toContain('evil-two');
   });

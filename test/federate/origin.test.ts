@@ -26,10 +26,19 @@ let n = 0;
 const cacheDir = () => path.join(tmp, `cache-${++n}`);
 
 /** Registry `name`: its own skills, plus what it imports from `peers`, published with reexport on. */
-async function registry(name: string, skills: string[], peers: Array<{ name: string; url: string }>): Promise<TestServer> {
-  await writeSkills(path.join(tmp, `${name}-skills`), skills.map((s) => ({ name: s })));
+async function registry(
+  name: string,
+  skills: string[],
+  peers: Array<{ name: string; url: string }>,
+): Promise<TestServer> {
+  await writeSkills(
+    path.join(tmp, `${name}-skills`),
+    skills.map((s) => ({ name: s })),
+  );
   const config = SkillpressConfig.parse({ registry: { name, title: name }, federation: { reexport: true, peers } });
-  const catalog = await federate(await loadSkills(path.join(tmp, `${name}-skills`), name), config, { cacheDir: cacheDir() });
+  const catalog = await federate(await loadSkills(path.join(tmp, `${name}-skills`), name), config, {
+    cacheDir: cacheDir(),
+  });
   const dist = path.join(tmp, `${name}-dist-${++n}`);
   await writeFeed(catalog, { outDir: dist, config, sourceDateEpoch: 1_767_225_600 });
   return serveDir(dist);
@@ -53,12 +62,16 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const configOf = (peers: Array<{ name: string; url: string }>) => SkillpressConfig.parse({ registry: { name: 'home' }, federation: { reexport: true, peers } });
+const configOf = (peers: Array<{ name: string; url: string }>) =>
+  SkillpressConfig.parse({ registry: { name: 'home' }, federation: { reexport: true, peers } });
 const find = (catalog: Catalog, name: string): Skill => catalog.skills.find((s) => s.name === name)!;
-const route = (s: Skill) => ({ registry: s.registry, ...(s.source.kind === 'peer' ? { peer: s.source.peer, via: s.source.via } : {}) });
+const route = (s: Skill) => ({
+  registry: s.registry,
+  ...(s.source.kind === 'peer' ? { peer: s.source.peer, via: s.source.via } : {}),
+});
 
 describe('origin kept across federation', () => {
-  it('B → A → us: B\'s skill is attributed to B, via A; A\'s own skill to A', async () => {
+  it("B → A → us: B's skill is attributed to B, via A; A's own skill to A", async () => {
     const result = await federate(local, configOf([{ name: 'a', url: a.url }]), { cacheDir: cacheDir() });
     expect(route(find(result, 'b-skill'))).toEqual({ registry: 'b', peer: 'a', via: ['a'] });
     expect(route(find(result, 'a-skill'))).toEqual({ registry: 'a', peer: 'a', via: undefined });
@@ -74,7 +87,11 @@ describe('origin kept across federation', () => {
     expect([card.registry, card.via]).toEqual(['b', ['a']]);
     const ours = await serveDir(out);
     try {
-      const next = await federate({ skills: [], problems: [] }, SkillpressConfig.parse({ registry: { name: 'd' }, federation: { peers: [{ name: 'home', url: ours.url }] } }), { cacheDir: cacheDir() });
+      const next = await federate(
+        { skills: [], problems: [] },
+        SkillpressConfig.parse({ registry: { name: 'd' }, federation: { peers: [{ name: 'home', url: ours.url }] } }),
+        { cacheDir: cacheDir() },
+      );
       expect(route(find(next, 'b-skill'))).toEqual({ registry: 'b', peer: 'home', via: ['a', 'home'] });
       expect(route(find(next, 'home-skill'))).toEqual({ registry: 'home', peer: 'home', via: undefined });
     } finally {
@@ -88,15 +105,27 @@ describe('origin kept across federation', () => {
   ])('the same skill by two routes (%s) is imported once, by the shorter route', async (_label, order) => {
     const urls: Record<string, string> = { a: a.url, b: b.url };
     const logs: string[] = [];
-    const result = await federate(local, configOf(order.map((name) => ({ name, url: urls[name]! }))), { cacheDir: cacheDir(), log: (l) => logs.push(l) });
-    expect(result.skills.filter((s) => s.name === 'b-skill').map(route)).toEqual([{ registry: 'b', peer: 'b', via: undefined }]);
+    const result = await federate(local, configOf(order.map((name) => ({ name, url: urls[name]! }))), {
+      cacheDir: cacheDir(),
+      log: (l) => logs.push(l),
+    });
+    expect(result.skills.filter((s) => s.name === 'b-skill').map(route)).toEqual([
+      { registry: 'b', peer: 'b', via: undefined },
+    ]);
     expect(result.problems).toEqual([]);
     expect(logs.join('\n')).toContain('peer a: 2 skill(s) fetched');
     expect(logs.join('\n')).toContain('1 already imported by a shorter route');
   });
 
   it('routes of the same length: config order decides', async () => {
-    const result = await federate(local, configOf([{ name: 'a2', url: a.url }, { name: 'a', url: a.url }]), { cacheDir: cacheDir() });
+    const result = await federate(
+      local,
+      configOf([
+        { name: 'a2', url: a.url },
+        { name: 'a', url: a.url },
+      ]),
+      { cacheDir: cacheDir() },
+    );
     expect(route(find(result, 'b-skill'))).toEqual({ registry: 'b', peer: 'a2', via: ['a2'] });
     // A's own skill under two peer names is two origins: a name clash, reported.
     expect(result.problems.map((p) => [p.skill, p.rule])).toEqual([['peer:a', 'federation-name-clash']]);
@@ -110,7 +139,9 @@ describe('origin kept across federation', () => {
     const cycle = result.problems.filter((p) => p.rule === 'federation-cycle');
     expect(cycle).toHaveLength(1);
     expect(cycle[0]).toMatchObject({ severity: 'warning', skill: 'peer:a', file: 'skills/home-skill' });
-    expect(cycle[0]!.message).toContain('"home-skill" came by home → a; a skill that passed through this registry ("home") is an import cycle and is not imported back');
+    expect(cycle[0]!.message).toContain(
+      '"home-skill" came by home → a; a skill that passed through this registry ("home") is an import cycle and is not imported back',
+    );
     expect(result.problems.filter((p) => p.rule === 'federation-name-clash')).toEqual([]);
   });
 });

@@ -10,11 +10,23 @@ import { skillMd, tempDir } from './helpers/skills.ts';
 
 describe('rawSkillUrl (seed 001 translation rules)', () => {
   it.each([
-    ['https://github.com/org/repo/blob/main/skills/name/SKILL.md', 'https://raw.githubusercontent.com/org/repo/main/skills/name/SKILL.md'],
-    ['https://gitlab.com/org/repo/-/blob/main/skills/name/SKILL.md', 'https://gitlab.com/org/repo/-/raw/main/skills/name/SKILL.md'],
+    [
+      'https://github.com/org/repo/blob/main/skills/name/SKILL.md',
+      'https://raw.githubusercontent.com/org/repo/main/skills/name/SKILL.md',
+    ],
+    [
+      'https://gitlab.com/org/repo/-/blob/main/skills/name/SKILL.md',
+      'https://gitlab.com/org/repo/-/raw/main/skills/name/SKILL.md',
+    ],
     ['https://gitlab.com/group/sub/repo/-/blob/v1.2/SKILL.md', 'https://gitlab.com/group/sub/repo/-/raw/v1.2/SKILL.md'],
-    ['https://bitbucket.org/org/repo/src/main/skills/name/SKILL.md', 'https://bitbucket.org/org/repo/raw/main/skills/name/SKILL.md'],
-    ['https://raw.githubusercontent.com/org/repo/main/SKILL.md', 'https://raw.githubusercontent.com/org/repo/main/SKILL.md'],
+    [
+      'https://bitbucket.org/org/repo/src/main/skills/name/SKILL.md',
+      'https://bitbucket.org/org/repo/raw/main/skills/name/SKILL.md',
+    ],
+    [
+      'https://raw.githubusercontent.com/org/repo/main/SKILL.md',
+      'https://raw.githubusercontent.com/org/repo/main/SKILL.md',
+    ],
     ['https://example.com/skills/x/SKILL.md', 'https://example.com/skills/x/SKILL.md'],
   ])('%s → %s', (input, raw) => {
     expect(rawSkillUrl(input)).toBe(raw);
@@ -40,7 +52,10 @@ describe('skills registered by URL', () => {
   });
 
   const config = (urls: string[], trusted = ['127.0.0.1']) =>
-    SkillpressConfig.parse({ registry: { name: 'home' }, federation: { skill_urls: urls, trusted_domains: trusted, timeout_ms: 2_000 } });
+    SkillpressConfig.parse({
+      registry: { name: 'home' },
+      federation: { skill_urls: urls, trusted_domains: trusted, timeout_ms: 2_000 },
+    });
 
   it('fetches a trusted SKILL.md, validates it and marks it healthy; an unchanged one costs one conditional request', async () => {
     const url = `${server.url}/org/repo/main/skills/url-skill/SKILL.md`;
@@ -56,7 +71,9 @@ describe('skills registered by URL', () => {
 
     const before = server.requests.length;
     const second = await federate(empty, config([url]), { cacheDir, now });
-    expect(server.requests.slice(before)).toEqual([{ path: '/org/repo/main/skills/url-skill/SKILL.md', conditional: true, status: 304 }]);
+    expect(server.requests.slice(before)).toEqual([
+      { path: '/org/repo/main/skills/url-skill/SKILL.md', conditional: true, status: 304 },
+    ]);
     expect(second.skills[0]!.health.status).toBe('healthy');
     expect(second.skills[0]!.digest).toBe(skill.digest);
   });
@@ -64,7 +81,10 @@ describe('skills registered by URL', () => {
   it('does not fetch a host missing from trusted_domains', async () => {
     const url = `${server.url}/org/repo/main/skills/url-skill/SKILL.md`;
     const before = server.requests.length;
-    const result = await federate(empty, config([url], ['raw.githubusercontent.com']), { cacheDir: path.join(tmp, 'cache-untrusted'), now });
+    const result = await federate(empty, config([url], ['raw.githubusercontent.com']), {
+      cacheDir: path.join(tmp, 'cache-untrusted'),
+      now,
+    });
     expect(result.skills).toEqual([]);
     expect(server.requests.length).toBe(before);
     expect(result.problems[0]).toMatchObject({ severity: 'warning', rule: 'url-untrusted', skill: `url:${url}` });
@@ -73,8 +93,15 @@ describe('skills registered by URL', () => {
 
   it('does not follow a redirect to an untrusted host', async () => {
     const port = new URL(server.url).port;
-    server.override('/redirect/SKILL.md', (_req, res) => void res.writeHead(301, { location: `http://localhost:${port}/org/repo/main/skills/url-skill/SKILL.md` }).end());
-    const result = await federate(empty, config([`${server.url}/redirect/SKILL.md`]), { cacheDir: path.join(tmp, 'cache-redirect'), now });
+    server.override(
+      '/redirect/SKILL.md',
+      (_req, res) =>
+        void res.writeHead(301, { location: `http://localhost:${port}/org/repo/main/skills/url-skill/SKILL.md` }).end(),
+    );
+    const result = await federate(empty, config([`${server.url}/redirect/SKILL.md`]), {
+      cacheDir: path.join(tmp, 'cache-redirect'),
+      now,
+    });
     expect(result.skills).toEqual([]);
     expect(result.problems[0]!.rule).toBe('url-unreachable');
     expect(result.problems[0]!.message).toContain('refused');

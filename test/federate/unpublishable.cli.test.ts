@@ -24,7 +24,11 @@ let peer: TestServer;
 beforeAll(async () => {
   tmp = await tempDir('unpublishable');
   const dist = path.join(tmp, 'peer-dist');
-  await writeSkills(path.join(tmp, 'peer-skills'), [{ name: 'clashing' }, { name: 'long-name' }, { name: 'fine-one', files: { 'tools.json': '{ not json' } }]);
+  await writeSkills(path.join(tmp, 'peer-skills'), [
+    { name: 'clashing' },
+    { name: 'long-name' },
+    { name: 'fine-one', files: { 'tools.json': '{ not json' } },
+  ]);
   await publish(path.join(tmp, 'peer-skills'), dist, 'acme');
   await addFeedFiles(dist, 'clashing', { a: 'a file\n', 'a/b': 'a file in the folder a\n' });
   await addFeedFiles(dist, 'long-name', { [`${'n'.repeat(300)}.md`]: 'a long name\n' });
@@ -37,11 +41,18 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-async function build(reexport: boolean): Promise<{ result: Record<string, any>; stderr: string }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function build(reexport: boolean): Promise<{ result: Record<string, any>; stderr: string }> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const project = path.join(tmp, 'project');
   await mkdir(path.join(project, 'config'), { recursive: true });
-  await writeFile(path.join(project, 'config', 'skillpress.json'), JSON.stringify({ registry: { name: 'home' }, federation: { reexport, peers: [{ name: 'acme', url: peer.url }] } }));
-  const out = await run(NODE, [CLI, 'build', '--no-site', '--json'], { cwd: project, env: { ...process.env, CI: '1' } });
+  await writeFile(
+    path.join(project, 'config', 'skillpress.json'),
+    JSON.stringify({ registry: { name: 'home' }, federation: { reexport, peers: [{ name: 'acme', url: peer.url }] } }),
+  );
+  const out = await run(NODE, [CLI, 'build', '--no-site', '--json'], {
+    cwd: project,
+    env: { ...process.env, CI: '1' },
+  });
   return { result: JSON.parse(out.stdout), stderr: out.stderr };
 }
 
@@ -63,9 +74,11 @@ describe.each([true, false])('a peer with unpublishable files, reexport: %s', (r
     expect(existsSync(path.join(tmp, 'project', 'dist', feed, 'skills', 'clashing.json'))).toBe(false);
   });
 
-  it('reports the problems of every pass once: the feed, and the site\'s catalog view of skills not re-exported', async () => {
+  it("reports the problems of every pass once: the feed, and the site's catalog view of skills not re-exported", async () => {
     const { result } = await build(reexport);
-    const toolsJson = result.problems.filter((p: { skill: string; rule: string }) => p.skill === 'fine-one' && p.rule === 'tools-json');
+    const toolsJson = result.problems.filter(
+      (p: { skill: string; rule: string }) => p.skill === 'fine-one' && p.rule === 'tools-json',
+    );
     expect(toolsJson).toHaveLength(1);
   });
 });

@@ -25,7 +25,10 @@ const cacheDir = () => path.join(tmp, `cache-${++n}`);
 
 beforeAll(async () => {
   tmp = await tempDir('feed-reader');
-  await writeSkills(path.join(tmp, 'skills'), [{ name: 'pdf-tools', files: { 'scripts/run.sh': '#!/bin/sh\necho hi\n', 'a b/#1.txt': 'odd name\n' } }, { name: 'csv-clean' }]);
+  await writeSkills(path.join(tmp, 'skills'), [
+    { name: 'pdf-tools', files: { 'scripts/run.sh': '#!/bin/sh\necho hi\n', 'a b/#1.txt': 'odd name\n' } },
+    { name: 'csv-clean' },
+  ]);
   dist = path.join(tmp, 'dist');
   await publish(path.join(tmp, 'skills'), dist, 'acme');
   server = await serveDir(dist);
@@ -42,7 +45,10 @@ describe('reading a feed', () => {
     const original = await readFile(path.join(tmp, 'skills', 'pdf-tools', 'a b', '#1.txt'));
     for (const location of [dist, path.join(dist, 'feed', 'v1'), server.url, `${server.url}/feed/v1/index.json`]) {
       const reader = await openFeed(location, { cacheDir: cacheDir() });
-      expect(reader.index.skills.map((s) => s.id), location).toEqual(['csv-clean', 'pdf-tools']);
+      expect(
+        reader.index.skills.map((s) => s.id),
+        location,
+      ).toEqual(['csv-clean', 'pdf-tools']);
       expect((await reader.cards()).skills.map((c) => c.id)).toEqual(['csv-clean', 'pdf-tools']);
       const { skill, files } = await reader.readSkill('pdf-tools');
       expect(skill.card.registry).toBe('acme');
@@ -67,11 +73,17 @@ describe('reading a feed', () => {
     reader = await openFeed(copy);
     await expect(reader.readSkill('pdf-tools')).rejects.toMatchObject({ rule: 'leaves-feed' });
 
-    await editSkillJson(copy, 'pdf-tools', (skill) => void skill.files.push({ ...skill.files[1], path: 'scripts/run.sh/inner' }));
+    await editSkillJson(
+      copy,
+      'pdf-tools',
+      (skill) => void skill.files.push({ ...skill.files[1], path: 'scripts/run.sh/inner' }),
+    );
     reader = await openFeed(copy);
     const err = await reader.readSkill('pdf-tools').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsafePathError);
-    expect((err as Error).message).toContain('path "scripts/run.sh" is a file and also the folder of "scripts/run.sh/inner"');
+    expect((err as Error).message).toContain(
+      'path "scripts/run.sh" is a file and also the folder of "scripts/run.sh/inner"',
+    );
   });
 });
 
@@ -88,7 +100,11 @@ describe('a hostile feed URL (issue 11, row 5)', () => {
   it('an index.json that streams forever stops at the index limit, and the connection is closed', async () => {
     const forever = endless();
     server.override('/forever/feed/v1/index.json', forever.handler);
-    await expectRefused(`${server.url}/forever/`, 'too-large', 'body passed the 16777216-byte limit (the index.json limit)');
+    await expectRefused(
+      `${server.url}/forever/`,
+      'too-large',
+      'body passed the 16777216-byte limit (the index.json limit)',
+    );
     await expect.poll(() => forever.closed()).toBe(true);
   });
 
@@ -100,7 +116,10 @@ describe('a hostile feed URL (issue 11, row 5)', () => {
 
   it('a redirect to another host is refused', async () => {
     const other = server.url.replace('127.0.0.1', 'localhost');
-    server.override('/moved/feed/v1/index.json', (_req, res) => void res.writeHead(302, { location: `${other}/feed/v1/index.json` }).end());
+    server.override(
+      '/moved/feed/v1/index.json',
+      (_req, res) => void res.writeHead(302, { location: `${other}/feed/v1/index.json` }).end(),
+    );
     await expectRefused(`${server.url}/moved/`, 'redirect', `redirect to ${other}/feed/v1/index.json refused`);
   });
 
@@ -111,7 +130,10 @@ describe('a hostile feed URL (issue 11, row 5)', () => {
     const before = await store.readIndex();
     const answers: Array<[string, Handler]> = [
       ['a gzip bomb', serveBomb(bomb)],
-      ['not a feed', (_req, res) => void res.writeHead(200, { etag: '"new"' }).end('{"feed_version":"1","skills":"none"}')],
+      [
+        'not a feed',
+        (_req, res) => void res.writeHead(200, { etag: '"new"' }).end('{"feed_version":"1","skills":"none"}'),
+      ],
       ['an error status', (_req, res) => void res.writeHead(500).end()],
     ];
     for (const [label, handler] of answers) {

@@ -19,7 +19,12 @@ export async function readTarGz(buf: Buffer): Promise<Entry[]> {
     for await (const entry of ex) {
       const chunks: Buffer[] = [];
       for await (const c of entry) chunks.push(c as Buffer);
-      entries.push({ path: entry.header.name, bytes: Buffer.concat(chunks), mode: entry.header.mode, type: entry.header.type });
+      entries.push({
+        path: entry.header.name,
+        bytes: Buffer.concat(chunks),
+        mode: entry.header.mode,
+        type: entry.header.type,
+      });
     }
   })();
   ex.end(gunzipSync(buf));
@@ -28,7 +33,11 @@ export async function readTarGz(buf: Buffer): Promise<Entry[]> {
 }
 
 export function readZip(buf: Buffer): Entry[] {
-  return Object.entries(unzipSync(new Uint8Array(buf))).map(([p, bytes]) => ({ path: p, bytes: Buffer.from(bytes), type: 'file' }));
+  return Object.entries(unzipSync(new Uint8Array(buf))).map(([p, bytes]) => ({
+    path: p,
+    bytes: Buffer.from(bytes),
+    type: 'file',
+  }));
 }
 
 /** Every file below `dir`, as `/`-separated paths relative to `base`. */

@@ -18,7 +18,8 @@ async function buildAt(n: number, epoch: number): Promise<string> {
   return out;
 }
 
-const changesOf = (out: string) => Changes.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/changes.json'), 'utf8')));
+const changesOf = (out: string) =>
+  Changes.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/changes.json'), 'utf8')));
 
 beforeAll(() => {
   fx = makeFixture();
@@ -48,10 +49,19 @@ describe('changes.json', () => {
     expect(second.previous_generated_at).toBe(new Date(1_000_000).toISOString());
     const by = new Map(second.changes.map((c) => [c.id, c]));
     expect([...by.keys()]).toEqual(['kitchen-sink', 'new-skill', 'only-skill-md']);
-    expect(by.get('kitchen-sink')).toMatchObject({ change: 'updated', version: '1.1.0', previous_version: '1.0.0', previous_digest: oldDigest });
+    expect(by.get('kitchen-sink')).toMatchObject({
+      change: 'updated',
+      version: '1.1.0',
+      previous_version: '1.0.0',
+      previous_digest: oldDigest,
+    });
     expect(by.get('kitchen-sink')!.digest).not.toBe(oldDigest);
     expect(by.get('new-skill')).toMatchObject({ change: 'added' });
-    expect(by.get('only-skill-md')).toMatchObject({ change: 'removed', previous_version: '0.1.0', at: new Date(2_000_000).toISOString() });
+    expect(by.get('only-skill-md')).toMatchObject({
+      change: 'removed',
+      previous_version: '0.1.0',
+      at: new Date(2_000_000).toISOString(),
+    });
 
     // Nothing changed: only the tombstone stays, with the time it was removed.
     const third = changesOf(await buildAt(3, 3_000));
@@ -73,6 +83,8 @@ describe('changes.json', () => {
     const out = await buildAt(1, 1_000);
     const cards = path.join(out, 'feed/v1/cards.json');
     writeFileSync(cards, readFileSync(cards, 'utf8').replace('"kitchen-sink"', '"kitchen-sunk"'));
-    await expect(loadPreviousFeed(out)).rejects.toThrow(/cards\.json: sha256 [0-9a-f]{64} does not match the feed index/);
+    await expect(loadPreviousFeed(out)).rejects.toThrow(
+      /cards\.json: sha256 [0-9a-f]{64} does not match the feed index/,
+    );
   });
 });

@@ -8,7 +8,16 @@ import type { Catalog, Skill } from '../../src/model/skill.ts';
 import { Cards, Changes, DiscoveryIndex, FeedIndex, FeedSkill, PUBLISHED_SCHEMAS } from '../../src/model/feed.ts';
 import { writeFeed, type FeedSummary } from '../../src/emit/feed/index.ts';
 import { SkillSearch } from '../../src/search/index.ts';
-import { GROUP_MARKER, IGNORED_MARKER, MAX_FILE_BYTES, PRIVATE_MARKER, PRIVATE_NAMES, UNUSUAL_NAMES, makeFixture, type Fixture } from './fixture.ts';
+import {
+  GROUP_MARKER,
+  IGNORED_MARKER,
+  MAX_FILE_BYTES,
+  PRIVATE_MARKER,
+  PRIVATE_NAMES,
+  UNUSUAL_NAMES,
+  makeFixture,
+  type Fixture,
+} from './fixture.ts';
 import { everyText, readTarGz, readZip, walk } from './archive-reader.ts';
 
 const EPOCH = 1_700_000_000;
@@ -23,14 +32,23 @@ let out: string;
 let summary: FeedSummary;
 let feedDir: string;
 
-async function build(outDir: string, cat = catalog, cfg = config, extra: Partial<Parameters<typeof writeFeed>[1]> = {}): Promise<FeedSummary> {
+async function build(
+  outDir: string,
+  cat = catalog,
+  cfg = config,
+  extra: Partial<Parameters<typeof writeFeed>[1]> = {},
+): Promise<FeedSummary> {
   return writeFeed(cat, { outDir, config: cfg, sourceDateEpoch: EPOCH, ...extra });
 }
 
 beforeAll(async () => {
   fx = makeFixture();
   config = SkillpressConfig.parse(json(path.join(fx.config, 'skillpress.json')));
-  catalog = await loadCatalog(fx.skills, { maxFileBytes: config.skills.max_file_bytes, registry: config.registry.name, sourceDateEpoch: EPOCH });
+  catalog = await loadCatalog(fx.skills, {
+    maxFileBytes: config.skills.max_file_bytes,
+    registry: config.registry.name,
+    sourceDateEpoch: EPOCH,
+  });
   out = path.join(fx.dir, 'out');
   summary = await build(out);
   feedDir = path.join(out, 'feed', 'v1');
@@ -42,7 +60,12 @@ afterAll(() => {
 
 describe('feed files', () => {
   it('loads the fixture as expected', () => {
-    expect(catalog.skills.map((s) => s.id).sort()).toEqual(['hidden-group-skill', 'hidden-private-skill', 'kitchen-sink', 'only-skill-md']);
+    expect(catalog.skills.map((s) => s.id).sort()).toEqual([
+      'hidden-group-skill',
+      'hidden-private-skill',
+      'kitchen-sink',
+      'only-skill-md',
+    ]);
     expect(summary).toMatchObject({ skills: 2, withheld: 2, imported: 0, skippedFiles: 1 });
   });
 
@@ -97,7 +120,12 @@ describe('feed files', () => {
     const skill = FeedSkill.parse(json(path.join(feedDir, 'skills', 'kitchen-sink.json')));
     expect(skill.summary.tools).toEqual([{ name: 'get_plan', description: 'Explain a query.' }]);
     expect(skill.summary.resources).toEqual([{ uri: 'resource://kitchen/rules.md', name: 'rules' }]);
-    expect(skill.card).toMatchObject({ registry: 'test-registry', version: '1.0.0', domain: 'testing', tags: ['files', 'edge-cases'] });
+    expect(skill.card).toMatchObject({
+      registry: 'test-registry',
+      version: '1.0.0',
+      domain: 'testing',
+      tags: ['files', 'edge-cases'],
+    });
     expect(skill.card.tokens).toBeGreaterThan(10);
     expect(skill.card.links).toEqual({
       skill: 'skills/kitchen-sink.json',
@@ -114,7 +142,12 @@ describe('private and group skills', () => {
     const needles = [PRIVATE_MARKER, GROUP_MARKER, ...PRIVATE_NAMES, 'alice'];
     // Also their base64 forms at each alignment, as binary files are stored in base64.
     for (const m of [PRIVATE_MARKER, GROUP_MARKER]) {
-      for (let i = 0; i < 3; i++) needles.push(Buffer.from('xxx'.slice(0, i) + m).toString('base64').slice(4, -4));
+      for (let i = 0; i < 3; i++)
+        needles.push(
+          Buffer.from('xxx'.slice(0, i) + m)
+            .toString('base64')
+            .slice(4, -4),
+        );
     }
     const texts = await everyText(out);
     expect(texts.length).toBeGreaterThan(20);
@@ -140,16 +173,31 @@ describe('discovery index and archives', () => {
       ['only-skill-md', 'skill-md', 'only-skill-md/SKILL.md'],
     ]);
     for (const s of index.skills) {
-      const artifact = readFileSync(path.join(wk(), ...new URL(s.url, 'https://x.test/.well-known/agent-skills/index.json').pathname.split('/').slice(3).map(decodeURIComponent)));
+      const artifact = readFileSync(
+        path.join(
+          wk(),
+          ...new URL(s.url, 'https://x.test/.well-known/agent-skills/index.json').pathname
+            .split('/')
+            .slice(3)
+            .map(decodeURIComponent),
+        ),
+      );
       expect(s.digest).toBe(`sha256:${sha256(artifact)}`);
     }
-    expect(readFileSync(path.join(wk(), 'only-skill-md', 'SKILL.md')).equals(readFileSync(path.join(fx.skills, 'only-skill-md', 'SKILL.md')))).toBe(true);
+    expect(
+      readFileSync(path.join(wk(), 'only-skill-md', 'SKILL.md')).equals(
+        readFileSync(path.join(fx.skills, 'only-skill-md', 'SKILL.md')),
+      ),
+    ).toBe(true);
   });
 
   it('each archive unpacks to exactly the skill’s stored files, SKILL.md at the root', async () => {
     for (const id of ['kitchen-sink', 'only-skill-md']) {
       const skill = catalog.skills.find((s) => s.id === id)!;
-      const expected = skill.files.filter((f) => !f.skipped).map((f) => f.path).sort();
+      const expected = skill.files
+        .filter((f) => !f.skipped)
+        .map((f) => f.path)
+        .sort();
       const tar = await readTarGz(readFileSync(path.join(wk(), `${id}.tar.gz`)));
       const zip = readZip(readFileSync(path.join(wk(), `${id}.zip`)));
       for (const entries of [tar, zip]) {
@@ -179,7 +227,9 @@ describe('feed documents', () => {
       expect(sha256(bytes)).toBe(part.sha256);
       expect(bytes.length).toBe(part.bytes);
     }
-    expect(Object.keys(index.parts).sort()).toEqual(['cards', 'changes', 'search', 'search_body', ...Object.keys(PUBLISHED_SCHEMAS).map((n) => `schema:${n}`)].sort());
+    expect(Object.keys(index.parts).sort()).toEqual(
+      ['cards', 'changes', 'search', 'search_body', ...Object.keys(PUBLISHED_SCHEMAS).map((n) => `schema:${n}`)].sort(),
+    );
     for (const s of index.skills) {
       const bytes = readFileSync(path.join(feedDir, ...s.url.split('/').map(decodeURIComponent)));
       expect(sha256(bytes)).toBe(s.sha256);
@@ -216,11 +266,16 @@ describe('reproducibility', () => {
   it('gives byte-identical output for the same input and SOURCE_DATE_EPOCH', async () => {
     const again = path.join(fx.dir, 'out-again');
     // A fresh load too: nothing may depend on timing or file system order.
-    const catalog2 = await loadCatalog(fx.skills, { maxFileBytes: config.skills.max_file_bytes, registry: config.registry.name, sourceDateEpoch: EPOCH });
+    const catalog2 = await loadCatalog(fx.skills, {
+      maxFileBytes: config.skills.max_file_bytes,
+      registry: config.registry.name,
+      sourceDateEpoch: EPOCH,
+    });
     await build(again, catalog2);
     const a = walk(out).sort();
     expect(walk(again).sort()).toEqual(a);
-    for (const rel of a) expect(readFileSync(path.join(again, rel)).equals(readFileSync(path.join(out, rel))), rel).toBe(true);
+    for (const rel of a)
+      expect(readFileSync(path.join(again, rel)).equals(readFileSync(path.join(out, rel))), rel).toBe(true);
   });
 });
 
@@ -273,7 +328,11 @@ describe('unsafe file paths', () => {
     expect(walk(root).every((p) => p.startsWith('out/'))).toBe(true);
     expect(existsSync(path.join(dir, 'feed/v1/files/escape.txt'))).toBe(false);
     expect(statSync(path.join(dir, 'feed/v1/files/only-skill-md/SKILL.md')).isFile()).toBe(true);
-    const listed = FeedSkill.parse(json(path.join(dir, 'feed/v1/skills/only-skill-md.json'))).files.filter((f) => f.path !== 'SKILL.md');
-    expect(listed.map((f) => [f.url, f.skipped?.reason.startsWith('not published: path ')])).toEqual(Array(4).fill([undefined, true]));
+    const listed = FeedSkill.parse(json(path.join(dir, 'feed/v1/skills/only-skill-md.json'))).files.filter(
+      (f) => f.path !== 'SKILL.md',
+    );
+    expect(listed.map((f) => [f.url, f.skipped?.reason.startsWith('not published: path ')])).toEqual(
+      Array(4).fill([undefined, true]),
+    );
   });
 });

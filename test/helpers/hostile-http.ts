@@ -24,8 +24,16 @@ async function gzipZeros(mib: number): Promise<Buffer> {
 }
 
 /** Answer with `bomb` as a gzip-encoded body (what a 200 of a small file looks like on the wire). */
-export const serveBomb = (bomb: Buffer) => (_req: IncomingMessage, res: ServerResponse): void =>
-  void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.byteLength }).end(bomb);
+export const serveBomb =
+  (bomb: Buffer) =>
+  (_req: IncomingMessage, res: ServerResponse): void =>
+    void res
+      .writeHead(200, {
+        'content-type': 'application/json',
+        'content-encoding': 'gzip',
+        'content-length': bomb.byteLength,
+      })
+      .end(bomb);
 
 /** A body that never ends: as fast as the client reads. `closed()` tells whether the client hung up. */
 export function endless(): { handler: (req: IncomingMessage, res: ServerResponse) => void; closed: () => boolean } {

@@ -110,13 +110,35 @@ export const SEED_CASES: readonly SeedCase[] = [
   {
     name: 'coastal roof damage in a hurricane is paid in full less the deductible',
     skill: 'adjudicate-storm-claim',
-    input: { claim_id: 'C-1', region: 'coastal', damage_type: 'roof', wind_speed_mph: 85, claimed_amount: 20000, policy_limit: 250000, deductible: 1000 },
-    expected: { claim_id: 'C-1', decision: 'approve', payout: 19000, payout_pct: 100, wind_band: 'hurricane', matched_rule: 'coastal/roof/hurricane' },
+    input: {
+      claim_id: 'C-1',
+      region: 'coastal',
+      damage_type: 'roof',
+      wind_speed_mph: 85,
+      claimed_amount: 20000,
+      policy_limit: 250000,
+      deductible: 1000,
+    },
+    expected: {
+      claim_id: 'C-1',
+      decision: 'approve',
+      payout: 19000,
+      payout_pct: 100,
+      wind_band: 'hurricane',
+      matched_rule: 'coastal/roof/hurricane',
+    },
   },
   {
     name: 'coastal roof damage in a tropical storm is paid at 80%',
     skill: 'adjudicate-storm-claim',
-    input: { region: 'coastal', damage_type: 'roof', wind_speed_mph: 55, claimed_amount: 12000, policy_limit: 250000, deductible: 500 },
+    input: {
+      region: 'coastal',
+      damage_type: 'roof',
+      wind_speed_mph: 55,
+      claimed_amount: 12000,
+      policy_limit: 250000,
+      deductible: 500,
+    },
     expected: { decision: 'approve', payout: 9100, payout_pct: 80, wind_band: 'tropical-storm' },
   },
   {
@@ -134,38 +156,76 @@ export const SEED_CASES: readonly SeedCase[] = [
   {
     name: 'structural damage in a tropical storm goes to an engineer',
     skill: 'adjudicate-storm-claim',
-    input: { region: 'coastal', damage_type: 'structural', wind_speed_mph: 60, claimed_amount: 40000, policy_limit: 200000 },
+    input: {
+      region: 'coastal',
+      damage_type: 'structural',
+      wind_speed_mph: 60,
+      claimed_amount: 40000,
+      policy_limit: 200000,
+    },
     expected: { decision: 'refer', payout: 0, reasons: ['engineer inspection required'] },
   },
   {
     name: 'a large approved loss is referred to a senior adjuster',
     skill: 'adjudicate-storm-claim',
-    input: { region: 'coastal', damage_type: 'structural', wind_speed_mph: 120, claimed_amount: 150000, policy_limit: 300000, deductible: 5000 },
+    input: {
+      region: 'coastal',
+      damage_type: 'structural',
+      wind_speed_mph: 120,
+      claimed_amount: 150000,
+      policy_limit: 300000,
+      deductible: 5000,
+    },
     expected: { decision: 'refer', payout: 0, wind_band: 'major-hurricane' },
   },
   {
     name: 'a loss under the deductible is denied',
     skill: 'adjudicate-storm-claim',
-    input: { region: 'inland', damage_type: 'tree_fall', wind_speed_mph: 45, claimed_amount: 900, policy_limit: 200000, deductible: 1000 },
+    input: {
+      region: 'inland',
+      damage_type: 'tree_fall',
+      wind_speed_mph: 45,
+      claimed_amount: 900,
+      policy_limit: 200000,
+      deductible: 1000,
+    },
     expected: { decision: 'deny', payout: 0 },
   },
   {
     name: 'the payout is capped at the policy limit',
     skill: 'adjudicate-storm-claim',
-    input: { region: 'coastal', damage_type: 'water_intrusion', wind_speed_mph: 73.6, claimed_amount: 10000, policy_limit: 5000, deductible: 250 },
+    input: {
+      region: 'coastal',
+      damage_type: 'water_intrusion',
+      wind_speed_mph: 73.6,
+      claimed_amount: 10000,
+      policy_limit: 5000,
+      deductible: 250,
+    },
     expected: { decision: 'approve', payout: 3250, payout_pct: 70, wind_band: 'hurricane' },
   },
   // validate-sample-viability
   {
     name: 'frozen plasma within its window is viable',
     skill: 'validate-sample-viability',
-    input: { sample_id: 'S-1', sample_type: 'plasma', storage_temp_c: -80, hours_since_collection: 72, biomarkers: { hemolysis_index: 12 } },
+    input: {
+      sample_id: 'S-1',
+      sample_type: 'plasma',
+      storage_temp_c: -80,
+      hours_since_collection: 72,
+      biomarkers: { hemolysis_index: 12 },
+    },
     expected: { sample_id: 'S-1', viable: true, reasons: [], unchecked_biomarkers: [] },
   },
   {
     name: 'warm, hemolysed whole blood fails three checks',
     skill: 'validate-sample-viability',
-    input: { sample_type: 'whole_blood', storage_temp_c: 22, hours_since_collection: 30, biomarkers: { hemolysis_index: 80, potassium_mmol_l: 7.1 } },
+    input: {
+      sample_type: 'whole_blood',
+      storage_temp_c: 22,
+      hours_since_collection: 30,
+      biomarkers: { hemolysis_index: 80, potassium_mmol_l: 7.1 },
+    },
     expected: {
       viable: false,
       checks: [
@@ -179,27 +239,50 @@ export const SEED_CASES: readonly SeedCase[] = [
   {
     name: 'RNA without a purity ratio is not viable',
     skill: 'validate-sample-viability',
-    input: { sample_type: 'rna_extract', storage_temp_c: -80, hours_since_collection: 100, biomarkers: { rna_integrity_number: 8.4 } },
+    input: {
+      sample_type: 'rna_extract',
+      storage_temp_c: -80,
+      hours_since_collection: 100,
+      biomarkers: { rna_integrity_number: 8.4 },
+    },
     expected: { viable: false, reasons: ['a260_a280_ratio was not measured; it is required for rna_extract'] },
   },
   {
     name: 'serum past its stability window is not viable',
     skill: 'validate-sample-viability',
-    input: { sample_type: 'serum', storage_temp_c: 4, hours_since_collection: 200, biomarkers: { hemolysis_index: 10, lipemia_index: 120, cortisol: 3 } },
-    expected: { viable: false, reasons: ['200 hours since collection exceeds the 168-hour stability window for serum'], unchecked_biomarkers: ['cortisol'] },
+    input: {
+      sample_type: 'serum',
+      storage_temp_c: 4,
+      hours_since_collection: 200,
+      biomarkers: { hemolysis_index: 10, lipemia_index: 120, cortisol: 3 },
+    },
+    expected: {
+      viable: false,
+      reasons: ['200 hours since collection exceeds the 168-hour stability window for serum'],
+      unchecked_biomarkers: ['cortisol'],
+    },
   },
   {
     name: 'degraded RNA is not viable',
     skill: 'validate-sample-viability',
-    input: { sample_type: 'rna_extract', storage_temp_c: -80, hours_since_collection: 10, biomarkers: { rna_integrity_number: 5.2, a260_a280_ratio: 2.0 } },
-    expected: { viable: false, checks: [{}, {}, { check: 'a260_a280_ratio', passed: true }, { check: 'rna_integrity_number', passed: false }] },
+    input: {
+      sample_type: 'rna_extract',
+      storage_temp_c: -80,
+      hours_since_collection: 10,
+      biomarkers: { rna_integrity_number: 5.2, a260_a280_ratio: 2.0 },
+    },
+    expected: {
+      viable: false,
+      checks: [{}, {}, { check: 'a260_a280_ratio', passed: true }, { check: 'rna_integrity_number', passed: false }],
+    },
   },
 ];
 
 /** The one Python script at the top of a seed skill folder. */
 export function seedScript(skillDir: string): string {
   const scripts = readdirSync(skillDir).filter((f) => f.endsWith('.py'));
-  if (scripts.length !== 1) throw new Error(`${skillDir} holds ${scripts.length} Python scripts; a seed skill has exactly one`);
+  if (scripts.length !== 1)
+    throw new Error(`${skillDir} holds ${scripts.length} Python scripts; a seed skill has exactly one`);
   return path.join(skillDir, scripts[0]!);
 }
 
@@ -229,7 +312,13 @@ export function runSeedSkill(skillDir: string, input: unknown): Promise<Record<s
       (err, stdout, stderr) => {
         if (err) {
           const code = typeof err.code === 'number' ? err.code : null;
-          reject(new SeedScriptError(`${path.basename(script)} exited with ${code ?? err.message}: ${stderr.trim()}`, code, stderr));
+          reject(
+            new SeedScriptError(
+              `${path.basename(script)} exited with ${code ?? err.message}: ${stderr.trim()}`,
+              code,
+              stderr,
+            ),
+          );
           return;
         }
         try {

@@ -18,7 +18,12 @@ import { tempDir, writeSkills } from '../federate/helpers/skills.ts';
 import { addFeedFiles, listTree } from '../federate/helpers/tamper.ts';
 import { skillMdText, tarGz, writeDiscovery, zip } from './helpers.ts';
 
-const DOTTED = { '..notes.md': 'two dots\n', '...': 'three dots\n', '..txt': 'dots and txt\n', 'sub/..hidden/x.md': 'nested\n' };
+const DOTTED = {
+  '..notes.md': 'two dots\n',
+  '...': 'three dots\n',
+  '..txt': 'dots and txt\n',
+  'sub/..hidden/x.md': 'nested\n',
+};
 
 let tmp: string;
 let feed: TestServer;
@@ -27,7 +32,12 @@ const target = () => path.join(tmp, `target-${++n}`);
 
 beforeAll(async () => {
   tmp = await tempDir('install-edges');
-  await writeSkills(path.join(tmp, 'skills'), [{ name: 'dotted', files: DOTTED }, { name: 'twice' }, { name: 'lost-file', files: { 'data.txt': 'here\n' } }, { name: 'constructor' }]);
+  await writeSkills(path.join(tmp, 'skills'), [
+    { name: 'dotted', files: DOTTED },
+    { name: 'twice' },
+    { name: 'lost-file', files: { 'data.txt': 'here\n' } },
+    { name: 'constructor' },
+  ]);
   await publish(path.join(tmp, 'skills'), path.join(tmp, 'dist'), 'acme');
   await addFeedFiles(path.join(tmp, 'dist'), 'twice', { 'SKILL.md': 'a second SKILL.md\n' });
   await rm(path.join(tmp, 'dist', 'feed', 'v1', 'files', 'lost-file', 'data.txt'));
@@ -39,7 +49,13 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const rejection = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a refusal'); }, (e: Error) => e);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a refusal');
+    },
+    (e: Error) => e,
+  );
 
 describe('a skill named like a member of every object', () => {
   it('"constructor": a folder made by hand is not taken for an earlier install', async () => {
@@ -62,15 +78,21 @@ describe('what the build publishes installs (row 9)', () => {
     ['a built folder', () => path.join(tmp, 'dist')],
   ])('"..notes.md", "...", "..txt" from %s', async (_label, source) => {
     const result = await install(source(), 'dotted', { to: target() });
-    expect(await listTree(result.dir)).toEqual(['...', '..notes.md', '..txt', 'SKILL.md', path.join('sub', '..hidden', 'x.md')].sort());
-    for (const [p, text] of Object.entries(DOTTED)) expect(await readFile(path.join(result.dir, ...p.split('/')), 'utf8')).toBe(text);
+    expect(await listTree(result.dir)).toEqual(
+      ['...', '..notes.md', '..txt', 'SKILL.md', path.join('sub', '..hidden', 'x.md')].sort(),
+    );
+    for (const [p, text] of Object.entries(DOTTED))
+      expect(await readFile(path.join(result.dir, ...p.split('/')), 'utf8')).toBe(text);
   });
 });
 
 describe('archives from other writers', () => {
-  it('installs a zip written by Python\'s zipfile.writestr (mode 0600, no file-type bits)', async () => {
+  it("installs a zip written by Python's zipfile.writestr (mode 0600, no file-type bits)", async () => {
     const site = path.join(tmp, 'py-site');
-    const bytes = zip([{ name: 'SKILL.md', data: skillMdText('py-zip'), mode: 0o600 }, { name: 'scripts/run.py', data: 'print(1)\n', mode: 0o600 }]);
+    const bytes = zip([
+      { name: 'SKILL.md', data: skillMdText('py-zip'), mode: 0o600 },
+      { name: 'scripts/run.py', data: 'print(1)\n', mode: 0o600 },
+    ]);
     await writeDiscovery(site, [{ name: 'py-zip', type: 'archive', file: 'py-zip.zip', bytes }]);
     const result = await install(site, 'py-zip', { to: target() });
     expect(await listTree(result.dir)).toEqual(['SKILL.md', path.join('scripts', 'run.py')]);
@@ -88,7 +110,11 @@ describe('archives from other writers', () => {
     await writeDiscovery(site, [{ name: 'with-git', type: 'archive', file: 'with-git.tar.gz', bytes }]);
     const result = await install(site, 'with-git', { to: target() });
     expect(await listTree(result.dir)).toEqual(['SKILL.md', path.join('scripts', 'x.py')]);
-    expect(result.missing.map((m) => m.path).sort()).toEqual(['.DS_Store', '.git/config', 'scripts/__pycache__/x.cpython-312.pyc']);
+    expect(result.missing.map((m) => m.path).sort()).toEqual([
+      '.DS_Store',
+      '.git/config',
+      'scripts/__pycache__/x.cpython-312.pyc',
+    ]);
   });
 });
 
@@ -105,8 +131,25 @@ describe('refusals say what and where', () => {
     const site = path.join(tmp, 'tree-site');
     const long = Array.from({ length: 16 }, (_, i) => `${i}`.padEnd(254, 'x')).join('/');
     await writeDiscovery(site, [
-      { name: 'clash', type: 'archive', file: 'clash.zip', bytes: zip([{ name: 'SKILL.md', data: skillMdText('clash') }, { name: 'a', data: '1' }, { name: 'a/b', data: '2' }]) },
-      { name: 'deep', type: 'archive', file: 'deep.tar.gz', bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('deep') }, { name: long, data: 'far down\n' }]) },
+      {
+        name: 'clash',
+        type: 'archive',
+        file: 'clash.zip',
+        bytes: zip([
+          { name: 'SKILL.md', data: skillMdText('clash') },
+          { name: 'a', data: '1' },
+          { name: 'a/b', data: '2' },
+        ]),
+      },
+      {
+        name: 'deep',
+        type: 'archive',
+        file: 'deep.tar.gz',
+        bytes: await tarGz([
+          { name: 'SKILL.md', data: skillMdText('deep') },
+          { name: long, data: 'far down\n' },
+        ]),
+      },
     ]);
     const clash = await rejection(install(site, 'clash', { to: target() }));
     expect(clash.message).toContain('path "a" is a file and also the folder of "a/b"');
@@ -119,18 +162,28 @@ describe('refusals say what and where', () => {
   it('a 52 MB deeply nested index.json is refused before it is parsed, in bounded memory', async () => {
     const site = path.join(tmp, 'nested-site');
     await mkdir(path.join(site, '.well-known', 'agent-skills'), { recursive: true });
-    await writeFile(path.join(site, '.well-known', 'agent-skills', 'index.json'), '['.repeat(26_000_000) + ']'.repeat(26_000_000));
+    await writeFile(
+      path.join(site, '.well-known', 'agent-skills', 'index.json'),
+      '['.repeat(26_000_000) + ']'.repeat(26_000_000),
+    );
     const server = await serveDir(site);
     try {
       const peakBefore = process.resourceUsage().maxRSS;
       for (const source of [site, server.url]) {
         const err = await rejection(install(source, 'anything', { to: target() }));
-        expect(err.message, source).toMatch(/index\.json.*(over the 16777216-byte limit|passed the 16777216-byte limit)/);
+        expect(err.message, source).toMatch(
+          /index\.json.*(over the 16777216-byte limit|passed the 16777216-byte limit)/,
+        );
       }
       const small = path.join(tmp, 'small-nested');
       await mkdir(path.join(small, '.well-known', 'agent-skills'), { recursive: true });
-      await writeFile(path.join(small, '.well-known', 'agent-skills', 'index.json'), '{"skills":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}');
-      expect((await rejection(install(small, 'anything', { to: target() }))).message).toContain('nested more than 64 levels deep');
+      await writeFile(
+        path.join(small, '.well-known', 'agent-skills', 'index.json'),
+        '{"skills":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}',
+      );
+      expect((await rejection(install(small, 'anything', { to: target() }))).message).toContain(
+        'nested more than 64 levels deep',
+      );
       expect(process.resourceUsage().maxRSS - peakBefore).toBeLessThan(400 * 1024); // KiB: far from the 2.7 GB it took
     } finally {
       await server.close();
@@ -140,17 +193,30 @@ describe('refusals say what and where', () => {
   it('a 404 says what was not found and where', async () => {
     const fromUrl = await rejection(install(feed.url, 'lost-file', { to: target() }));
     expect(fromUrl).toBeInstanceOf(NotFoundError);
-    expect(fromUrl.message).toBe(`skill "lost-file" is listed in ${feed.url}/feed/v1/index.json, but one of its parts is missing: ${feed.url}/feed/v1/files/lost-file/data.txt: not found (HTTP 404)`);
+    expect(fromUrl.message).toBe(
+      `skill "lost-file" is listed in ${feed.url}/feed/v1/index.json, but one of its parts is missing: ${feed.url}/feed/v1/files/lost-file/data.txt: not found (HTTP 404)`,
+    );
     const fromFolder = await rejection(install(path.join(tmp, 'dist'), 'lost-file', { to: target() }));
-    expect(fromFolder.message).toBe(`skill "lost-file" is listed in ${new URL(`file://${path.join(tmp, 'dist', 'feed', 'v1', 'index.json')}`).href}, but one of its parts is missing: files/lost-file/data.txt: no such file in the feed at ${path.join(tmp, 'dist', 'feed', 'v1')}`);
+    expect(fromFolder.message).toBe(
+      `skill "lost-file" is listed in ${new URL(`file://${path.join(tmp, 'dist', 'feed', 'v1', 'index.json')}`).href}, but one of its parts is missing: files/lost-file/data.txt: no such file in the feed at ${path.join(tmp, 'dist', 'feed', 'v1')}`,
+    );
 
     const site = path.join(tmp, 'missing-archive');
-    await writeDiscovery(site, [{ name: 'gone', type: 'archive', file: 'gone.tar.gz', bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('gone') }]) }]);
+    await writeDiscovery(site, [
+      {
+        name: 'gone',
+        type: 'archive',
+        file: 'gone.tar.gz',
+        bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('gone') }]),
+      },
+    ]);
     await rm(path.join(site, '.well-known', 'agent-skills', 'gone.tar.gz'));
     const server = await serveDir(site);
     try {
       const err = await rejection(install(server.url, 'gone', { to: target() }));
-      expect(err.message).toBe(`the archive of "gone" listed in ${server.url}/.well-known/agent-skills/index.json is missing: ${server.url}/.well-known/agent-skills/gone.tar.gz: not found (HTTP 404)`);
+      expect(err.message).toBe(
+        `the archive of "gone" listed in ${server.url}/.well-known/agent-skills/index.json is missing: ${server.url}/.well-known/agent-skills/gone.tar.gz: not found (HTTP 404)`,
+      );
     } finally {
       await server.close();
     }
@@ -158,7 +224,15 @@ describe('refusals say what and where', () => {
 
   it('bytes that differ from the digest are an IntegrityError', async () => {
     const site = path.join(tmp, 'bad-digest');
-    await writeDiscovery(site, [{ name: 'bad', type: 'skill-md', file: 'bad/SKILL.md', bytes: Buffer.from(skillMdText('bad')), digest: `sha256:${'1'.repeat(64)}` }]);
+    await writeDiscovery(site, [
+      {
+        name: 'bad',
+        type: 'skill-md',
+        file: 'bad/SKILL.md',
+        bytes: Buffer.from(skillMdText('bad')),
+        digest: `sha256:${'1'.repeat(64)}`,
+      },
+    ]);
     expect(await rejection(install(site, 'bad', { to: target() }))).toBeInstanceOf(IntegrityError);
   });
 });

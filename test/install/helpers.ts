@@ -37,14 +37,18 @@ export async function tarGz(entries: Entry[]): Promise<Buffer> {
 export function zip(entries: Entry[]): Buffer {
   const files: Record<string, [Uint8Array, { os: number; attrs: number }]> = {};
   for (const e of entries) {
-    const data = typeof e.data === 'string' || e.data === undefined ? new TextEncoder().encode(e.type === 'symlink' ? e.linkname : (e.data ?? '')) : e.data;
+    const data =
+      typeof e.data === 'string' || e.data === undefined
+        ? new TextEncoder().encode(e.type === 'symlink' ? e.linkname : (e.data ?? ''))
+        : e.data;
     const mode = e.mode ?? (e.type === 'symlink' ? 0o120777 : 0o100644);
     files[e.name] = [data, { os: 3, attrs: (mode << 16) >>> 0 }];
   }
   return Buffer.from(zipSync(files));
 }
 
-export const skillMdText = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill. Use it for ${name}.\n---\n\n# ${name}\n`;
+export const skillMdText = (name: string) =>
+  `---\nname: ${name}\ndescription: The ${name} skill. Use it for ${name}.\n---\n\n# ${name}\n`;
 
 export interface DiscoveryItem {
   name: string;

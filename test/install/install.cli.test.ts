@@ -29,7 +29,14 @@ const freshTarget = () => path.join(tmp, `target-${++n}`, '.agents', 'skills');
 beforeAll(async () => {
   tmp = await tempDir('install');
   await writeSkills(path.join(tmp, 'skills'), [
-    { name: 'pdf-tools', files: { 'scripts/extract.py': 'print(1)\n', 'assets/icon.bin': BINARY, 'references/a b/#hash ?q%20.md': '# odd\n' } },
+    {
+      name: 'pdf-tools',
+      files: {
+        'scripts/extract.py': 'print(1)\n',
+        'assets/icon.bin': BINARY,
+        'references/a b/#hash ?q%20.md': '# odd\n',
+      },
+    },
     { name: 'other-skill' },
   ]);
   await publish(path.join(tmp, 'skills'), path.join(tmp, 'dist'), 'acme');
@@ -44,17 +51,98 @@ beforeAll(async () => {
   await writeDiscovery(path.join(tmp, 'site'), [
     { name: 'md-only', type: 'skill-md', file: 'md-only/SKILL.md', bytes: Buffer.from(skillMdText('md-only')) },
     { name: 'tar-skill', type: 'archive', file: 'tar-skill.tar.gz', bytes: await tarGz(good) },
-    { name: 'zip-skill', type: 'archive', file: 'zip-skill.zip', bytes: zip(good.filter((e) => e.type !== 'directory').map((e) => (e.name === 'SKILL.md' ? { ...e, data: skillMdText('zip-skill') } : e))) },
-    { name: 'dot-slash', type: 'archive', file: 'dot-slash.tar.gz', bytes: await tarGz([{ name: './', type: 'directory' }, { name: './SKILL.md', data: skillMdText('dot-slash') }]) },
-    { name: 'tar-dotdot', type: 'archive', file: 'tar-dotdot.tar.gz', bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('tar-dotdot') }, { name: '../../escaped.txt', data: 'pwned' }]) },
-    { name: 'tar-absolute', type: 'archive', file: 'tar-absolute.tar.gz', bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('tar-absolute') }, { name: '/tmp/skillpress-absolute.txt', data: 'pwned' }]) },
-    { name: 'tar-symlink', type: 'archive', file: 'tar-symlink.tar.gz', bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('tar-symlink') }, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]) },
-    { name: 'tar-hardlink', type: 'archive', file: 'tar-hardlink.tar.gz', bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('tar-hardlink') }, { name: 'h', type: 'link', linkname: 'SKILL.md' }]) },
-    { name: 'zip-dotdot', type: 'archive', file: 'zip-dotdot.zip', bytes: zip([{ name: 'SKILL.md', data: skillMdText('zip-dotdot') }, { name: '../escaped.txt', data: 'pwned' }]) },
-    { name: 'zip-symlink', type: 'archive', file: 'zip-symlink.zip', bytes: zip([{ name: 'SKILL.md', data: skillMdText('zip-symlink') }, { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' }]) },
-    { name: 'wrapped', type: 'archive', file: 'wrapped.tar.gz', bytes: await tarGz([{ name: 'wrapped/SKILL.md', data: skillMdText('wrapped') }]) },
-    { name: 'bad-digest', type: 'archive', file: 'bad-digest.tar.gz', bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('bad-digest') }]), digest: `sha256:${'0'.repeat(64)}` },
-    { name: 'misnamed', type: 'skill-md', file: 'misnamed/SKILL.md', bytes: Buffer.from(skillMdText('something-else')) },
+    {
+      name: 'zip-skill',
+      type: 'archive',
+      file: 'zip-skill.zip',
+      bytes: zip(
+        good
+          .filter((e) => e.type !== 'directory')
+          .map((e) => (e.name === 'SKILL.md' ? { ...e, data: skillMdText('zip-skill') } : e)),
+      ),
+    },
+    {
+      name: 'dot-slash',
+      type: 'archive',
+      file: 'dot-slash.tar.gz',
+      bytes: await tarGz([
+        { name: './', type: 'directory' },
+        { name: './SKILL.md', data: skillMdText('dot-slash') },
+      ]),
+    },
+    {
+      name: 'tar-dotdot',
+      type: 'archive',
+      file: 'tar-dotdot.tar.gz',
+      bytes: await tarGz([
+        { name: 'SKILL.md', data: skillMdText('tar-dotdot') },
+        { name: '../../escaped.txt', data: 'pwned' },
+      ]),
+    },
+    {
+      name: 'tar-absolute',
+      type: 'archive',
+      file: 'tar-absolute.tar.gz',
+      bytes: await tarGz([
+        { name: 'SKILL.md', data: skillMdText('tar-absolute') },
+        { name: '/tmp/skillpress-absolute.txt', data: 'pwned' },
+      ]),
+    },
+    {
+      name: 'tar-symlink',
+      type: 'archive',
+      file: 'tar-symlink.tar.gz',
+      bytes: await tarGz([
+        { name: 'SKILL.md', data: skillMdText('tar-symlink') },
+        { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' },
+      ]),
+    },
+    {
+      name: 'tar-hardlink',
+      type: 'archive',
+      file: 'tar-hardlink.tar.gz',
+      bytes: await tarGz([
+        { name: 'SKILL.md', data: skillMdText('tar-hardlink') },
+        { name: 'h', type: 'link', linkname: 'SKILL.md' },
+      ]),
+    },
+    {
+      name: 'zip-dotdot',
+      type: 'archive',
+      file: 'zip-dotdot.zip',
+      bytes: zip([
+        { name: 'SKILL.md', data: skillMdText('zip-dotdot') },
+        { name: '../escaped.txt', data: 'pwned' },
+      ]),
+    },
+    {
+      name: 'zip-symlink',
+      type: 'archive',
+      file: 'zip-symlink.zip',
+      bytes: zip([
+        { name: 'SKILL.md', data: skillMdText('zip-symlink') },
+        { name: 'passwd', type: 'symlink', linkname: '/etc/passwd' },
+      ]),
+    },
+    {
+      name: 'wrapped',
+      type: 'archive',
+      file: 'wrapped.tar.gz',
+      bytes: await tarGz([{ name: 'wrapped/SKILL.md', data: skillMdText('wrapped') }]),
+    },
+    {
+      name: 'bad-digest',
+      type: 'archive',
+      file: 'bad-digest.tar.gz',
+      bytes: await tarGz([{ name: 'SKILL.md', data: skillMdText('bad-digest') }]),
+      digest: `sha256:${'0'.repeat(64)}`,
+    },
+    {
+      name: 'misnamed',
+      type: 'skill-md',
+      file: 'misnamed/SKILL.md',
+      bytes: Buffer.from(skillMdText('something-else')),
+    },
   ]);
   site = await serveDir(path.join(tmp, 'site'));
 });
@@ -68,7 +156,8 @@ afterAll(async () => {
 async function expectSameFiles(dir: string, sourceDir: string): Promise<void> {
   const installed = await listTree(dir);
   expect(installed).toEqual(await listTree(sourceDir));
-  for (const f of installed) expect((await readFile(path.join(dir, f))).equals(await readFile(path.join(sourceDir, f))), f).toBe(true);
+  for (const f of installed)
+    expect((await readFile(path.join(dir, f))).equals(await readFile(path.join(sourceDir, f))), f).toBe(true);
 }
 
 describe('install from a skillpress feed', () => {
@@ -118,9 +207,13 @@ describe('install from a skillpress feed', () => {
     const script = path.join(dist, 'feed', 'v1', 'files', 'pdf-tools', 'scripts', 'extract.py');
     await writeFile(script, 'print(2)\n'); // same size, other bytes
     const to = freshTarget();
-    await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow(/files\/pdf-tools\/scripts\/extract.py: sha256 [0-9a-f]{64} does not match the feed index/);
+    await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow(
+      /files\/pdf-tools\/scripts\/extract.py: sha256 [0-9a-f]{64} does not match the feed index/,
+    );
     await writeFile(script, 'import os\n'); // other size
-    await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow('files/pdf-tools/scripts/extract.py: 10 bytes, but the feed lists 9');
+    await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow(
+      'files/pdf-tools/scripts/extract.py: 10 bytes, but the feed lists 9',
+    );
     expect(existsSync(path.join(to, 'pdf-tools'))).toBe(false);
   });
 
@@ -128,7 +221,9 @@ describe('install from a skillpress feed', () => {
     const to = freshTarget();
     const first = await install(feed.url, 'other-skill', { to });
     await writeFile(path.join(first.dir, 'SKILL.md'), 'my edits');
-    await expect(install(feed.url, 'other-skill', { to })).rejects.toThrow('was changed since it was installed; use --force');
+    await expect(install(feed.url, 'other-skill', { to })).rejects.toThrow(
+      'was changed since it was installed; use --force',
+    );
     expect(await readFile(path.join(first.dir, 'SKILL.md'), 'utf8')).toBe('my edits');
     expect((await install(feed.url, 'other-skill', { to, force: true })).action).toBe('updated');
   });
@@ -140,7 +235,9 @@ describe('install from a skillpress feed', () => {
   });
 
   it('names a missing skill', async () => {
-    await expect(install(feed.url, 'no-such-skill', { to: freshTarget() })).rejects.toThrow(`no skill "no-such-skill" in ${feed.url}/feed/v1/index.json`);
+    await expect(install(feed.url, 'no-such-skill', { to: freshTarget() })).rejects.toThrow(
+      `no skill "no-such-skill" in ${feed.url}/feed/v1/index.json`,
+    );
   });
 });
 
@@ -162,12 +259,17 @@ describe('install from a .well-known/agent-skills index', () => {
   it('installs from a site folder whose index uses root-relative URLs', async () => {
     const result = await install(path.join(tmp, 'site'), 'zip-skill', { to: freshTarget() });
     expect(await listTree(result.dir)).toEqual(['SKILL.md', 'assets/blob.bin', 'scripts/run.sh']);
-    const direct = await install(path.join(tmp, 'site', '.well-known', 'agent-skills', 'index.json'), 'md-only', { to: freshTarget() });
+    const direct = await install(path.join(tmp, 'site', '.well-known', 'agent-skills', 'index.json'), 'md-only', {
+      to: freshTarget(),
+    });
     expect(direct.action).toBe('installed');
   });
 
   it('skips a path that answers with an HTML page and finds the discovery index', async () => {
-    site.override('/feed/v1/index.json', (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>app</p>'));
+    site.override(
+      '/feed/v1/index.json',
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><p>app</p>'),
+    );
     expect((await install(site.url, 'md-only', { to: freshTarget() })).action).toBe('installed');
   });
 
@@ -197,8 +299,14 @@ describe('install from a .well-known/agent-skills index', () => {
 
 describe('archive limits', () => {
   it('stops unpacking a compression bomb at --max-bytes', async () => {
-    const bomb = await tarGz([{ name: 'SKILL.md', data: skillMdText('bomb') }, { name: 'zeros.bin', data: new Uint8Array(20_000_000) }]);
-    const zipBomb = zip([{ name: 'SKILL.md', data: skillMdText('zip-bomb') }, { name: 'zeros.bin', data: new Uint8Array(20_000_000) }]);
+    const bomb = await tarGz([
+      { name: 'SKILL.md', data: skillMdText('bomb') },
+      { name: 'zeros.bin', data: new Uint8Array(20_000_000) },
+    ]);
+    const zipBomb = zip([
+      { name: 'SKILL.md', data: skillMdText('zip-bomb') },
+      { name: 'zeros.bin', data: new Uint8Array(20_000_000) },
+    ]);
     const dir = path.join(tmp, 'bomb-site');
     await writeDiscovery(dir, [
       { name: 'bomb', type: 'archive', file: 'bomb.tar.gz', bytes: bomb },
@@ -206,7 +314,9 @@ describe('archive limits', () => {
     ]);
     expect(bomb.length).toBeLessThan(1_000_000);
     for (const name of ['bomb', 'zip-bomb']) {
-      await expect(install(dir, name, { to: freshTarget(), limits: { maxBytes: 1_000_000 } })).rejects.toThrow('archive unpacks to more than 1000000 bytes');
+      await expect(install(dir, name, { to: freshTarget(), limits: { maxBytes: 1_000_000 } })).rejects.toThrow(
+        'archive unpacks to more than 1000000 bytes',
+      );
     }
   });
 });
@@ -215,7 +325,8 @@ describe('skillpress install (CLI)', () => {
   it('installs into the agent folder given by --agent, and says when it is up to date', async () => {
     const cwd = path.join(tmp, 'project');
     await mkdir(cwd, { recursive: true });
-    const cli = (...args: string[]) => run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'install', ...args], { cwd });
+    const cli = (...args: string[]) =>
+      run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'install', ...args], { cwd });
     const first = await cli(site.url, 'tar-skill', '--agent', 'claude');
     expect(first.stdout).toMatch(/^installed tar-skill into \.claude\/skills\/tar-skill \(sha256:[0-9a-f]{64}\)\n$/);
     expect(existsSync(path.join(cwd, '.claude', 'skills', 'tar-skill', 'SKILL.md'))).toBe(true);

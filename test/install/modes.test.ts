@@ -20,7 +20,16 @@ const executable = async (file: string): Promise<boolean> => ((await stat(file))
 
 beforeAll(async () => {
   tmp = await tempDir('install-modes');
-  await writeSkills(path.join(tmp, 'skills'), [{ name: 'runner', files: { 'scripts/run.sh': '#!/bin/sh\necho run\n', 'scripts/lib.sh': '#!/bin/sh\n# sourced, not run\n', 'README.md': '# readme\n' } }]);
+  await writeSkills(path.join(tmp, 'skills'), [
+    {
+      name: 'runner',
+      files: {
+        'scripts/run.sh': '#!/bin/sh\necho run\n',
+        'scripts/lib.sh': '#!/bin/sh\n# sourced, not run\n',
+        'README.md': '# readme\n',
+      },
+    },
+  ]);
   await chmod(path.join(tmp, 'skills', 'runner', 'scripts', 'run.sh'), 0o755);
   await publish(path.join(tmp, 'skills'), path.join(tmp, 'dist'), 'acme');
   site = await serveDir(path.join(tmp, 'dist'));
@@ -37,7 +46,9 @@ describe('executable bits', () => {
     const files = catalog.skills[0]!.files;
     expect(files.filter((f) => f.executable).map((f) => f.path)).toEqual(['scripts/run.sh']);
     const json = JSON.parse(await readFile(path.join(tmp, 'dist', 'feed', 'v1', 'skills', 'runner.json'), 'utf8'));
-    expect(json.files.filter((f: { executable?: boolean }) => f.executable).map((f: { path: string }) => f.path)).toEqual(['scripts/run.sh']);
+    expect(
+      json.files.filter((f: { executable?: boolean }) => f.executable).map((f: { path: string }) => f.path),
+    ).toEqual(['scripts/run.sh']);
   });
 
   it.each([
@@ -61,23 +72,26 @@ describe('executable bits', () => {
     expect(await executable(path.join(result.dir, 'scripts', 'lib.sh'))).toBe(false);
   });
 
-  it.each([['tar.gz'], ['zip']])('from a %s archive: executable bits only, never setuid, setgid or sticky', async (kind) => {
-    const dir = path.join(tmp, `site-${kind}`);
-    const entries = [
-      { name: 'SKILL.md', data: skillMdText(`modes-${kind.replace('.', '')}`) },
-      { name: 'setuid.sh', data: '#!/bin/sh\n', mode: kind === 'zip' ? 0o104755 : 0o4755 },
-      { name: 'sticky.sh', data: '#!/bin/sh\n', mode: kind === 'zip' ? 0o101755 : 0o1755 },
-      { name: 'owner-only.sh', data: '#!/bin/sh\n', mode: kind === 'zip' ? 0o100700 : 0o700 },
-      { name: 'plain.txt', data: 'text\n', mode: kind === 'zip' ? 0o102644 : 0o2644 },
-    ];
-    const name = `modes-${kind.replace('.', '')}`;
-    const bytes = kind === 'zip' ? zip(entries) : await tarGz(entries);
-    await writeDiscovery(dir, [{ name, type: 'archive', file: `${name}.${kind}`, bytes }]);
-    const result = await install(dir, name, { to: target() });
-    for (const file of ['setuid.sh', 'sticky.sh', 'owner-only.sh', 'plain.txt']) {
-      const mode = (await stat(path.join(result.dir, file))).mode;
-      expect(mode & 0o7000, file).toBe(0);
-      expect((mode & 0o111) !== 0, file).toBe(file.endsWith('.sh'));
-    }
-  });
+  it.each([['tar.gz'], ['zip']])(
+    'from a %s archive: executable bits only, never setuid, setgid or sticky',
+    async (kind) => {
+      const dir = path.join(tmp, `site-${kind}`);
+      const entries = [
+        { name: 'SKILL.md', data: skillMdText(`modes-${kind.replace('.', '')}`) },
+        { name: 'setuid.sh', data: '#!/bin/sh\n', mode: kind === 'zip' ? 0o104755 : 0o4755 },
+        { name: 'sticky.sh', data: '#!/bin/sh\n', mode: kind === 'zip' ? 0o101755 : 0o1755 },
+        { name: 'owner-only.sh', data: '#!/bin/sh\n', mode: kind === 'zip' ? 0o100700 : 0o700 },
+        { name: 'plain.txt', data: 'text\n', mode: kind === 'zip' ? 0o102644 : 0o2644 },
+      ];
+      const name = `modes-${kind.replace('.', '')}`;
+      const bytes = kind === 'zip' ? zip(entries) : await tarGz(entries);
+      await writeDiscovery(dir, [{ name, type: 'archive', file: `${name}.${kind}`, bytes }]);
+      const result = await install(dir, name, { to: target() });
+      for (const file of ['setuid.sh', 'sticky.sh', 'owner-only.sh', 'plain.txt']) {
+        const mode = (await stat(path.join(result.dir, file))).mode;
+        expect(mode & 0o7000, file).toBe(0);
+        expect((mode & 0o111) !== 0, file).toBe(file.endsWith('.sh'));
+      }
+    },
+  );
 });

@@ -16,7 +16,6 @@ import { plainSkillMd as front, write as put } from '../feed/fixture.ts';
 
 let tmp: string;
 
-
 /** A fresh skills folder holding what `make` puts there, loaded. */
 async function load(make: (root: string) => void, options: Parameters<typeof loadCatalog>[1] = {}): Promise<Catalog> {
   const root = mkdtempSync(path.join(tmp, 'skills-'));
@@ -24,7 +23,8 @@ async function load(make: (root: string) => void, options: Parameters<typeof loa
   return loadCatalog(root, options);
 }
 
-const rulesOf = (c: Catalog, skill: string): string[] => c.problems.filter((p) => p.skill === skill).map((p) => `${p.severity}:${p.rule}:${p.file ?? ''}`);
+const rulesOf = (c: Catalog, skill: string): string[] =>
+  c.problems.filter((p) => p.skill === skill).map((p) => `${p.severity}:${p.rule}:${p.file ?? ''}`);
 
 beforeAll(() => {
   tmp = mkdtempSync(path.join(tmpdir(), 'skillpress-hostile-load-'));
@@ -43,8 +43,12 @@ describe('symlinks', () => {
       symlinkSync('inner/SKILL.md', path.join(root, 'outer/leak-skill.md'));
     });
     expect(c.skills.map((s) => s.id)).toEqual(['inner']);
-    expect(rulesOf(c, 'outer')).toEqual(expect.arrayContaining(['error:symlink-escape:leak-skill.md', 'error:symlink-escape:leak.md']));
-    expect(c.problems.find((p) => p.file === 'leak.md')!.message).toContain('"inner", a separate skill nested in this one');
+    expect(rulesOf(c, 'outer')).toEqual(
+      expect.arrayContaining(['error:symlink-escape:leak-skill.md', 'error:symlink-escape:leak.md']),
+    );
+    expect(c.problems.find((p) => p.file === 'leak.md')!.message).toContain(
+      '"inner", a separate skill nested in this one',
+    );
     expect(JSON.stringify(c.skills.filter((s) => s.id !== 'inner'))).not.toContain('zqxsecret');
   });
 
@@ -59,11 +63,22 @@ describe('symlinks', () => {
       mkdirSync(path.join(root, 'escaped'));
       symlinkSync('../outside/secret.md', path.join(root, 'escaped/SKILL.md'));
     });
-    expect(rulesOf(c, 'loops')).toEqual(['warning:symlink-loop:a', 'warning:symlink-loop:b', 'warning:special-file:pipe', 'warning:special-file:to-pipe']);
+    expect(rulesOf(c, 'loops')).toEqual([
+      'warning:symlink-loop:a',
+      'warning:symlink-loop:b',
+      'warning:special-file:pipe',
+      'warning:special-file:to-pipe',
+    ]);
     expect(c.problems.find((p) => p.file === 'a')!.message).toMatch(/^symlink loop/);
     expect(c.problems.find((p) => p.file === 'to-pipe')!.message).toMatch(/device, socket or pipe/);
     expect(c.problems.find((p) => p.file === 'to-pipe')!.message).not.toMatch(/folder/);
-    expect(c.skills.find((s) => s.id === 'loops')!.files.map((f) => [f.path, Boolean(f.skipped)])).toEqual([['SKILL.md', false], ['a', true], ['b', true], ['pipe', true], ['to-pipe', true]]);
+    expect(c.skills.find((s) => s.id === 'loops')!.files.map((f) => [f.path, Boolean(f.skipped)])).toEqual([
+      ['SKILL.md', false],
+      ['a', true],
+      ['b', true],
+      ['pipe', true],
+      ['to-pipe', true],
+    ]);
     expect(rulesOf(c, 'escaped')).toEqual(['error:symlink-escape:SKILL.md']);
   });
 });
@@ -82,8 +97,12 @@ describe('file names', () => {
     const reported = c.problems.filter((p) => p.rule === 'path-unpublishable');
     expect(reported.map((p) => p.file).sort()).toEqual([...names, 'bad\ndir'].sort());
     for (const p of reported) expect(p).toMatchObject({ severity: 'warning', skill: 'odd' });
-    expect(reported.find((p) => p.file === 'c:notes.txt')!.message).toBe('file path "c:notes.txt" starts with a drive letter (like "c:"), so it cannot be published: rename it');
-    expect(reported.find((p) => p.file === 'bad\ndir')!.message).toContain('folder path "bad\\ndir" contains a control character');
+    expect(reported.find((p) => p.file === 'c:notes.txt')!.message).toBe(
+      'file path "c:notes.txt" starts with a drive letter (like "c:"), so it cannot be published: rename it',
+    );
+    expect(reported.find((p) => p.file === 'bad\ndir')!.message).toContain(
+      'folder path "bad\\ndir" contains a control character',
+    );
   });
 
   it('keeps names that only start with dots: "..notes.md", "...", "..txt"', async () => {
@@ -92,17 +111,32 @@ describe('file names', () => {
       for (const n of ['..notes.md', '...', '..txt', 'sub/..hidden']) put(root, `dots/${n}`, `${n}\n`);
     });
     expect(c.problems).toEqual([]);
-    expect(c.skills[0]!.files.map((f) => [f.path, f.content])).toEqual([['...', '...\n'], ['..notes.md', '..notes.md\n'], ['..txt', '..txt\n'], ['SKILL.md', expect.any(String)], ['sub/..hidden', 'sub/..hidden\n']]);
+    expect(c.skills[0]!.files.map((f) => [f.path, f.content])).toEqual([
+      ['...', '...\n'],
+      ['..notes.md', '..notes.md\n'],
+      ['..txt', '..txt\n'],
+      ['SKILL.md', expect.any(String)],
+      ['sub/..hidden', 'sub/..hidden\n'],
+    ]);
   });
 
   it('treats "__proto__" and "constructor" as names like any other: files with a type, fields with their line', async () => {
     const c = await load((root) => {
-      put(root, 'members/SKILL.md', '---\nname: members\ndescription: Names of object members.\n__proto__: a\nconstructor: b\n---\nBody\n');
-      for (const n of ['__proto__', 'constructor', 'a.constructor', 'b.__proto__', 'c.tostring']) put(root, `members/${n}`, `${n}\n`);
+      put(
+        root,
+        'members/SKILL.md',
+        '---\nname: members\ndescription: Names of object members.\n__proto__: a\nconstructor: b\n---\nBody\n',
+      );
+      for (const n of ['__proto__', 'constructor', 'a.constructor', 'b.__proto__', 'c.tostring'])
+        put(root, `members/${n}`, `${n}\n`);
     });
     const files = c.skills.find((s) => s.id === 'members')!.files.filter((f) => f.path !== 'SKILL.md');
     expect(files.map((f) => [f.path, f.mime, f.content])).toEqual(
-      ['__proto__', 'a.constructor', 'b.__proto__', 'c.tostring', 'constructor'].map((n) => [n, 'text/plain', `${n}\n`]),
+      ['__proto__', 'a.constructor', 'b.__proto__', 'c.tostring', 'constructor'].map((n) => [
+        n,
+        'text/plain',
+        `${n}\n`,
+      ]),
     );
     const unknown = c.problems.filter((p) => p.rule === 'unknown-field').map((p) => [p.field, p.line]);
     expect(unknown).toEqual([
@@ -117,7 +151,11 @@ describe('file names', () => {
       put(root, 'latin/ok.md', 'fine\n');
       const dir = Buffer.from(path.join(root, 'latin/'));
       for (const bytes of [[0xff], [0xfe], [0xe9, 0x2f]]) {
-        const name = Buffer.concat([Buffer.from('bad-'), Buffer.from(bytes.filter((b) => b !== 0x2f)), Buffer.from('-utf8.txt')]);
+        const name = Buffer.concat([
+          Buffer.from('bad-'),
+          Buffer.from(bytes.filter((b) => b !== 0x2f)),
+          Buffer.from('-utf8.txt'),
+        ]);
         if (bytes.includes(0x2f)) {
           mkdirSync(Buffer.concat([dir, name]));
           writeFileSync(Buffer.concat([dir, name, Buffer.from('/inside.txt')]), 'x');
@@ -144,7 +182,14 @@ describe('the search for skills', () => {
       { maxDepth: 3 },
     );
     expect(c.skills.map((s) => s.id)).toEqual(['shallow']);
-    expect(c.problems).toEqual([expect.objectContaining({ severity: 'warning', skill: 'a/b/c/deep', rule: 'max-depth', message: expect.stringContaining('skills.max_depth (3)') })]);
+    expect(c.problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        skill: 'a/b/c/deep',
+        rule: 'max-depth',
+        message: expect.stringContaining('skills.max_depth (3)'),
+      }),
+    ]);
   });
 });
 
@@ -152,22 +197,51 @@ describe('front matter and body', () => {
   it('refuses front matter over its size limit before parsing it (80,000 keys under metadata)', async () => {
     const keys = Array.from({ length: 80_000 }, (_, i) => `  k${i}: v`).join('\n');
     const c = await load((root) => put(root, 'many-keys/SKILL.md', front('many-keys', `metadata:\n${keys}\n`)));
-    expect(c.problems).toEqual([expect.objectContaining({ severity: 'error', skill: 'many-keys', rule: 'frontmatter-size', line: 2, message: expect.stringContaining('the limit is 65536') })]);
+    expect(c.problems).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        skill: 'many-keys',
+        rule: 'frontmatter-size',
+        line: 2,
+        message: expect.stringContaining('the limit is 65536'),
+      }),
+    ]);
   });
 
   it('still rejects a key repeated in a nested mapping, with its line', async () => {
-    const c = await load((root) => put(root, 'dup/SKILL.md', front('dup', 'metadata:\n  a: "1"\n  b: "2"\n  a: "3"\n')));
-    expect(c.problems).toEqual([expect.objectContaining({ rule: 'frontmatter-yaml', line: 7, message: expect.stringContaining('"a" appears twice') })]);
+    const c = await load((root) =>
+      put(root, 'dup/SKILL.md', front('dup', 'metadata:\n  a: "1"\n  b: "2"\n  a: "3"\n')),
+    );
+    expect(c.problems).toEqual([
+      expect.objectContaining({
+        rule: 'frontmatter-yaml',
+        line: 7,
+        message: expect.stringContaining('"a" appears twice'),
+      }),
+    ]);
   });
 
   it('reports front matter nested too deeply for the YAML parser as such', async () => {
-    const c = await load((root) => put(root, 'deep/SKILL.md', front('deep', `m: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)));
-    expect(c.problems).toEqual([expect.objectContaining({ rule: 'frontmatter-yaml', message: 'front matter is not valid YAML: lists or mappings are nested too deeply' })]);
+    const c = await load((root) =>
+      put(root, 'deep/SKILL.md', front('deep', `m: ${'['.repeat(5000)}${']'.repeat(5000)}\n`)),
+    );
+    expect(c.problems).toEqual([
+      expect.objectContaining({
+        rule: 'frontmatter-yaml',
+        message: 'front matter is not valid YAML: lists or mappings are nested too deeply',
+      }),
+    ]);
   });
 
   it('checks links on lines that make regular expressions backtrack, and long runs of one character', async () => {
     const MIB = 1024 * 1024;
-    const lines = ['['.repeat(MIB / 8), `x${'`'.repeat(MIB / 8)}`, '[](a'.repeat(MIB / 32), '\\['.repeat(MIB / 16), `key:${' '.repeat(MIB / 8)}x`];
+    const lines = [
+      '['.repeat(MIB / 8),
+      `x${'`'.repeat(MIB / 8)}`,
+      '[](a'.repeat(MIB / 32),
+      '\\['.repeat(MIB / 16),
+      `key:${' '.repeat(MIB / 8)}x`,
+    ];
     const c = await load((root) => {
       put(root, 'brackets/SKILL.md', front('brackets', '', `${lines.join('\n')}\n[real](missing.md)\n`));
       put(root, 'run/SKILL.md', front('run', '', 'a'.repeat(MIB - 100)));

@@ -25,8 +25,12 @@ const ESCAPING = 'escaping';
 /** Files of the main skill, by path, as raw bytes. */
 const FILES: Record<string, Uint8Array> = {
   // UTF-8 BOM and CRLF line endings, as a Windows editor writes them.
-  'SKILL.md': Buffer.from('\ufeff---\r\nname: refund-approval\r\ndescription: Approve or reject refunds. Use for refund requests.\r\n---\r\n# Refunds\r\n\r\nSee [the policy](a/notes.md).\r\n'),
-  'assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0xff]),
+  'SKILL.md': Buffer.from(
+    '\ufeff---\r\nname: refund-approval\r\ndescription: Approve or reject refunds. Use for refund requests.\r\n---\r\n# Refunds\r\n\r\nSee [the policy](a/notes.md).\r\n',
+  ),
+  'assets/logo.png': Buffer.from([
+    0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0xff,
+  ]),
   'data/latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a, 0xff, 0xfe, 0x80]), // "café" in Latin-1: invalid UTF-8
   'empty.txt': Buffer.alloc(0),
   'crlf.txt': Buffer.from('line one\r\nline two\r\n'),
@@ -38,7 +42,15 @@ const FILES: Record<string, Uint8Array> = {
   'big/exact.bin': Buffer.alloc(MIB, 0x61),
 };
 const OVER = 'big/over.bin';
-const IGNORED = ['__pycache__/x.pyc', 'scripts/__pycache__/y.cpython-312.pyc', 'stray.pyc', '.DS_Store', 'a/.DS_Store', 'node_modules/pkg/index.js', '.git/HEAD'];
+const IGNORED = [
+  '__pycache__/x.pyc',
+  'scripts/__pycache__/y.cpython-312.pyc',
+  'stray.pyc',
+  '.DS_Store',
+  'a/.DS_Store',
+  'node_modules/pkg/index.js',
+  '.git/HEAD',
+];
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-loader-'));
@@ -53,14 +65,23 @@ beforeAll(async () => {
   await symlink('crlf.txt', path.join(root, SKILL, 'link-inside.txt'));
   await symlink('no-such-file.txt', path.join(root, SKILL, 'dangling'));
   await mkdir(path.join(tmp, 'elsewhere', 'linked-skill'), { recursive: true });
-  await writeFile(path.join(tmp, 'elsewhere', 'linked-skill', 'SKILL.md'), '---\nname: linked-skill\ndescription: Lives outside the root.\n---\n');
+  await writeFile(
+    path.join(tmp, 'elsewhere', 'linked-skill', 'SKILL.md'),
+    '---\nname: linked-skill\ndescription: Lives outside the root.\n---\n',
+  );
   await symlink(path.join(tmp, 'elsewhere', 'linked-skill'), path.join(root, 'linked-skill'));
-  await put(`${NESTED}/SKILL.md`, '---\nname: inner-skill\ndescription: A skill inside another skill folder.\n---\nInner.\n');
+  await put(
+    `${NESTED}/SKILL.md`,
+    '---\nname: inner-skill\ndescription: A skill inside another skill folder.\n---\nInner.\n',
+  );
   await put(`${NESTED}/inner.txt`, 'belongs to the inner skill\n');
 
   // A skill whose symlink points outside it, at a file that must never be read.
   await writeFile(path.join(tmp, 'secret.txt'), secret);
-  await put(`${ESCAPING}/SKILL.md`, '---\nname: escaping\ndescription: Has a link that leaves the folder.\n---\nBody\n');
+  await put(
+    `${ESCAPING}/SKILL.md`,
+    '---\nname: escaping\ndescription: Has a link that leaves the folder.\n---\nBody\n',
+  );
   await symlink(path.join(tmp, 'secret.txt'), path.join(root, ESCAPING, 'secret-link'));
   await symlink('../../secret.txt', path.join(root, ESCAPING, 'relative-link'));
 });
@@ -83,7 +104,14 @@ describe('loadCatalog', () => {
     // The nested skill's files are its own, not the outer skill's.
     expect(outer.files.some((f) => f.path.startsWith('nested/'))).toBe(false);
     expect(skillAt(catalog, NESTED).files.map((f) => f.path)).toEqual(['SKILL.md', 'inner.txt']);
-    expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: SKILL, rule: 'nested-skill', file: 'nested/inner-skill/SKILL.md' }));
+    expect(catalog.problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        skill: SKILL,
+        rule: 'nested-skill',
+        file: 'nested/inner-skill/SKILL.md',
+      }),
+    );
   });
 
   it('loads every file byte-exact: bytes and sha256 equal to disk', async () => {
@@ -103,10 +131,19 @@ describe('loadCatalog', () => {
     const file = (p: string) => skill.files.find((f) => f.path === p)!;
     expect(file('assets/logo.png')).toMatchObject({ encoding: 'base64', name: 'logo.png', type: 'png' });
     expect(file('data/latin1.txt').encoding).toBe('base64');
-    expect(file('empty.txt')).toMatchObject({ encoding: 'utf-8', content: '', size: 0, sha256: sha256(Buffer.alloc(0)) });
+    expect(file('empty.txt')).toMatchObject({
+      encoding: 'utf-8',
+      content: '',
+      size: 0,
+      sha256: sha256(Buffer.alloc(0)),
+    });
     expect(file('crlf.txt').content).toBe('line one\r\nline two\r\n');
     expect(file('SKILL.md').content!.startsWith('\ufeff---\r\n')).toBe(true);
-    expect(file('日本語 ファイル.md')).toMatchObject({ name: '日本語 ファイル.md', encoding: 'utf-8', content: '# 日本語\n' });
+    expect(file('日本語 ファイル.md')).toMatchObject({
+      name: '日本語 ファイル.md',
+      encoding: 'utf-8',
+      content: '# 日本語\n',
+    });
     expect(file('#hash ?q%20.txt').name).toBe('#hash ?q%20.txt');
     expect(file('a/notes.md').content).toBe('notes of a\n');
     expect(file('b/notes.md').content).toBe('notes of b\n');
@@ -138,20 +175,35 @@ describe('loadCatalog', () => {
     expect(over).toMatchObject({ size: MIB + 1, skipped: { reason: expect.stringContaining('1048576') } });
     expect(over.content).toBeUndefined();
     expect(over.sha256).toBe(sha256(await readFile(path.join(root, SKILL, OVER))));
-    expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: SKILL, file: OVER, rule: 'file-too-large' }));
+    expect(catalog.problems).toContainEqual(
+      expect.objectContaining({ severity: 'warning', skill: SKILL, file: OVER, rule: 'file-too-large' }),
+    );
   });
 
   it('publishes a Git LFS pointer as it is, with a warning that the real file is missing', async () => {
     const lfsRoot = path.join(tmp, 'lfs');
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'4d'.repeat(32)}\nsize 1234567\n`;
     await mkdir(path.join(lfsRoot, 'charts'), { recursive: true });
-    await writeFile(path.join(lfsRoot, 'charts', 'SKILL.md'), '---\nname: charts\ndescription: Draws charts. Use for plots.\n---\nSee chart.png.\n');
+    await writeFile(
+      path.join(lfsRoot, 'charts', 'SKILL.md'),
+      '---\nname: charts\ndescription: Draws charts. Use for plots.\n---\nSee chart.png.\n',
+    );
     await writeFile(path.join(lfsRoot, 'charts', 'chart.png'), pointer);
-    await writeFile(path.join(lfsRoot, 'charts', 'notes.txt'), 'version https://git-lfs.github.com/spec/v1 is mentioned, but this is prose\n');
+    await writeFile(
+      path.join(lfsRoot, 'charts', 'notes.txt'),
+      'version https://git-lfs.github.com/spec/v1 is mentioned, but this is prose\n',
+    );
     const catalog = await loadCatalog(lfsRoot);
     expect(skillAt(catalog, 'charts').files.find((f) => f.path === 'chart.png')?.content).toBe(pointer);
     const warned = catalog.problems.filter((p) => p.rule === 'git-lfs-pointer');
-    expect(warned).toEqual([expect.objectContaining({ severity: 'warning', skill: 'charts', file: 'chart.png', message: expect.stringContaining('git lfs pull') })]);
+    expect(warned).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        skill: 'charts',
+        file: 'chart.png',
+        message: expect.stringContaining('git lfs pull'),
+      }),
+    ]);
   });
 
   it('stores a symlink inside the skill as the file it points to', async () => {
@@ -165,7 +217,9 @@ describe('loadCatalog', () => {
       const catalog = await loadCatalog(root, { mode });
       expect(catalog.skills.some((s) => s.name === 'escaping')).toBe(false);
       for (const file of ['relative-link', 'secret-link']) {
-        expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'error', skill: ESCAPING, file, rule: 'symlink-escape' }));
+        expect(catalog.problems).toContainEqual(
+          expect.objectContaining({ severity: 'error', skill: ESCAPING, file, rule: 'symlink-escape' }),
+        );
       }
       const json = JSON.stringify(catalog);
       expect(json).not.toContain(secret);
@@ -178,9 +232,13 @@ describe('loadCatalog', () => {
     const catalog = await loadCatalog(root);
     const dangling = skillAt(catalog, SKILL).files.find((f) => f.path === 'dangling');
     expect(dangling?.skipped?.reason).toContain('broken');
-    expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: SKILL, file: 'dangling', rule: 'symlink-broken' }));
+    expect(catalog.problems).toContainEqual(
+      expect.objectContaining({ severity: 'warning', skill: SKILL, file: 'dangling', rule: 'symlink-broken' }),
+    );
     expect(catalog.skills.some((s) => s.name === 'linked-skill')).toBe(false);
-    expect(catalog.problems).toContainEqual(expect.objectContaining({ severity: 'warning', skill: 'linked-skill', rule: 'symlink-not-followed' }));
+    expect(catalog.problems).toContainEqual(
+      expect.objectContaining({ severity: 'warning', skill: 'linked-skill', rule: 'symlink-not-followed' }),
+    );
   });
 
   it('gives the same catalog on every load', async () => {
@@ -194,7 +252,9 @@ describe('loadCatalog', () => {
     const skill = catalog.skills.find((s) => s.name === 'refund-approval');
     // SKILL.md itself is over 10 bytes, so the skill cannot load: reported, not dropped.
     expect(skill).toBeUndefined();
-    expect(catalog.problems).toContainEqual(expect.objectContaining({ skill: SKILL, file: 'SKILL.md', rule: 'skill-md-readable', severity: 'error' }));
+    expect(catalog.problems).toContainEqual(
+      expect.objectContaining({ skill: SKILL, file: 'SKILL.md', rule: 'skill-md-readable', severity: 'error' }),
+    );
     const relaxed = skillAt(await loadCatalog(root, { maxFileBytes: 2 * MIB, ignore: ['*.png', 'b/'] }), SKILL);
     const paths = relaxed.files.map((f) => f.path);
     expect(paths).not.toContain('assets/logo.png');

@@ -18,8 +18,8 @@ import type { Catalog } from '../../src/model/skill.ts';
 import { write as put } from '../feed/fixture.ts';
 
 let tmp: string;
-const skillMd = (name: string, body = '# Body\n'): string => `---\nname: ${name}\ndescription: Automates things with the ${name} API.\n---\n${body}`;
-
+const skillMd = (name: string, body = '# Body\n'): string =>
+  `---\nname: ${name}\ndescription: Automates things with the ${name} API.\n---\n${body}`;
 
 function folder(make: (root: string) => void): string {
   const root = mkdtempSync(path.join(tmp, 'skills-'));
@@ -64,7 +64,9 @@ describe('names written as titles', () => {
   it('strict: each is an error, as before', async () => {
     const c = await loadCatalog(titled(), { mode: 'strict' });
     expect(c.skills).toEqual([]);
-    expect(new Set(c.problems.filter((p) => p.severity === 'error').map((p) => p.skill))).toEqual(new Set(['ahrefs-automation', 'capsule_crm-automation', '-2chat-automation']));
+    expect(new Set(c.problems.filter((p) => p.severity === 'error').map((p) => p.skill))).toEqual(
+      new Set(['ahrefs-automation', 'capsule_crm-automation', '-2chat-automation']),
+    );
     expect(c.problems.some((p) => p.rule === 'name-normalized')).toBe(false);
   });
 
@@ -76,7 +78,16 @@ describe('names written as titles', () => {
       }),
     );
     expect(ids(c)).toEqual(['capsule-crm-automation']);
-    expect(c.problems).toContainEqual(expect.objectContaining({ severity: 'error', skill: 'b/capsule_crm-automation', rule: 'name-unique', message: expect.stringContaining('name "capsule-crm-automation" (written "capsule_crm-automation", normalized) is already used') }));
+    expect(c.problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'error',
+        skill: 'b/capsule_crm-automation',
+        rule: 'name-unique',
+        message: expect.stringContaining(
+          'name "capsule-crm-automation" (written "capsule_crm-automation", normalized) is already used',
+        ),
+      }),
+    );
   });
 
   it('the title reaches the card and the skill JSON; the front matter is published as written', async () => {
@@ -85,12 +96,19 @@ describe('names written as titles', () => {
     const result = await build({ skills: titled(), out, config: SkillpressConfig.parse({}), site: false });
     expect(result).toMatchObject({ ok: true, skills: 3 });
     const cards = Cards.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')));
-    expect(cards.skills.find((c) => c.id === 'ahrefs-automation')).toMatchObject({ name: 'ahrefs-automation', title: 'Ahrefs Automation' });
-    const skill = FeedSkill.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/ahrefs-automation.json'), 'utf8')));
+    expect(cards.skills.find((c) => c.id === 'ahrefs-automation')).toMatchObject({
+      name: 'ahrefs-automation',
+      title: 'Ahrefs Automation',
+    });
+    const skill = FeedSkill.parse(
+      JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/ahrefs-automation.json'), 'utf8')),
+    );
     expect(skill.card.title).toBe('Ahrefs Automation');
     expect(skill.frontmatter.name).toBe('Ahrefs Automation');
     expect(skill.skill_md).toContain('name: Ahrefs Automation');
-    const schema = JSON.parse(readFileSync(path.join(out, 'feed/v1/schemas/Card.schema.json'), 'utf8')) as { $defs: { Card: { properties: Record<string, unknown>; required: string[] } } };
+    const schema = JSON.parse(readFileSync(path.join(out, 'feed/v1/schemas/Card.schema.json'), 'utf8')) as {
+      $defs: { Card: { properties: Record<string, unknown>; required: string[] } };
+    };
     expect(schema.$defs.Card.properties.title).toMatchObject({ type: 'string' });
     expect(schema.$defs.Card.required).not.toContain('title');
     // The site's search results show the title too: it is a stored field of search.json.
@@ -132,6 +150,8 @@ describe('skills committed twice', () => {
     expect(c.skills.map((s) => s.source)).toEqual([{ kind: 'local', dir: 'a/bigquery' }]);
     const error = c.problems.find((p) => p.rule === 'name-unique')!;
     expect(error).toMatchObject({ severity: 'error', skill: 'b/bigquery', file: 'SKILL.md', line: 2 });
-    expect(error.message).toMatch(/used by the skill in "a\/bigquery" \(content sha256:[0-9a-f]{64}\); this one has different content \(sha256:[0-9a-f]{64}\)/);
+    expect(error.message).toMatch(
+      /used by the skill in "a\/bigquery" \(content sha256:[0-9a-f]{64}\); this one has different content \(sha256:[0-9a-f]{64}\)/,
+    );
   });
 });

@@ -17,7 +17,9 @@ const rules = (r: ReturnType<typeof validate>) => r.problems.map((p) => `${p.sev
 
 describe('parseSkillMarkdown', () => {
   it('reports the SKILL.md line of every field, including metadata keys', () => {
-    const p = parse('---\nname: my-skill\ndescription: >\n  Folded\n  text.\nmetadata:\n  author: me\n  version: 1.10\n---\n\n# Body\n');
+    const p = parse(
+      '---\nname: my-skill\ndescription: >\n  Folded\n  text.\nmetadata:\n  author: me\n  version: 1.10\n---\n\n# Body\n',
+    );
     expect(p.fieldLines).toEqual({ name: 2, description: 3, metadata: 6, 'metadata.author': 7, 'metadata.version': 8 });
     expect(p.data.description).toBe('Folded text.\n');
     expect(p.sourceText['metadata.version']).toBe('1.10');
@@ -33,29 +35,49 @@ describe('parseSkillMarkdown', () => {
   });
 
   it('gives the SKILL.md line of a YAML error and rejects duplicate keys', () => {
-    expect(parseSkillMarkdown('---\nname: a\ndescription: b\nname: c\n---\n')).toMatchObject({ ok: false, rule: 'frontmatter-yaml', line: 4 });
-    expect(parseSkillMarkdown('---\nname: a\n  bad: indent\n---\n')).toMatchObject({ ok: false, rule: 'frontmatter-yaml' });
+    expect(parseSkillMarkdown('---\nname: a\ndescription: b\nname: c\n---\n')).toMatchObject({
+      ok: false,
+      rule: 'frontmatter-yaml',
+      line: 4,
+    });
+    expect(parseSkillMarkdown('---\nname: a\n  bad: indent\n---\n')).toMatchObject({
+      ok: false,
+      rule: 'frontmatter-yaml',
+    });
   });
 
   it('tells which value to quote when an unquoted ": " breaks the YAML, and repairs it only when asked', () => {
     const text = '---\nname: my-skill\ndescription: Use this skill when: the user asks about PDFs\n---\n';
     const strict = parseSkillMarkdown(text);
     expect(strict).toMatchObject({ ok: false, rule: 'frontmatter-yaml', line: 3 });
-    expect(!strict.ok && strict.message).toContain('the value of "description" on line 3 contains ": ": wrap it in quotes');
+    expect(!strict.ok && strict.message).toContain(
+      'the value of "description" on line 3 contains ": ": wrap it in quotes',
+    );
     const lenient = parse(text, true);
     expect(lenient.data.description).toBe('Use this skill when: the user asks about PDFs');
     expect(lenient.repairs).toEqual([expect.objectContaining({ line: 3, field: 'description' })]);
   });
 
   it('does not expand YAML alias bombs', () => {
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`)];
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`,
+      ),
+    ];
     expect(parseSkillMarkdown(`---\n${bomb.join('\n')}\n---\n`)).toMatchObject({ ok: false, rule: 'frontmatter-yaml' });
   });
 });
 
 describe('validateFrontMatter', () => {
   it('strict: every rule of the spec is an error', () => {
-    expect(rules(validate({ name: 'My--Skill-' }, 'strict', 'My--Skill-'))).toEqual(['error:name-lowercase', 'error:name-hyphen-ends', 'error:name-double-hyphen']);
+    expect(rules(validate({ name: 'My--Skill-' }, 'strict', 'My--Skill-'))).toEqual([
+      'error:name-lowercase',
+      'error:name-hyphen-ends',
+      'error:name-double-hyphen',
+    ]);
     expect(rules(validate({ compatibility: '' }, 'strict'))).toEqual(['error:compatibility-length']);
     expect(rules(validate({ tags: ['a'] }, 'strict'))).toEqual(['error:unknown-field']);
     expect(rules(validate({ metadata: { version: 2 } }, 'strict'))).toEqual(['error:metadata-string-values']);
@@ -71,26 +93,41 @@ describe('validateFrontMatter', () => {
     expect(validate({ name: long }, 'lenient', long).name).toBe(long);
   });
 
-  it('lenient: a name written as a title loads under the folder\'s name, or the normalized name, and keeps the written name as title', () => {
+  it("lenient: a name written as a title loads under the folder's name, or the normalized name, and keeps the written name as title", () => {
     const titled = validate({ name: 'Ahrefs Automation' }, 'lenient', 'ahrefs-automation');
     expect(titled).toMatchObject({ name: 'ahrefs-automation', title: 'Ahrefs Automation' });
     expect(rules(titled)).toEqual(['warning:name-normalized']);
-    expect(titled.problems[0]!.message).toContain('"Ahrefs Automation" is not a valid skill name (name-lowercase, name-characters); the skill is published as "ahrefs-automation" (its folder\'s name)');
+    expect(titled.problems[0]!.message).toContain(
+      '"Ahrefs Automation" is not a valid skill name (name-lowercase, name-characters); the skill is published as "ahrefs-automation" (its folder\'s name)',
+    );
     // The folder is not a valid name either: the name is normalized, as the strict message suggests.
-    for (const [written, id] of [['capsule_crm-automation', 'capsule-crm-automation'], ['-2chat-automation', '2chat-automation'], ['My--Skill', 'my-skill'], ['a/b', 'a-b'], ['a'.repeat(201), 'a'.repeat(64)]]) {
+    for (const [written, id] of [
+      ['capsule_crm-automation', 'capsule-crm-automation'],
+      ['-2chat-automation', '2chat-automation'],
+      ['My--Skill', 'my-skill'],
+      ['a/b', 'a-b'],
+      ['a'.repeat(201), 'a'.repeat(64)],
+    ]) {
       const r = validate({ name: written }, 'lenient', written);
       expect(r, written).toMatchObject({ name: id, title: written });
-      expect(r.problems.find((p) => p.rule === 'name-normalized')?.message, written).toContain(`published as "${id}" (the name normalized)`);
+      expect(r.problems.find((p) => p.rule === 'name-normalized')?.message, written).toContain(
+        `published as "${id}" (the name normalized)`,
+      );
       expect(validate({ name: written }, 'strict', written).name, written).toBeUndefined();
     }
-    expect(validate({ name: 'PDF Processing' }, 'strict').problems.find((p) => p.rule === 'name-lowercase')?.message).toContain('use "pdf-processing"');
+    expect(
+      validate({ name: 'PDF Processing' }, 'strict').problems.find((p) => p.rule === 'name-lowercase')?.message,
+    ).toContain('use "pdf-processing"');
   });
 
   it('lenient: a name with no valid id to fall back on stays an error', () => {
     for (const name of ['навык', '..', '技能']) {
       const r = validate({ name }, 'lenient', name);
       expect(r.name, name).toBeUndefined();
-      expect(r.problems.some((p) => p.severity === 'error' && p.field === 'name' && p.rule !== 'name-normalized'), name).toBe(true);
+      expect(
+        r.problems.some((p) => p.severity === 'error' && p.field === 'name' && p.rule !== 'name-normalized'),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -98,7 +135,9 @@ describe('validateFrontMatter', () => {
     const lenient = validateFrontMatter({ description: 'd' }, { folderName: 'pdf-tools', mode: 'lenient' });
     expect(lenient.name).toBe('pdf-tools');
     expect(rules(lenient)).toEqual(['warning:name-required']);
-    expect(rules(validateFrontMatter({ description: 'd' }, { folderName: 'PDF Tools', mode: 'lenient' }))).toEqual(['error:name-required']);
+    expect(rules(validateFrontMatter({ description: 'd' }, { folderName: 'PDF Tools', mode: 'lenient' }))).toEqual([
+      'error:name-required',
+    ]);
     expect(validateFrontMatter({ description: 'd' }, { folderName: 'pdf-tools', mode: 'strict' }).name).toBeUndefined();
   });
 
@@ -113,8 +152,26 @@ describe('validateFrontMatter', () => {
   });
 
   it('lenient: over-long fields, wrong types and unknown fields are warnings; registry fields are silent', () => {
-    const r = validate({ description: 'd'.repeat(2000), compatibility: 'c'.repeat(600), license: 2, metadata: { n: 1 }, 'allowed-tools': 5, extra: 1, tags: ['x'] }, 'lenient');
-    expect(rules(r).sort()).toEqual(['warning:allowed-tools-type', 'warning:compatibility-length', 'warning:description-length', 'warning:license-type', 'warning:metadata-string-values', 'warning:unknown-field']);
+    const r = validate(
+      {
+        description: 'd'.repeat(2000),
+        compatibility: 'c'.repeat(600),
+        license: 2,
+        metadata: { n: 1 },
+        'allowed-tools': 5,
+        extra: 1,
+        tags: ['x'],
+      },
+      'lenient',
+    );
+    expect(rules(r).sort()).toEqual([
+      'warning:allowed-tools-type',
+      'warning:compatibility-length',
+      'warning:description-length',
+      'warning:license-type',
+      'warning:metadata-string-values',
+      'warning:unknown-field',
+    ]);
     expect(r.registry.tags).toEqual(['x']);
   });
 
@@ -141,7 +198,8 @@ describe('validateFrontMatter', () => {
 
 describe('body checks', () => {
   it('finds relative links outside code, with their lines', () => {
-    const body = 'See [a](references/a.md "title") and ![img](<assets/my image.png>).\n```\n[not](code.md)\n```\n`[inline](x.md)` [web](https://example.com) [anchor](#top)\n[ref]: scripts/run.py\n';
+    const body =
+      'See [a](references/a.md "title") and ![img](<assets/my image.png>).\n```\n[not](code.md)\n```\n`[inline](x.md)` [web](https://example.com) [anchor](#top)\n[ref]: scripts/run.py\n';
     expect(relativeLinks(body)).toEqual([
       { target: 'references/a.md', line: 1 },
       { target: 'assets/my image.png', line: 1 },
@@ -151,9 +209,13 @@ describe('body checks', () => {
 
   it('warns about missing targets and links leaving the skill; folders and encoded names resolve', async () => {
     const files = new Set(['SKILL.md', 'references/a.md', 'assets/my image.png']);
-    const body = '[a](references/a.md) [dir](references/) [enc](assets/my%20image.png) [gone](b.md)\n[up](../other/SKILL.md)\n';
+    const body =
+      '[a](references/a.md) [dir](references/) [enc](assets/my%20image.png) [gone](b.md)\n[up](../other/SKILL.md)\n';
     const problems = await checkBody({ body, bodyLine: 5, lines: 6 }, files);
-    expect(problems.map((p) => [p.rule, p.line])).toEqual([['link-target-exists', 5], ['link-outside-skill', 6]]);
+    expect(problems.map((p) => [p.rule, p.line])).toEqual([
+      ['link-target-exists', 5],
+      ['link-outside-skill', 6],
+    ]);
   });
 
   it('warns when SKILL.md is over 500 lines and the body over 5,000 tokens', async () => {

@@ -18,7 +18,18 @@ import { IntegrityError } from '../../src/lib/errors.ts';
 import { DirStore, openFeedStore, resolveFeedPath } from '../../src/feed-reader/index.ts';
 import { UnsafePathError } from '../../src/lib/errors.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
-import { buildFeed, CLI, connect, fixtureFeed, NODE, PNG, ROOT, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
+import {
+  buildFeed,
+  CLI,
+  connect,
+  fixtureFeed,
+  NODE,
+  PNG,
+  ROOT,
+  writeSkills,
+  type Connected,
+  type FixtureFeed,
+} from './helpers.ts';
 import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
 import { replaceFile } from '../helpers/replace-file.ts';
 
@@ -30,14 +41,31 @@ describe('feed paths', () => {
     expect(resolveFeedPath('skills/a.json', '../files/a/scripts/x%20y.py')).toBe('files/a/scripts/x y.py');
     // URL resolution clamps `..` at the feed root: the result is still a path inside the feed.
     expect(resolveFeedPath('skills/a.json', '../../../etc/passwd')).toBe('etc/passwd');
-    for (const bad of ['/etc/passwd', 'https://evil.example/x', '//evil.example/x', 'file:///etc/passwd', 'a%2F..%2F..%2Fb', 'a\\..\\b', 'a/%00', '']) {
+    for (const bad of [
+      '/etc/passwd',
+      'https://evil.example/x',
+      '//evil.example/x',
+      'file:///etc/passwd',
+      'a%2F..%2F..%2Fb',
+      'a\\..\\b',
+      'a/%00',
+      '',
+    ]) {
       expect(() => resolveFeedPath('', bad), bad).toThrow(UnsafePathError);
     }
   });
 
   test('skill:// URIs decode per segment and refuse traversal', () => {
     expect(parseSkillUri('skill://pdf/scripts/x%20y.py')).toEqual(['pdf', 'scripts', 'x y.py']);
-    for (const bad of ['skill://pdf/../x', 'skill://pdf/%2e%2e/x', 'skill://pdf/a%2fb', 'skill://pdf//x', 'skill://pdf/x?y', 'file:///etc/passwd', 'skill://pdf/%E0%A4%A']) {
+    for (const bad of [
+      'skill://pdf/../x',
+      'skill://pdf/%2e%2e/x',
+      'skill://pdf/a%2fb',
+      'skill://pdf//x',
+      'skill://pdf/x?y',
+      'file:///etc/passwd',
+      'skill://pdf/%E0%A4%A',
+    ]) {
       expect(() => parseSkillUri(bad), bad).toThrow(UnsafePathError);
     }
   });
@@ -56,7 +84,9 @@ describe('local feeds', () => {
   test('--feed takes the build folder or the feed folder', async () => {
     expect((await openFeedStore(path.join(tmp.dir, 'dist'), { cacheFirst: true })).location).toBe(feedDir);
     expect((await openFeedStore(feedDir, { cacheFirst: true })).location).toBe(feedDir);
-    await expect(openFeedStore(path.join(tmp.dir, 'skills'), { cacheFirst: true })).rejects.toThrow(/no feed at .*run `skillpress build` first/);
+    await expect(openFeedStore(path.join(tmp.dir, 'skills'), { cacheFirst: true })).rejects.toThrow(
+      /no feed at .*run `skillpress build` first/,
+    );
   });
 
   test('pointed at a build that shows imported skills only on its site, it says where they are', async () => {
@@ -74,7 +104,9 @@ describe('local feeds', () => {
     const hinted = await connect(dist, 'legacy');
     try {
       const view = path.join(dist, 'catalog', 'v1');
-      await expect.poll(() => hinted.stderr(), { timeout: 10_000 }).toContain(`${view} also holds the skills imported from peers`);
+      await expect
+        .poll(() => hinted.stderr(), { timeout: 10_000 })
+        .toContain(`${view} also holds the skills imported from peers`);
       expect(hinted.stderr()).toContain(`--feed ${view}`);
     } finally {
       await hinted.close();
@@ -123,14 +155,25 @@ describe('local feeds', () => {
     const file = path.join(tmp.dir, 'big.json');
     await writeFile(file, text);
     expect(await readVerifiedText(file, sha256(text), 'big.json')).toBe(text);
-    await expect(readVerifiedText(file, sha256(text + ' '), 'big.json')).rejects.toThrow(/big\.json: sha256 .* does not match/);
+    await expect(readVerifiedText(file, sha256(text + ' '), 'big.json')).rejects.toThrow(
+      /big\.json: sha256 .* does not match/,
+    );
   });
 });
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Serves a folder over HTTP with ETags; counts requests and 304s. `hostile` answers chosen paths its own way. */
-async function staticServer(root: string): Promise<{ server: Server; url: string; hits: string[]; notModified: () => number; tamper: Map<string, Buffer>; hostile: Map<string, Handler> }> {
+async function staticServer(
+  root: string,
+): Promise<{
+  server: Server;
+  url: string;
+  hits: string[];
+  notModified: () => number;
+  tamper: Map<string, Buffer>;
+  hostile: Map<string, Handler>;
+}> {
   const hits: string[] = [];
   const tamper = new Map<string, Buffer>();
   const hostile = new Map<string, Handler>();
@@ -149,7 +192,13 @@ async function staticServer(root: string): Promise<{ server: Server; url: string
         notModified++;
         return void res.writeHead(304, { etag }).end();
       }
-      res.writeHead(200, { etag, 'content-type': 'application/octet-stream', 'last-modified': (await stat(file)).mtime.toUTCString() }).end(bytes);
+      res
+        .writeHead(200, {
+          etag,
+          'content-type': 'application/octet-stream',
+          'last-modified': (await stat(file)).mtime.toUTCString(),
+        })
+        .end(bytes);
     } catch {
       res.writeHead(404).end();
     }
@@ -214,7 +263,10 @@ describe('remote feeds', () => {
     const other = site.url.replace('127.0.0.1', 'localhost');
     site.hostile.set('/bomb/feed/v1/index.json', serveBomb(bomb));
     site.hostile.set('/forever/feed/v1/index.json', forever.handler);
-    site.hostile.set('/away/feed/v1/index.json', (_req, res) => void res.writeHead(302, { location: `${other}feed/v1/index.json` }).end());
+    site.hostile.set(
+      '/away/feed/v1/index.json',
+      (_req, res) => void res.writeHead(302, { location: `${other}feed/v1/index.json` }).end(),
+    );
     for (const [where, why] of [
       ['bomb/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
       ['forever/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
@@ -222,7 +274,9 @@ describe('remote feeds', () => {
     ]) {
       const started = Date.now();
       const args = [CLI, 'mcp', '--feed', `${site.url}${where}`, '--cache-dir', path.join(tmp.dir, `hostile-${where}`)];
-      const failed = await promisify(execFile)(NODE, args, { cwd: ROOT, timeout: 30_000 }).catch((e: { code: number; stderr: string }) => e);
+      const failed = await promisify(execFile)(NODE, args, { cwd: ROOT, timeout: 30_000 }).catch(
+        (e: { code: number; stderr: string }) => e,
+      );
       expect(failed, where).toMatchObject({ code: 1 });
       expect((failed as { stderr: string }).stderr, where).toContain(`${site.url}${where}feed/v1/index.json: ${why}`);
       expect(Date.now() - started, where).toBeLessThan(20_000);
@@ -238,11 +292,15 @@ describe('remote feeds', () => {
     site.hostile.set('/feed/v1/index.json', serveBomb(await gzipBomb(256)));
     const live = await connect(site.url, 'legacy', ['--cache-dir', dir, '--poll', '1']);
     try {
-      await expect.poll(() => live.stderr(), { timeout: 10_000 }).toMatch(/offline: serving the cached feed \(.*16777216-byte limit/);
+      await expect
+        .poll(() => live.stderr(), { timeout: 10_000 })
+        .toMatch(/offline: serving the cached feed \(.*16777216-byte limit/);
       site.hostile.set('/feed/v1/index.json', endless().handler);
       const list = await live.client.callTool({ name: 'skills_list', arguments: {} });
       expect((list.structuredContent as { total: number }).total).toBe(3);
-      await expect.poll(() => live.stderr().match(/offline: serving the cached feed/g)?.length ?? 0, { timeout: 10_000 }).toBeGreaterThan(1);
+      await expect
+        .poll(() => live.stderr().match(/offline: serving the cached feed/g)?.length ?? 0, { timeout: 10_000 })
+        .toBeGreaterThan(1);
       const view = await live.client.callTool({ name: 'view_skill', arguments: { name: 'pdf-processing' } });
       expect(view.isError).toBeFalsy();
     } finally {
@@ -258,8 +316,15 @@ describe('remote feeds', () => {
     });
     try {
       // The server has loaded the feed before it changes (it loads lazily, after the handshake).
-      expect(((await live.client.callTool({ name: 'skills_list', arguments: {} })).structuredContent as { total: number }).total).toBe(3);
-      await writeSkills(skillsDir, { 'csv-cleaner': { 'SKILL.md': '---\nname: csv-cleaner\ndescription: Clean messy CSV exports.\n---\nTrim cells.\n' } });
+      expect(
+        ((await live.client.callTool({ name: 'skills_list', arguments: {} })).structuredContent as { total: number })
+          .total,
+      ).toBe(3);
+      await writeSkills(skillsDir, {
+        'csv-cleaner': {
+          'SKILL.md': '---\nname: csv-cleaner\ndescription: Clean messy CSV exports.\n---\nTrim cells.\n',
+        },
+      });
       await buildFeed(skillsDir, dist);
       await expect.poll(() => changes, { timeout: 15_000, interval: 100 }).toBeGreaterThan(0);
       const list = await live.client.callTool({ name: 'skills_list', arguments: {} });
@@ -279,7 +344,10 @@ describe('remote feeds', () => {
       const png = await offline.client.readResource({ uri: 'skill://pdf-processing/assets/logo.png' });
       expect(Buffer.from((png.contents[0] as { blob: string }).blob, 'base64').equals(PNG)).toBe(true);
       // Not cached and no network: a clear error, and the server keeps serving.
-      const missing = await offline.client.callTool({ name: 'read_skill_file', arguments: { name: 'expense-policy', path: 'allowance_table.json' } });
+      const missing = await offline.client.callTool({
+        name: 'read_skill_file',
+        arguments: { name: 'expense-policy', path: 'allowance_table.json' },
+      });
       expect(missing.isError).toBe(true);
       const search = await offline.client.callTool({ name: 'skills_search', arguments: { query: 'csv' } });
       expect((search.structuredContent as { results: Array<{ name: string }> }).results[0]!.name).toBe('csv-cleaner');

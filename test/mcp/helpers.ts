@@ -37,8 +37,16 @@ export const FIXTURE: Record<string, SkillFiles> = {
   },
   'trino-debug': {
     'SKILL.md': `---\nname: trino-debug\ndescription: Debug and optimize slow Trino SQL queries using EXPLAIN ANALYZE plans.\nmetadata:\n  tags: sql, trino\n---\nYou are a Trino query optimization expert. Ask for the query, get its plan with get_explain_plan, then apply the optimization rules.\n`,
-    'tools.json': JSON.stringify([{ name: 'get_explain_plan', description: 'Runs EXPLAIN ANALYZE on a Trino query.', inputSchema: { type: 'object' } }]),
-    'resources.json': JSON.stringify([{ uri: 'resource://trino/optimization_rules.md', description: 'Trino optimization rules' }]),
+    'tools.json': JSON.stringify([
+      {
+        name: 'get_explain_plan',
+        description: 'Runs EXPLAIN ANALYZE on a Trino query.',
+        inputSchema: { type: 'object' },
+      },
+    ]),
+    'resources.json': JSON.stringify([
+      { uri: 'resource://trino/optimization_rules.md', description: 'Trino optimization rules' },
+    ]),
   },
   'expense-policy': {
     'SKILL.md': `---\nname: expense-policy\ndescription: Check an expense report against the travel and meal allowance policy.\nmetadata:\n  tags: finance\n---\nCompare each line of the report with allowance_table.json and flag anything over the limit.\n`,
@@ -106,7 +114,12 @@ export interface Connected {
 }
 
 /** Spawns `skillpress mcp` and connects the SDK client in the given protocol era. */
-export async function connect(feed: string, era: Era, extraArgs: string[] = [], options: ClientOptions = {}): Promise<Connected> {
+export async function connect(
+  feed: string,
+  era: Era,
+  extraArgs: string[] = [],
+  options: ClientOptions = {},
+): Promise<Connected> {
   const transport = new StdioClientTransport({
     command: NODE,
     args: [CLI, 'mcp', '--feed', feed, ...extraArgs],
@@ -123,7 +136,10 @@ export async function connect(feed: string, era: Era, extraArgs: string[] = [], 
 type ClientOptions = ConstructorParameters<typeof Client>[1];
 
 function newClient(era: Era, options: ClientOptions = {}): Client {
-  return new Client({ name: 'skillpress-test', version: '1.0.0' }, { ...options, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}) });
+  return new Client(
+    { name: 'skillpress-test', version: '1.0.0' },
+    { ...options, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_REVISION } } } : {}) },
+  );
 }
 
 /**
@@ -131,11 +147,18 @@ function newClient(era: Era, options: ClientOptions = {}): Client {
  * entry as stdio (`serveStdio`): the tools, prompts and skills extension exactly as `skillpress
  * mcp` serves them, without a child process (feed reloading is tested over stdio).
  */
-export async function connectInProcess(feed: string, era: Era, options: ClientOptions & { pageSize?: number } = {}): Promise<Connected> {
+export async function connectInProcess(
+  feed: string,
+  era: Era,
+  options: ClientOptions & { pageSize?: number } = {},
+): Promise<Connected> {
   const { pageSize, ...clientOptions } = options;
   const catalog = FeedCatalog.load(await openFeedStore(feed));
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const handle = serveStdio(() => createServer(() => catalog, { name: 'skillpress', version: '0.0.0-test', pageSize }), { transport: serverSide });
+  const handle = serveStdio(
+    () => createServer(() => catalog, { name: 'skillpress', version: '0.0.0-test', pageSize }),
+    { transport: serverSide },
+  );
   const client = newClient(era, clientOptions);
   await client.connect(clientSide);
   return { client, stderr: () => '', close: async () => (await client.close(), await handle.close()) };

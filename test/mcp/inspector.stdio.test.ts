@@ -28,11 +28,15 @@ describe.each(ERAS)('MCP Inspector CLI (%s era)', (era) => {
 
   const inspect = async (...args: string[]): Promise<Run> => {
     try {
-      const { stdout, stderr } = await promisify(execFile)(NODE, [INSPECTOR, '--cli', NODE, CLI, 'mcp', '--feed', dist, '--protocol-era', era, '-q', ...args], {
-        cwd: ROOT,
-        maxBuffer: 32 * 1024 * 1024,
-        env: { ...process.env, MCP_CATALOG_PATH: path.join(tmp.dir, 'inspector.json') },
-      });
+      const { stdout, stderr } = await promisify(execFile)(
+        NODE,
+        [INSPECTOR, '--cli', NODE, CLI, 'mcp', '--feed', dist, '--protocol-era', era, '-q', ...args],
+        {
+          cwd: ROOT,
+          maxBuffer: 32 * 1024 * 1024,
+          env: { ...process.env, MCP_CATALOG_PATH: path.join(tmp.dir, 'inspector.json') },
+        },
+      );
       return { code: 0, stdout, stderr };
     } catch (err) {
       const e = err as { code?: number; stdout?: string; stderr?: string };
@@ -51,7 +55,13 @@ describe.each(ERAS)('MCP Inspector CLI (%s era)', (era) => {
     expect(run.code, run.stderr).toBe(0);
     const { result } = JSON.parse(run.stdout) as { result: { tools: Array<{ name: string }> } };
     const { tools } = result;
-    expect(tools.map((t) => t.name)).toEqual(['skills_list', 'skills_search', 'view_skill', 'read_skill_file', 'best_skill']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'skills_list',
+      'skills_search',
+      'view_skill',
+      'read_skill_file',
+      'best_skill',
+    ]);
   });
 
   test('every tool can be called and returns structured content', async () => {
@@ -63,12 +73,23 @@ describe.each(ERAS)('MCP Inspector CLI (%s era)', (era) => {
       ['best_skill', ['query=slow trino query']],
     ];
     for (const [tool, args] of full ? calls : calls.slice(0, 1)) {
-      const run = await inspect('--method', 'tools/call', '--tool-name', tool, ...(args.length ? ['--tool-arg', ...args] : []), '--format', 'json');
+      const run = await inspect(
+        '--method',
+        'tools/call',
+        '--tool-name',
+        tool,
+        ...(args.length ? ['--tool-arg', ...args] : []),
+        '--format',
+        'json',
+      );
       expect(run.code, `${tool}: ${run.stderr}`).toBe(0);
-      const { result } = JSON.parse(run.stdout) as { result: { isError?: boolean; structuredContent: Record<string, any> } };
+      const { result } = JSON.parse(run.stdout) as {
+        result: { isError?: boolean; structuredContent: Record<string, any> };
+      };
       expect(result.isError, tool).toBeFalsy();
       expect(result.structuredContent, tool).toBeTypeOf('object');
-      if (tool === 'read_skill_file') expect(Buffer.from(result.structuredContent.blob, 'base64').equals(PNG)).toBe(true);
+      if (tool === 'read_skill_file')
+        expect(Buffer.from(result.structuredContent.blob, 'base64').equals(PNG)).toBe(true);
       if (tool === 'best_skill') expect(result.structuredContent.skill.name).toBe('trino-debug');
     }
   });
@@ -77,14 +98,39 @@ describe.each(ERAS)('MCP Inspector CLI (%s era)', (era) => {
     const run = await inspect('--method', 'skills/list', '--verify', '--require-digests');
     // The per-skill reports (stdout) say which file failed and why: kept in the message.
     expect(run.code, `${run.stderr}\n${run.stdout}`).toBe(0);
-    const reports = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; ok: boolean; outcome: string; files: unknown[] });
-    expect(reports.map((r) => [r.name, r.ok, r.outcome])).toEqual(Object.keys(FIXTURE).sort().map((n) => [n, true, 'verified']));
-    expect(reports.find((r) => r.name === 'pdf-processing')!.files).toHaveLength(Object.keys(FIXTURE['pdf-processing']!).length);
+    const reports = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { name: string; ok: boolean; outcome: string; files: unknown[] });
+    expect(reports.map((r) => [r.name, r.ok, r.outcome])).toEqual(
+      Object.keys(FIXTURE)
+        .sort()
+        .map((n) => [n, true, 'verified']),
+    );
+    expect(reports.find((r) => r.name === 'pdf-processing')!.files).toHaveLength(
+      Object.keys(FIXTURE['pdf-processing']!).length,
+    );
   });
 
   test.runIf(full)('resources and prompts', async () => {
-    const dir = await inspect('--method', 'resources/directory/read', '--uri', 'skill://pdf-processing/scripts', '--format', 'json');
-    const prompt = await inspect('--method', 'prompts/get', '--prompt-name', 'skill_context', '--prompt-args', 'name=trino-debug', '--format', 'json');
+    const dir = await inspect(
+      '--method',
+      'resources/directory/read',
+      '--uri',
+      'skill://pdf-processing/scripts',
+      '--format',
+      'json',
+    );
+    const prompt = await inspect(
+      '--method',
+      'prompts/get',
+      '--prompt-name',
+      'skill_context',
+      '--prompt-args',
+      'name=trino-debug',
+      '--format',
+      'json',
+    );
     expect(dir.code, dir.stderr).toBe(0);
     expect(dir.stdout).toContain('skill://pdf-processing/scripts/extract.py');
     expect(prompt.code, prompt.stderr).toBe(0);

@@ -71,7 +71,11 @@ describe('malformed input', () => {
   beforeAll(async () => {
     tmp = await fixtureFeed();
     s = new RawSession(tmp.dist);
-    const init = await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } });
+    const init = await s.request('initialize', {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'raw', version: '1' },
+    });
     expect(init.result.serverInfo.name).toBe('skillpress');
     s.writeLine(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   });
@@ -89,7 +93,10 @@ describe('malformed input', () => {
     s.writeLine('{"jsonrpc": "2.0", "id": 1, "method": ');
     expect((await s.nextAnonymous()).error?.code).toBe(-32700);
     s.writeLine('this is not json at all');
-    expect((await s.nextAnonymous()).error).toMatchObject({ code: -32700, message: expect.stringMatching(/Parse error/) });
+    expect((await s.nextAnonymous()).error).toMatchObject({
+      code: -32700,
+      message: expect.stringMatching(/Parse error/),
+    });
   });
 
   test('JSON that is not a JSON-RPC message gets -32600 (invalid request)', async () => {
@@ -126,18 +133,43 @@ describe('malformed input', () => {
   });
 
   test('a line longer than the 16 MiB limit is skipped and answered, not fatal', async () => {
-    s.writeLine(JSON.stringify({ jsonrpc: '2.0', id: 'big', method: 'tools/call', params: { name: 'skills_search', arguments: { query: 'y'.repeat(17 * 1024 * 1024) } } }));
+    s.writeLine(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 'big',
+        method: 'tools/call',
+        params: { name: 'skills_search', arguments: { query: 'y'.repeat(17 * 1024 * 1024) } },
+      }),
+    );
     expect((await s.nextAnonymous()).error?.code).toBe(-32600);
   });
 
   test('paths with .. never leave the feed', async () => {
-    for (const p of ['../../../../etc/passwd', '../trino-debug/SKILL.md', '..', 'scripts/%2e%2e/%2e%2e/index.json', '/etc/passwd', 'C:\\Windows\\win.ini']) {
-      const r = await s.request('tools/call', { name: 'read_skill_file', arguments: { name: 'pdf-processing', path: p } });
+    for (const p of [
+      '../../../../etc/passwd',
+      '../trino-debug/SKILL.md',
+      '..',
+      'scripts/%2e%2e/%2e%2e/index.json',
+      '/etc/passwd',
+      'C:\\Windows\\win.ini',
+    ]) {
+      const r = await s.request('tools/call', {
+        name: 'read_skill_file',
+        arguments: { name: 'pdf-processing', path: p },
+      });
       expect(r.result.isError, p).toBe(true);
     }
     const traversal = await s.request('tools/call', { name: 'view_skill', arguments: { name: '../../index' } });
-    expect(traversal.result.content[0].text).toBe('Skill "../../index" not found. Use skills_search to find the correct name.');
-    for (const uri of ['skill://pdf-processing/../../../etc/passwd', 'skill://pdf-processing/%2e%2e/%2e%2e/index.json', 'skill://pdf-processing/a%2f..%2f..%2fx', 'skill://../etc/passwd', 'file:///etc/passwd']) {
+    expect(traversal.result.content[0].text).toBe(
+      'Skill "../../index" not found. Use skills_search to find the correct name.',
+    );
+    for (const uri of [
+      'skill://pdf-processing/../../../etc/passwd',
+      'skill://pdf-processing/%2e%2e/%2e%2e/index.json',
+      'skill://pdf-processing/a%2f..%2f..%2fx',
+      'skill://../etc/passwd',
+      'file:///etc/passwd',
+    ]) {
       const r = await s.request('resources/read', { uri });
       expect(r.error, uri).toBeDefined();
       expect(JSON.stringify(r)).not.toContain('root:');

@@ -35,13 +35,20 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     tmp = await tempDir();
     feed = await buildFeed(FIXTURE_SKILLS, path.join(tmp.dir, 'dist'));
     plain = await connect(feed, era);
-    sampling = await connect(feed, era, ['--judge-timeout-ms', String(JUDGE_TIMEOUT_MS)], { capabilities: { sampling: {} } });
+    sampling = await connect(feed, era, ['--judge-timeout-ms', String(JUDGE_TIMEOUT_MS)], {
+      capabilities: { sampling: {} },
+    });
     sampling.client.setRequestHandler('sampling/createMessage', async (request) => {
       const candidates = shown(request);
       asked.push(candidates);
       const answer = reply(candidates);
       if (answer === 'hang') await new Promise((resolve) => setTimeout(resolve, JUDGE_TIMEOUT_MS * 3));
-      return { model: 'test-judge', role: 'assistant', content: { type: 'text', text: answer === 'hang' ? 'none' : answer }, stopReason: 'endTurn' };
+      return {
+        model: 'test-judge',
+        role: 'assistant',
+        content: { type: 'text', text: answer === 'hang' ? 'none' : answer },
+        stopReason: 'endTurn',
+      };
     });
   });
 
@@ -51,10 +58,16 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     await tmp?.remove();
   });
 
-  const best = async (client: Connected, query: string) => structured(await client.client.callTool({ name: 'best_skill', arguments: { query } }));
+  const best = async (client: Connected, query: string) =>
+    structured(await client.client.callTool({ name: 'best_skill', arguments: { query } }));
 
   test('skills_search: partial matches are ranked, each with its matched words and coverage', async () => {
-    const out = structured(await plain.client.callTool({ name: 'skills_search', arguments: { query: 'my export.csv has broken dates and a slow sql query' } }));
+    const out = structured(
+      await plain.client.callTool({
+        name: 'skills_search',
+        arguments: { query: 'my export.csv has broken dates and a slow sql query' },
+      }),
+    );
     expect(out.words).toEqual(['export', 'csv', 'broken', 'dates', 'slow', 'sql', 'query']);
     expect(out.results.length).toBeGreaterThanOrEqual(2);
     const names = out.results.map((r: { name: string }) => r.name);
@@ -84,7 +97,10 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     expect(r.reason).toMatch(/client's model chose "docker-images"/);
 
     reply = () => 'none';
-    expect(await best(sampling, 'our container image is 2GB, make it smaller')).toMatchObject({ decided_by: 'model', skill: null });
+    expect(await best(sampling, 'our container image is 2GB, make it smaller')).toMatchObject({
+      decided_by: 'model',
+      skill: null,
+    });
   });
 
   test('best_skill with sampling: a skill the request shares no word with reaches the model by meaning', async () => {
@@ -92,7 +108,10 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     const query = 'my boss wants a talk for monday, make it look nice';
     const r = await best(sampling, query);
     expect(r).toMatchObject({ decided_by: 'model', skill: { name: 'slide-deck' } });
-    expect(r.candidates.find((c: { name: string }) => c.name === 'slide-deck')).toMatchObject({ coverage: 0, meaning: expect.any(Number) });
+    expect(r.candidates.find((c: { name: string }) => c.name === 'slide-deck')).toMatchObject({
+      coverage: 0,
+      meaning: expect.any(Number),
+    });
     // The rule needs the request's words: meaning alone also brings skills near requests none fits.
     expect(await best(plain, query)).toMatchObject({ decided_by: 'rule', skill: null });
   });
@@ -108,8 +127,14 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     expect(listed.map((m) => m[1])).toEqual(out.candidates.slice(0, 3).map((c: { name: string }) => c.name));
     expect(listed.map((m) => m[1])).toContain('slide-deck');
     // Each with the start of what it says it is for, on one line.
-    const deck = structured(await plain.client.callTool({ name: 'view_skill', arguments: { name: 'slide-deck', detail: 'card' } }));
-    expect(listed.find((m) => m[1] === 'slide-deck')![2]!.startsWith(deck.skill.description.replace(/\s+/g, ' ').slice(0, 40))).toBe(true);
+    const deck = structured(
+      await plain.client.callTool({ name: 'view_skill', arguments: { name: 'slide-deck', detail: 'card' } }),
+    );
+    expect(
+      listed
+        .find((m) => m[1] === 'slide-deck')![2]!
+        .startsWith(deck.skill.description.replace(/\s+/g, ' ').slice(0, 40)),
+    ).toBe(true);
   });
 
   test.each([
@@ -128,7 +153,12 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     reply = (candidates) => (candidates.includes('release-notes') ? 'release-notes' : 'none');
     const r = await best(sampling, 'release notes from merged pull requests');
     expect(r.decided_by).toBe('model');
-    const ruled = structured(await sampling.client.callTool({ name: 'best_skill', arguments: { query: 'release notes from merged pull requests', judge: 'rule' } }));
+    const ruled = structured(
+      await sampling.client.callTool({
+        name: 'best_skill',
+        arguments: { query: 'release notes from merged pull requests', judge: 'rule' },
+      }),
+    );
     expect(ruled).toMatchObject({ decided_by: 'rule', skill: { name: 'release-notes' } });
     expect(asked).toHaveLength(1);
   });

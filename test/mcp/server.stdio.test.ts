@@ -6,7 +6,16 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { buildFeed, connect, ERAS, fixtureFeed, MODERN_REVISION, writeSkills, type Connected, type FixtureFeed } from './helpers.ts';
+import {
+  buildFeed,
+  connect,
+  ERAS,
+  fixtureFeed,
+  MODERN_REVISION,
+  writeSkills,
+  type Connected,
+  type FixtureFeed,
+} from './helpers.ts';
 
 const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
 
@@ -19,7 +28,11 @@ describe.each(ERAS)('skillpress mcp over stdio (%s era)', (era) => {
   beforeAll(async () => {
     tmp = await fixtureFeed();
     dist = tmp.dist;
-    const count = (kind: keyof typeof changed) => ({ autoRefresh: false, debounceMs: 0, onChanged: () => void changed[kind]++ });
+    const count = (kind: keyof typeof changed) => ({
+      autoRefresh: false,
+      debounceMs: 0,
+      onChanged: () => void changed[kind]++,
+    });
     server = await connect(dist, era, ['--page-size', '2', '--watch-ms', '100'], {
       listChanged: { tools: count('tools'), prompts: count('prompts'), resources: count('resources') },
     });
@@ -38,7 +51,9 @@ describe.each(ERAS)('skillpress mcp over stdio (%s era)', (era) => {
     expect(caps.tools?.listChanged).toBe(true);
     expect(caps.prompts?.listChanged).toBe(true);
     expect(caps.resources?.listChanged).toBe(true);
-    expect((caps as { extensions?: Record<string, unknown> }).extensions?.['io.modelcontextprotocol/skills']).toEqual({ directoryRead: true });
+    expect((caps as { extensions?: Record<string, unknown> }).extensions?.['io.modelcontextprotocol/skills']).toEqual({
+      directoryRead: true,
+    });
     expect(client.getInstructions()).toMatch(/skills_search/);
     expect(client.getInstructions()).toMatch(/view_skill/);
   });
@@ -46,10 +61,15 @@ describe.each(ERAS)('skillpress mcp over stdio (%s era)', (era) => {
   test('a rebuilt feed is reloaded without a restart and clients get list_changed notifications', async () => {
     expect(structured(await server.client.callTool({ name: 'skills_list', arguments: {} })).total).toBe(3);
     await writeSkills(path.join(tmp.dir, 'skills'), {
-      'csv-cleaner': { 'SKILL.md': '---\nname: csv-cleaner\ndescription: Clean and normalise messy CSV exports.\n---\nNormalise headers, trim cells, drop empty rows.\n' },
+      'csv-cleaner': {
+        'SKILL.md':
+          '---\nname: csv-cleaner\ndescription: Clean and normalise messy CSV exports.\n---\nNormalise headers, trim cells, drop empty rows.\n',
+      },
     });
     await buildFeed(path.join(tmp.dir, 'skills'), dist);
-    await expect.poll(() => changed.tools && changed.prompts && changed.resources, { timeout: 15_000, interval: 100 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => changed.tools && changed.prompts && changed.resources, { timeout: 15_000, interval: 100 })
+      .toBeGreaterThan(0);
     const all = structured(await server.client.callTool({ name: 'skills_list', arguments: {} }));
     expect(all.total).toBe(4);
     const hit = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'csv' } }));

@@ -17,7 +17,10 @@ const SkillEntry = z.looseObject({
 });
 const ListSkills = z.looseObject({ skills: z.array(SkillEntry), nextCursor: z.string().optional() });
 const GetSkill = z.looseObject({ skill: SkillEntry });
-const Directory = z.looseObject({ resources: z.array(z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional() })), nextCursor: z.string().optional() });
+const Directory = z.looseObject({
+  resources: z.array(z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional() })),
+  nextCursor: z.string().optional(),
+});
 
 const sha = (data: string | Buffer) => `sha256:${createHash('sha256').update(data).digest('hex')}`;
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
@@ -39,7 +42,13 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
 
   test('tools/list: five read-only tools with input and output schemas, naming no skill', async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['best_skill', 'read_skill_file', 'skills_list', 'skills_search', 'view_skill']);
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'best_skill',
+      'read_skill_file',
+      'skills_list',
+      'skills_search',
+      'view_skill',
+    ]);
     for (const tool of tools) {
       expect(tool.name).not.toContain('.');
       expect(tool.inputSchema.type).toBe('object');
@@ -60,19 +69,33 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     const all = await server.client.callTool({ name: 'skills_list', arguments: {} });
     expect(all.isError).toBeFalsy();
     expect(structured(all).total).toBe(3);
-    expect(structured(all).skills.map((s: { name: string }) => s.name)).toEqual(['expense-policy', 'pdf-processing', 'trino-debug']);
-    expect(structured(all).skills[1]).toMatchObject({ uri: 'skill://pdf-processing/SKILL.md', tags: ['pdf', 'documents'], version: '1.2.0' });
+    expect(structured(all).skills.map((s: { name: string }) => s.name)).toEqual([
+      'expense-policy',
+      'pdf-processing',
+      'trino-debug',
+    ]);
+    expect(structured(all).skills[1]).toMatchObject({
+      uri: 'skill://pdf-processing/SKILL.md',
+      tags: ['pdf', 'documents'],
+      version: '1.2.0',
+    });
     expect(text(all)).toContain('3 skill(s)');
 
     const byQuery = await server.client.callTool({ name: 'skills_list', arguments: { query: 'TRINO' } });
     expect(structured(byQuery).skills.map((s: { name: string }) => s.name)).toEqual(['trino-debug']);
-    const byTag = await server.client.callTool({ name: 'skills_list', arguments: { tags: ['finance'], includeBody: true } });
+    const byTag = await server.client.callTool({
+      name: 'skills_list',
+      arguments: { tags: ['finance'], includeBody: true },
+    });
     expect(structured(byTag).skills).toHaveLength(1);
     expect(structured(byTag).skills[0].body).toContain('allowance_table.json');
 
     const first = await server.client.callTool({ name: 'skills_list', arguments: { limit: 2 } });
     expect(structured(first).skills).toHaveLength(2);
-    const rest = await server.client.callTool({ name: 'skills_list', arguments: { limit: 2, cursor: structured(first).nextCursor } });
+    const rest = await server.client.callTool({
+      name: 'skills_list',
+      arguments: { limit: 2, cursor: structured(first).nextCursor },
+    });
     expect(structured(rest).skills.map((s: { name: string }) => s.name)).toEqual(['trino-debug']);
     expect(structured(rest).nextCursor).toBeUndefined();
 
@@ -86,7 +109,11 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     expect(r.isError).toBeFalsy();
     const out = structured(r);
     expect(out).toMatchObject({ query: 'pdf tables', limit: 10, words: ['pdf', 'tables'] });
-    expect(out.results[0]).toMatchObject({ name: 'pdf-processing', uri: 'skill://pdf-processing/SKILL.md', coverage: 1 });
+    expect(out.results[0]).toMatchObject({
+      name: 'pdf-processing',
+      uri: 'skill://pdf-processing/SKILL.md',
+      coverage: 1,
+    });
     expect(out.results[0].matched).toEqual([
       { word: 'pdf', fields: expect.arrayContaining(['name', 'description']) },
       { word: 'tables', fields: expect.arrayContaining(['description']) },
@@ -102,17 +129,26 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     expect(body.results[0].excerpt.length).toBeLessThanOrEqual(170);
 
     // A file path.
-    const byPath = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'extract.py' } }));
+    const byPath = structured(
+      await server.client.callTool({ name: 'skills_search', arguments: { query: 'extract.py' } }),
+    );
     expect(byPath.results[0].name).toBe('pdf-processing');
 
     // Words matching different skills: both are listed, each with half the query.
-    const split = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'please help me with pdf and trino' } }));
+    const split = structured(
+      await server.client.callTool({
+        name: 'skills_search',
+        arguments: { query: 'please help me with pdf and trino' },
+      }),
+    );
     expect(split.words).toEqual(['pdf', 'trino']);
     expect(split.results.map((h: { name: string }) => h.name).sort()).toEqual(['pdf-processing', 'trino-debug']);
     expect(split.results.map((h: { coverage: number }) => h.coverage)).toEqual([0.5, 0.5]);
 
     // Stemming: another form of a word in the skill.
-    const forms = structured(await server.client.callTool({ name: 'skills_search', arguments: { query: 'optimizing queries' } }));
+    const forms = structured(
+      await server.client.callTool({ name: 'skills_search', arguments: { query: 'optimizing queries' } }),
+    );
     expect(forms.results[0]).toMatchObject({ name: 'trino-debug', coverage: 1 });
 
     // No skill shares a meaningful word: empty, and the text says what to try.
@@ -130,15 +166,23 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     expect(out.tools).toEqual([expect.objectContaining({ name: 'get_explain_plan' })]);
     expect(out.resources).toEqual([expect.objectContaining({ uri: 'resource://trino/optimization_rules.md' })]);
     expect(out.files.map((f: { path: string }) => f.path).sort()).toEqual(['SKILL.md', 'resources.json', 'tools.json']);
-    expect(out.files.find((f: { path: string }) => f.path === 'tools.json')).toMatchObject({ type: 'json', mimeType: 'application/json', uri: 'skill://trino-debug/tools.json' });
+    expect(out.files.find((f: { path: string }) => f.path === 'tools.json')).toMatchObject({
+      type: 'json',
+      mimeType: 'application/json',
+      uri: 'skill://trino-debug/tools.json',
+    });
     expect(text(r)).toContain('<mcp_tools>');
     expect(text(r)).toContain('<name>get_explain_plan</name>');
 
-    const card = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'trino-debug', detail: 'card' } }));
+    const card = structured(
+      await server.client.callTool({ name: 'view_skill', arguments: { name: 'trino-debug', detail: 'card' } }),
+    );
     expect(card.instructions).toBeUndefined();
     expect(card.skill.name).toBe('trino-debug');
 
-    const summary = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'pdf-processing', detail: 'summary' } }));
+    const summary = structured(
+      await server.client.callTool({ name: 'view_skill', arguments: { name: 'pdf-processing', detail: 'summary' } }),
+    );
     expect(summary.summary).toMatchObject({ license: 'Apache-2.0' });
     expect(summary.instructions).toBeUndefined();
 
@@ -148,28 +192,50 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
   });
 
   test('read_skill_file: text as text, binary as base64 byte-exact, nothing outside the skill', async () => {
-    const script = await server.client.callTool({ name: 'read_skill_file', arguments: { name: 'pdf-processing', path: 'scripts/extract.py' } });
-    expect(structured(script)).toMatchObject({ encoding: 'utf-8', text: FIXTURE['pdf-processing']!['scripts/extract.py'], mimeType: 'text/x-python' });
+    const script = await server.client.callTool({
+      name: 'read_skill_file',
+      arguments: { name: 'pdf-processing', path: 'scripts/extract.py' },
+    });
+    expect(structured(script)).toMatchObject({
+      encoding: 'utf-8',
+      text: FIXTURE['pdf-processing']!['scripts/extract.py'],
+      mimeType: 'text/x-python',
+    });
     expect(text(script)).toBe(FIXTURE['pdf-processing']!['scripts/extract.py']);
 
-    const png = await server.client.callTool({ name: 'read_skill_file', arguments: { name: 'pdf-processing', path: 'assets/logo.png' } });
+    const png = await server.client.callTool({
+      name: 'read_skill_file',
+      arguments: { name: 'pdf-processing', path: 'assets/logo.png' },
+    });
     expect(structured(png)).toMatchObject({ encoding: 'base64', mimeType: 'image/png', size: PNG.length });
     expect(Buffer.from(structured(png).blob, 'base64').equals(PNG)).toBe(true);
-    expect(png.content[0]).toMatchObject({ type: 'resource', resource: { uri: 'skill://pdf-processing/assets/logo.png', mimeType: 'image/png' } });
+    expect(png.content[0]).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'skill://pdf-processing/assets/logo.png', mimeType: 'image/png' },
+    });
 
     for (const bad of ['../trino-debug/SKILL.md', '/etc/passwd', 'scripts/../../../index.json', 'nothing.txt']) {
-      const r = await server.client.callTool({ name: 'read_skill_file', arguments: { name: 'pdf-processing', path: bad } });
+      const r = await server.client.callTool({
+        name: 'read_skill_file',
+        arguments: { name: 'pdf-processing', path: bad },
+      });
       expect(r.isError, bad).toBe(true);
       expect(text(r)).toMatch(/not found in skill "pdf-processing"\. Use view_skill to list its files\./);
     }
   });
 
   test('best_skill: one skill or none, who decided, the candidates and the reason', async () => {
-    const r = structured(await server.client.callTool({ name: 'best_skill', arguments: { query: 'My Trino query is running slow' } }));
+    const r = structured(
+      await server.client.callTool({ name: 'best_skill', arguments: { query: 'My Trino query is running slow' } }),
+    );
     expect(r).toMatchObject({ decided_by: 'rule', skill: { name: 'trino-debug' } });
     expect(r.confidence).toBeGreaterThan(0.5);
     expect(r.skill.instructions).toContain('Trino query optimization expert');
-    expect(r.candidates[0]).toMatchObject({ name: 'trino-debug', coverage: expect.any(Number), metadata_coverage: expect.any(Number) });
+    expect(r.candidates[0]).toMatchObject({
+      name: 'trino-debug',
+      coverage: expect.any(Number),
+      metadata_coverage: expect.any(Number),
+    });
     expect(r.reason).toMatch(/Rule:/);
 
     const none = await server.client.callTool({ name: 'best_skill', arguments: { query: 'bake sourdough bread' } });
@@ -186,30 +252,46 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     expect(text(wrongType)).toMatch(/name/);
     const extra = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf', bogus: true } });
     expect(extra.isError).toBe(true);
-    await expect(server.client.callTool({ name: 'skills.search', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await expect(server.client.callTool({ name: 'skills.search', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   test('resources: skill:// template, SKILL.md text and a binary file byte-exact', async () => {
     const { resourceTemplates } = await server.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('skill://{+path}');
     const { resources } = await server.client.listResources();
-    expect(resources).toContainEqual(expect.objectContaining({ uri: 'skill://trino-debug/SKILL.md', name: 'trino-debug', mimeType: 'text/markdown' }));
+    expect(resources).toContainEqual(
+      expect.objectContaining({ uri: 'skill://trino-debug/SKILL.md', name: 'trino-debug', mimeType: 'text/markdown' }),
+    );
 
     const md = await server.client.readResource({ uri: 'skill://pdf-processing/SKILL.md' });
-    expect(md.contents[0]).toMatchObject({ uri: 'skill://pdf-processing/SKILL.md', mimeType: 'text/markdown', text: FIXTURE['pdf-processing']!['SKILL.md'] });
+    expect(md.contents[0]).toMatchObject({
+      uri: 'skill://pdf-processing/SKILL.md',
+      mimeType: 'text/markdown',
+      text: FIXTURE['pdf-processing']!['SKILL.md'],
+    });
     const png = await server.client.readResource({ uri: 'skill://pdf-processing/assets/logo.png' });
     const blob = (png.contents[0] as { blob: string; mimeType: string }).blob;
     expect(Buffer.from(blob, 'base64').equals(PNG)).toBe(true);
     expect(png.contents[0]!.mimeType).toBe('image/png');
 
-    await expect(server.client.readResource({ uri: 'skill://pdf-processing/%2e%2e/trino-debug/SKILL.md' })).rejects.toThrow();
+    await expect(
+      server.client.readResource({ uri: 'skill://pdf-processing/%2e%2e/trino-debug/SKILL.md' }),
+    ).rejects.toThrow();
     await expect(server.client.readResource({ uri: 'skill://pdf-processing/missing.md' })).rejects.toThrow();
   });
 
   test('resources/directory/read lists direct children, paged; folders are inode/directory', async () => {
-    const root = await server.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-processing' } }, Directory);
+    const root = await server.client.request(
+      { method: 'resources/directory/read', params: { uri: 'skill://pdf-processing' } },
+      Directory,
+    );
     expect(root.resources).toHaveLength(2); // --page-size 2
-    const more = await server.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-processing', cursor: root.nextCursor } }, Directory);
+    const more = await server.client.request(
+      { method: 'resources/directory/read', params: { uri: 'skill://pdf-processing', cursor: root.nextCursor } },
+      Directory,
+    );
     expect(more.nextCursor).toBeUndefined();
     expect([...root.resources, ...more.resources].map((r) => [r.name, r.mimeType])).toEqual([
       ['SKILL.md', 'text/markdown'],
@@ -217,7 +299,10 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
       ['references', 'inode/directory'],
       ['scripts', 'inode/directory'],
     ]);
-    const scripts = await server.client.request({ method: 'resources/directory/read', params: { uri: 'skill://pdf-processing/scripts' } }, Directory);
+    const scripts = await server.client.request(
+      { method: 'resources/directory/read', params: { uri: 'skill://pdf-processing/scripts' } },
+      Directory,
+    );
     expect(scripts.resources.map((r) => r.uri)).toEqual(['skill://pdf-processing/scripts/extract.py']);
   });
 
@@ -225,10 +310,17 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     const first = await server.client.request({ method: 'skills/list', params: {} }, ListSkills);
     expect(first.skills).toHaveLength(2);
     expect(first.nextCursor).toBeTruthy();
-    const second = await server.client.request({ method: 'skills/list', params: { cursor: first.nextCursor } }, ListSkills);
+    const second = await server.client.request(
+      { method: 'skills/list', params: { cursor: first.nextCursor } },
+      ListSkills,
+    );
     expect(second.nextCursor).toBeUndefined();
     const entries = [...first.skills, ...second.skills];
-    expect(entries.map((e) => e.uri)).toEqual(['skill://expense-policy/SKILL.md', 'skill://pdf-processing/SKILL.md', 'skill://trino-debug/SKILL.md']);
+    expect(entries.map((e) => e.uri)).toEqual([
+      'skill://expense-policy/SKILL.md',
+      'skill://pdf-processing/SKILL.md',
+      'skill://trino-debug/SKILL.md',
+    ]);
 
     const pdf = entries[1]!;
     expect(pdf.frontmatter).toEqual({
@@ -241,16 +333,25 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     expect(pdf.resources).toEqual(
       Object.keys(files)
         .sort()
-        .map((p) => ({ uri: `skill://pdf-processing/${p}`, digest: sha(files[p]!), size: Buffer.byteLength(files[p]!) })),
+        .map((p) => ({
+          uri: `skill://pdf-processing/${p}`,
+          digest: sha(files[p]!),
+          size: Buffer.byteLength(files[p]!),
+        })),
     );
 
-    await expect(server.client.request({ method: 'skills/list', params: { cursor: '!!not-a-cursor!!' } }, ListSkills)).rejects.toSatisfy(
-      (err: unknown) => err instanceof ProtocolError && err.code === -32602,
-    );
+    await expect(
+      server.client.request({ method: 'skills/list', params: { cursor: '!!not-a-cursor!!' } }, ListSkills),
+    ).rejects.toSatisfy((err: unknown) => err instanceof ProtocolError && err.code === -32602);
 
-    const got = await server.client.request({ method: 'skills/get', params: { uri: 'skill://trino-debug/SKILL.md' } }, GetSkill);
+    const got = await server.client.request(
+      { method: 'skills/get', params: { uri: 'skill://trino-debug/SKILL.md' } },
+      GetSkill,
+    );
     expect(got.skill.frontmatter.name).toBe('trino-debug');
-    await expect(server.client.request({ method: 'skills/get', params: { uri: 'skill://nope/SKILL.md' } }, GetSkill)).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      server.client.request({ method: 'skills/get', params: { uri: 'skill://nope/SKILL.md' } }, GetSkill),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   test('prompts: the bounded level-1 router and a level-2 prompt per skill', async () => {
@@ -264,6 +365,8 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
 
     const l2 = await server.client.getPrompt({ name: 'skill_context', arguments: { name: 'trino-debug' } });
     expect((l2.messages[0]!.content as { text: string }).text).toContain('You are a Trino query optimization expert');
-    await expect(server.client.getPrompt({ name: 'skill_context', arguments: { name: 'nope' } })).rejects.toThrow(/Skill "nope" not found/);
+    await expect(server.client.getPrompt({ name: 'skill_context', arguments: { name: 'nope' } })).rejects.toThrow(
+      /Skill "nope" not found/,
+    );
   });
 });

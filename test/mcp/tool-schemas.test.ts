@@ -6,7 +6,7 @@ describe('withoutDialect', () => {
   const schema = z.strictObject({ query: z.string().min(1), limit: z.number().int().max(25).default(10) });
   const lean = withoutDialect(schema);
 
-  test('the JSON Schema is zod\'s, without $schema, for input and output', () => {
+  test("the JSON Schema is zod's, without $schema, for input and output", () => {
     const options = { target: 'draft-2020-12' } as const;
     for (const io of ['input', 'output'] as const) {
       const full = schema['~standard'].jsonSchema[io](options);

@@ -30,7 +30,12 @@ let project: string;
 /** PATH with this repository's Node 22 first, as `npm test` has it. */
 const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`, CI: 'true' };
 
-async function run(cmd: string, args: string[], cwd: string, timeout = 300_000): Promise<{ stdout: string; stderr: string }> {
+async function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  timeout = 300_000,
+): Promise<{ stdout: string; stderr: string }> {
   return promisify(execFile)(cmd, args, { cwd, env, timeout, maxBuffer: 64 * 1024 * 1024 });
 }
 
@@ -45,10 +50,17 @@ async function packAndInstall(): Promise<void> {
   const source = path.join(work, 'package');
   await copyPackage(source);
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', work], source);
-  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>;
+  const [{ filename }] = JSON.parse(stdout.slice(stdout.indexOf('['))) as [{ filename: string }];
   await mkdir(project);
-  await writeFile(path.join(project, 'package.json'), JSON.stringify({ name: 'uses-skillpress', private: true, type: 'module' }));
-  await run('npm', ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(work, filename)], project);
+  await writeFile(
+    path.join(project, 'package.json'),
+    JSON.stringify({ name: 'uses-skillpress', private: true, type: 'module' }),
+  );
+  await run(
+    'npm',
+    ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', path.join(work, filename)],
+    project,
+  );
   await cp(path.join(repo, 'skills'), path.join(project, 'skills'), { recursive: true });
 }
 
@@ -73,7 +85,10 @@ module.registerHooks({ resolve(specifier, context, next) {
 
 async function skillFolders(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true });
-  return entries.filter((e) => path.basename(e) === 'SKILL.md').map((e) => path.basename(path.dirname(e))).sort();
+  return entries
+    .filter((e) => path.basename(e) === 'SKILL.md')
+    .map((e) => path.basename(path.dirname(e)))
+    .sort();
 }
 
 beforeAll(async () => {
@@ -130,12 +145,21 @@ console.log(JSON.stringify({ hits, searchLoaded, mainLoaded: [...loaded] }));`,
 
   it('serves MCP from the installed bin: tools/list, and best_skill ranking by meaning with the shipped model', async () => {
     const client = new Client({ name: 'pack-test', version: '1' });
-    const transport = new StdioClientTransport({ command: path.join(project, 'node_modules/.bin/skillpress'), args: ['mcp', '--feed', 'dist'], cwd: project, env, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: path.join(project, 'node_modules/.bin/skillpress'),
+      args: ['mcp', '--feed', 'dist'],
+      cwd: project,
+      env,
+      stderr: 'ignore',
+    });
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('skills_search');
-      const best = await client.callTool({ name: 'best_skill', arguments: { query: 'check an expense report against the policy', judge: 'rule' } });
+      const best = await client.callTool({
+        name: 'best_skill',
+        arguments: { query: 'check an expense report against the policy', judge: 'rule' },
+      });
       const { candidates } = best.structuredContent as { candidates: Array<{ name: string; meaning?: number }> };
       // `meaning` is there only when models/ was packed and its digests checked out.
       expect(candidates[0]).toMatchObject({ meaning: expect.any(Number) });
@@ -170,7 +194,16 @@ createClient('http://127.0.0.1:9200');
     await writeFile(
       path.join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [path.join(repo, 'node_modules/@types')] },
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [path.join(repo, 'node_modules/@types')],
+        },
         files: ['check.ts'],
       }),
     );

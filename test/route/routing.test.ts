@@ -15,7 +15,10 @@ import { retrieve, ruleJudge, RULE } from '../../src/route/index.ts';
 import type { SkillVectors } from '../../src/semantic/skill-vectors.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/routing');
-const REQUESTS = JSON.parse(readFileSync(path.join(FIXTURES, 'requests.json'), 'utf8')).requests as Array<{ request: string; expect: string[] }>;
+const REQUESTS = JSON.parse(readFileSync(path.join(FIXTURES, 'requests.json'), 'utf8')).requests as Array<{
+  request: string;
+  expect: string[];
+}>;
 
 let dir: string;
 let catalog: FeedCatalog;
@@ -23,7 +26,12 @@ let meaning: SkillVectors;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'skillpress-routing-'));
-  await build({ skills: path.join(FIXTURES, 'skills'), out: path.join(dir, 'dist'), config: path.join(dir, 'config'), site: false });
+  await build({
+    skills: path.join(FIXTURES, 'skills'),
+    out: path.join(dir, 'dist'),
+    config: path.join(dir, 'config'),
+    site: false,
+  });
   catalog = await FeedCatalog.load(new DirStore(path.join(dir, 'dist/feed/v1')));
   await catalog.loadBodyIndex();
   meaning = await catalog.meaningIndex();
@@ -32,10 +40,13 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('routing the fixture requests', () => {
-  it.each(REQUESTS.filter((r) => r.expect.length > 0))('ranks the fitting skill first: $request', ({ request, expect: want }) => {
-    const hits = catalog.search.search(request, { limit: 3 });
-    expect(want).toContain(hits[0]?.id);
-  });
+  it.each(REQUESTS.filter((r) => r.expect.length > 0))(
+    'ranks the fitting skill first: $request',
+    ({ request, expect: want }) => {
+      const hits = catalog.search.search(request, { limit: 3 });
+      expect(want).toContain(hits[0]?.id);
+    },
+  );
 
   it.each(REQUESTS)('best_skill rule never names a wrong skill: $request', ({ request, expect: want }) => {
     const verdict = ruleJudge(retrieve(catalog.search, request));
@@ -46,7 +57,7 @@ describe('routing the fixture requests', () => {
     expect(verdict.reason).toMatch(/Rule: evidence/);
   });
 
-  it('best_skill rule answers requests that say what they need in the catalog\'s words', () => {
+  it("best_skill rule answers requests that say what they need in the catalog's words", () => {
     for (const [request, id] of [
       ['fill in the fields of a PDF form', 'pdf-forms'],
       ['write release notes from the merged pull requests', 'release-notes'],
@@ -79,9 +90,12 @@ describe('ranking by meaning as well as words', () => {
     expect(ruleJudge({ ...retrieve(catalog.search, request, { meaning }), candidates: [deck!] }).id).toBeUndefined();
   });
 
-  it.each(REQUESTS.filter((r) => r.expect.length > 0))('keeps the fitting skill first: $request', ({ request, expect: want }) => {
-    const [top] = retrieve(catalog.search, request, { meaning }).candidates;
-    expect(want).toContain(top?.id);
-    expect(top?.meaning).toEqual(expect.any(Number));
-  });
+  it.each(REQUESTS.filter((r) => r.expect.length > 0))(
+    'keeps the fitting skill first: $request',
+    ({ request, expect: want }) => {
+      const [top] = retrieve(catalog.search, request, { meaning }).candidates;
+      expect(want).toContain(top?.id);
+      expect(top?.meaning).toEqual(expect.any(Number));
+    },
+  );
 });

@@ -11,15 +11,26 @@ import fc from 'fast-check';
 import MiniSearch, { type Query, type SearchOptions as MiniOptions } from 'minisearch';
 import { describe, expect, it } from 'vitest';
 import { decodeIndex } from '../../src/search/codec.ts';
-import { BODY_WEIGHT, buildSearchIndexes, FIELD_BOOSTS, queryWords, SkillSearch, type SearchEntry, type SerializedIndex } from '../../src/search/index.ts';
+import {
+  BODY_WEIGHT,
+  buildSearchIndexes,
+  FIELD_BOOSTS,
+  queryWords,
+  SkillSearch,
+  type SearchEntry,
+  type SerializedIndex,
+} from '../../src/search/index.ts';
 import { tokenQuery } from '../../src/search/match.ts';
 import { foldTerm, normalizeBodyTerm, normalizePathTerm } from '../../src/search/text.ts';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'tra', 'ven', 'sor', 'pel', 'dri', 'an', 'ex', 'con', 'fig'];
 const word = fc.array(fc.constantFrom(...SYLLABLES), { minLength: 1, maxLength: 3 }).map((s) => s.join(''));
 /** A word with one letter changed: catalogs hold near neighbours, so typo matching has work to do. */
-const neighbour = fc.tuple(word, fc.nat(), fc.constantFrom('a', 'e', 'o', 'x')).map(([w, i, c]) => w.slice(0, i % w.length) + c + w.slice((i % w.length) + 1));
-const words = (min: number, max: number) => fc.array(fc.oneof(word, neighbour), { minLength: min, maxLength: max }).map((w) => w.join(' '));
+const neighbour = fc
+  .tuple(word, fc.nat(), fc.constantFrom('a', 'e', 'o', 'x'))
+  .map(([w, i, c]) => w.slice(0, i % w.length) + c + w.slice((i % w.length) + 1));
+const words = (min: number, max: number) =>
+  fc.array(fc.oneof(word, neighbour), { minLength: min, maxLength: max }).map((w) => w.join(' '));
 
 const entryArb = fc.record({
   name: fc.array(word, { minLength: 1, maxLength: 3 }).map((w) => w.join('-')),
@@ -30,9 +41,20 @@ const entryArb = fc.record({
   body: words(0, 40),
 });
 
-const catalogArb = fc.uniqueArray(entryArb, { minLength: 5, maxLength: 40, selector: (e) => e.name }).map((list) =>
-  list.map((e): SearchEntry => ({ id: e.name, name: e.name, description: e.description, tags: e.tags, headings: e.headings, paths: ['SKILL.md', `scripts/${e.file[0]}_${e.file[1]}.py`], body: e.body, registry: 'local' })),
-);
+const catalogArb = fc
+  .uniqueArray(entryArb, { minLength: 5, maxLength: 40, selector: (e) => e.name })
+  .map((list) =>
+    list.map((e): SearchEntry => ({
+      id: e.name,
+      name: e.name,
+      description: e.description,
+      tags: e.tags,
+      headings: e.headings,
+      paths: ['SKILL.md', `scripts/${e.file[0]}_${e.file[1]}.py`],
+      body: e.body,
+      registry: 'local',
+    })),
+  );
 
 /** A query token: a word, a prefix of one, a typo of one, or a compound of two. */
 const tokenArb = fc.oneof(
@@ -50,7 +72,11 @@ function miniSearch(serialized: SerializedIndex, fields: string[]): MiniSearch {
 
 /** The terms an index holds (its typo rule: a term the index has is not a typo). */
 function termsOf(serialized: SerializedIndex): Set<string> {
-  return new Set((decodeIndex(serialized.index as Parameters<typeof decodeIndex>[0]) as { index: Array<[string, unknown]> }).index.map(([t]) => t));
+  return new Set(
+    (
+      decodeIndex(serialized.index as Parameters<typeof decodeIndex>[0]) as { index: Array<[string, unknown]> }
+    ).index.map(([t]) => t),
+  );
 }
 
 interface Side {
@@ -63,7 +89,9 @@ interface Side {
 function wordQuery(w: string): Query | undefined {
   const q = tokenQuery(w);
   if (!q) return undefined;
-  return q.parts.length === 0 ? q.whole : { combineWith: 'OR', queries: [q.whole, { combineWith: 'AND', queries: q.parts }] };
+  return q.parts.length === 0
+    ? q.whole
+    : { combineWith: 'OR', queries: [q.whole, { combineWith: 'AND', queries: q.parts }] };
 }
 
 function referenceScores(query: string, meta: Side, body: Side, names: Set<string>): Map<string, number> {
@@ -73,13 +101,22 @@ function referenceScores(query: string, meta: Side, body: Side, names: Set<strin
     const q = wordQuery(w);
     if (q === undefined) return;
     const last = i === words.length - 1;
-    for (const [side, weight] of [[meta, 1], [body, BODY_WEIGHT]] as const) {
-      for (const hit of side.index.search(q, side.options(last))) totals.set(hit.id, (totals.get(hit.id) ?? 0) + weight * hit.score);
+    for (const [side, weight] of [
+      [meta, 1],
+      [body, BODY_WEIGHT],
+    ] as const) {
+      for (const hit of side.index.search(q, side.options(last)))
+        totals.set(hit.id, (totals.get(hit.id) ?? 0) + weight * hit.score);
     }
   });
   const whole = foldTerm(query.trim(), 200);
-  for (const name of new Set([whole, ...query.split(/\s+/).map((t) => foldTerm(t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}#+]+$/gu, ''), 200)), ...words.map((w) => foldTerm(w, 200))])) {
-    if (name !== undefined && names.has(name) && (totals.get(name) ?? 0) > 0) totals.set(name, totals.get(name)! * (name === whole ? 6 : 3));
+  for (const name of new Set([
+    whole,
+    ...query.split(/\s+/).map((t) => foldTerm(t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}#+]+$/gu, ''), 200)),
+    ...words.map((w) => foldTerm(w, 200)),
+  ])) {
+    if (name !== undefined && names.has(name) && (totals.get(name) ?? 0) > 0)
+      totals.set(name, totals.get(name)! * (name === whole ? 6 : 3));
   }
   return totals;
 }
@@ -105,7 +142,13 @@ describe('the query engine against MiniSearch', () => {
         const body: Side = {
           index: miniSearch(built.body, ['body']),
           known: termsOf(built.body),
-          options: (last) => ({ tokenize: (t) => [t], processTerm: (t) => normalizeBodyTerm(t), prefix: (t) => last && t.length >= 4, fuzzy: 0, weights: { prefix: 0.375, fuzzy: 0.45 } }),
+          options: (last) => ({
+            tokenize: (t) => [t],
+            processTerm: (t) => normalizeBodyTerm(t),
+            prefix: (t) => last && t.length >= 4,
+            fuzzy: 0,
+            weights: { prefix: 0.375, fuzzy: 0.45 },
+          }),
         };
         const names = new Set(entries.map((e) => e.name));
         for (const q of queries) {

@@ -63,14 +63,38 @@ describe('tokenizing', () => {
     expect(stems('pdf-processing v2 gpt4o')).toEqual(['pdf-processing', 'pdf', 'process', 'v2', 'gpt4o']);
   });
   it('spells C#, F#, C++ and .NET as words, so they meet skills named csharp-…, dotnet-…', () => {
-    expect(tokenizeText('Our scheduler is C#. (.NET 8, F#, C++)')).toEqual(['Our', 'scheduler', 'is', 'csharp', 'dotnet', '8', 'fsharp', 'cpp']);
+    expect(tokenizeText('Our scheduler is C#. (.NET 8, F#, C++)')).toEqual([
+      'Our',
+      'scheduler',
+      'is',
+      'csharp',
+      'dotnet',
+      '8',
+      'fsharp',
+      'cpp',
+    ]);
     // Only whole words: an identifier holding the symbols is tokenized as before.
     expect(tokenizeText('ASP.NET c#b')).toEqual(['ASP.NET', 'ASP', 'NET', 'c#b', 'c', 'b']);
-    const langs = SkillSearch.load(JSON.stringify(buildSearchIndexes([entry({ id: 'csharp-async', description: 'Async patterns.' }), entry({ id: 'c-style', description: 'C code style.' })]).search));
+    const langs = SkillSearch.load(
+      JSON.stringify(
+        buildSearchIndexes([
+          entry({ id: 'csharp-async', description: 'Async patterns.' }),
+          entry({ id: 'c-style', description: 'C code style.' }),
+        ]).search,
+      ),
+    );
     expect(langs.search('async in C#').map((h) => h.id)).toEqual(['csharp-async']);
   });
   it('reads a request without its contractions and filler: no "re", "ve" or "doesn" left to match', () => {
-    expect(queryWords("we're building a server so Claude can query Jira, I've tried and it doesn't work")).toEqual(['building', 'server', 'Claude', 'query', 'Jira', 'tried', 'work']);
+    expect(queryWords("we're building a server so Claude can query Jira, I've tried and it doesn't work")).toEqual([
+      'building',
+      'server',
+      'Claude',
+      'query',
+      'Jira',
+      'tried',
+      'work',
+    ]);
     expect(queryWords('pricing_matrix.xlsx tiers')).toEqual(['pricing', 'matrix', 'xlsx', 'tiers']);
   });
   it('drops stop words, repeats and markdown from body terms, and stems them', () => {
@@ -85,7 +109,13 @@ describe('SkillSearch', () => {
   it('ranks an exact name first and returns the card fields', () => {
     const [first] = full.search('pdf-processing');
     expect(first!.id).toBe('pdf-processing');
-    expect(first!.doc).toMatchObject({ name: 'pdf-processing', version: '1.2.0', domain: 'office', tags: ['pdf', 'documents'], registry: 'local' });
+    expect(first!.doc).toMatchObject({
+      name: 'pdf-processing',
+      version: '1.2.0',
+      domain: 'office',
+      tags: ['pdf', 'documents'],
+      registry: 'local',
+    });
   });
 
   it('tolerates typos in a name', () => {
@@ -119,7 +149,12 @@ describe('SkillSearch', () => {
       expect(hits.length, q).toBeGreaterThan(0);
     }
     // data-extraction also matches every part ("extraction" in its name): both are listed.
-    expect(full.search('scripts/extract.py', { mode: 'all' }).map((h) => h.id).sort()).toEqual(['data-extraction', 'pdf-processing']);
+    expect(
+      full
+        .search('scripts/extract.py', { mode: 'all' })
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['data-extraction', 'pdf-processing']);
     expect(full.search('reference/forms.md', { mode: 'all' })[0]?.id).toBe('pdf-processing');
     expect(full.search('limits.csv', { mode: 'all' }).map((h) => h.id)).toEqual(['refund-approval']);
   });
@@ -127,7 +162,12 @@ describe('SkillSearch', () => {
   it('allTokens requires every token to match somewhere, body included', () => {
     expect(full.search('finance chargebacks', { mode: 'all' }).map((h) => h.id)).toEqual(['refund-approval']);
     expect(full.search('finance pdfplumber', { mode: 'all' })).toEqual([]);
-    expect(full.search('finance pdfplumber').map((h) => h.id).sort()).toEqual(['pdf-processing', 'refund-approval']);
+    expect(
+      full
+        .search('finance pdfplumber')
+        .map((h) => h.id)
+        .sort(),
+    ).toEqual(['pdf-processing', 'refund-approval']);
   });
 
   it('searches body text only when the body index is attached', () => {
@@ -143,7 +183,9 @@ describe('SkillSearch', () => {
   });
 
   it('applies filter and limit', () => {
-    expect(full.search('pdf', { filter: (d) => d.registry === 'peer-a' }).map((h) => h.id)).toEqual(['data-extraction']);
+    expect(full.search('pdf', { filter: (d) => d.registry === 'peer-a' }).map((h) => h.id)).toEqual([
+      'data-extraction',
+    ]);
     expect(full.search('pdf', { limit: 1 })).toHaveLength(1);
   });
 
@@ -182,7 +224,11 @@ describe('compact index codec', () => {
     const compact = encodeIndex(plain);
     const terms = compact.terms.split('\n');
     const postings = compact.postings.split('\n');
-    expect(Object.fromEntries(terms.map((t, i) => [t, postings[i]]))).toEqual({ pdf: '0:0*2', tables: '0:0,1', forms: '0:1' });
+    expect(Object.fromEntries(terms.map((t, i) => [t, postings[i]]))).toEqual({
+      pdf: '0:0*2',
+      tables: '0:0,1',
+      forms: '0:1',
+    });
     expect(decodeIndex(JSON.parse(JSON.stringify(compact)))).toEqual(plain);
   });
 });
@@ -195,17 +241,38 @@ describe('query index (term-index.ts)', () => {
     // A small syllable vocabulary, so that prefixes and typos expand to many terms.
     const syllables = ['ka', 'lo', 'mi', 'tra', 'ven', 'sor', 'pel', 'dri', 'an', 'ex', 'con', 'fig'];
     let seed = 7;
-    const pick = (n: number): number => Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
+    const pick = (n: number): number =>
+      Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
     const word = (): string => Array.from({ length: 1 + pick(4) }, () => syllables[pick(syllables.length)]).join('');
     const words = (n: number): string => Array.from({ length: n }, word).join(' ');
     const entries = Array.from({ length: 300 }, (_, i) =>
-      entry({ id: `s${i}-${word()}`, description: words(8 + pick(20)), tags: [word(), word()], domain: word(), headings: [words(2)], paths: ['SKILL.md', `scripts/${word()}_${word()}.py`] }),
+      entry({
+        id: `s${i}-${word()}`,
+        description: words(8 + pick(20)),
+        tags: [word(), word()],
+        domain: word(),
+        headings: [words(2)],
+        paths: ['SKILL.md', `scripts/${word()}_${word()}.py`],
+      }),
     );
     const built = buildSearchIndexes(entries).search;
     const ours = SkillSearch.load(built);
     const plain = decodeIndex(built.index as Parameters<typeof decodeIndex>[0]) as { index: Array<[string, unknown]> };
     const reference = MiniSearch.loadJSON(JSON.stringify(plain), { fields: Object.keys(FIELD_BOOSTS) });
-    const queries = ['ka', 'tra', 'ven', 'sorpel', 'drian', 'extracon', 'figkalomi', 'venxsor', 'konfig', 'tralomiven', 'py', 'scripts'];
+    const queries = [
+      'ka',
+      'tra',
+      'ven',
+      'sorpel',
+      'drian',
+      'extracon',
+      'figkalomi',
+      'venxsor',
+      'konfig',
+      'tralomiven',
+      'py',
+      'scripts',
+    ];
     // Our typo rule: a term the index has is not a typo.
     const known = new Set(plain.index.map(([t]) => t));
     expect(queries.some((q) => known.has(q) && q.length >= 4)).toBe(true);
@@ -238,22 +305,36 @@ describe('query index (term-index.ts)', () => {
     // Bodies share common words, so the rarest-first and mask paths see large and small sets.
     const syllables = ['ka', 'lo', 'mi', 'tra', 'ven', 'sor', 'pel', 'dri'];
     let seed = 11;
-    const pick = (n: number): number => Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
+    const pick = (n: number): number =>
+      Math.floor(((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648) * n);
     const word = (): string => Array.from({ length: 1 + pick(3) }, () => syllables[pick(syllables.length)]).join('');
     const words = (n: number): string => Array.from({ length: n }, word).join(' ');
-    const entries = Array.from({ length: 200 }, (_, i) => entry({ id: `s${String(i).padStart(3, '0')}`, description: words(6 + pick(10)), tags: [word()], body: words(20 + pick(60)) }));
+    const entries = Array.from({ length: 200 }, (_, i) =>
+      entry({
+        id: `s${String(i).padStart(3, '0')}`,
+        description: words(6 + pick(10)),
+        tags: [word()],
+        body: words(20 + pick(60)),
+      }),
+    );
     const built = buildSearchIndexes(entries);
     const s = SkillSearch.load(built.search, built.body);
-    const scoresOf = (q: string): Map<string, number> => new Map(s.search(q, { mode: 'any' }).map((h) => [h.id, h.score]));
+    const scoresOf = (q: string): Map<string, number> =>
+      new Map(s.search(q, { mode: 'any' }).map((h) => [h.id, h.score]));
     // Only a query's last word matches as a prefix: score the others alone followed by a word that
     // matches nothing ("xyzw"), so that each is matched as it is in the whole query.
-    const alone = (w: string, i: number, all: string[]): Map<string, number> => scoresOf(i === all.length - 1 ? w : `${w} xyzw`);
+    const alone = (w: string, i: number, all: string[]): Map<string, number> =>
+      scoresOf(i === all.length - 1 ? w : `${w} xyzw`);
     for (const q of ['ka lo', 'tra venmi', 'sor pel dri', 'kalo mitra', 'dri ka ven lo', 'venven pelka']) {
       const perWord = q.split(' ').map(alone);
       const union = new Set(perWord.flatMap((m) => [...m.keys()]));
       const any = scoresOf(q);
       expect([...any.keys()].sort(), q).toEqual([...union].sort());
-      for (const [id, score] of any) expect(score, `${q} ${id}`).toBeCloseTo(perWord.reduce((sum, m) => sum + (m.get(id) ?? 0), 0), 9);
+      for (const [id, score] of any)
+        expect(score, `${q} ${id}`).toBeCloseTo(
+          perWord.reduce((sum, m) => sum + (m.get(id) ?? 0), 0),
+          9,
+        );
       const all = s.searchPage(q, { mode: 'all' });
       const both = [...union].filter((id) => perWord.every((m) => m.has(id)));
       expect(all.hits.map((h) => h.id).sort(), q).toEqual(both.sort());
@@ -261,14 +342,34 @@ describe('query index (term-index.ts)', () => {
       for (const h of all.hits) expect(h.score).toBe(any.get(h.id));
       // The limit keeps the best, ties by id.
       const top = s.searchPage(q, { mode: 'all', limit: 5 }).hits.map((h) => h.id);
-      expect(top).toEqual([...all.hits].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1)).slice(0, 5).map((h) => h.id));
+      expect(top).toEqual(
+        [...all.hits]
+          .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+          .slice(0, 5)
+          .map((h) => h.id),
+      );
     }
   });
 
   it('finds prefixes and typo neighbours exactly as a brute-force scan does', async () => {
     const { TermIndex } = await import('../../src/search/term-index.ts');
     const { encodeIndex } = await import('../../src/search/codec.ts');
-    const words = ['extract', 'extraction', 'extras', 'exact', 'tract', 'pdf', 'pdfs', 'pd', 'form', 'forms', 'from', 'farm', 'fort', 'xtract'];
+    const words = [
+      'extract',
+      'extraction',
+      'extras',
+      'exact',
+      'tract',
+      'pdf',
+      'pdfs',
+      'pd',
+      'form',
+      'forms',
+      'from',
+      'farm',
+      'fort',
+      'xtract',
+    ];
     const MiniSearch = (await import('minisearch')).default;
     const ms = new MiniSearch({ fields: ['text'] });
     ms.addAll(words.map((w, i) => ({ id: String(i), text: w })));
@@ -279,12 +380,29 @@ describe('query index (term-index.ts)', () => {
     const distance = (a: string, b: string): number => {
       const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
       for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-      for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let i = 1; i <= a.length; i++)
+        for (let j = 1; j <= b.length; j++)
+          d[i]![j] = Math.min(
+            d[i - 1]![j]! + 1,
+            d[i]![j - 1]! + 1,
+            d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+          );
       return d[a.length]![b.length]!;
     };
-    for (const [q, max] of [['form', 1], ['extrct', 1], ['pdf', 1], ['xtract', 2]] as const) {
-      const got = ix.fuzzy(q, max).map(([t, d]) => `${ix.terms[t]}:${d}`).sort();
-      const want = ix.terms.filter((t) => distance(q, t) <= max).map((t) => `${t}:${distance(q, t)}`).sort();
+    for (const [q, max] of [
+      ['form', 1],
+      ['extrct', 1],
+      ['pdf', 1],
+      ['xtract', 2],
+    ] as const) {
+      const got = ix
+        .fuzzy(q, max)
+        .map(([t, d]) => `${ix.terms[t]}:${d}`)
+        .sort();
+      const want = ix.terms
+        .filter((t) => distance(q, t) <= max)
+        .map((t) => `${t}:${distance(q, t)}`)
+        .sort();
       expect(got, q).toEqual(want);
     }
     // Many short words over three letters: dense neighbourhoods, every length against every other.
@@ -337,7 +455,11 @@ describe('query index (term-index.ts)', () => {
 describe('words that name members of every JavaScript object', () => {
   // "constructor" is an ordinary word in requests about code; "__proto__" and "toString" too.
   const members = buildSearchIndexes([
-    entry({ id: 'class-helper', description: 'Adds a constructor to a class and overrides toString.', body: 'Never touch __proto__ directly; use the constructor.' }),
+    entry({
+      id: 'class-helper',
+      description: 'Adds a constructor to a class and overrides toString.',
+      body: 'Never touch __proto__ directly; use the constructor.',
+    }),
     entry({ id: 'plain-notes', description: 'Keeps notes in plain text.' }),
   ]);
   const index = SkillSearch.load(roundTrip(members.search), roundTrip(members.body));
@@ -346,7 +468,9 @@ describe('words that name members of every JavaScript object', () => {
     const [hit, ...rest] = index.search('add a constructor and toString, avoid __proto__');
     expect(hit?.id).toBe('class-helper');
     expect(rest).toEqual([]);
-    expect(hit?.words.find((w) => w.word === 'constructor')?.fields).toEqual(expect.arrayContaining(['description', 'body']));
+    expect(hit?.words.find((w) => w.word === 'constructor')?.fields).toEqual(
+      expect.arrayContaining(['description', 'body']),
+    );
     expect(Object.keys(hit!.match)).toEqual(expect.arrayContaining(['constructor']));
     expect(index.search('constructor', { mode: 'all' }).map((h) => h.id)).toEqual(['class-helper']);
   });

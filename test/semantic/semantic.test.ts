@@ -12,14 +12,28 @@ import { loadEmbedder, MODEL_DIR } from '../../src/semantic/load.ts';
 import { SkillVectors } from '../../src/semantic/skill-vectors.ts';
 import type { Embedder } from '../../src/semantic/embedder.ts';
 
-const TOKENS = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/semantic-tokens.json'), 'utf8')) as { cases: Array<{ text: string; ids: number[] }> };
+const TOKENS = JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/semantic-tokens.json'), 'utf8')) as {
+  cases: Array<{ text: string; ids: number[] }>;
+};
 const MANIFEST = JSON.parse(readFileSync(path.join(MODEL_DIR, 'model.json'), 'utf8')) as { dims: number };
 
 /** Skills of different purposes, described as their authors would. */
 const SKILLS = [
-  { id: 'dotnet-timezone', name: 'dotnet-timezone', description: 'Handle time zones and daylight saving time transitions correctly in .NET applications.' },
-  { id: 'aws-cost-optimize', name: 'aws-cost-optimize', description: 'Find ways to reduce the AWS bill: idle resources, rightsizing, reserved capacity.' },
-  { id: 'sponsor-finder', name: 'sponsor-finder', description: 'Find which of a project\'s dependencies accept sponsorship or funding, and how to give.' },
+  {
+    id: 'dotnet-timezone',
+    name: 'dotnet-timezone',
+    description: 'Handle time zones and daylight saving time transitions correctly in .NET applications.',
+  },
+  {
+    id: 'aws-cost-optimize',
+    name: 'aws-cost-optimize',
+    description: 'Find ways to reduce the AWS bill: idle resources, rightsizing, reserved capacity.',
+  },
+  {
+    id: 'sponsor-finder',
+    name: 'sponsor-finder',
+    description: "Find which of a project's dependencies accept sponsorship or funding, and how to give.",
+  },
   { id: 'pdf-forms', name: 'pdf-forms', description: 'Fill in and extract the fields of PDF forms.' },
   { id: 'release-notes', name: 'release-notes', description: 'Write release notes from merged pull requests.' },
   { id: 'sql-tuning', name: 'sql-tuning', description: 'Speed up slow SQL queries with indexes and better plans.' },
@@ -33,12 +47,14 @@ beforeAll(async () => {
 });
 
 describe('the shipped static embedding model', () => {
-  it('tokenizes exactly as the model was trained (ids from the teacher\'s Python tokenizer)', () => {
+  it("tokenizes exactly as the model was trained (ids from the teacher's Python tokenizer)", () => {
     for (const { text, ids } of TOKENS.cases) expect(embedder.tokenIds(text), text).toEqual(ids);
-    expect(Array.from(embedder.embed(TOKENS.cases[0]!.text))).toEqual(Array.from(embedder.embedTokens(TOKENS.cases[0]!.ids)));
+    expect(Array.from(embedder.embed(TOKENS.cases[0]!.text))).toEqual(
+      Array.from(embedder.embedTokens(TOKENS.cases[0]!.ids)),
+    );
   });
 
-  it('embeds text as a unit vector of the manifest\'s dimensions, and nothing as zeros', () => {
+  it("embeds text as a unit vector of the manifest's dimensions, and nothing as zeros", () => {
     const v = embedder.embed('make our container images smaller');
     expect(v).toHaveLength(MANIFEST.dims);
     expect(Math.hypot(...v)).toBeCloseTo(1, 5);
@@ -75,8 +91,10 @@ describe('a damaged model', () => {
     cpSync(MODEL_DIR, dir, { recursive: true });
     const file = path.join(dir, 'vectors.bin');
     const bytes = readFileSync(file);
-    bytes[bytes.length - 1] ^= 1;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 1, bytes.length - 1);
     writeFileSync(file, bytes);
-    await expect(loadEmbedder(`${dir}/`)).rejects.toThrow(/vectors\.bin: sha256 [0-9a-f]{64} does not match model\.json's/);
+    await expect(loadEmbedder(`${dir}/`)).rejects.toThrow(
+      /vectors\.bin: sha256 [0-9a-f]{64} does not match model\.json's/,
+    );
   });
 });

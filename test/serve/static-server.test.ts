@@ -54,7 +54,14 @@ describe('serveStatic', () => {
   });
 
   it('answers anything missing, outside the base or outside the folder with the 404 page', async () => {
-    for (const p of ['/cat/nope/', '/index.html', '/cat/..%2foutside.txt', '/cat/%2e%2e/outside.txt', '/cat/feed/%00', '/cat/%E0%A4%A']) {
+    for (const p of [
+      '/cat/nope/',
+      '/index.html',
+      '/cat/..%2foutside.txt',
+      '/cat/%2e%2e/outside.txt',
+      '/cat/feed/%00',
+      '/cat/%E0%A4%A',
+    ]) {
       const res = await get(p);
       expect([p, res.status, await res.text()]).toEqual([p, 404, '<h1>not in the catalog</h1>']);
     }
@@ -89,13 +96,19 @@ describe('header rules', () => {
   it('tells active types by extension, whatever the case', () => {
     for (const f of ['a.html', 'dir/B.SVG', 'x.xhtml', 'x.xml', 'x.js', 'x.mjs']) expect(isActiveFile(f), f).toBe(true);
     for (const f of ['a.md', 'html', '.svg', 'x.py', 'x.png', 'x.json']) expect(isActiveFile(f), f).toBe(false);
-    expect(skillFileHeaders('catalog/v1/files/x/a.svg')).toEqual({ 'Content-Security-Policy': 'sandbox', 'X-Content-Type-Options': 'nosniff', 'Content-Disposition': 'attachment' });
+    expect(skillFileHeaders('catalog/v1/files/x/a.svg')).toEqual({
+      'Content-Security-Policy': 'sandbox',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Disposition': 'attachment',
+    });
     expect(skillFileHeaders('feedback/v1/files/a.svg')).toEqual({});
   });
 
-  it('writes them as a _headers file under the base path, within the hosts\' 100-rule limit', () => {
+  it("writes them as a _headers file under the base path, within the hosts' 100-rule limit", () => {
     const text = headersFile('/skills/');
-    expect(text).toContain('/skills/feed/v1/files/*\n  Content-Security-Policy: sandbox\n  X-Content-Type-Options: nosniff\n');
+    expect(text).toContain(
+      '/skills/feed/v1/files/*\n  Content-Security-Policy: sandbox\n  X-Content-Type-Options: nosniff\n',
+    );
     expect(text).toContain('/skills/catalog/v1/files/*.html\n  Content-Disposition: attachment\n');
     expect(text).toContain('/skills/.well-known/agent-skills/*\n  Content-Security-Policy: sandbox\n');
     expect(text).not.toContain('/skills/.well-known/agent-skills/*.html');

@@ -30,7 +30,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   }
   const ci = Boolean(process.env.CI) && process.env.CI !== 'false';
   if (!javaHome() && !ci) {
-    process.stderr.write('\n*** SKIPPING Elasticsearch tests: no Java found (install openjdk-17-jre-headless or set ES_JAVA_HOME) ***\n\n');
+    process.stderr.write(
+      '\n*** SKIPPING Elasticsearch tests: no Java found (install openjdk-17-jre-headless or set ES_JAVA_HOME) ***\n\n',
+    );
     project.provide('elasticsearchUrl', '');
     return undefined;
   }
@@ -39,7 +41,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     instance = await startElasticsearch({ port: 9200 });
   } catch (err) {
     if (ci) throw new Error(`cannot start Elasticsearch for the tests: ${(err as Error).message}`);
-    process.stderr.write(`\n*** SKIPPING Elasticsearch tests: cannot start Elasticsearch: ${(err as Error).message} ***\n\n`);
+    process.stderr.write(
+      `\n*** SKIPPING Elasticsearch tests: cannot start Elasticsearch: ${(err as Error).message} ***\n\n`,
+    );
     project.provide('elasticsearchUrl', '');
     return undefined;
   }

@@ -24,9 +24,27 @@ let warm: string;
 let cold: string;
 const skills = (): string => path.join(tmp, 'skills');
 
-async function build(cwd: string, out: string, json = true, extra: string[] = []): Promise<{ result?: BuildResult; stdout: string }> {
-  const args = [path.join(REPO, 'scripts/skillpress.mjs'), 'build', '--skills', skills(), '--out', out, ...(json ? ['--json'] : []), ...extra];
-  const { stdout } = await run(path.join(REPO, 'node_modules/.bin/node'), args, { cwd, env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1767225600' }, maxBuffer: 16 * 1024 * 1024 });
+async function build(
+  cwd: string,
+  out: string,
+  json = true,
+  extra: string[] = [],
+): Promise<{ result?: BuildResult; stdout: string }> {
+  const args = [
+    path.join(REPO, 'scripts/skillpress.mjs'),
+    'build',
+    '--skills',
+    skills(),
+    '--out',
+    out,
+    ...(json ? ['--json'] : []),
+    ...extra,
+  ];
+  const { stdout } = await run(path.join(REPO, 'node_modules/.bin/node'), args, {
+    cwd,
+    env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1767225600' },
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return { result: json ? (JSON.parse(stdout) as BuildResult) : undefined, stdout };
 }
 
@@ -34,7 +52,17 @@ async function build(cwd: string, out: string, json = true, extra: string[] = []
 async function digests(dir: string): Promise<Record<string, string>> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const files = entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)));
-  const sums = await Promise.all(files.map(async (f) => [f, createHash('sha256').update(await readFile(path.join(dir, f))).digest('hex')] as const));
+  const sums = await Promise.all(
+    files.map(
+      async (f) =>
+        [
+          f,
+          createHash('sha256')
+            .update(await readFile(path.join(dir, f)))
+            .digest('hex'),
+        ] as const,
+    ),
+  );
   return Object.fromEntries(sums.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
@@ -56,7 +84,11 @@ async function damage(file: string): Promise<void> {
 }
 
 /** A file of a cache folder (`<key>.<sha256>` entries). */
-const entryOf = async (dir: string): Promise<string> => path.join(dir, (await readdir(dir)).find((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}$/.test(n))!);
+const entryOf = async (dir: string): Promise<string> =>
+  path.join(
+    dir,
+    (await readdir(dir)).find((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}$/.test(n))!,
+  );
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-cache-'));
@@ -79,33 +111,58 @@ describe('builds cost what changed', () => {
     await cp(out(), previous(), { recursive: true });
   };
 
-  it('makes only what one changed skill needs, says so, and writes what a build from nothing writes', { timeout: 180_000 }, async () => {
-    const first = (await build(warm, out())).result!;
-    expect(first.site).toMatchObject({ skills: 6, rendered: 6, cached: 0, skill_pages: { rendered: 6, reused: 0, moved: 0 }, file_views: { reused: 0 } });
-    expect(first.reused.archives).toEqual({ built: 6, reused: 0 });
+  it(
+    'makes only what one changed skill needs, says so, and writes what a build from nothing writes',
+    { timeout: 180_000 },
+    async () => {
+      const first = (await build(warm, out())).result!;
+      expect(first.site).toMatchObject({
+        skills: 6,
+        rendered: 6,
+        cached: 0,
+        skill_pages: { rendered: 6, reused: 0, moved: 0 },
+        file_views: { reused: 0 },
+      });
+      expect(first.reused.archives).toEqual({ built: 6, reused: 0 });
 
-    // Nothing changed: no skill's page or file pages made again (only the catalog's own pages);
-    // each skill's folder is moved from the output being replaced, every file of it checked.
-    await keepPrevious();
-    const again = (await build(warm, out())).result!;
-    expect(again.reused.tokens.counted).toBe(0);
-    expect(again.reused.archives).toEqual({ built: 0, reused: 6 });
-    expect(again.site).toMatchObject({ rendered: 0, cached: 6, skill_pages: { rendered: 0, reused: 6, moved: 6 }, file_views: { written: 0 } });
-    expect(await digests(out())).toEqual((await coldBuild(previous())).files);
+      // Nothing changed: no skill's page or file pages made again (only the catalog's own pages);
+      // each skill's folder is moved from the output being replaced, every file of it checked.
+      await keepPrevious();
+      const again = (await build(warm, out())).result!;
+      expect(again.reused.tokens.counted).toBe(0);
+      expect(again.reused.archives).toEqual({ built: 0, reused: 6 });
+      expect(again.site).toMatchObject({
+        rendered: 0,
+        cached: 6,
+        skill_pages: { rendered: 0, reused: 6, moved: 6 },
+        file_views: { written: 0 },
+      });
+      expect(await digests(out())).toEqual((await coldBuild(previous())).files);
 
-    const file = path.join(skills(), 'budget-forecaster/SKILL.md');
-    await writeFile(file, (await readFile(file, 'utf8')).replace('Fits a seasonal model.', 'Fits a seasonal model with **holiday effects**.'));
-    await keepPrevious();
-    const { stdout } = await build(warm, out(), false);
-    expect(stdout).toContain('site: rendered 1 of 6 skills, 5 from cache');
-    expect(stdout).toMatch(/reused from \.cache\/: token counts of \d+ of \d+ texts, archives of 5 of 6 skills/);
-    expect(stdout).toMatch(/skill pages: 1 rendered, 5 reused \(5 skill folders moved from the previous output\); file views: \d+ written, [1-9]\d* reused/);
-    expect(await readFile(path.join(out(), 'skills/budget-forecaster/index.html'), 'utf8')).toContain('<strong>holiday effects</strong>');
+      const file = path.join(skills(), 'budget-forecaster/SKILL.md');
+      await writeFile(
+        file,
+        (await readFile(file, 'utf8')).replace(
+          'Fits a seasonal model.',
+          'Fits a seasonal model with **holiday effects**.',
+        ),
+      );
+      await keepPrevious();
+      const { stdout } = await build(warm, out(), false);
+      expect(stdout).toContain('site: rendered 1 of 6 skills, 5 from cache');
+      expect(stdout).toMatch(/reused from \.cache\/: token counts of \d+ of \d+ texts, archives of 5 of 6 skills/);
+      expect(stdout).toMatch(
+        /skill pages: 1 rendered, 5 reused \(5 skill folders moved from the previous output\); file views: \d+ written, [1-9]\d* reused/,
+      );
+      expect(await readFile(path.join(out(), 'skills/budget-forecaster/index.html'), 'utf8')).toContain(
+        '<strong>holiday effects</strong>',
+      );
 
-    const fresh = await coldBuild(previous());
-    expect(fresh.result.site).toMatchObject({ rendered: 6, cached: 0, skill_pages: { reused: 0 } });
-    expect(await digests(out())).toEqual(fresh.files);
-  });
+      const fresh = await coldBuild(previous());
+      expect(fresh.result.site).toMatchObject({ rendered: 6, cached: 0, skill_pages: { reused: 0 } });
+      expect(await digests(out())).toEqual(fresh.files);
+    },
+  );
 
   it('finds a damaged cache, or an output edited in place, and makes it again', { timeout: 120_000 }, async () => {
     await keepPrevious();
@@ -119,7 +176,9 @@ describe('builds cost what changed', () => {
     await damage(path.join(out(), 'feed/v1/files/pdf-toolkit/scripts/extract.py'));
     await damage(await entryOf(path.join(cache, 'feed/body-terms')));
     await damage(await entryOf(path.join(cache, 'duplicates')));
-    const tokens = JSON.parse(await readFile(path.join(cache, 'tokens.json'), 'utf8')) as { counts: Record<string, number> };
+    const tokens = JSON.parse(await readFile(path.join(cache, 'tokens.json'), 'utf8')) as {
+      counts: Record<string, number>;
+    };
     const [sha] = Object.keys(tokens.counts);
     tokens.counts[sha!] = tokens.counts[sha!]! + 1;
     await writeFile(path.join(cache, 'tokens.json'), JSON.stringify(tokens));
@@ -133,22 +192,28 @@ describe('builds cost what changed', () => {
     expect(await digests(out())).toEqual((await coldBuild(previous())).files);
   });
 
-  it('never carries over a file the previous output holds that this build would not write', { timeout: 120_000 }, async () => {
-    await writeFile(path.join(out(), 'skills/invoice-reconciler/stray.html'), '<p>not ours</p>');
-    await keepPrevious();
-    const result = (await build(warm, out())).result!;
-    // Its pages come from the cache instead: nothing is rendered again.
-    expect(result.site!.skill_pages).toEqual({ rendered: 0, reused: 6, moved: 5 });
-    const files = await digests(out());
-    expect(files['skills/invoice-reconciler/stray.html']).toBeUndefined();
-    expect(files).toEqual((await coldBuild(previous())).files);
-  });
+  it(
+    'never carries over a file the previous output holds that this build would not write',
+    { timeout: 120_000 },
+    async () => {
+      await writeFile(path.join(out(), 'skills/invoice-reconciler/stray.html'), '<p>not ours</p>');
+      await keepPrevious();
+      const result = (await build(warm, out())).result!;
+      // Its pages come from the cache instead: nothing is rendered again.
+      expect(result.site!.skill_pages).toEqual({ rendered: 0, reused: 6, moved: 5 });
+      const files = await digests(out());
+      expect(files['skills/invoice-reconciler/stray.html']).toBeUndefined();
+      expect(files).toEqual((await coldBuild(previous())).files);
+    },
+  );
 
   it('renders every page again for another base URL', { timeout: 120_000 }, async () => {
     const result = (await build(warm, out(), true, ['--base', '/catalog/'])).result!;
     expect(result.site!.skill_pages).toEqual({ rendered: 6, reused: 0, moved: 0 });
     expect(result.site!.file_views.reused).toBe(0);
-    expect(await readFile(path.join(out(), 'skills/pdf-toolkit/files/scripts/extract.py/index.html'), 'utf8')).toContain('href="/catalog/');
+    expect(
+      await readFile(path.join(out(), 'skills/pdf-toolkit/files/scripts/extract.py/index.html'), 'utf8'),
+    ).toContain('href="/catalog/');
     await build(warm, out());
   });
 
@@ -156,7 +221,12 @@ describe('builds cost what changed', () => {
     await keepPrevious();
     await rm(path.join(warm, '.cache'), { recursive: true, force: true });
     const result = (await build(warm, out())).result!;
-    expect(result.site).toMatchObject({ rendered: 6, cached: 0, skill_pages: { reused: 0 }, file_views: { reused: 0 } });
+    expect(result.site).toMatchObject({
+      rendered: 6,
+      cached: 0,
+      skill_pages: { reused: 0 },
+      file_views: { reused: 0 },
+    });
     expect(await digests(out())).toEqual((await coldBuild(previous())).files);
   });
 });

@@ -24,7 +24,10 @@ let browser: Browser;
 /** Resolves once the dev server's stderr holds `text` (a build line). */
 function terminalShows(text: string, timeout = 60_000): Promise<void> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no "${text}" from skillpress dev in ${timeout} ms:\n${stderr}`)), timeout);
+    const timer = setTimeout(
+      () => reject(new Error(`no "${text}" from skillpress dev in ${timeout} ms:\n${stderr}`)),
+      timeout,
+    );
     const check = (): void => {
       if (!stderr.includes(text)) return;
       clearTimeout(timer);
@@ -40,7 +43,11 @@ beforeAll(async () => {
   if (skip) return;
   tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-'));
   await writeFixtureSkills(path.join(tmp, 'skills'));
-  dev = spawn(path.join(REPO, 'node_modules/.bin/node'), [path.join(REPO, 'scripts/skillpress.mjs'), 'dev', '--skills', 'skills', '--port', '0'], { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+  dev = spawn(
+    path.join(REPO, 'node_modules/.bin/node'),
+    [path.join(REPO, 'scripts/skillpress.mjs'), 'dev', '--skills', 'skills', '--port', '0'],
+    { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   dev.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   url = await new Promise<string>((resolve, reject) => {
     let out = '';
@@ -71,7 +78,11 @@ describe.skipIf(skip)('skillpress dev', () => {
 
     // An edit on disk: the open page reloads itself with it.
     await writeFile(skillMd, original.replace('Fits a seasonal model.', 'Fits a seasonal model with holiday effects.'));
-    await page.waitForFunction(() => document.querySelector('[data-skill-body]')?.textContent?.includes('holiday effects'), undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-skill-body]')?.textContent?.includes('holiday effects'),
+      undefined,
+      { timeout: 20_000 },
+    );
     await terminalShows('dev: build 2:');
     expect(stderr).toContain('rendered 1 of 6 skills, 5 from cache');
 
@@ -93,7 +104,11 @@ describe.skipIf(skip)('skillpress dev', () => {
 
     // Fixed again: served, the problem gone.
     await writeFile(skillMd, original);
-    await page.waitForFunction(() => document.querySelector('[data-skill-body]')?.textContent?.includes('Fits a seasonal model.'), undefined, { timeout: 20_000 });
+    await page.waitForFunction(
+      () => document.querySelector('[data-skill-body]')?.textContent?.includes('Fits a seasonal model.'),
+      undefined,
+      { timeout: 20_000 },
+    );
     expect(await overlay.count()).toBe(0);
     await page.close();
   });

@@ -17,13 +17,19 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (skip) return;
-  const peer = await buildFixtureSite({ skills: SKILLS.filter((s) => s.name === 'pdf-toolkit'), config: { registry: { name: 'acme', title: 'Acme skills' } } });
+  const peer = await buildFixtureSite({
+    skills: SKILLS.filter((s) => s.name === 'pdf-toolkit'),
+    config: { registry: { name: 'acme', title: 'Acme skills' } },
+  });
   built.push(peer);
   const peerServer = await serveStatic({ root: peer.outDir });
   servers.push(peerServer);
   const local = await buildFixtureSite({
     skills: SKILLS.filter((s) => s.name === 'invoice-reconciler'),
-    config: { registry: { name: 'home', title: 'Home skills' }, federation: { peers: [{ name: 'acme', url: peerServer.url, mode: 'all' }] } },
+    config: {
+      registry: { name: 'home', title: 'Home skills' },
+      federation: { peers: [{ name: 'acme', url: peerServer.url, mode: 'all' }] },
+    },
   });
   built.push(local);
   site = await serveStatic({ root: local.outDir });
@@ -51,7 +57,9 @@ describe.skipIf(skip)('imported skills on the site', () => {
     const searchRequest = page.waitForRequest((r) => r.url().endsWith('search.json'));
     await page.fill('#q', 'extract.py');
     expect(new URL((await searchRequest).url()).pathname).toBe('/catalog/v1/search.json');
-    await page.waitForFunction(() => document.querySelector<HTMLElement>('#results > li')?.dataset.id === 'pdf-toolkit');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>('#results > li')?.dataset.id === 'pdf-toolkit',
+    );
     expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe('from acme');
 
     await page.click('#results > li[data-id="pdf-toolkit"] h3 a');

@@ -15,12 +15,20 @@ import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 /** One URL of each page type, and how to tell it has finished rendering. */
 const PAGE_TYPES: Array<{ type: string; path: string; ready?: (page: Page) => Promise<unknown> }> = [
   { type: 'home', path: '' },
-  { type: 'search results', path: '?q=invoice', ready: (page) => page.waitForSelector('#results[data-state^="invoice|"]') },
+  {
+    type: 'search results',
+    path: '?q=invoice',
+    ready: (page) => page.waitForSelector('#results[data-state^="invoice|"]'),
+  },
   { type: 'tag', path: 'tags/accounting/' },
   { type: 'tags', path: 'tags/' },
   { type: 'domain', path: 'domains/finance/' },
   { type: 'skill', path: 'skills/pdf-toolkit/' },
-  { type: 'file view', path: 'skills/pdf-toolkit/files/scripts/extract.py/', ready: (page) => page.waitForSelector('[data-viewer] .t-keyword') },
+  {
+    type: 'file view',
+    path: 'skills/pdf-toolkit/files/scripts/extract.py/',
+    ready: (page) => page.waitForSelector('[data-viewer] .t-keyword'),
+  },
   { type: 'file view (opened in place)', path: 'skills/pdf-toolkit/', ready: openInPlace },
   { type: 'about', path: 'about/' },
   { type: '404', path: 'no/such/page/' },
@@ -76,8 +84,14 @@ interface Violation {
 async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol: the page's CSP (scripts from 'self' only) does not apply.
   await page.evaluate(axeSource);
-  const violations = (await page.evaluate(() => (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations))) as Violation[];
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const violations = (await page.evaluate(() =>
+    (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe
+      .run(document, { resultTypes: ['violations'] })
+      .then((r) => r.violations),
+  )) as Violation[];
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe.skipIf(skip)('every page type', () => {
@@ -87,7 +101,10 @@ describe.skipIf(skip)('every page type', () => {
     for (const { type, path, ready } of PAGE_TYPES) {
       await page.goto(`${server.url}${path}`);
       await ready?.(page);
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      const { scroll, client } = await page.evaluate(() => ({
+        scroll: document.documentElement.scrollWidth,
+        client: document.documentElement.clientWidth,
+      }));
       if (scroll > client) overflowing.push(`${type}: ${scroll} px wide`);
     }
     // The header's navigation is on screen and not cut.
@@ -124,8 +141,12 @@ describe.skipIf(skip)('filters', () => {
     const body = await page.locator('.catalog-body').boundingBox();
     expect(list!.width).toBeGreaterThan(body!.width - 2);
     await page.fill('#q', 'beta');
-    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('beta|'));
-    expect(await page.$$eval('#results > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual(['beta-notes']);
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.startsWith('beta|'),
+    );
+    expect(await page.$$eval('#results > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual([
+      'beta-notes',
+    ]);
     await page.close();
   });
 });

@@ -10,7 +10,9 @@ const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 async function skillpress(...args: string[]): Promise<{ code: number; stderr: string }> {
-  return run(path.join(REPO, 'node_modules/.bin/node'), [path.join(REPO, 'scripts/skillpress.mjs'), ...args], { cwd: REPO }).then(
+  return run(path.join(REPO, 'node_modules/.bin/node'), [path.join(REPO, 'scripts/skillpress.mjs'), ...args], {
+    cwd: REPO,
+  }).then(
     ({ stderr }) => ({ code: 0, stderr }),
     (err: { code: number; stderr: string }) => ({ code: err.code, stderr: err.stderr }),
   );

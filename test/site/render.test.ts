@@ -31,10 +31,14 @@ describe('renderMarkdown', () => {
   });
 
   it('keeps ordinary markdown, GFM tables, task lists and safe links', () => {
-    const html = renderMarkdown('# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] open\n\n[site](https://example.com) `code` https://auto.example ~~gone~~ [mail](mailto:a@example.com)');
+    const html = renderMarkdown(
+      '# T\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- [x] done\n- [ ] open\n\n[site](https://example.com) `code` https://auto.example ~~gone~~ [mail](mailto:a@example.com)',
+    );
     expect(html).toContain('<table>');
     expect(html).toContain('<a href="https://example.com" rel="nofollow noopener noreferrer">site</a>');
-    expect(html).toContain('<a href="https://auto.example" rel="nofollow noopener noreferrer">https://auto.example</a>');
+    expect(html).toContain(
+      '<a href="https://auto.example" rel="nofollow noopener noreferrer">https://auto.example</a>',
+    );
     expect(html).toContain('<a href="mailto:a@example.com">mail</a>');
     expect(html).toContain('<code>code</code>');
     expect(html).toContain('<s>gone</s>');
@@ -49,9 +53,14 @@ describe('renderMarkdown', () => {
 
   it('points relative links at the skill files, and never outside the skill', () => {
     const resolve = skillFileLinkResolver(new Set(['scripts/run.py', 'a b/#1.md']), (p, kind) =>
-      kind === 'image' ? { href: `/files/${encodePath(p)}` } : { href: `/view/${encodePath(p)}/`, attrs: { 'data-file-link': '' } },
+      kind === 'image'
+        ? { href: `/files/${encodePath(p)}` }
+        : { href: `/view/${encodePath(p)}/`, attrs: { 'data-file-link': '' } },
     );
-    const html = renderMarkdown('[r](./scripts/run.py) [s](a%20b/%231.md) [up](../other/SKILL.md) [m](missing.md) ![i](scripts/run.py) [abs](/x) [frag](#y)', { resolveLink: resolve });
+    const html = renderMarkdown(
+      '[r](./scripts/run.py) [s](a%20b/%231.md) [up](../other/SKILL.md) [m](missing.md) ![i](scripts/run.py) [abs](/x) [frag](#y)',
+      { resolveLink: resolve },
+    );
     expect(html).toContain('<a href="/view/scripts/run.py/" data-file-link="">r</a>');
     expect(html).toContain('<a href="/view/a%20b/%231.md/" data-file-link="">s</a>');
     expect(html).toContain('href="../other/SKILL.md"');
@@ -73,11 +82,17 @@ describe('urls', () => {
   it('percent-encodes every segment of a file path', () => {
     const urls = siteUrls('/s/');
     expect(urls.file('x', '#hash ?q%20.txt')).toBe('/s/feed/v1/files/x/%23hash%20%3Fq%2520.txt');
-    expect(urls.file('x', 'docs/日本語 ファイル.md')).toBe('/s/feed/v1/files/x/docs/%E6%97%A5%E6%9C%AC%E8%AA%9E%20%E3%83%95%E3%82%A1%E3%82%A4%E3%83%AB.md');
+    expect(urls.file('x', 'docs/日本語 ファイル.md')).toBe(
+      '/s/feed/v1/files/x/docs/%E6%97%A5%E6%9C%AC%E8%AA%9E%20%E3%83%95%E3%82%A1%E3%82%A4%E3%83%AB.md',
+    );
     expect(siteUrls('/', { feedPath: 'catalog/v1' }).feed('search.json')).toBe('/catalog/v1/search.json');
     expect(urls.fileView('x', 'notes/100% done?.txt')).toBe('/s/skills/x/files/notes/100%25%20done%3F.txt/');
-    expect(siteUrls('/s/', { filesBaseUrl: 'https://files.example/cat' }).file('x', 'a b.html')).toBe('https://files.example/cat/x/a%20b.html');
-    expect(urls.fromFeed('cards.json', '../../.well-known/agent-skills/x.zip')).toBe('/s/.well-known/agent-skills/x.zip');
+    expect(siteUrls('/s/', { filesBaseUrl: 'https://files.example/cat' }).file('x', 'a b.html')).toBe(
+      'https://files.example/cat/x/a%20b.html',
+    );
+    expect(urls.fromFeed('cards.json', '../../.well-known/agent-skills/x.zip')).toBe(
+      '/s/.well-known/agent-skills/x.zip',
+    );
     expect(urls.fromFeed('cards.json', 'https://peer.example/x.zip')).toBe('https://peer.example/x.zip');
   });
 
@@ -94,19 +109,20 @@ describe('urls', () => {
 describe('orderFiles', () => {
   it('puts SKILL.md first, then folders before files', () => {
     const f = (path: string) => ({ path }) as FeedFile;
-    expect(orderFiles([f('z.txt'), f('scripts/b.py'), f('SKILL.md'), f('a.md'), f('scripts/lib/c.py')]).map((x) => x.path)).toEqual([
-      'SKILL.md',
-      'scripts/lib/c.py',
-      'scripts/b.py',
-      'a.md',
-      'z.txt',
-    ]);
+    expect(
+      orderFiles([f('z.txt'), f('scripts/b.py'), f('SKILL.md'), f('a.md'), f('scripts/lib/c.py')]).map((x) => x.path),
+    ).toEqual(['SKILL.md', 'scripts/lib/c.py', 'scripts/b.py', 'a.md', 'z.txt']);
   });
 });
 
 describe('languages', () => {
   it('highlights known languages by extension, file name and fence', () => {
-    expect([languageFor('scripts/run.py'), languageFor('Dockerfile'), fenceLanguage('py'), fenceLanguage('python')]).toEqual(['python', 'docker', 'python', 'python']);
+    expect([
+      languageFor('scripts/run.py'),
+      languageFor('Dockerfile'),
+      fenceLanguage('py'),
+      fenceLanguage('python'),
+    ]).toEqual(['python', 'docker', 'python', 'python']);
   });
 
   it('leaves names of object members plain: "constructor", "__proto__", "toString"', () => {

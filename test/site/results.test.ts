@@ -4,7 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndexes, SkillSearch, type SearchEntry } from '../../src/search/index.ts';
-import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc } from '../../src/site/client/results.ts';
+import {
+  domainOfDoc,
+  facetEntries,
+  matches,
+  results,
+  resultsSummary,
+  tagsOfDoc,
+} from '../../src/site/client/results.ts';
 import { isActive, readState, stateQuery, toggle, type CatalogState } from '../../src/site/client/url-state.ts';
 
 const entry = (id: string, description: string, tags: string[], domain?: string, body = ''): SearchEntry => ({
@@ -20,8 +27,19 @@ const entry = (id: string, description: string, tags: string[], domain?: string,
 });
 
 const ENTRIES = [
-  entry('invoice-reconciler', 'Matches supplier invoices against purchase orders.', ['invoices', 'accounting', 'audit'], 'finance'),
-  entry('expense-auditor', 'Audits employee expense reports.', ['audit', 'expenses'], 'finance', 'Uses the quokkanomics heuristic.'),
+  entry(
+    'invoice-reconciler',
+    'Matches supplier invoices against purchase orders.',
+    ['invoices', 'accounting', 'audit'],
+    'finance',
+  ),
+  entry(
+    'expense-auditor',
+    'Audits employee expense reports.',
+    ['audit', 'expenses'],
+    'finance',
+    'Uses the quokkanomics heuristic.',
+  ),
   entry('budget-forecaster', 'Forecasts next quarter budget lines.', ['forecasting', 'accounting'], 'finance'),
   entry('pdf-toolkit', 'Reads text and tables out of PDF documents.', ['pdf', 'parsing'], 'documents'),
   entry('plain-notes', 'Keeps notes in plain text.', []),
@@ -33,7 +51,13 @@ function searchIndex(withBody = true): SkillSearch {
   return SkillSearch.load(JSON.parse(JSON.stringify(search)), withBody ? JSON.parse(JSON.stringify(body)) : undefined);
 }
 
-const state = (over: Partial<CatalogState> = {}): CatalogState => ({ q: '', tags: [], domain: undefined, sort: 'relevance', ...over });
+const state = (over: Partial<CatalogState> = {}): CatalogState => ({
+  q: '',
+  tags: [],
+  domain: undefined,
+  sort: 'relevance',
+  ...over,
+});
 const ids = (docs: ReadonlyArray<{ id: string }>): string[] => docs.map((d) => d.id);
 
 describe('URL state', () => {
@@ -62,8 +86,16 @@ describe('results', () => {
   const search = searchIndex();
 
   it('lists every skill by name without a query, ranked with one', () => {
-    expect(ids(results(matches(search, '', false).docs, state()))).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler', 'pdf-toolkit', 'plain-notes']);
-    expect(ids(results(matches(search, 'invoices', false).docs, state({ q: 'invoices' })))[0]).toBe('invoice-reconciler');
+    expect(ids(results(matches(search, '', false).docs, state()))).toEqual([
+      'budget-forecaster',
+      'expense-auditor',
+      'invoice-reconciler',
+      'pdf-toolkit',
+      'plain-notes',
+    ]);
+    expect(ids(results(matches(search, 'invoices', false).docs, state({ q: 'invoices' })))[0]).toBe(
+      'invoice-reconciler',
+    );
   });
 
   it('says which words a skill matched when it matched only some of the query', () => {
@@ -97,7 +129,13 @@ describe('results', () => {
       ['expense-auditor', '2026-03-01T00:00:00Z'],
       ['plain-notes', '2026-05-01T00:00:00Z'],
     ]);
-    expect(ids(results(matches(search, '', false).docs, state({ sort: 'updated' }), updated))).toEqual(['plain-notes', 'expense-auditor', 'pdf-toolkit', 'budget-forecaster', 'invoice-reconciler']);
+    expect(ids(results(matches(search, '', false).docs, state({ sort: 'updated' }), updated))).toEqual([
+      'plain-notes',
+      'expense-auditor',
+      'pdf-toolkit',
+      'budget-forecaster',
+      'invoice-reconciler',
+    ]);
   });
 
   it('counts facet values over the results: selected first, then by count and name', () => {

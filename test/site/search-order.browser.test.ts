@@ -56,9 +56,16 @@ async function siteResults(query: string): Promise<SiteResult[]> {
   try {
     await page.goto(`${server.url}?q=${encodeURIComponent(query)}`);
     // The full ranking needs the body index, which the page loads after its first search.
-    await page.waitForFunction((q) => document.querySelector('#results')?.getAttribute('data-state') === `${q}|||relevance|body`, query, { timeout: 15_000 });
+    await page.waitForFunction(
+      (q) => document.querySelector('#results')?.getAttribute('data-state') === `${q}|||relevance|body`,
+      query,
+      { timeout: 15_000 },
+    );
     return await page.$$eval('#results > li.card', (cards) =>
-      cards.map((c) => ({ name: (c as HTMLElement).dataset.id!, note: c.querySelector('.card-match')?.textContent ?? undefined })),
+      cards.map((c) => ({
+        name: (c as HTMLElement).dataset.id!,
+        note: c.querySelector('.card-match')?.textContent ?? undefined,
+      })),
     );
   } finally {
     await page.close();
@@ -70,12 +77,14 @@ describe.skipIf(skip)('the site and skills_search rank alike', () => {
     const site = await siteResults(query);
     const answer = await searchSkills(catalog, query, 25);
     const partial = (r: (typeof answer.results)[number]): string | undefined =>
-      r.coverage < 1 ? `Matches ${r.matched.length} of ${answer.words.length} words: ${r.matched.map((m) => m.word).join(', ')}` : undefined;
+      r.coverage < 1
+        ? `Matches ${r.matched.length} of ${answer.words.length} words: ${r.matched.map((m) => m.word).join(', ')}`
+        : undefined;
     expect(site.length).toBeGreaterThan(0);
     expect(site).toEqual(answer.results.map((r) => ({ name: r.name, note: partial(r) })));
   });
 
-  it('a request in users\' words reaches skills matching part of it, and their cards say which of its words', async () => {
+  it("a request in users' words reaches skills matching part of it, and their cards say which of its words", async () => {
     const site = await siteResults('can you pull the tables out of this PDF report for me');
     const partial = site.filter((r) => r.note);
     expect(partial.length).toBeGreaterThan(0);

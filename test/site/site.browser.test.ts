@@ -41,15 +41,20 @@ async function open(url: string, options: { width?: number } = {}): Promise<Watc
 }
 
 /** Ids of the listed skills, in order. */
-const listed = (page: Page): Promise<string[]> => page.$$eval('#results > li.card', (cards) => cards.map((c) => (c as HTMLElement).dataset.id!));
+const listed = (page: Page): Promise<string[]> =>
+  page.$$eval('#results > li.card', (cards) => cards.map((c) => (c as HTMLElement).dataset.id!));
 
 async function searchFor(page: Page, query: string, expectFirst: string): Promise<string[]> {
   await page.fill('#q', query);
-  await page.waitForFunction(
-    ([q, id]) => document.querySelector('#results')?.getAttribute('data-state')?.startsWith(`${q}|`) && document.querySelector<HTMLElement>('#results > li')?.dataset.id === id,
-    [query, expectFirst] as const,
-    { timeout: 10_000 },
-  ).catch(() => undefined);
+  await page
+    .waitForFunction(
+      ([q, id]) =>
+        document.querySelector('#results')?.getAttribute('data-state')?.startsWith(`${q}|`) &&
+        document.querySelector<HTMLElement>('#results > li')?.dataset.id === id,
+      [query, expectFirst] as const,
+      { timeout: 10_000 },
+    )
+    .catch(() => undefined);
   return listed(page);
 }
 
@@ -73,11 +78,24 @@ describe.skipIf(skip)('catalog and search', () => {
   it('lists every skill without JavaScript, with the total and filter links', async () => {
     const page = await browser.newPage({ javaScriptEnabled: false });
     await page.goto(server.url);
-    expect(await listed(page)).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler', 'odd-file-names', 'pdf-toolkit', 'xss-attempt']);
+    expect(await listed(page)).toEqual([
+      'budget-forecaster',
+      'expense-auditor',
+      'invoice-reconciler',
+      'odd-file-names',
+      'pdf-toolkit',
+      'xss-attempt',
+    ]);
     expect(await page.textContent('[data-results-count]')).toContain('6 skills');
-    expect(await page.getAttribute('[data-facet="domain"] a[data-facet-value="finance"]', 'href')).toBe('/domains/finance/');
+    expect(await page.getAttribute('[data-facet="domain"] a[data-facet-value="finance"]', 'href')).toBe(
+      '/domains/finance/',
+    );
     await page.click('[data-facet="domain"] a[data-facet-value="finance"]');
-    expect(await page.$$eval('ol.card-grid > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual(['budget-forecaster', 'expense-auditor', 'invoice-reconciler']);
+    expect(await page.$$eval('ol.card-grid > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual([
+      'budget-forecaster',
+      'expense-auditor',
+      'invoice-reconciler',
+    ]);
     await page.close();
   });
 
@@ -110,7 +128,9 @@ describe.skipIf(skip)('catalog and search', () => {
 
   it('keeps the query in the URL: a shared link shows the same results', async () => {
     const { page } = await open(`${server.url}?q=${encodeURIComponent('budget')}`);
-    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('budget|'));
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.startsWith('budget|'),
+    );
     expect(await page.inputValue('#q')).toBe('budget');
     expect((await listed(page))[0]).toBe('budget-forecaster');
     await page.close();
@@ -130,20 +150,26 @@ describe.skipIf(skip)('catalog and search', () => {
 
     const accounting = await count('tag', 'accounting');
     await page.click('[data-facet="tag"] [data-facet-value="accounting"]');
-    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.includes('|accounting|'));
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.includes('|accounting|'),
+    );
     const ids = await listed(page);
     expect(ids).toEqual(['budget-forecaster', 'invoice-reconciler']);
     expect(ids.length).toBe(accounting);
     // Every tag's count is the number of results it would leave.
     const tagCounts = await page.$$eval('[data-facet="tag"] [data-facet-value]', (items) =>
-      items.map((i) => [(i as HTMLElement).dataset.facetValue!, Number(i.querySelector('.count')!.textContent)] as const),
+      items.map(
+        (i) => [(i as HTMLElement).dataset.facetValue!, Number(i.querySelector('.count')!.textContent)] as const,
+      ),
     );
     for (const [, n] of tagCounts) expect(n).toBeLessThanOrEqual(ids.length);
     expect(Object.fromEntries(tagCounts).audit).toBe(1);
 
     // Sorting by name keeps the filtered set; removing the filters brings everything back.
     await page.selectOption('#sort', 'name');
-    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.includes('|name|'));
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.includes('|name|'),
+    );
     expect(await listed(page)).toEqual(['budget-forecaster', 'invoice-reconciler']);
     await page.click('.chip >> text=finance');
     await page.click('.chip >> text=#accounting');
@@ -151,7 +177,9 @@ describe.skipIf(skip)('catalog and search', () => {
 
     // A search nothing matches leaves no filter heading over an empty list.
     await page.fill('#q', 'zqxjvw');
-    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('zqxjvw|'));
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.startsWith('zqxjvw|'),
+    );
     expect(await page.isHidden('[data-facet="domain"]')).toBe(true);
     expect(await page.isHidden('[data-facet="tag"]')).toBe(true);
     await page.fill('#q', '');
@@ -176,11 +204,15 @@ describe.skipIf(skip)('skill page', () => {
     expect(await card.textContent()).toContain('Matches supplier invoices against purchase orders');
     expect(await card.locator('.pill').allTextContents()).toEqual(['finance', '#invoices', '#accounting', '#audit']);
     const summary = await page.locator('[data-tier="summary"]').textContent();
-    for (const text of ['License', 'MIT', 'Fixture Finance Team', '1.4.0', 'Tokens', 'Health']) expect(summary).toContain(text);
+    for (const text of ['License', 'MIT', 'Fixture Finance Team', '1.4.0', 'Tokens', 'Health'])
+      expect(summary).toContain(text);
     const full = page.locator('[data-tier="full"]');
     expect(await full.locator('h1').textContent()).toBe('Invoice reconciler');
     expect(await full.locator('ol li').count()).toBe(2);
-    expect(await page.locator('.file-tree a').allTextContents()).toEqual([expect.stringContaining('SKILL.md'), expect.stringContaining('match.py')]);
+    expect(await page.locator('.file-tree a').allTextContents()).toEqual([
+      expect.stringContaining('SKILL.md'),
+      expect.stringContaining('match.py'),
+    ]);
     // The ecosystem's installer first, then skillpress, then the MCP configuration.
     const snippets = await page.locator('.snippet pre').allTextContents();
     expect(snippets[0]).toBe(`npx skills add ${server.url} --skill invoice-reconciler`);
@@ -242,7 +274,9 @@ describe.skipIf(skip)('skill page', () => {
     expect(page.url()).toBe(`${server.url}skills/pdf-toolkit/files/scripts/extract.py/`);
     await page.click('[data-skill-body] a:has-text("logo")');
     expect(await shownFile(page, 'assets/logo.png')).toBe('assets/logo.png');
-    expect(await page.locator('[data-viewer] img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    expect(
+      await page.locator('[data-viewer] img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+    ).toBe(2);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -250,8 +284,13 @@ describe.skipIf(skip)('skill page', () => {
   it('serves every file byte-exact, whatever its name, from its own page, and the archives', async () => {
     for (const id of ['odd-file-names', 'pdf-toolkit']) {
       const { page, errors } = await open(`${server.url}skills/${id}/`);
-      const views = await page.$$eval('.file-tree a[data-file-link]', (as) => as.map((a) => (a as HTMLAnchorElement).href));
-      const expected = id === 'odd-file-names' ? ['SKILL.md', ...ODD_NAMES] : ['SKILL.md', 'assets/logo.png', 'data/sample.bin', 'scripts/extract.py'];
+      const views = await page.$$eval('.file-tree a[data-file-link]', (as) =>
+        as.map((a) => (a as HTMLAnchorElement).href),
+      );
+      const expected =
+        id === 'odd-file-names'
+          ? ['SKILL.md', ...ODD_NAMES]
+          : ['SKILL.md', 'assets/logo.png', 'data/sample.bin', 'scripts/extract.py'];
       const seen: string[] = [];
       for (const view of views) {
         const res = await page.goto(view);
@@ -263,7 +302,10 @@ describe.skipIf(skip)('skill page', () => {
         const got = await page.evaluate(async (h) => {
           const r = await fetch(h);
           const digest = await crypto.subtle.digest('SHA-256', await r.arrayBuffer());
-          return { status: r.status, sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('') };
+          return {
+            status: r.status,
+            sha256: [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join(''),
+          };
         }, href);
         expect(got, filePath).toEqual({ status: 200, sha256: createHash('sha256').update(source).digest('hex') });
       }
@@ -274,9 +316,13 @@ describe.skipIf(skip)('skill page', () => {
     const { page } = await open(`${server.url}skills/pdf-toolkit/files/data/sample.bin/`);
     expect(await page.locator('[data-file-panel] .file-note').textContent()).toContain('Binary file');
     await page.goto(`${server.url}skills/pdf-toolkit/`);
-    expect(await page.locator('[data-skill-body] img').getAttribute('src')).toBe('/feed/v1/files/pdf-toolkit/assets/logo.png');
+    expect(await page.locator('[data-skill-body] img').getAttribute('src')).toBe(
+      '/feed/v1/files/pdf-toolkit/assets/logo.png',
+    );
     await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().waitFor();
-    expect(await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().textContent()).toBe('from');
+    expect(await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().textContent()).toBe(
+      'from',
+    );
     const zip = await page.getAttribute('a:has-text("Download .zip")', 'href');
     expect(await page.evaluate(async (href) => (await fetch(href!)).status, zip)).toBe(200);
     await page.close();
@@ -287,7 +333,13 @@ describe.skipIf(skip)('skill page', () => {
     await page.waitForLoadState('networkidle');
     const body = page.locator('[data-skill-body]');
     expect(await body.textContent()).toContain('Safe text survives');
-    expect(await page.locator('[data-skill-body] script, [data-skill-body] iframe, [data-skill-body] svg, [data-skill-body] [onerror], [data-skill-body] [onclick], [data-skill-body] [style]').count()).toBe(0);
+    expect(
+      await page
+        .locator(
+          '[data-skill-body] script, [data-skill-body] iframe, [data-skill-body] svg, [data-skill-body] [onerror], [data-skill-body] [onclick], [data-skill-body] [style]',
+        )
+        .count(),
+    ).toBe(0);
     const hrefs = await page.$$eval('a[href]', (as) => as.map((a) => a.getAttribute('href')!));
     expect(hrefs.filter((h) => /^\s*(javascript|data):/i.test(h))).toEqual([]);
     // The hostile description is text, not markup.
@@ -305,7 +357,12 @@ describe.skipIf(skip)('skill page', () => {
     await page.click('[data-skill-body] a:has-text("drawing")');
     await shownFile(page, 'evil.svg');
     await page.locator('[data-viewer] img').evaluate((img: HTMLImageElement) => img.decode().catch(() => {}));
-    for (const url of [`${server.url}tags/`, `${server.url}domains/security/`, `${server.url}?q=xss`, `${server.url}skills/xss-attempt/files/evil.html/`]) {
+    for (const url of [
+      `${server.url}tags/`,
+      `${server.url}domains/security/`,
+      `${server.url}?q=xss`,
+      `${server.url}skills/xss-attempt/files/evil.html/`,
+    ]) {
       await page.goto(url);
       await page.waitForLoadState('networkidle');
     }
@@ -358,7 +415,9 @@ describe.skipIf(skip)('site pages', () => {
     await page.focus('#q');
     await page.keyboard.type('pdf');
     // The page's own list holds pdf-toolkit too: wait for the search's.
-    await page.waitForFunction(() => document.querySelector('#results')?.getAttribute('data-state')?.startsWith('pdf|'));
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.startsWith('pdf|'),
+    );
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('pdf-toolkit');
     // The list is drawn again once the body index refines it: the focus stays on the result.

@@ -26,7 +26,11 @@ let browser: Browser;
 
 /** `skillpress preview --out <dir> --port 0`, resolved with the URL it prints. */
 function startPreview(out: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(path.join(REPO, 'node_modules/.bin/node'), [path.join(REPO, 'scripts/skillpress.mjs'), 'preview', '--out', out, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    path.join(REPO, 'node_modules/.bin/node'),
+    [path.join(REPO, 'scripts/skillpress.mjs'), 'preview', '--out', out, '--port', '0'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -43,7 +47,10 @@ beforeAll(async () => {
   // The files' own origin: its address must be known before the build that links to it.
   let filesRoot = '';
   filesOrigin = await serveStatic({ root: () => filesRoot, base: '/skill-files/' });
-  [fixture, separate] = await Promise.all([buildFixtureSite(), buildFixtureSite({ config: { site: { files_base_url: filesOrigin.url } } })]);
+  [fixture, separate] = await Promise.all([
+    buildFixtureSite(),
+    buildFixtureSite({ config: { site: { files_base_url: filesOrigin.url } } }),
+  ]);
   filesRoot = path.join(separate.outDir, 'feed/v1/files');
   separateSite = await serveStatic({ root: separate.outDir });
   ({ child: preview, url: previewUrl } = await startPreview(fixture.outDir));
@@ -78,15 +85,28 @@ describe.skipIf(skip)('skill files on the catalog origin', () => {
       const out: Record<string, Record<string, string | null>> = {};
       for (const file of ['page.html', 'evil.svg', 'evil.html', 'SKILL.md']) {
         const res = await fetch(`${base}feed/v1/files/xss-attempt/${file}`);
-        out[file] = { csp: res.headers.get('content-security-policy'), nosniff: res.headers.get('x-content-type-options'), disposition: res.headers.get('content-disposition'), type: res.headers.get('content-type') };
+        out[file] = {
+          csp: res.headers.get('content-security-policy'),
+          nosniff: res.headers.get('x-content-type-options'),
+          disposition: res.headers.get('content-disposition'),
+          type: res.headers.get('content-type'),
+        };
       }
       return out;
     }, previewUrl);
-    for (const file of ['page.html', 'evil.svg', 'evil.html']) expect(headers[file], file).toMatchObject({ csp: 'sandbox', nosniff: 'nosniff', disposition: 'attachment' });
-    expect(headers['SKILL.md']).toEqual({ csp: 'sandbox', nosniff: 'nosniff', disposition: null, type: 'text/markdown; charset=utf-8' });
+    for (const file of ['page.html', 'evil.svg', 'evil.html'])
+      expect(headers[file], file).toMatchObject({ csp: 'sandbox', nosniff: 'nosniff', disposition: 'attachment' });
+    expect(headers['SKILL.md']).toEqual({
+      csp: 'sandbox',
+      nosniff: 'nosniff',
+      disposition: null,
+      type: 'text/markdown; charset=utf-8',
+    });
     // The same rules, for static hosts that read a _headers file.
     const rules = await readFile(path.join(fixture.outDir, '_headers'), 'utf8');
-    expect(rules).toContain('/feed/v1/files/*\n  Content-Security-Policy: sandbox\n  X-Content-Type-Options: nosniff\n');
+    expect(rules).toContain(
+      '/feed/v1/files/*\n  Content-Security-Policy: sandbox\n  X-Content-Type-Options: nosniff\n',
+    );
     expect(rules).toContain('/feed/v1/files/*.svg\n  Content-Disposition: attachment\n');
     await page.close();
   });
@@ -128,7 +148,14 @@ describe.skipIf(skip)('site.files_base_url', () => {
     await page.goto(`${separateSite.url}skills/pdf-toolkit/`);
     const img = page.locator('[data-skill-body] img');
     expect(await img.getAttribute('src')).toBe(`${filesOrigin.url}pdf-toolkit/assets/logo.png`);
-    expect(await img.evaluate((el: HTMLImageElement) => el.decode().then(() => el.naturalWidth, () => 0))).toBe(2);
+    expect(
+      await img.evaluate((el: HTMLImageElement) =>
+        el.decode().then(
+          () => el.naturalWidth,
+          () => 0,
+        ),
+      ),
+    ).toBe(2);
     await page.click('.file-tree a:has-text("extract.py")');
     await page.waitForSelector('[data-viewer] [data-download-link]');
     const href = await page.getAttribute('[data-viewer] [data-download-link]', 'href');

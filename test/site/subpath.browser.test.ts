@@ -43,12 +43,19 @@ describe.skipIf(skip)('served from /catalog/', () => {
     });
     await page.goto(server.url);
     // The stylesheet loaded (cards are styled) and every link stays under the base.
-    expect(await page.locator('.card').first().evaluate((el) => getComputedStyle(el).borderTopLeftRadius)).toBe('12px');
+    expect(
+      await page
+        .locator('.card')
+        .first()
+        .evaluate((el) => getComputedStyle(el).borderTopLeftRadius),
+    ).toBe('12px');
     const hrefs = await page.$$eval('a[href^="/"]', (as) => as.map((a) => a.getAttribute('href')!));
     expect(hrefs.filter((h) => !h.startsWith('/catalog/'))).toEqual([]);
 
     await page.fill('#q', 'scripts/extract.py');
-    await page.waitForFunction(() => document.querySelector<HTMLElement>('#results > li')?.dataset.id === 'pdf-toolkit');
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>('#results > li')?.dataset.id === 'pdf-toolkit',
+    );
     await page.click('#results > li[data-id="pdf-toolkit"] h3 a');
     await page.waitForURL(`${server.url}skills/pdf-toolkit/`);
     expect(await page.locator('[data-tier="card"] h1').textContent()).toBe('pdf-toolkit');

@@ -9,19 +9,16 @@ export const build: Command = {
   usage:
     'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config dir=config] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
   async run(argv) {
-    const { values, positionals } = parse(
-      argv,
-      {
-        skills: { type: 'string' },
-        out: { type: 'string' },
-        config: { type: 'string' },
-        previous: { type: 'string' },
-        base: { type: 'string' },
-        strict: { type: 'boolean' },
-        'no-site': { type: 'boolean' },
-        json: { type: 'boolean' },
-      },
-    );
+    const { values, positionals } = parse(argv, {
+      skills: { type: 'string' },
+      out: { type: 'string' },
+      config: { type: 'string' },
+      previous: { type: 'string' },
+      base: { type: 'string' },
+      strict: { type: 'boolean' },
+      'no-site': { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
     const result = await runBuild({
       skills: skillsFolderArgument(values.skills, positionals),
       out: values.out,

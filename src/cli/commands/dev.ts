@@ -11,10 +11,16 @@ import { formatProblem } from './validate.ts';
 function report(status: BuildStatus): void {
   const site = status.result?.site;
   const rendered = site ? `; rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache` : '';
-  if (status.failure) process.stderr.write(`dev: build ${status.build} failed in ${status.seconds.toFixed(1)} s: ${status.failure}\n`);
+  if (status.failure)
+    process.stderr.write(`dev: build ${status.build} failed in ${status.seconds.toFixed(1)} s: ${status.failure}\n`);
   else if (!status.ok) {
-    process.stderr.write(`dev: build ${status.build} has new errors; still serving build ${status.served}:\n${status.newErrors.map((l) => `  ${l}\n`).join('')}`);
-  } else process.stderr.write(`dev: build ${status.build}: ${status.result!.skills} skills in ${status.seconds.toFixed(1)} s${rendered}\n`);
+    process.stderr.write(
+      `dev: build ${status.build} has new errors; still serving build ${status.served}:\n${status.newErrors.map((l) => `  ${l}\n`).join('')}`,
+    );
+  } else
+    process.stderr.write(
+      `dev: build ${status.build}: ${status.result!.skills} skills in ${status.seconds.toFixed(1)} s${rendered}\n`,
+    );
 }
 
 export const dev: Command = {
@@ -22,7 +28,13 @@ export const dev: Command = {
   summary: 'build, serve on 127.0.0.1 and rebuild on every change to the skills or the config, reloading open pages',
   usage: 'skillpress dev [dir | --skills dir] [--port n=4321] [--base /path/] [--config dir=config] [--strict]',
   async run(argv) {
-    const { values, positionals } = parse(argv, { skills: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' }, strict: { type: 'boolean' } });
+    const { values, positionals } = parse(argv, {
+      skills: { type: 'string' },
+      port: { type: 'string' },
+      base: { type: 'string' },
+      config: { type: 'string' },
+      strict: { type: 'boolean' },
+    });
     const port = parsePort(values.port, 4321);
     const skills = skillsFolderArgument(values.skills, positionals);
     if (skills !== undefined) await requireSkillsFolder(skills);

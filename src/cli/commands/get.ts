@@ -2,7 +2,13 @@
  * `skillpress get <id>`: one skill read back from Elasticsearch alone — as JSON (the seed's
  * get_skill_by_id shape), or with `--out` as the skill folder rebuilt byte-exact.
  */
-import { assertReachable, createClient, getSkillById, SkillNotFoundError, writeSkillFolder } from '../../emit/elasticsearch/index.ts';
+import {
+  assertReachable,
+  createClient,
+  getSkillById,
+  SkillNotFoundError,
+  writeSkillFolder,
+} from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
@@ -31,7 +37,8 @@ export const get: Command = {
         return EXIT.ok;
       }
       const result = await writeSkillFolder(skill.file_entries, values.out);
-      for (const s of result.skipped) process.stderr.write(`warning: ${s.path} not restored: the index holds no content (${s.reason})\n`);
+      for (const s of result.skipped)
+        process.stderr.write(`warning: ${s.path} not restored: the index holds no content (${s.reason})\n`);
       process.stdout.write(`wrote ${result.written.length} file(s) of ${id} to ${values.out}\n`);
       return EXIT.ok;
     } finally {

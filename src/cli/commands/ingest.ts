@@ -41,14 +41,22 @@ export const ingest: Command = {
   summary: 'write every skill and file into Elasticsearch, switching the aliases atomically',
   usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config dir] [--force] [--json]`,
   async run(argv) {
-    const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, force: { type: 'boolean' }, json: { type: 'boolean' } });
+    const { values, positionals } = parse(argv, {
+      ...ES_OPTIONS,
+      skills: { type: 'string' },
+      config: { type: 'string' },
+      force: { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
     const { config, root } = await configAndSkillsFolder(values, positionals);
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
     const errors = catalog.problems.filter((p) => p.severity === 'error');
     for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');
     if (errors.length > 0) {
       // Ingesting anyway would delete the invalid skills from the index: fix them first.
-      process.stderr.write(`skillpress ingest: ${errors.length} error(s) in ${root}; nothing was written to Elasticsearch\n`);
+      process.stderr.write(
+        `skillpress ingest: ${errors.length} error(s) in ${root}; nothing was written to Elasticsearch\n`,
+      );
       return EXIT.invalid;
     }
 
@@ -65,14 +73,19 @@ export const ingest: Command = {
       if (values.json) {
         process.stdout.write(JSON.stringify({ url: where, ...result }, null, 2) + '\n');
       } else if (result.changed) {
-        process.stdout.write(`ingested ${result.skills} skill(s), ${result.files} file(s) into ${where} (${names.skills} → ${result.indexes.skills}, ${names.files} → ${result.indexes.files})\n`);
+        process.stdout.write(
+          `ingested ${result.skills} skill(s), ${result.files} file(s) into ${where} (${names.skills} → ${result.indexes.skills}, ${names.files} → ${result.indexes.files})\n`,
+        );
       } else {
-        process.stdout.write(`${where} already holds these ${result.skills} skill(s) and ${result.files} file(s); nothing changed\n`);
+        process.stdout.write(
+          `${where} already holds these ${result.skills} skill(s) and ${result.files} file(s); nothing changed\n`,
+        );
       }
       return EXIT.ok;
     } catch (err) {
       if (!(err instanceof IngestError)) throw err;
-      for (const f of err.failures) process.stderr.write(`  ${f.index}/${f.id}: ${f.status ? `HTTP ${f.status} ` : ''}${f.error}\n`);
+      for (const f of err.failures)
+        process.stderr.write(`  ${f.index}/${f.id}: ${f.status ? `HTTP ${f.status} ` : ''}${f.error}\n`);
       process.stderr.write(`skillpress ingest: ${err.message} (${where})\n`);
       return EXIT.invalid;
     }

@@ -33,11 +33,14 @@ export const install: Command = {
     );
     const [source, name] = positionals;
     if (!source || !name) throw new UsageError('give the source (URL or folder) and the skill name');
-    if (values.to && (values.agent || values.global)) throw new UsageError('--to cannot be combined with --agent or --global');
+    if (values.to && (values.agent || values.global))
+      throw new UsageError('--to cannot be combined with --agent or --global');
     const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0)) throw new UsageError('--timeout must be a positive number of milliseconds');
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+      throw new UsageError('--timeout must be a positive number of milliseconds');
     const maxBytes = values['max-bytes'] === undefined ? undefined : Number(values['max-bytes']);
-    if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0)) throw new UsageError('--max-bytes must be a positive number of bytes');
+    if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0))
+      throw new UsageError('--max-bytes must be a positive number of bytes');
     // An unknown --agent is a UsageError (exit 2).
     const to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
 
@@ -49,11 +52,17 @@ export const install: Command = {
     }
     const where = path.relative(process.cwd(), result.dir) || result.dir;
     const version = result.version ? ` ${result.version}` : '';
-    if (result.action === 'unchanged') process.stdout.write(`${name}${version} is up to date in ${where} (${result.digest})\n`);
-    else if (result.previousDigest === result.digest) process.stdout.write(`reinstalled ${name}${version} in ${where} (${result.digest})\n`);
-    else if (result.action === 'updated') process.stdout.write(`updated ${name}${version} in ${where}: ${result.previousDigest ?? 'unrecorded'} → ${result.digest}\n`);
+    if (result.action === 'unchanged')
+      process.stdout.write(`${name}${version} is up to date in ${where} (${result.digest})\n`);
+    else if (result.previousDigest === result.digest)
+      process.stdout.write(`reinstalled ${name}${version} in ${where} (${result.digest})\n`);
+    else if (result.action === 'updated')
+      process.stdout.write(
+        `updated ${name}${version} in ${where}: ${result.previousDigest ?? 'unrecorded'} → ${result.digest}\n`,
+      );
     else process.stdout.write(`installed ${name}${version} into ${where} (${result.digest})\n`);
-    for (const m of result.missing) process.stderr.write(`warning: ${quotePath(`${name}/${m.path}`)} was not installed: ${m.reason}\n`);
+    for (const m of result.missing)
+      process.stderr.write(`warning: ${quotePath(`${name}/${m.path}`)} was not installed: ${m.reason}\n`);
     return EXIT.ok;
   },
 };

@@ -19,14 +19,24 @@ export const mcp: Command = {
       'cache-dir': { type: 'string' },
     });
     const feed = values.feed ?? positionals[0];
-    if (!feed) throw new UsageError('--feed is required (a build folder, a feed folder, or the URL of a published site)');
+    if (!feed)
+      throw new UsageError('--feed is required (a build folder, a feed folder, or the URL of a published site)');
     const pageSize = positiveInt(values['page-size'] ?? process.env.SKILLPRESS_MCP_PAGE_SIZE, '--page-size');
     const pollSeconds = positiveInt(values.poll, '--poll', true);
     const watchMs = positiveInt(values['watch-ms'], '--watch-ms');
     const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
     const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
-    await serve({ feed, name: 'skillpress', version, pageSize, pollSeconds, watchMs, judgeTimeoutMs, cacheDir: values['cache-dir'] });
+    await serve({
+      feed,
+      name: 'skillpress',
+      version,
+      pageSize,
+      pollSeconds,
+      watchMs,
+      judgeTimeoutMs,
+      cacheDir: values['cache-dir'],
+    });
     return EXIT.ok;
   },
 };
@@ -34,6 +44,7 @@ export const mcp: Command = {
 function positiveInt(value: string | undefined, flag: string, allowZero = false): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got "${value}")`);
+  if (!Number.isInteger(n) || n < (allowZero ? 0 : 1))
+    throw new UsageError(`${flag} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got "${value}")`);
   return n;
 }

@@ -23,19 +23,31 @@ export function untilInterrupted(): Promise<void> {
 
 /** A port another program holds is a usage error with what to do, not a stack trace. */
 export function portInUse(err: unknown, port: number): never {
-  if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use: pass --port with another one (or 0 for any free port)`);
+  if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+    throw new UsageError(`port ${port} is in use: pass --port with another one (or 0 for any free port)`);
   throw err;
 }
 
 export const preview: Command = {
   name: 'preview',
-  summary: 'serve a built folder on 127.0.0.1 as a static host would (404 page, base path, feed MIME types, skill file headers)',
+  summary:
+    'serve a built folder on 127.0.0.1 as a static host would (404 page, base path, feed MIME types, skill file headers)',
   usage: 'skillpress preview [--out dir=dist] [--port n=4321] [--base /path/] [--config dir=config]',
   async run(argv) {
-    const { values } = parse(argv, { out: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' } }, 0);
+    const { values } = parse(
+      argv,
+      { out: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' } },
+      0,
+    );
     const out = path.resolve(values.out ?? 'dist');
     const port = parsePort(values.port, 4321);
-    if (!(await stat(out).then((s) => s.isDirectory(), () => false))) throw new UsageError(`--out ${out}: no such folder; run skillpress build first`);
+    if (
+      !(await stat(out).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    )
+      throw new UsageError(`--out ${out}: no such folder; run skillpress build first`);
     const base = values.base ?? (await loadConfig(values.config)).site.base;
     const server = await serveStatic({ root: out, base, port }).catch((err: unknown) => portInUse(err, port));
     process.stdout.write(`preview: serving ${out} at ${server.url} (Ctrl-C to stop)\n`);

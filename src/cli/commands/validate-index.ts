@@ -14,7 +14,12 @@ export const validateIndexCommand: Command = {
   summary: 'check that Elasticsearch holds exactly the skills folder (files, paths, sha256)',
   usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config dir] [--json]`,
   async run(argv) {
-    const { values, positionals } = parse(argv, { ...ES_OPTIONS, skills: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } });
+    const { values, positionals } = parse(argv, {
+      ...ES_OPTIONS,
+      skills: { type: 'string' },
+      config: { type: 'string' },
+      json: { type: 'boolean' },
+    });
     const { config, root } = await configAndSkillsFolder(values, positionals);
     const catalog = await loadCatalog(root, skillsLoadOptions(config));
     const connection = esConnection(values);
@@ -24,12 +29,16 @@ export const validateIndexCommand: Command = {
       const checks = await validateIndex(client, catalog.skills, { names: esNames(values) });
       const bad = checks.filter((c) => c.differences.length > 0);
       if (values.json) {
-        process.stdout.write(JSON.stringify({ url: redactUrl(connection.url), ok: bad.length === 0, skills: checks }, null, 2) + '\n');
+        process.stdout.write(
+          JSON.stringify({ url: redactUrl(connection.url), ok: bad.length === 0, skills: checks }, null, 2) + '\n',
+        );
       } else {
         const width = Math.max(5, ...checks.map((c) => c.skill.length));
         const lines = [`${'skill'.padEnd(width)}  folder  index  status`];
         for (const c of checks) {
-          lines.push(`${c.skill.padEnd(width)}  ${String(c.folderFiles).padStart(6)}  ${String(c.indexFiles).padStart(5)}  ${c.differences.length === 0 ? 'ok' : 'DIFFERENT'}`);
+          lines.push(
+            `${c.skill.padEnd(width)}  ${String(c.folderFiles).padStart(6)}  ${String(c.indexFiles).padStart(5)}  ${c.differences.length === 0 ? 'ok' : 'DIFFERENT'}`,
+          );
           for (const d of c.differences) lines.push(`${' '.repeat(width)}    - ${d}`);
         }
         lines.push(`${checks.length - bad.length} of ${checks.length} skill(s) match ${redactUrl(connection.url)}`);

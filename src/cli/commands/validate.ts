@@ -19,7 +19,9 @@ import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
 function problemLocation(p: Problem, root?: string): string {
   // A peer's or a URL's problem names where it came from, not a path below the skills folder.
   const local = !/^(peer|url):/.test(p.skill);
-  const parts = [local ? root : undefined, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string => Boolean(s));
+  const parts = [local ? root : undefined, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string =>
+    Boolean(s),
+  );
   const where = parts.length > 0 ? path.posix.join(...parts.map((s) => s.split(path.sep).join('/'))) : p.skill;
   return (hasUnprintable(where) ? quotePath(where) : where) + (p.line ? `:${p.line}` : '');
 }
@@ -33,9 +35,15 @@ export function formatProblem(p: Problem, root?: string): string {
  * The config (`--config`) and the skills folder a command reads: `--skills`, else a folder
  * argument, else `skills.root`. (Here rather than in ../args.ts, which `skillpress mcp` loads too.)
  */
-export async function configAndSkillsFolder(values: { skills?: string; config?: string }, positionals: string[]): Promise<{ config: SkillpressConfig; root: string }> {
+export async function configAndSkillsFolder(
+  values: { skills?: string; config?: string },
+  positionals: string[],
+): Promise<{ config: SkillpressConfig; root: string }> {
   const config = await loadConfig(values.config);
-  return { config, root: await requireSkillsFolder(skillsFolderArgument(values.skills, positionals) ?? config.skills.root) };
+  return {
+    config,
+    root: await requireSkillsFolder(skillsFolderArgument(values.skills, positionals) ?? config.skills.root),
+  };
 }
 
 /**

@@ -20,7 +20,10 @@ export interface ConnectionOptions {
  * Flags win over the environment: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY, or
  * ELASTICSEARCH_USERNAME + ELASTICSEARCH_PASSWORD, ELASTICSEARCH_CA_FILE.
  */
-export function connectionFromEnv(flags: Partial<ConnectionOptions> = {}, env: NodeJS.ProcessEnv = process.env): ConnectionOptions {
+export function connectionFromEnv(
+  flags: Partial<ConnectionOptions> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ConnectionOptions {
   return {
     url: flags.url ?? (env.ELASTICSEARCH_URL || DEFAULT_URL),
     apiKey: flags.apiKey ?? (env.ELASTICSEARCH_API_KEY || undefined),
@@ -67,7 +70,9 @@ export function createClient(conn: ConnectionOptions): Client {
     try {
       ca = readFileSync(conn.caFile);
     } catch (err) {
-      throw new Error(`cannot read CA file ${conn.caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      throw new Error(
+        `cannot read CA file ${conn.caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
     }
   }
   return new Client({
@@ -100,8 +105,10 @@ export async function assertReachable(client: Client, conn: ConnectionOptions): 
 export function describeError(err: unknown): string {
   if (err instanceof errors.ResponseError) {
     const body = err.meta.body as { error?: { type?: string; reason?: string } | string } | undefined;
-    const detail = typeof body?.error === 'object' ? `${body.error.type}: ${body.error.reason}` : String(body?.error ?? err.message);
-    if (err.meta.statusCode === 401) return `authentication failed (HTTP 401): check ELASTICSEARCH_API_KEY or ELASTICSEARCH_USERNAME/ELASTICSEARCH_PASSWORD`;
+    const detail =
+      typeof body?.error === 'object' ? `${body.error.type}: ${body.error.reason}` : String(body?.error ?? err.message);
+    if (err.meta.statusCode === 401)
+      return `authentication failed (HTTP 401): check ELASTICSEARCH_API_KEY or ELASTICSEARCH_USERNAME/ELASTICSEARCH_PASSWORD`;
     return `HTTP ${err.meta.statusCode} ${detail}`;
   }
   if (err instanceof errors.ProductNotSupportedError) return 'the server is not Elasticsearch';

@@ -47,7 +47,9 @@ async function readJson(file: string): Promise<Record<string, unknown>> {
 
 export async function loadIndexDefinitions(configDir: string = PACKAGE_CONFIG_DIR): Promise<IndexDefinitions> {
   const [skillsMappings, skillsSettings, filesMappings, filesSettings] = await Promise.all(
-    ['index_mappings.json', 'index_settings.json', 'skill_files_mappings.json', 'skill_files_settings.json'].map((f) => readJson(path.join(configDir, f))),
+    ['index_mappings.json', 'index_settings.json', 'skill_files_mappings.json', 'skill_files_settings.json'].map((f) =>
+      readJson(path.join(configDir, f)),
+    ),
   );
   return {
     skills: { mappings: skillsMappings as IndexDefinition['mappings'], settings: skillsSettings! },
@@ -58,7 +60,10 @@ export async function loadIndexDefinitions(configDir: string = PACKAGE_CONFIG_DI
 /** The same mappings with `semantic_content` as a plain `text` field, for clusters without inference. */
 export function withoutSemanticText(def: IndexDefinition): IndexDefinition {
   const properties = Object.fromEntries(
-    Object.entries(def.mappings.properties).map(([name, field]) => [name, field.type === 'semantic_text' ? { type: 'text' } : field]),
+    Object.entries(def.mappings.properties).map(([name, field]) => [
+      name,
+      field.type === 'semantic_text' ? { type: 'text' } : field,
+    ]),
   );
   return { ...def, mappings: { ...def.mappings, properties } };
 }

@@ -107,7 +107,9 @@ export function skillDocument(skill: Skill): SkillDocument {
     rating: numberFrom(metadata?.rating),
     usage_count: numberFrom(metadata?.usage_count),
     success_rate: numberFrom(metadata?.success_rate),
-    semantic_content: [skill.name, skill.description, reg.domain, reg.tags.join(' '), skill.body].filter(Boolean).join('\n\n'),
+    semantic_content: [skill.name, skill.description, reg.domain, reg.tags.join(' '), skill.body]
+      .filter(Boolean)
+      .join('\n\n'),
     created_at: skill.updated_at,
     updated_at: skill.updated_at,
   };
@@ -142,6 +144,7 @@ export function* catalogOperations(skills: readonly Skill[]): Generator<IndexOpe
   for (const skill of sorted) {
     yield { target: 'skills', id: skill.id, doc: skillDocument(skill) };
     const files = [...skill.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    for (const file of files) yield { target: 'files', id: fileDocumentId(skill.id, file.path), doc: fileDocument(skill, file) };
+    for (const file of files)
+      yield { target: 'files', id: fileDocumentId(skill.id, file.path), doc: fileDocument(skill, file) };
   }
 }

@@ -5,15 +5,40 @@ import { redactUrl } from './client.ts';
 import { ingestCatalog, type IngestOptions, type IngestResult } from './ingest.ts';
 
 export { ingestCatalog, IngestError, type IngestOptions, type IngestResult, type DocumentFailure } from './ingest.ts';
-export { getSkillById, getSkillFiles, storedBytes, SkillNotFoundError, type SkillRecord, type ReadOptions } from './read.ts';
+export {
+  getSkillById,
+  getSkillFiles,
+  storedBytes,
+  SkillNotFoundError,
+  type SkillRecord,
+  type ReadOptions,
+} from './read.ts';
 export { writeSkillFolder, type RestoreResult } from './restore.ts';
 export { validateIndex, type IndexCheck } from './verify.ts';
-export { connectionFromEnv, createClient, redactUrl, redactSecrets, assertReachable, UnreachableError, DEFAULT_URL, type ConnectionOptions } from './client.ts';
-export { DEFAULT_NAMES, indexNames, loadIndexDefinitions, type IndexNames, type IndexDefinitions } from './definitions.ts';
+export {
+  connectionFromEnv,
+  createClient,
+  redactUrl,
+  redactSecrets,
+  assertReachable,
+  UnreachableError,
+  DEFAULT_URL,
+  type ConnectionOptions,
+} from './client.ts';
+export {
+  DEFAULT_NAMES,
+  indexNames,
+  loadIndexDefinitions,
+  type IndexNames,
+  type IndexDefinitions,
+} from './definitions.ts';
 export { fileDocumentId, skillDocument, fileDocument, type SkillDocument, type FileDocument } from './documents.ts';
 
 /** Ingest with a progress line on a terminal; used by `skillpress ingest` and `build`. */
-export async function ingestWithProgress(catalog: Pick<Catalog, 'skills'>, options: IngestOptions = {}): Promise<IngestResult> {
+export async function ingestWithProgress(
+  catalog: Pick<Catalog, 'skills'>,
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   let bar: ReturnType<typeof progress> | undefined;
   try {
     return await ingestCatalog(catalog, {
@@ -42,7 +67,10 @@ export async function ingestIfConfigured(
     log('elasticsearch: skipped: ELASTICSEARCH_URL not set');
     return undefined;
   }
-  const result = await ingestWithProgress(catalog, { connection: { url: env.ELASTICSEARCH_URL }, log: (line) => log(`elasticsearch: ${line}`) });
+  const result = await ingestWithProgress(catalog, {
+    connection: { url: env.ELASTICSEARCH_URL },
+    log: (line) => log(`elasticsearch: ${line}`),
+  });
   log(
     result.changed
       ? `elasticsearch: ${result.skills} skill(s), ${result.files} file(s) ingested into ${redactUrl(env.ELASTICSEARCH_URL)}`

@@ -15,8 +15,22 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { errors } from '@elastic/elasticsearch';
 import type { Catalog } from '../../model/skill.ts';
-import { assertReachable, connectionFromEnv, createClient, describeError, redactSecrets, type ConnectionOptions } from './client.ts';
-import { indexNames, loadIndexDefinitions, withoutSemanticText, type IndexDefinition, type IndexDefinitions, type IndexNames } from './definitions.ts';
+import {
+  assertReachable,
+  connectionFromEnv,
+  createClient,
+  describeError,
+  redactSecrets,
+  type ConnectionOptions,
+} from './client.ts';
+import {
+  indexNames,
+  loadIndexDefinitions,
+  withoutSemanticText,
+  type IndexDefinition,
+  type IndexDefinitions,
+  type IndexNames,
+} from './definitions.ts';
 import { catalogOperations, type IndexOperation } from './documents.ts';
 
 export interface IngestOptions {
@@ -80,7 +94,10 @@ interface LiveState {
   digest?: string;
 }
 
-export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: IngestOptions = {}): Promise<IngestResult> {
+export async function ingestCatalog(
+  catalog: Pick<Catalog, 'skills'>,
+  options: IngestOptions = {},
+): Promise<IngestResult> {
   const conn = connectionFromEnv(options.connection);
   const client = options.client ?? createClient(conn);
   const log = options.log ?? (() => {});
@@ -91,9 +108,18 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
     const operations = (): Generator<IndexOperation> => catalogOperations(catalog.skills);
     const { digest, total } = digestAndCount(operations(), definitions);
 
-    const [liveSkills, liveFiles] = await Promise.all([liveState(client, names.skills), liveState(client, names.files)]);
+    const [liveSkills, liveFiles] = await Promise.all([
+      liveState(client, names.skills),
+      liveState(client, names.files),
+    ]);
     const live = { skills: liveSkills, files: liveFiles };
-    if (!options.force && live.skills.digest === digest && live.files.digest === digest && live.skills.indexes.length === 1 && live.files.indexes.length === 1) {
+    if (
+      !options.force &&
+      live.skills.digest === digest &&
+      live.files.digest === digest &&
+      live.skills.indexes.length === 1 &&
+      live.files.indexes.length === 1
+    ) {
       log(`Elasticsearch already holds this catalog (${digest.slice(0, 19)}…); aliases unchanged`);
       return {
         changed: false,
@@ -118,7 +144,10 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
     try {
       const failures = await bulkLoad(client, operations(), target, total.skills + total.files, options);
       if (failures.length > 0) {
-        throw new IngestError(`${failures.length} document(s) failed; the aliases still point to the previous catalog`, failures);
+        throw new IngestError(
+          `${failures.length} document(s) failed; the aliases still point to the previous catalog`,
+          failures,
+        );
       }
       await finishLoading(client, target);
       await checkCounts(client, target, total);
@@ -130,11 +159,22 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
     await switchAliases(client, names, target, live);
     const deleted = await deleteOldIndexes(client, names, target, live, log);
     log(`aliases ${names.skills} → ${target.skills}, ${names.files} → ${target.files}`);
-    return { changed: true, skills: total.skills, files: total.files, indexes: target, deleted, digest, semanticContentType };
+    return {
+      changed: true,
+      skills: total.skills,
+      files: total.files,
+      indexes: target,
+      deleted,
+      digest,
+      semanticContentType,
+    };
   } catch (err) {
     if (err instanceof IngestError) throw err;
     // Client errors can carry the request URL: never let credentials out.
-    const message = redactSecrets(err instanceof Error && !(err instanceof errors.ElasticsearchClientError) ? err.message : describeError(err), conn);
+    const message = redactSecrets(
+      err instanceof Error && !(err instanceof errors.ElasticsearchClientError) ? err.message : describeError(err),
+      conn,
+    );
     const wrapped = new Error(message);
     wrapped.name = (err as Error).name;
     throw Object.assign(wrapped, { cause: err });
@@ -148,7 +188,10 @@ export async function ingestCatalog(catalog: Pick<Catalog, 'skills'>, options: I
  * of documents per index, in one pass over the documents. A file's content is represented by
  * its sha256 and encoding (which determine it), so the digest stays cheap for large catalogs.
  */
-function digestAndCount(operations: Iterable<IndexOperation>, definitions: IndexDefinitions): { digest: string; total: { skills: number; files: number } } {
+function digestAndCount(
+  operations: Iterable<IndexOperation>,
+  definitions: IndexDefinitions,
+): { digest: string; total: { skills: number; files: number } } {
   const hash = createHash('sha256');
   const total = { skills: 0, files: 0 };
   hash.update(JSON.stringify(definitions));
@@ -173,7 +216,9 @@ async function liveState(client: Client, alias: string): Promise<LiveState> {
   const indexes = Object.keys(aliased ?? {}).filter((name) => name !== 'error' && name !== 'status');
   if (indexes.length === 0) return { indexes: [alias], concrete: true };
   const mappings = await client.indices.getMapping({ index: indexes });
-  const digests = new Set(Object.values(mappings).map((m) => (m.mappings._meta as { catalog_digest?: string } | undefined)?.catalog_digest));
+  const digests = new Set(
+    Object.values(mappings).map((m) => (m.mappings._meta as { catalog_digest?: string } | undefined)?.catalog_digest),
+  );
   return { indexes, concrete: false, digest: digests.size === 1 ? [...digests][0] : undefined };
 }
 
@@ -213,7 +258,10 @@ async function createIndex(
     await create(definition);
     return 'semantic_text';
   } catch (err) {
-    const noSemanticText = err instanceof errors.ResponseError && /\[semantic_text\].*does not exist|semantic_text/.test(JSON.stringify(err.meta.body)) && err.meta.statusCode === 400;
+    const noSemanticText =
+      err instanceof errors.ResponseError &&
+      /\[semantic_text\].*does not exist|semantic_text/.test(JSON.stringify(err.meta.body)) &&
+      err.meta.statusCode === 400;
     if (!noSemanticText) throw err;
     await create(withoutSemanticText(definition));
     return 'text';
@@ -243,7 +291,9 @@ async function bulkLoad(
         index: action._index ?? '?',
         id: action._id ?? '?',
         status: dropped.status,
-        error: e ? `${e.type}: ${e.reason ?? ''}${e.caused_by?.reason ? ` (${e.caused_by.reason})` : ''}` : 'unknown error',
+        error: e
+          ? `${e.type}: ${e.reason ?? ''}${e.caused_by?.reason ? ` (${e.caused_by.reason})` : ''}`
+          : 'unknown error',
       });
     },
     onSuccess: () => {
@@ -258,7 +308,12 @@ async function bulkLoad(
   });
   // helpers.bulk resolves even when items fail: the stats must account for every document.
   if (failures.length === 0 && (stats.failed > 0 || stats.successful !== total || stats.aborted)) {
-    failures.push({ index: `${target.skills},${target.files}`, id: '*', status: 0, error: `bulk stats: ${stats.successful} of ${total} indexed, ${stats.failed} failed${stats.aborted ? ', aborted' : ''}` });
+    failures.push({
+      index: `${target.skills},${target.files}`,
+      id: '*',
+      status: 0,
+      error: `bulk stats: ${stats.successful} of ${total} indexed, ${stats.failed} failed${stats.aborted ? ', aborted' : ''}`,
+    });
   }
   return failures;
 }
@@ -271,17 +326,33 @@ async function finishLoading(client: Client, target: IndexNames): Promise<void> 
   await client.indices.refresh({ index: [target.skills, target.files] });
 }
 
-async function checkCounts(client: Client, target: IndexNames, expected: { skills: number; files: number }): Promise<void> {
-  const counts = await Promise.all((['skills', 'files'] as const).map(async (key) => [key, (await client.count({ index: target[key] })).count] as const));
+async function checkCounts(
+  client: Client,
+  target: IndexNames,
+  expected: { skills: number; files: number },
+): Promise<void> {
+  const counts = await Promise.all(
+    (['skills', 'files'] as const).map(
+      async (key) => [key, (await client.count({ index: target[key] })).count] as const,
+    ),
+  );
   for (const [key, count] of counts) {
     if (count !== expected[key]) {
-      throw new IngestError(`${target[key]} holds ${count} documents, expected ${expected[key]}; the aliases still point to the previous catalog`, []);
+      throw new IngestError(
+        `${target[key]} holds ${count} documents, expected ${expected[key]}; the aliases still point to the previous catalog`,
+        [],
+      );
     }
   }
 }
 
 /** One atomic call: both aliases move together, or neither does. */
-async function switchAliases(client: Client, names: IndexNames, target: IndexNames, live: { skills: LiveState; files: LiveState }): Promise<void> {
+async function switchAliases(
+  client: Client,
+  names: IndexNames,
+  target: IndexNames,
+  live: { skills: LiveState; files: LiveState },
+): Promise<void> {
   const actions: Record<string, unknown>[] = [];
   for (const key of ['skills', 'files'] as const) {
     const alias = names[key];
@@ -297,7 +368,13 @@ async function switchAliases(client: Client, names: IndexNames, target: IndexNam
 }
 
 /** Delete what the aliases pointed to before, and versioned indexes left by interrupted ingests. */
-async function deleteOldIndexes(client: Client, names: IndexNames, target: IndexNames, live: { skills: LiveState; files: LiveState }, log: (line: string) => void): Promise<string[]> {
+async function deleteOldIndexes(
+  client: Client,
+  names: IndexNames,
+  target: IndexNames,
+  live: { skills: LiveState; files: LiveState },
+  log: (line: string) => void,
+): Promise<string[]> {
   const old = new Set<string>();
   for (const key of ['skills', 'files'] as const) {
     if (!live[key].concrete) for (const index of live[key].indexes) old.add(index);

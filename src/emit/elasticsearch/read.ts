@@ -52,7 +52,12 @@ function failIfError(response: unknown, index: string): void {
 }
 
 /** Pages after the first one, for skills with more than PAGE files. */
-async function remainingFiles(client: Client, index: string, skillId: string, first: SearchResult<FileDocument>): Promise<FileDocument[]> {
+async function remainingFiles(
+  client: Client,
+  index: string,
+  skillId: string,
+  first: SearchResult<FileDocument>,
+): Promise<FileDocument[]> {
   const files = first.hits.hits.map((h) => h._source!);
   let page = first.hits.hits;
   while (page.length === PAGE) {
@@ -64,7 +69,11 @@ async function remainingFiles(client: Client, index: string, skillId: string, fi
 }
 
 /** Every file document of a skill, sorted by path; empty when the skill has none or is unknown. */
-export async function getSkillFiles(client: Client, skillId: string, options: ReadOptions = {}): Promise<FileDocument[]> {
+export async function getSkillFiles(
+  client: Client,
+  skillId: string,
+  options: ReadOptions = {},
+): Promise<FileDocument[]> {
   const names = indexNames(options.names);
   const first = await client.search<FileDocument>({ index: names.files, ...filesQuery(skillId) });
   return remainingFiles(client, names.files, skillId, first);
@@ -74,7 +83,12 @@ export async function getSkillFiles(client: Client, skillId: string, options: Re
 export async function getSkillById(client: Client, skillId: string, options: ReadOptions = {}): Promise<SkillRecord> {
   const names = indexNames(options.names);
   const { responses } = await client.msearch({
-    searches: [{ index: names.skills }, { query: { term: { skill_id: skillId } }, size: 1 }, { index: names.files }, filesQuery(skillId)],
+    searches: [
+      { index: names.skills },
+      { query: { term: { skill_id: skillId } }, size: 1 },
+      { index: names.files },
+      filesQuery(skillId),
+    ],
   });
   failIfError(responses[0], names.skills);
   failIfError(responses[1], names.files);

@@ -24,12 +24,16 @@ export async function writeSkillFolder(entries: readonly FileDocument[], outDir:
     const reason = pathProblem(entry.file_path);
     if (reason) throw new Error(`refusing file path ${JSON.stringify(entry.file_path)} from the index: ${reason}`);
     const target = path.resolve(root, entry.file_path);
-    if (!target.startsWith(root + path.sep)) throw new Error(`refusing file path ${JSON.stringify(entry.file_path)}: it leaves ${outDir}`);
+    if (!target.startsWith(root + path.sep))
+      throw new Error(`refusing file path ${JSON.stringify(entry.file_path)}: it leaves ${outDir}`);
     if (seen.has(entry.file_path)) throw new Error(`the index lists ${entry.file_path} twice`);
     seen.add(entry.file_path);
     if (entry.file_content !== undefined) {
       const actual = sha256Hex(storedBytes(entry));
-      if (actual !== entry.sha256) throw new Error(`${entry.file_path}: content does not match its sha256 (${entry.sha256} expected, ${actual} stored)`);
+      if (actual !== entry.sha256)
+        throw new Error(
+          `${entry.file_path}: content does not match its sha256 (${entry.sha256} expected, ${actual} stored)`,
+        );
     }
   }
   const existing = await readdir(root).catch(() => []);

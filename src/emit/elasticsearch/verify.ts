@@ -19,7 +19,11 @@ export interface IndexCheck {
   differences: string[];
 }
 
-export async function validateIndex(client: Client, skills: readonly Skill[], options: { names?: Partial<IndexNames> } = {}): Promise<IndexCheck[]> {
+export async function validateIndex(
+  client: Client,
+  skills: readonly Skill[],
+  options: { names?: Partial<IndexNames> } = {},
+): Promise<IndexCheck[]> {
   const names = indexNames(options.names);
   const indexed = await indexedSkillIds(client, names.skills);
   const withFiles = await indexedSkillIds(client, names.files);
@@ -37,7 +41,12 @@ export async function validateIndex(client: Client, skills: readonly Skill[], op
   for (const id of [...new Set([...indexed, ...withFiles])].sort()) {
     if (inFolder.has(id)) continue;
     const docs = await getSkillFiles(client, id, { names });
-    checks.push({ skill: id, folderFiles: 0, indexFiles: docs.length, differences: ['in the index but not in the folder'] });
+    checks.push({
+      skill: id,
+      folderFiles: 0,
+      indexFiles: docs.length,
+      differences: ['in the index but not in the folder'],
+    });
   }
   return checks.sort((a, b) => (a.skill < b.skill ? -1 : a.skill > b.skill ? 1 : 0));
 }
@@ -75,9 +84,14 @@ async function indexedSkillIds(client: Client, index: string): Promise<Set<strin
     const res = await client.search({
       index,
       size: 0,
-      aggs: { ids: { composite: { size: 1000, sources: [{ id: { terms: { field: 'skill_id' } } }], ...(after ? { after } : {}) } } },
+      aggs: {
+        ids: {
+          composite: { size: 1000, sources: [{ id: { terms: { field: 'skill_id' } } }], ...(after ? { after } : {}) },
+        },
+      },
     });
-    const agg = res.aggregations?.ids as { buckets: Array<{ key: { id: string } }>; after_key?: Record<string, unknown> } | undefined;
+    const agg = res.aggregations?.ids as
+      { buckets: Array<{ key: { id: string } }>; after_key?: Record<string, unknown> } | undefined;
     for (const bucket of agg?.buckets ?? []) ids.add(bucket.key.id);
     if (!agg?.after_key || agg.buckets.length === 0) return ids;
     after = agg.after_key;

@@ -27,7 +27,12 @@ export interface ArchiveContext {
 
 export function archiveContext(dir: string | undefined): ArchiveContext {
   const code = codeFingerprint(import.meta.url, ['./archive.ts', './archive-cache.ts'], ['tar-stream']);
-  return { cache: dir ? FileCache.open(dir) : undefined, code: `${code}:zlib-${process.versions.zlib}`, built: 0, reused: 0 };
+  return {
+    cache: dir ? FileCache.open(dir) : undefined,
+    code: `${code}:zlib-${process.versions.zlib}`,
+    built: 0,
+    reused: 0,
+  };
 }
 
 /** Where an archive goes and how it is written (the feed's writer: folders made, bytes counted). */
@@ -43,8 +48,19 @@ export interface ArchiveTarget {
  * One archive of `entries` at `target`, from the cache when it holds a sound one, else made (and
  * kept for later builds). Returns its sha256 and whether it came from the cache.
  */
-export async function writeArchive(kind: ArchiveKind, entries: readonly KeyedEntry[], mtime: number, target: ArchiveTarget, ctx: ArchiveContext): Promise<{ sha256: string; reused: boolean }> {
-  const key = FileCache.key(kind, ctx.code, mtime, entries.map((e) => [e.path, e.sha256, e.executable === true]));
+export async function writeArchive(
+  kind: ArchiveKind,
+  entries: readonly KeyedEntry[],
+  mtime: number,
+  target: ArchiveTarget,
+  ctx: ArchiveContext,
+): Promise<{ sha256: string; reused: boolean }> {
+  const key = FileCache.key(
+    kind,
+    ctx.code,
+    mtime,
+    entries.map((e) => [e.path, e.sha256, e.executable === true]),
+  );
   const placed = ctx.cache?.place(key, target.path);
   if (placed) {
     target.placed(placed.bytes);

@@ -35,7 +35,8 @@ function ordered(entries: readonly ArchiveEntry[]): ArchiveEntry[] {
 }
 
 /** Formats that are compressed already: stored as they are in a ZIP (deflating them is wasted time). */
-const COMPRESSED = /\.(png|jpe?g|gif|webp|avif|ico|pdf|zip|gz|tgz|bz2|xz|zst|7z|jar|whl|docx|xlsx|pptx|odt|woff2?|mp3|mp4|m4a|ogg|webm|mov)$/i;
+const COMPRESSED =
+  /\.(png|jpe?g|gif|webp|avif|ico|pdf|zip|gz|tgz|bz2|xz|zst|7z|jar|whl|docx|xlsx|pptx|odt|woff2?|mp3|mp4|m4a|ogg|webm|mov)$/i;
 
 const modeOf = (e: ArchiveEntry): number => (e.executable ? 0o755 : 0o644);
 
@@ -84,7 +85,21 @@ export async function tarGz(entries: readonly ArchiveEntry[], mtimeSeconds: numb
   // shifts from, which is quadratic (66,000 entries added at once took 2.7 s).
   for (const e of ordered(entries)) {
     await new Promise<void>((resolve, reject) => {
-      tar.entry({ name: e.path, size: e.bytes.byteLength, mode: modeOf(e), mtime, uid: 0, gid: 0, uname: '', gname: '', type: 'file' }, e.bytes, (err) => (err ? reject(err) : resolve()));
+      tar.entry(
+        {
+          name: e.path,
+          size: e.bytes.byteLength,
+          mode: modeOf(e),
+          mtime,
+          uid: 0,
+          gid: 0,
+          uname: '',
+          gname: '',
+          type: 'file',
+        },
+        e.bytes,
+        (err) => (err ? reject(err) : resolve()),
+      );
     });
   }
   tar.finalize();
@@ -116,7 +131,9 @@ const DEFLATE_CONCURRENCY = 4;
 const SYNC_DEFLATE_BYTES = 16 * 1024;
 
 function deflate(bytes: Uint8Array): Buffer | Promise<Buffer> {
-  return bytes.byteLength <= SYNC_DEFLATE_BYTES ? deflateRawSync(bytes, { level: 6 }) : deflateRawAsync(bytes, { level: 6 });
+  return bytes.byteLength <= SYNC_DEFLATE_BYTES
+    ? deflateRawSync(bytes, { level: 6 })
+    : deflateRawAsync(bytes, { level: 6 });
 }
 
 /**
@@ -158,10 +175,21 @@ async function packEntry(e: ArchiveEntry, dosTime: number, dosDate: number): Pro
   const deflated = COMPRESSED.test(e.path) || e.bytes.byteLength === 0 ? undefined : await deflate(e.bytes);
   const useDeflated = deflated !== undefined && deflated.byteLength < e.bytes.byteLength;
   // Copied to its own size: zlib returns a view of a 16 KiB output chunk, which 66,000 small entries turned into 1 GB.
-  const data = useDeflated ? Buffer.from(deflated) : Buffer.from(e.bytes.buffer, e.bytes.byteOffset, e.bytes.byteLength);
+  const data = useDeflated
+    ? Buffer.from(deflated)
+    : Buffer.from(e.bytes.buffer, e.bytes.byteOffset, e.bytes.byteLength);
   const name = Buffer.from(e.path, 'utf8');
   const size = e.bytes.byteLength;
-  const fields = { method: useDeflated ? 8 : 0, dosTime, dosDate, crc: crc32(e.bytes), compressed: data.byteLength, size, nameLength: name.byteLength, zip64: size >= MAX32 || data.byteLength >= MAX32 };
+  const fields = {
+    method: useDeflated ? 8 : 0,
+    dosTime,
+    dosDate,
+    crc: crc32(e.bytes),
+    compressed: data.byteLength,
+    size,
+    nameLength: name.byteLength,
+    zip64: size >= MAX32 || data.byteLength >= MAX32,
+  };
   return { name, data, fields, mode: modeOf(e) };
 }
 

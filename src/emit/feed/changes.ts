@@ -25,10 +25,18 @@ const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
  * output folder or site URL (holding `feed/v1/`), a feed folder or URL, or the URL of its
  * `index.json`. Returns undefined when no feed is there; throws when one is there but broken.
  */
-export async function loadPreviousFeed(location: string, opts: { feedPath?: string; timeoutMs?: number } = {}): Promise<PreviousFeed | undefined> {
+export async function loadPreviousFeed(
+  location: string,
+  opts: { feedPath?: string; timeoutMs?: number } = {},
+): Promise<PreviousFeed | undefined> {
   let reader;
   try {
-    reader = await openFeed(location, { feedPath: opts.feedPath, timeoutMs: opts.timeoutMs ?? 10_000, maxBytes: MAX_PREVIOUS_BYTES, cache: null });
+    reader = await openFeed(location, {
+      feedPath: opts.feedPath,
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      maxBytes: MAX_PREVIOUS_BYTES,
+      cache: null,
+    });
   } catch (err) {
     if (err instanceof NotFoundError) return undefined;
     throw err;

@@ -2,4 +2,3 @@
 export { writeFeed, type WriteFeedOptions, type FeedSummary } from './write-feed.ts';
 export { loadPreviousFeed, computeChanges, type PreviousFeed } from './changes.ts';
 export { tarGz, zip, type ArchiveEntry } from './archive.ts';
-

@@ -10,7 +10,8 @@ export const SKILL_MD = 'SKILL.md';
 /** Token counts of a skill's text files, by sha256. */
 export type FileTokens = ReadonlyMap<string, number>;
 
-const isText = (file: SkillFile): file is SkillFile & { content: string } => file.content !== undefined && file.encoding === 'utf-8';
+const isText = (file: SkillFile): file is SkillFile & { content: string } =>
+  file.content !== undefined && file.encoding === 'utf-8';
 
 /** Every text file's tokens, through the counts kept between builds. */
 export async function fileTokens(files: readonly SkillFile[], counts: TokenCounts): Promise<FileTokens> {
@@ -19,7 +20,8 @@ export async function fileTokens(files: readonly SkillFile[], counts: TokenCount
   return tokens;
 }
 
-const tokensOf = (file: SkillFile, tokens: FileTokens): number | undefined => (isText(file) ? tokens.get(file.sha256) : undefined);
+const tokensOf = (file: SkillFile, tokens: FileTokens): number | undefined =>
+  isText(file) ? tokens.get(file.sha256) : undefined;
 
 /** Links of a card, relative to the feed root (`feed/v1/`). */
 function cardLinks(id: string, withArchive: boolean): Card['links'] {
@@ -27,12 +29,19 @@ function cardLinks(id: string, withArchive: boolean): Card['links'] {
   return {
     skill: `skills/${e}.json`,
     page: `../../skills/${e}/`,
-    ...(withArchive ? { archive: `../../.well-known/agent-skills/${e}.tar.gz`, zip: `../../.well-known/agent-skills/${e}.zip` } : {}),
+    ...(withArchive
+      ? { archive: `../../.well-known/agent-skills/${e}.tar.gz`, zip: `../../.well-known/agent-skills/${e}.zip` }
+      : {}),
   };
 }
 
 /** Scoped tools/resources (seed 002): a JSON array, or an object holding one under `key`. */
-function scopedList(skill: Skill, fileName: string, key: 'tools' | 'resources', problems: Problem[]): Array<Record<string, unknown>> {
+function scopedList(
+  skill: Skill,
+  fileName: string,
+  key: 'tools' | 'resources',
+  problems: Problem[],
+): Array<Record<string, unknown>> {
   const file = skill.files.find((f) => f.path === fileName);
   if (!file || file.content === undefined || file.encoding !== 'utf-8') return [];
   const report = (message: string): void => {
@@ -50,10 +59,13 @@ function scopedList(skill: Skill, fileName: string, key: 'tools' | 'resources', 
     report(`expected a JSON array, or an object with a "${key}" array`);
     return [];
   }
-  const items = list.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x));
+  const items = list.filter(
+    (x): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x),
+  );
   if (key === 'tools') {
     const named = items.filter((t) => typeof t.name === 'string');
-    if (named.length < items.length) report(`${items.length - named.length} tool(s) without a "name" string were left out`);
+    if (named.length < items.length)
+      report(`${items.length - named.length} tool(s) without a "name" string were left out`);
     return named;
   }
   return items;

@@ -27,10 +27,22 @@ import {
 import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
-import { BODY_INDEX_FILE, SEARCH_FILE, buildSearchIndexes, extractHeadings, type SearchEntry } from '../../search/index.ts';
+import {
+  BODY_INDEX_FILE,
+  SEARCH_FILE,
+  buildSearchIndexes,
+  extractHeadings,
+  type SearchEntry,
+} from '../../search/index.ts';
 import { bodyTerms } from '../../search/text.ts';
 import { codeFingerprint } from '../../lib/fingerprint.ts';
-import { archiveContext, writeArchive, type ArchiveContext, type ArchiveKind, type KeyedEntry } from './archive-cache.ts';
+import {
+  archiveContext,
+  writeArchive,
+  type ArchiveContext,
+  type ArchiveKind,
+  type KeyedEntry,
+} from './archive-cache.ts';
 import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
@@ -193,7 +205,10 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   const files = written.reduce((n, w) => n + w.stored, 0);
   writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
   if (ctx.scope === 'published') {
-    const disc: DiscoveryIndex = { $schema: DISCOVERY_SCHEMA_URL, skills: written.flatMap((w) => (w.disc ? [w.disc] : [])) };
+    const disc: DiscoveryIndex = {
+      $schema: DISCOVERY_SCHEMA_URL,
+      skills: written.flatMap((w) => (w.disc ? [w.disc] : [])),
+    };
     ctx.out.write(`${DISCOVERY_PATH}/index.json`, pretty(disc));
   }
   const count = (c: string): number => changeList.filter((x) => x.change === c && x.at === ctx.generatedAt).length;
@@ -234,7 +249,10 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
 }
 
 /** Who is written, in id order: public only; imported only when re-exported (or for the site's catalog). */
-function chooseSkills(catalog: Catalog, ctx: FeedContext): { skills: Skill[]; withheld: number; importedNotExported: number; problems: Problem[] } {
+function chooseSkills(
+  catalog: Catalog,
+  ctx: FeedContext,
+): { skills: Skill[]; withheld: number; importedNotExported: number; problems: Problem[] } {
   const problems: Problem[] = [];
   let withheld = 0;
   let importedNotExported = 0;
@@ -245,7 +263,13 @@ function chooseSkills(catalog: Catalog, ctx: FeedContext): { skills: Skill[]; wi
       continue;
     }
     if (!SKILL_NAME_PATTERN.test(s.id)) {
-      problems.push({ severity: 'error', skill: s.id, field: 'name', rule: 'feed-id', message: `skill id ${JSON.stringify(s.id)} is not a valid skill name; it was not written to the feed` });
+      problems.push({
+        severity: 'error',
+        skill: s.id,
+        field: 'name',
+        rule: 'feed-id',
+        message: `skill id ${JSON.stringify(s.id)} is not a valid skill name; it was not written to the feed`,
+      });
       continue;
     }
     if (isImported(s) && !ctx.reexport && ctx.scope === 'published') {
@@ -265,7 +289,15 @@ async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill>
   const entries = writeRawFiles(skill, json, problems, ctx);
   const written = ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
   const disc = ctx.scope === 'published' ? await writeArchives(skill, card, entries, ctx) : undefined;
-  return { skill, card, sha256: written.sha256, disc, problems, stored: entries.length, skipped: skill.files.length - entries.length };
+  return {
+    skill,
+    card,
+    sha256: written.sha256,
+    disc,
+    problems,
+    stored: entries.length,
+    skipped: skill.files.length - entries.length,
+  };
 }
 
 /**
@@ -278,13 +310,21 @@ function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: 
   for (const f of skill.files) {
     if (f.content === undefined || f.skipped) continue;
     const bytes = fileBytes(f);
-    const why = pathProblem(f.path) ?? writeOrWhy(() => ctx.out.writeKept(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, f.sha256, ctx.files));
+    const why =
+      pathProblem(f.path) ??
+      writeOrWhy(() => ctx.out.writeKept(`${ctx.feedPath}/files/${skill.id}/${f.path}`, bytes, f.sha256, ctx.files));
     if (why === undefined) {
       entries.push({ path: f.path, bytes, executable: f.executable, sha256: f.sha256 });
       continue;
     }
     const reason = `path ${quotePath(f.path)} ${why}`;
-    problems.push({ severity: 'error', skill: skill.id, file: f.path, rule: 'feed-path', message: `${reason}; the file was not written` });
+    problems.push({
+      severity: 'error',
+      skill: skill.id,
+      file: f.path,
+      rule: 'feed-path',
+      message: `${reason}; the file was not written`,
+    });
     const entry = listed.get(f.path)!;
     delete entry.url;
     entry.skipped = { reason: `not published: ${reason}` };
@@ -306,22 +346,45 @@ function writeOrWhy(write: () => unknown): string | undefined {
 }
 
 /** `<id>.tar.gz`, `<id>.zip`, and `<id>/SKILL.md` for a skill that is only its SKILL.md; its discovery entry. */
-async function writeArchives(skill: Skill, card: Card, entries: KeyedEntry[], ctx: FeedContext): Promise<DiscoverySkill> {
+async function writeArchives(
+  skill: Skill,
+  card: Card,
+  entries: KeyedEntry[],
+  ctx: FeedContext,
+): Promise<DiscoverySkill> {
   const base = `${DISCOVERY_PATH}/${skill.id}`;
   const archive = (kind: ArchiveKind): ReturnType<typeof writeArchive> => {
     const rel = `${base}.${kind}`;
-    const target = { path: ctx.out.target(rel), write: (bytes: Buffer) => ctx.out.write(rel, bytes), placed: (bytes: number) => void (ctx.out.bytes += bytes) };
+    const target = {
+      path: ctx.out.target(rel),
+      write: (bytes: Buffer) => ctx.out.write(rel, bytes),
+      placed: (bytes: number) => void (ctx.out.bytes += bytes),
+    };
     return writeArchive(kind, entries, ctx.archiveMtime, target, ctx.archives);
   };
   const [targz, zipped] = await Promise.all([archive('tar.gz'), archive('zip')]);
   if (targz.reused && zipped.reused) ctx.archives.reused++;
   else ctx.archives.built++;
-  const common = { name: skill.name, description: skill.description, ...(card.version !== undefined ? { version: card.version } : {}) };
+  const common = {
+    name: skill.name,
+    description: skill.description,
+    ...(card.version !== undefined ? { version: card.version } : {}),
+  };
   if (entries.length === 1 && entries[0]!.path === SKILL_MD) {
     const md = ctx.out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
-    return { ...common, type: 'skill-md', url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`, digest: `sha256:${md.sha256}` };
+    return {
+      ...common,
+      type: 'skill-md',
+      url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`,
+      digest: `sha256:${md.sha256}`,
+    };
   }
-  return { ...common, type: 'archive', url: `${encodeURIComponent(skill.id)}.tar.gz`, digest: `sha256:${targz.sha256}` };
+  return {
+    ...common,
+    type: 'archive',
+    url: `${encodeURIComponent(skill.id)}.tar.gz`,
+    digest: `sha256:${targz.sha256}`,
+  };
 }
 
 /** The search entry of a written skill. */
@@ -346,11 +409,16 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
  * makes them (src/search/text.ts and the stemmer and stop words it uses), so that is their key.
  */
 function keptBodyTerms(cache: FileCache | undefined): (markdown: string) => string {
-  return cache ? keptText(cache, codeFingerprint(import.meta.url, ['../../search/text.ts'], ['porter2', 'stopword']), bodyTerms) : bodyTerms;
+  return cache
+    ? keptText(cache, codeFingerprint(import.meta.url, ['../../search/text.ts'], ['porter2', 'stopword']), bodyTerms)
+    : bodyTerms;
 }
 
 /** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
-function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
+function writeParts(
+  written: WrittenSkill[],
+  ctx: FeedContext,
+): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
   const parts: FeedIndex['parts'] = {};
   const part = (key: string, rel: string, data: string): void => {
     const w = ctx.out.write(`${ctx.feedPath}/${rel}`, data);
@@ -381,7 +449,12 @@ function writeParts(written: WrittenSkill[], ctx: FeedContext): { parts: FeedInd
 }
 
 /** `index.json`: the registry, the counts, every part and every skill JSON with its sha256. */
-function writeIndex(written: WrittenSkill[], parts: FeedIndex['parts'], counts: FeedIndex['counts'], ctx: FeedContext): void {
+function writeIndex(
+  written: WrittenSkill[],
+  parts: FeedIndex['parts'],
+  counts: FeedIndex['counts'],
+  ctx: FeedContext,
+): void {
   const registry = ctx.opts.config.registry;
   const index: FeedIndex = {
     feed_version: FEED_VERSION,

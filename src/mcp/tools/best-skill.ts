@@ -8,9 +8,23 @@
  * is for, so the agent can read one the rule was not sure enough of.
  */
 import { z } from 'zod';
-import { CLIENT_CAPABILITIES_META_KEY, inputRequired, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  inputRequired,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
 import type { RequestStateCodec } from '@modelcontextprotocol/server';
-import { modelPrompt, oneLine, parseModelAnswer, replyText, retrieve, ruleJudge, type Judgement, type Retrieval } from '../../route/index.ts';
+import {
+  modelPrompt,
+  oneLine,
+  parseModelAnswer,
+  replyText,
+  retrieve,
+  ruleJudge,
+  type Judgement,
+  type Retrieval,
+} from '../../route/index.ts';
 import type { FeedCatalog } from '../catalog.ts';
 import { cardView } from '../views.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
@@ -58,19 +72,23 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
       title: 'Best skill for a request',
       description:
         'The one skill for the request, with its instructions, or none; judged by your model (sampling) if offered, else a rule.',
-      inputSchema: withoutDialect(z.strictObject({
-        query: queryText('The user\'s request, in their words'),
-        judge: z.enum(['auto', 'rule']).default('auto'),
-      })),
-      outputSchema: withoutDialect(z.object({
-        query: z.string(),
-        decided_by: z.enum(['rule', 'model']),
-        skill: CardOut.extend({ instructions: z.string() }).nullable(),
-        confidence: z.number(),
-        reason: z.string(),
-        candidates: z.array(CandidateOut),
-        search_time_ms: z.number(),
-      })),
+      inputSchema: withoutDialect(
+        z.strictObject({
+          query: queryText("The user's request, in their words"),
+          judge: z.enum(['auto', 'rule']).default('auto'),
+        }),
+      ),
+      outputSchema: withoutDialect(
+        z.object({
+          query: z.string(),
+          decided_by: z.enum(['rule', 'model']),
+          skill: CardOut.extend({ instructions: z.string() }).nullable(),
+          confidence: z.number(),
+          reason: z.string(),
+          candidates: z.array(CandidateOut),
+          search_time_ms: z.number(),
+        }),
+      ),
       annotations: READ_ONLY,
     },
     async (args, ctx) => {
@@ -82,7 +100,9 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
       const retrieval = retrieve(c.search, args.query, { meaning });
       const search_time_ms = Math.round((performance.now() - started) * 1000) / 1000;
       const asked = args.judge === 'auto' && retrieval.candidates.length > 0 && offersSampling(server, ctx);
-      const decision = asked ? await modelDecision(ctx, retrieval, judge) : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
+      const decision = asked
+        ? await modelDecision(ctx, retrieval, judge)
+        : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
       if ('resultType' in decision) return decision;
       return answer(c, args.query, retrieval, decision, search_time_ms);
     },
@@ -101,11 +121,17 @@ function offersSampling(server: McpServer, ctx: ServerContext): boolean {
  * question goes out as an input-required result (the client retries with the answer and the
  * signed deadline); on earlier revisions as a sampling request with a timeout.
  */
-async function modelDecision(ctx: ServerContext, retrieval: Retrieval, judge: JudgeOptions): Promise<Decision | ReturnType<typeof inputRequired>> {
+async function modelDecision(
+  ctx: ServerContext,
+  retrieval: Retrieval,
+  judge: JudgeOptions,
+): Promise<Decision | ReturnType<typeof inputRequired>> {
   const prompt = modelPrompt(retrieval);
   if (ctx.mcpReq.envelope === undefined) {
     const reply = await ctx.mcpReq.requestSampling(prompt, { timeout: judge.timeoutMs }).catch((err: Error) => err);
-    return reply instanceof Error ? fallback(retrieval, `the client's model gave no answer (${reply.message})`) : fromReply(reply, retrieval);
+    return reply instanceof Error
+      ? fallback(retrieval, `the client's model gave no answer (${reply.message})`)
+      : fromReply(reply, retrieval);
   }
   const state = ctx.mcpReq.requestState<JudgeState>();
   const reply = ctx.mcpReq.inputResponses?.[JUDGE_KEY];
@@ -114,19 +140,32 @@ async function modelDecision(ctx: ServerContext, retrieval: Retrieval, judge: Ju
     const requestState = await judge.state.mint({ deadline: Date.now() + judge.timeoutMs });
     return inputRequired({ inputRequests: { [JUDGE_KEY]: inputRequired.createMessage(prompt) }, requestState });
   }
-  if (typeof state !== 'object' || Date.now() > state.deadline) return fallback(retrieval, `the client's model did not answer within ${judge.timeoutMs / 1000} s`);
+  if (typeof state !== 'object' || Date.now() > state.deadline)
+    return fallback(retrieval, `the client's model did not answer within ${judge.timeoutMs / 1000} s`);
   return fromReply(reply, retrieval);
 }
 
 function fromReply(reply: unknown, retrieval: Retrieval): Decision {
   const text = replyText(reply);
   const id = parseModelAnswer(text, retrieval);
-  if (id === undefined) return fallback(retrieval, `the client's model answered ${JSON.stringify((text ?? '').slice(0, 80))}, which is neither a candidate's name nor none`);
+  if (id === undefined)
+    return fallback(
+      retrieval,
+      `the client's model answered ${JSON.stringify((text ?? '').slice(0, 80))}, which is neither a candidate's name nor none`,
+    );
   const rule = ruleJudge(retrieval);
   const chosen = retrieval.candidates.find((c) => c.id === id);
-  const agree = rule.id === (id ?? undefined) ? 'as the rule would' : `the rule alone would say ${rule.id ? `"${rule.id}"` : 'none'}`;
+  const agree =
+    rule.id === (id ?? undefined)
+      ? 'as the rule would'
+      : `the rule alone would say ${rule.id ? `"${rule.id}"` : 'none'}`;
   const reason = `The client's model chose ${chosen ? `"${chosen.id}"` : 'none'} among ${retrieval.candidates.length} candidate(s) (${agree}).`;
-  return { id: id ?? undefined, confidence: rule.id === (id ?? undefined) ? Math.max(rule.confidence, 0.9) : 0.7, reason, decided_by: 'model' };
+  return {
+    id: id ?? undefined,
+    confidence: rule.id === (id ?? undefined) ? Math.max(rule.confidence, 0.9) : 0.7,
+    reason,
+    decided_by: 'model',
+  };
 }
 
 function fallback(retrieval: Retrieval, why: string): Decision {
@@ -142,7 +181,14 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
     metadata_coverage: round(k.metadataCoverage),
     ...(k.meaning === undefined ? {} : { meaning: round(k.meaning) }),
   }));
-  const base = { query, decided_by: decision.decided_by, confidence: decision.confidence, reason: decision.reason, candidates, search_time_ms };
+  const base = {
+    query,
+    decided_by: decision.decided_by,
+    confidence: decision.confidence,
+    reason: decision.reason,
+    candidates,
+    search_time_ms,
+  };
   const card = decision.id ? c.card(decision.id) : undefined;
   if (!card) {
     const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
@@ -150,7 +196,10 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
   }
   const skill = await c.skill(card);
   const text = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}\n\n${skill.body}`;
-  return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } } };
+  return {
+    content: [{ type: 'text' as const, text }],
+    structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } },
+  };
 }
 
 /** The closest candidates, for the agent to read one with view_skill if it is what the user asked for. */

@@ -10,21 +10,29 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
     {
       title: 'Read a skill file',
       description: 'One file of a skill (a path view_skill lists): text, or base64 if binary.',
-      inputSchema: withoutDialect(z.strictObject({
-        name: skillName,
-        path: z.string().min(1, 'path must not be empty').max(1024, 'path is at most 1024 characters').describe('File path inside the skill, e.g. scripts/run.py'),
-      })),
-      outputSchema: withoutDialect(z.object({
-        name: z.string(),
-        path: z.string(),
-        uri: z.string(),
-        mimeType: z.string(),
-        size: z.number(),
-        sha256: z.string(),
-        encoding: z.enum(['utf-8', 'base64']),
-        text: z.string().optional(),
-        blob: z.string().optional(),
-      })),
+      inputSchema: withoutDialect(
+        z.strictObject({
+          name: skillName,
+          path: z
+            .string()
+            .min(1, 'path must not be empty')
+            .max(1024, 'path is at most 1024 characters')
+            .describe('File path inside the skill, e.g. scripts/run.py'),
+        }),
+      ),
+      outputSchema: withoutDialect(
+        z.object({
+          name: z.string(),
+          path: z.string(),
+          uri: z.string(),
+          mimeType: z.string(),
+          size: z.number(),
+          sha256: z.string(),
+          encoding: z.enum(['utf-8', 'base64']),
+          text: z.string().optional(),
+          blob: z.string().optional(),
+        }),
+      ),
       annotations: READ_ONLY,
     },
     async (args) => {
@@ -38,7 +46,10 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
         return { content: [{ type: 'text', text }], structuredContent: { ...base, encoding: 'utf-8' as const, text } };
       }
       const blob = bytes.toString('base64');
-      return { content: [{ type: 'resource', resource: { uri, mimeType: file.mime, blob } }], structuredContent: { ...base, encoding: 'base64' as const, blob } };
+      return {
+        content: [{ type: 'resource', resource: { uri, mimeType: file.mime, blob } }],
+        structuredContent: { ...base, encoding: 'base64' as const, blob },
+      };
     },
   );
 }

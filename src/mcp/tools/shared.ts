@@ -42,13 +42,26 @@ export const CardOut = z.object({
   tokens: z.number(),
 });
 
-export const skillName = z.string().min(1, 'name must not be empty').max(200, 'name is at most 200 characters').describe('Skill name');
+export const skillName = z
+  .string()
+  .min(1, 'name must not be empty')
+  .max(200, 'name is at most 200 characters')
+  .describe('Skill name');
 
 export const queryText = (what: string) =>
-  z.string().min(1, 'query must not be empty').max(MAX_QUERY, `query is at most ${MAX_QUERY} characters`).describe(what);
+  z
+    .string()
+    .min(1, 'query must not be empty')
+    .max(MAX_QUERY, `query is at most ${MAX_QUERY} characters`)
+    .describe(what);
 
 export const limitOf = (max: number, fallback: number) =>
-  z.number().int('limit must be an integer').min(1, 'limit must be at least 1').max(max, `limit must be at most ${max}`).default(fallback);
+  z
+    .number()
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(max, `limit must be at most ${max}`)
+    .default(fallback);
 
 /** Cards as text lines, `- name: description`. */
 export function cardLines(cards: readonly CatalogCard[]): string {

@@ -27,24 +27,33 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
     'skills_search',
     {
       title: 'Search skills',
-      description: 'Ranked skills for a request (the user\'s words or keywords), with the words each matched, where, and coverage (0–1).',
-      inputSchema: withoutDialect(z.strictObject({ query: queryText('The request or keywords'), limit: limitOf(25, 10) })),
-      outputSchema: withoutDialect(z.object({
-        query: z.string(),
-        limit: z.number(),
-        words: z.array(z.string()),
-        total: z.number(),
-        results: z.array(SearchResultOut),
-      })),
+      description:
+        "Ranked skills for a request (the user's words or keywords), with the words each matched, where, and coverage (0–1).",
+      inputSchema: withoutDialect(
+        z.strictObject({ query: queryText('The request or keywords'), limit: limitOf(25, 10) }),
+      ),
+      outputSchema: withoutDialect(
+        z.object({
+          query: z.string(),
+          limit: z.number(),
+          words: z.array(z.string()),
+          total: z.number(),
+          results: z.array(SearchResultOut),
+        }),
+      ),
       annotations: READ_ONLY,
     },
     async (args) => {
       const c = await catalog();
       const { total, words, results } = await searchSkills(c, args.query, args.limit);
-      const text = total === 0
-        ? `No skill shares a meaningful word with "${args.query}". Try other words (what the task is about, the file type, the tool), or skills_list to browse.`
-        : `${total} skill(s) match "${args.query}"; top ${results.length}:\n` + results.map(resultLine).join('\n');
-      return { content: [{ type: 'text', text }], structuredContent: { query: args.query, limit: args.limit, words, total, results } };
+      const text =
+        total === 0
+          ? `No skill shares a meaningful word with "${args.query}". Try other words (what the task is about, the file type, the tool), or skills_list to browse.`
+          : `${total} skill(s) match "${args.query}"; top ${results.length}:\n` + results.map(resultLine).join('\n');
+      return {
+        content: [{ type: 'text', text }],
+        structuredContent: { query: args.query, limit: args.limit, words, total, results },
+      };
     },
   );
 }
@@ -55,7 +64,11 @@ function resultLine(r: SearchResult): string {
 }
 
 /** skills_search's work, also used by the router prompt and the routing benchmark. */
-export async function searchSkills(c: FeedCatalog, q: string, limit: number): Promise<{ total: number; words: string[]; results: SearchResult[] }> {
+export async function searchSkills(
+  c: FeedCatalog,
+  q: string,
+  limit: number,
+): Promise<{ total: number; words: string[]; results: SearchResult[] }> {
   await c.loadBodyIndex();
   const page = c.search.searchPage(q, { mode: 'ranked', limit });
   const results = await Promise.all(page.hits.map((hit) => result(c, hit)));

@@ -9,11 +9,13 @@ import { CardOut, cardLines, READ_ONLY, skillName, type CatalogRef, withoutDiale
 export const UNIVERSAL_TOOLS = [
   { name: 'read_skill_file', description: 'Reads one file of the skill by its path.' },
   { name: 'skills_search', description: 'Finds other skills by keywords.' },
-  { name: 'view_skill', description: 'Loads another skill\'s instructions.' },
+  { name: 'view_skill', description: "Loads another skill's instructions." },
 ] as const;
 
 /** A scoped tool or resource definition from tools.json / resources.json, passed through as written. */
-const ScopedItem = z.looseObject({ name: z.string().optional(), description: z.string().optional() }).meta({ additionalProperties: true });
+const ScopedItem = z
+  .looseObject({ name: z.string().optional(), description: z.string().optional() })
+  .meta({ additionalProperties: true });
 
 const Summary = z.object({
   license: z.string().optional(),
@@ -23,30 +25,47 @@ const Summary = z.object({
   health: z.string(),
 });
 
-const FileOut = z.object({ path: z.string(), size: z.number(), type: z.string(), mimeType: z.string(), tokens: z.number().optional(), uri: z.string(), skipped: z.string().optional() });
+const FileOut = z.object({
+  path: z.string(),
+  size: z.number(),
+  type: z.string(),
+  mimeType: z.string(),
+  tokens: z.number().optional(),
+  uri: z.string(),
+  skipped: z.string().optional(),
+});
 
 export function registerViewSkill(server: McpServer, catalog: CatalogRef): void {
   server.registerTool(
     'view_skill',
     {
       title: 'View a skill',
-      description: 'Load a skill before acting on it: detail=full (default): its instructions, scoped tools, resources and files; summary; or card.',
-      inputSchema: withoutDialect(z.strictObject({ name: skillName, detail: z.enum(['card', 'summary', 'full']).default('full') })),
-      outputSchema: withoutDialect(z.object({
-        skill: CardOut,
-        detail: z.enum(['card', 'summary', 'full']),
-        summary: Summary.optional(),
-        instructions: z.string().optional(),
-        tools: z.array(ScopedItem).optional(),
-        resources: z.array(ScopedItem).optional(),
-        files: z.array(FileOut).optional(),
-      })),
+      description:
+        'Load a skill before acting on it: detail=full (default): its instructions, scoped tools, resources and files; summary; or card.',
+      inputSchema: withoutDialect(
+        z.strictObject({ name: skillName, detail: z.enum(['card', 'summary', 'full']).default('full') }),
+      ),
+      outputSchema: withoutDialect(
+        z.object({
+          skill: CardOut,
+          detail: z.enum(['card', 'summary', 'full']),
+          summary: Summary.optional(),
+          instructions: z.string().optional(),
+          tools: z.array(ScopedItem).optional(),
+          resources: z.array(ScopedItem).optional(),
+          files: z.array(FileOut).optional(),
+        }),
+      ),
       annotations: READ_ONLY,
     },
     async (args) => {
       const c = await catalog();
       const card = c.requireCard(args.name);
-      if (args.detail === 'card') return { content: [{ type: 'text', text: cardLines([card]) }], structuredContent: { skill: cardView(card), detail: args.detail } };
+      if (args.detail === 'card')
+        return {
+          content: [{ type: 'text', text: cardLines([card]) }],
+          structuredContent: { skill: cardView(card), detail: args.detail },
+        };
       return viewDetail(c, card, args.detail);
     },
   );
@@ -69,5 +88,8 @@ async function viewDetail(c: FeedCatalog, card: CatalogCard, detail: 'summary' |
     return { content: [{ type: 'text' as const, text }], structuredContent: { skill: view, detail, summary, files } };
   }
   const out = { skill: view, detail, summary, instructions: skill.body, tools: s.tools, resources: s.resources, files };
-  return { content: [{ type: 'text' as const, text: renderLevel2(card, skill, UNIVERSAL_TOOLS) }], structuredContent: out };
+  return {
+    content: [{ type: 'text' as const, text: renderLevel2(card, skill, UNIVERSAL_TOOLS) }],
+    structuredContent: out,
+  };
 }

@@ -98,7 +98,14 @@ class Catalog {
       .catch(() => {});
   }
 
-  #renderFacet(section: HTMLElement | null, docs: readonly SearchDoc[], pick: typeof tagsOfDoc, selected: string[], limit: number, label: (v: string) => string): void {
+  #renderFacet(
+    section: HTMLElement | null,
+    docs: readonly SearchDoc[],
+    pick: typeof tagsOfDoc,
+    selected: string[],
+    limit: number,
+    label: (v: string) => string,
+  ): void {
     if (!section) return;
     const entries = facetEntries(docs, pick, selected);
     // No heading over an empty list: the results may have no tag or domain at all.
@@ -120,9 +127,23 @@ class Catalog {
     const docs = results(matched, state, this.#updatedAt);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
-    this.#renderFacet(this.#el.tagFacet, docs, tagsOfDoc, state.tags, this.#showAllTags ? Infinity : TAGS_SHOWN, (v) => `#${v}`);
+    this.#renderFacet(
+      this.#el.tagFacet,
+      docs,
+      tagsOfDoc,
+      state.tags,
+      this.#showAllTags ? Infinity : TAGS_SHOWN,
+      (v) => `#${v}`,
+    );
     const domainBase = state.domain ? results(matched, state, this.#updatedAt, true) : docs;
-    this.#renderFacet(this.#el.domainFacet, domainBase, domainOfDoc, state.domain ? [state.domain] : [], Infinity, (v) => v);
+    this.#renderFacet(
+      this.#el.domainFacet,
+      domainBase,
+      domainOfDoc,
+      state.domain ? [state.domain] : [],
+      Infinity,
+      (v) => v,
+    );
     this.#renderList(docs, notes);
     this.#renderChips();
     const list = this.#el.list;
@@ -135,8 +156,12 @@ class Catalog {
     const n = docs.length;
     // A later render (the body refinement, a submit's update) must not take the focus away from
     // a result the reader moved to: it goes back to the same skill's card when it is still listed.
-    const focused = list.contains(document.activeElement) ? document.activeElement!.closest<HTMLElement>('li[data-id]')?.dataset.id : undefined;
-    list.replaceChildren(...docs.slice(0, this.#shown).map((d) => renderCard(card, d, this.#urls, this.#localRegistry, notes.get(d.id))));
+    const focused = list.contains(document.activeElement)
+      ? document.activeElement!.closest<HTMLElement>('li[data-id]')?.dataset.id
+      : undefined;
+    list.replaceChildren(
+      ...docs.slice(0, this.#shown).map((d) => renderCard(card, d, this.#urls, this.#localRegistry, notes.get(d.id))),
+    );
     if (focused) list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
     count.textContent = resultsSummary(n, this.#state.q);
     empty.hidden = n > 0;
@@ -163,7 +188,9 @@ class Catalog {
       await this.#loadIndex();
     }
     if (this.#state.sort === 'updated' && !this.#updatedAt) {
-      const cards = (await this.#fetchJson('cards.json').catch(() => ({ skills: [] }))) as { skills: Array<{ id: string; updated_at: string }> };
+      const cards = (await this.#fetchJson('cards.json').catch(() => ({ skills: [] }))) as {
+        skills: Array<{ id: string; updated_at: string }>;
+      };
       this.#updatedAt = new Map(cards.skills.map((c) => [c.id, c.updated_at]));
     }
     const q = this.#state.q.trim();
@@ -193,7 +220,8 @@ class Catalog {
       // Focus the first result once the list is this query's: while the search index loads, the
       // list on screen is still the unfiltered one, and its first card is not a result.
       void this.#update().then(() => {
-        if (document.activeElement === input || document.activeElement === document.body) list.querySelector('a')?.focus();
+        if (document.activeElement === input || document.activeElement === document.body)
+          list.querySelector('a')?.focus();
       });
     });
     sortSelect.addEventListener('change', () => {
@@ -206,7 +234,10 @@ class Catalog {
       this.#render();
       list.children[first]?.querySelector('a')?.focus();
     });
-    for (const [section, kind] of [[tagFacet, 'tag'], [domainFacet, 'domain']] as const) {
+    for (const [section, kind] of [
+      [tagFacet, 'tag'],
+      [domainFacet, 'domain'],
+    ] as const) {
       section?.addEventListener('click', (e) => {
         const item = (e.target as Element).closest<HTMLElement>('[data-facet-value]');
         if (!item) return;

@@ -37,24 +37,35 @@ async function highlightPanel(panel: Element): Promise<void> {
   if (!pre || !code) return;
   const lang = pre.dataset.language;
   // A grammar that fails to load (offline, say) leaves the text plain, numbered.
-  const highlighted = lang ? await import('./highlight.ts').then(({ highlightElement }) => highlightElement(code, lang, true)).catch(() => false) : false;
+  const highlighted = lang
+    ? await import('./highlight.ts')
+        .then(({ highlightElement }) => highlightElement(code, lang, true))
+        .catch(() => false)
+    : false;
   if (!highlighted) numberLines(code);
 }
 
 /** Highlight SKILL.md's code blocks as they scroll into view. */
 export function highlightCodeBlocks(root: ParentNode): void {
-  const blocks = [...root.querySelectorAll<HTMLElement>('pre > code[class^="language-"]')].filter((c) => fenceLanguage(c.className.slice('language-'.length)));
+  const blocks = [...root.querySelectorAll<HTMLElement>('pre > code[class^="language-"]')].filter((c) =>
+    fenceLanguage(c.className.slice('language-'.length)),
+  );
   if (blocks.length === 0) return;
-  const observer = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      observer.unobserve(entry.target);
-      const code = entry.target as HTMLElement;
-      import('./highlight.ts')
-        .then(({ highlightElement }) => highlightElement(code, fenceLanguage(code.className.slice('language-'.length))!, false))
-        .catch(() => {}); // the block stays plain
-    }
-  }, { rootMargin: '200px' });
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const entry of entries) {
+        if (!entry.isIntersecting) continue;
+        observer.unobserve(entry.target);
+        const code = entry.target as HTMLElement;
+        import('./highlight.ts')
+          .then(({ highlightElement }) =>
+            highlightElement(code, fenceLanguage(code.className.slice('language-'.length))!, false),
+          )
+          .catch(() => {}); // the block stays plain
+      }
+    },
+    { rootMargin: '200px' },
+  );
   for (const block of blocks) observer.observe(block);
 }
 

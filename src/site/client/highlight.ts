@@ -7,7 +7,12 @@
  * no `wasm-unsafe-eval`). Tokens become spans with classes (`t-keyword`, …) built with DOM
  * APIs: text is only ever set as text, and no inline style is written.
  */
-import { createCssVariablesTheme, createHighlighterCore, type HighlighterCore, type LanguageRegistration } from 'shiki/core';
+import {
+  createCssVariablesTheme,
+  createHighlighterCore,
+  type HighlighterCore,
+  type LanguageRegistration,
+} from 'shiki/core';
 import { createJavaScriptRegexEngine } from 'shiki/engine/javascript';
 import { HIGHLIGHT_MAX_BYTES } from '../languages.ts';
 import { own } from '../../lib/own.ts';
@@ -63,7 +68,11 @@ const loaded = new Map<string, Promise<void>>();
 async function highlighterFor(lang: string): Promise<HighlighterCore> {
   highlighter ??= createHighlighterCore({ themes: [THEME], langs: [], engine: createJavaScriptRegexEngine() });
   const hl = await highlighter;
-  if (!loaded.has(lang)) loaded.set(lang, GRAMMARS[lang]!().then((m) => hl.loadLanguage(...m.default)));
+  if (!loaded.has(lang))
+    loaded.set(
+      lang,
+      GRAMMARS[lang]!().then((m) => hl.loadLanguage(...m.default)),
+    );
   await loaded.get(lang);
   return hl;
 }
@@ -75,7 +84,10 @@ function colorClass(color: string | undefined): string | undefined {
 }
 
 function tokenNode(text: string, color: string | undefined, fontStyle: number): Node {
-  const classes = [colorClass(color), ...FONT_CLASSES.filter(([bit]) => fontStyle > 0 && (fontStyle & bit) !== 0).map(([, c]) => c)].filter(Boolean);
+  const classes = [
+    colorClass(color),
+    ...FONT_CLASSES.filter(([bit]) => fontStyle > 0 && (fontStyle & bit) !== 0).map(([, c]) => c),
+  ].filter(Boolean);
   if (classes.length === 0) return document.createTextNode(text);
   const span = document.createElement('span');
   span.className = classes.join(' ');

@@ -8,7 +8,11 @@ import type { SiteUrls } from '../urls.ts';
 import { displayName } from '../catalog.ts';
 import type { FacetEntry } from './results.ts';
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -16,7 +20,13 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
 }
 
 /** Set a slot's text (and link), or remove the slot's element — or its `remove` ancestor — when there is no value. */
-function fill(card: HTMLElement, name: string, text: string | undefined, href?: string, remove = `[data-slot="${name}"]`): void {
+function fill(
+  card: HTMLElement,
+  name: string,
+  text: string | undefined,
+  href?: string,
+  remove = `[data-slot="${name}"]`,
+): void {
   const slot = card.querySelector<HTMLElement>(`[data-slot="${name}"]`)!;
   if (text === undefined) return void slot.closest(remove)!.remove();
   slot.textContent = text;
@@ -24,7 +34,13 @@ function fill(card: HTMLElement, name: string, text: string | undefined, href?: 
 }
 
 /** A result's card; `note` says which of the query's words it matched when not all (results.ts `matchNote`). */
-export function renderCard(template: HTMLTemplateElement, doc: SearchDoc, urls: SiteUrls, localRegistry: string, note?: string): HTMLLIElement {
+export function renderCard(
+  template: HTMLTemplateElement,
+  doc: SearchDoc,
+  urls: SiteUrls,
+  localRegistry: string,
+  note?: string,
+): HTMLLIElement {
   const card = template.content.firstElementChild!.cloneNode(true) as HTMLLIElement;
   card.dataset.id = doc.id;
   fill(card, 'name', displayName(doc), urls.skill(doc.id));
@@ -40,7 +56,13 @@ export function renderCard(template: HTMLTemplateElement, doc: SearchDoc, urls: 
   }
   tag.remove();
   fill(card, 'version', doc.version, undefined, '.card-version');
-  fill(card, 'registry', doc.registry && doc.registry !== localRegistry ? doc.registry : undefined, undefined, '.card-registry');
+  fill(
+    card,
+    'registry',
+    doc.registry && doc.registry !== localRegistry ? doc.registry : undefined,
+    undefined,
+    '.card-registry',
+  );
   return card;
 }
 
@@ -52,7 +74,11 @@ export function renderFacetItems(entries: readonly FacetEntry[], label: (v: stri
     b.type = 'button';
     b.dataset.facetValue = e.value;
     b.setAttribute('aria-pressed', String(e.selected));
-    b.append(el('span', 'facet-name', label(e.value)), document.createTextNode(' '), el('span', 'count', String(e.count)));
+    b.append(
+      el('span', 'facet-name', label(e.value)),
+      document.createTextNode(' '),
+      el('span', 'count', String(e.count)),
+    );
     li.append(b);
     return li;
   });

@@ -47,8 +47,15 @@ const byName = (a: SearchDoc, b: SearchDoc): number => a.name.localeCompare(b.na
  * The matches that pass the filters (all but the domain with `ignoreDomain`), in the chosen
  * order. `updatedAt` (id → ISO time, from cards.json) is needed for the `updated` sort.
  */
-export function results(docs: readonly SearchDoc[], state: CatalogState, updatedAt?: ReadonlyMap<string, string>, ignoreDomain = false): SearchDoc[] {
-  const filtered = docs.filter((d) => (ignoreDomain || !state.domain || d.domain === state.domain) && state.tags.every((t) => d.tags?.includes(t)));
+export function results(
+  docs: readonly SearchDoc[],
+  state: CatalogState,
+  updatedAt?: ReadonlyMap<string, string>,
+  ignoreDomain = false,
+): SearchDoc[] {
+  const filtered = docs.filter(
+    (d) => (ignoreDomain || !state.domain || d.domain === state.domain) && state.tags.every((t) => d.tags?.includes(t)),
+  );
   const sort = state.sort === 'relevance' && !state.q.trim() ? 'name' : state.sort;
   if (sort === 'name') filtered.sort(byName);
   if (sort === 'updated') {
@@ -62,7 +69,11 @@ export function results(docs: readonly SearchDoc[], state: CatalogState, updated
  * A facet's entries over `docs` (the results, so a count is how many results a value leaves):
  * selected first, then the most used, then by name.
  */
-export function facetEntries(docs: readonly SearchDoc[], pick: (d: SearchDoc) => readonly string[], selected: readonly string[]): FacetEntry[] {
+export function facetEntries(
+  docs: readonly SearchDoc[],
+  pick: (d: SearchDoc) => readonly string[],
+  selected: readonly string[],
+): FacetEntry[] {
   const counts = new Map<string, number>();
   for (const d of docs) for (const v of new Set(pick(d))) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts]

@@ -44,6 +44,10 @@ export function isActive(state: CatalogState): boolean {
 
 /** The state with a tag or the domain switched on or off. */
 export function toggle(state: CatalogState, kind: 'tag' | 'domain', value: string): CatalogState {
-  if (kind === 'tag') return { ...state, tags: state.tags.includes(value) ? state.tags.filter((t) => t !== value) : [...state.tags, value] };
+  if (kind === 'tag')
+    return {
+      ...state,
+      tags: state.tags.includes(value) ? state.tags.filter((t) => t !== value) : [...state.tags, value],
+    };
   return { ...state, domain: state.domain === value ? undefined : value };
 }

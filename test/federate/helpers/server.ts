@@ -31,7 +31,11 @@ export async function serveDir(root: string): Promise<TestServer> {
   let bytesSent = 0;
   const server: Server = createServer(async (req, res) => {
     const urlPath = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const record = { path: urlPath, conditional: Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']), status: undefined as number | undefined };
+    const record = {
+      path: urlPath,
+      conditional: Boolean(req.headers['if-none-match'] || req.headers['if-modified-since']),
+      status: undefined as number | undefined,
+    };
     requests.push(record);
     res.on('finish', () => (record.status = res.statusCode));
     const override = overrides.get(urlPath);

@@ -59,7 +59,15 @@ export async function addFeedFiles(dist: string, id: string, files: Record<strin
   let digest = '';
   await editSkillJson(dist, id, (skill) => {
     for (const [i, [p, text]] of entries.entries()) {
-      skill.files.push({ path: p, size: Buffer.byteLength(text), sha256: sha256Hex(text), encoding: 'utf-8', mime: 'text/plain', type: 'txt', url: `files/${id}/added-${i}` });
+      skill.files.push({
+        path: p,
+        size: Buffer.byteLength(text),
+        sha256: sha256Hex(text),
+        encoding: 'utf-8',
+        mime: 'text/plain',
+        type: 'txt',
+        url: `files/${id}/added-${i}`,
+      });
     }
     const lines = skill.files.filter((f: Json) => !f.skipped).map((f: Json) => `${f.path}\0${f.sha256}\n`);
     digest = `sha256:${sha256Hex(lines.sort().join(''))}`;

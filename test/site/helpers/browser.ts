@@ -11,7 +11,14 @@ export function hasChromium(): boolean {
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
 }
 
@@ -21,7 +28,10 @@ export function launchChromium(): Promise<Browser> {
  */
 export function skipWithoutChromium(): boolean {
   if (hasChromium()) return false;
-  if (process.env.CI) throw new Error(`Chromium is required under CI: nothing at ${CHROMIUM} (apt-get install -y chromium)`);
-  process.stderr.write(`\n*** site browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH) ***\n\n`);
+  if (process.env.CI)
+    throw new Error(`Chromium is required under CI: nothing at ${CHROMIUM} (apt-get install -y chromium)`);
+  process.stderr.write(
+    `\n*** site browser tests SKIPPED: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH) ***\n\n`,
+  );
   return true;
 }

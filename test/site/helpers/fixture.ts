@@ -24,7 +24,13 @@ export const PNG = Buffer.from(
 export const BINARY = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x81, 0x00, 0x42, 0xc3, 0x28, 0x0a]);
 
 /** File names a static host and a browser must both get right. */
-export const ODD_NAMES = ['#hash ?q%20.txt', 'spaced out name.md', '日本語 ファイル.md', 'percent%41.txt', 'notes/100% done?.txt'];
+export const ODD_NAMES = [
+  '#hash ?q%20.txt',
+  'spaced out name.md',
+  '日本語 ファイル.md',
+  'percent%41.txt',
+  'notes/100% done?.txt',
+];
 
 export interface FixtureSkill {
   name: string;
@@ -33,7 +39,13 @@ export interface FixtureSkill {
   files?: Record<string, string | Buffer>;
 }
 
-const skill = (name: string, description: string, meta: Record<string, string>, body: string, files?: FixtureSkill['files']): FixtureSkill => ({
+const skill = (
+  name: string,
+  description: string,
+  meta: Record<string, string>,
+  body: string,
+  files?: FixtureSkill['files'],
+): FixtureSkill => ({
   name,
   frontmatter: [
     `name: ${name}`,
@@ -99,7 +111,8 @@ export const SKILLS: FixtureSkill[] = [
       '',
     ].join('\n'),
     {
-      'scripts/extract.py': 'import sys\n\n\ndef extract(path: str) -> str:\n    """Return the text of a PDF."""\n    return open(path, "rb").read().decode("latin-1")\n\n\nif __name__ == "__main__":\n    print(extract(sys.argv[1]))\n',
+      'scripts/extract.py':
+        'import sys\n\n\ndef extract(path: str) -> str:\n    """Return the text of a PDF."""\n    return open(path, "rb").read().decode("latin-1")\n\n\nif __name__ == "__main__":\n    print(extract(sys.argv[1]))\n',
       'assets/logo.png': PNG,
       'data/sample.bin': BINARY,
     },
@@ -128,7 +141,7 @@ export const SKILLS: FixtureSkill[] = [
       '',
       '<img src="x" onerror="window.__xss = \'onerror\'; alert(\'onerror\')">',
       '',
-      '[click me](javascript:window.__xss=\'js-link\';alert(1))',
+      "[click me](javascript:window.__xss='js-link';alert(1))",
       '',
       '<a href="javascript:alert(2)">raw link</a>',
       '',
@@ -146,8 +159,10 @@ export const SKILLS: FixtureSkill[] = [
     files: {
       'evil.html': '<script>window.__xss = "file"; alert("file")</script>\n<img src=x onerror=alert(7)>\n',
       // Opened from the catalog's origin these would run script there (issue 11, row 4).
-      'page.html': '<!doctype html><title>page</title><script>window.__xss = "page"; parent.__xss = "page"; alert("page")</script>\n<p>$& $\' $` $1</p>\n',
-      'evil.svg': '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(\'svg\'); window.__xss = \'svg\'"><script>alert("svg script")</script><circle r="5"/></svg>\n',
+      'page.html':
+        '<!doctype html><title>page</title><script>window.__xss = "page"; parent.__xss = "page"; alert("page")</script>\n<p>$& $\' $` $1</p>\n',
+      'evil.svg':
+        '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(\'svg\'); window.__xss = \'svg\'"><script>alert("svg script")</script><circle r="5"/></svg>\n',
     },
   },
 ];
@@ -171,7 +186,9 @@ export interface BuiltFixture {
 }
 
 /** Write the fixture skills and build them with `skillpress build` (the real CLI). */
-export async function buildFixtureSite(options: { base?: string; skills?: FixtureSkill[]; config?: unknown } = {}): Promise<BuiltFixture> {
+export async function buildFixtureSite(
+  options: { base?: string; skills?: FixtureSkill[]; config?: unknown } = {},
+): Promise<BuiltFixture> {
   const tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-site-'));
   const skillsDir = path.join(tmp, 'skills');
   const outDir = path.join(tmp, 'out');
@@ -183,7 +200,11 @@ export async function buildFixtureSite(options: { base?: string; skills?: Fixtur
   const args = [path.join(REPO, 'scripts/skillpress.mjs'), 'build', '--skills', skillsDir, '--out', outDir];
   if (options.base) args.push('--base', options.base);
   // Run from the temp folder: its config/ (if any) applies, else the defaults.
-  await run(NODE, args, { cwd: tmp, env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1767225600' }, maxBuffer: 16 * 1024 * 1024 }).catch((err: Error & { stderr?: string; stdout?: string }) => {
+  await run(NODE, args, {
+    cwd: tmp,
+    env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1767225600' },
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((err: Error & { stderr?: string; stdout?: string }) => {
     throw new Error(`skillpress build failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
   });
   return { skillsDir, outDir, cleanup: () => rm(tmp, { recursive: true, force: true }) };
