@@ -25,7 +25,7 @@ describe('docs/reference', () => {
     for (const file of readdirSync(dir, { recursive: true }) as string[]) {
       if (!file.endsWith('.ts')) continue;
       // `rule: 'x'` in a problem object, or `'warning' | 'error', 'x'` passed to a reporting helper.
-      for (const m of readFileSync(path.join(dir, file), 'utf8').matchAll(/\brule: '([a-z0-9-]+)'|'(?:warning|error)', '([a-z0-9-]+)'/g)) reported.add((m[1] ?? m[2])!);
+      for (const m of readFileSync(path.join(dir, file), 'utf8').matchAll(/\brule:\s*'([a-z0-9-]+)'|'(?:warning|error)',\s*'([a-z0-9-]+)'/g)) reported.add((m[1] ?? m[2])!);
     }
     expect([...reported].sort()).toEqual(Object.keys(VALIDATION_RULES).sort());
   });
