@@ -24,10 +24,22 @@ export const validateIndex = onFirstCall('validateIndex');
 export const writeSkillFolder = onFirstCall('writeSkillFolder');
 
 /**
- * A client for the read-back calls. `connection` wins over the environment `skillpress ingest`
- * reads (ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY, …; default http://127.0.0.1:9200). Close it when done.
+ * A client for the read-back calls, connected to `connection` (default http://127.0.0.1:9200, no
+ * credentials; nothing is read from the environment). Close it when done.
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, getSkillById } from 'skillpress';
+ * const client = await elasticsearchClient({ url: 'http://127.0.0.1:9200' });
+ * try {
+ *   const skill = await getSkillById(client, 'pdf-tools');
+ *   console.log(Object.keys(skill.files));
+ * } finally {
+ *   await client.close();
+ * }
+ * ```
  */
 export async function elasticsearchClient(connection: Partial<ConnectionOptions> = {}): Promise<Client> {
-  const { createClient, connectionFromEnv } = await emitter();
-  return createClient(connectionFromEnv(connection));
+  const { createClient, withDefaultUrl } = await emitter();
+  return createClient(withDefaultUrl(connection));
 }

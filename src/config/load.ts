@@ -32,8 +32,8 @@ export function skillsLoadOptions(config: SkillpressConfig): Pick<LoadOptions, '
   };
 }
 
-/** SOURCE_DATE_EPOCH (reproducible builds) if set and valid. */
-export function sourceDateEpoch(env = process.env): number | undefined {
+/** SOURCE_DATE_EPOCH (reproducible builds) of the environment the CLI passes, if set and valid. */
+export function sourceDateEpoch(env: Readonly<Record<string, string | undefined>>): number | undefined {
   const v = env.SOURCE_DATE_EPOCH;
   return v && /^\d+$/.test(v) ? Number(v) : undefined;
 }

@@ -70,14 +70,15 @@ export interface SiteResult {
   rendered: number;
   cached: number;
   pages: number;
-  file_pages: number;
+  /** File views (one page per file of a skill). */
+  filePages: number;
   /**
    * Skill pages rendered by Astro, and skill pages of unchanged skills taken from the cache; of
    * those, how many skills' folders (page and file pages) were moved from the site being replaced.
    */
-  skill_pages: { rendered: number; reused: number; moved: number };
+  skillPages: { rendered: number; reused: number; moved: number };
   /** File pages filled in, and file pages of unchanged skills taken from the cache. */
-  file_views: { written: number; reused: number };
+  fileViews: { written: number; reused: number };
   seconds: number;
 }
 
@@ -160,9 +161,9 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
       cached: reused,
       // Astro's count includes the file pages' templates, which are not pages of the site.
       pages: pages - plan.templates.size + plan.reusedPages + written + plan.reusedFiles,
-      file_pages: written + plan.reusedFiles,
-      skill_pages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
-      file_views: { written, reused: plan.reusedFiles },
+      filePages: written + plan.reusedFiles,
+      skillPages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
+      fileViews: { written, reused: plan.reusedFiles },
       seconds: (Date.now() - started) / 1000,
     };
   } finally {

@@ -17,10 +17,10 @@ import { errors } from '@elastic/elasticsearch';
 import type { Catalog } from '../../model/skill.ts';
 import {
   assertReachable,
-  connectionFromEnv,
   createClient,
   describeError,
   redactSecrets,
+  withDefaultUrl,
   type ConnectionOptions,
 } from './client.ts';
 import {
@@ -34,8 +34,9 @@ import {
 import { catalogOperations, type IndexOperation } from './documents.ts';
 
 export interface IngestOptions {
-  /** A ready client; otherwise one is made from `connection` (default: the environment). */
+  /** A ready client; otherwise one is made from `connection`. */
   client?: Client;
+  /** The cluster (default: http://127.0.0.1:9200, no credentials; the CLI reads ELASTICSEARCH_* for it). */
   connection?: Partial<ConnectionOptions>;
   /** Alias names (default agent_skills / agent_skill_files). */
   names?: Partial<IndexNames>;
@@ -98,7 +99,7 @@ export async function ingestCatalog(
   catalog: Pick<Catalog, 'skills'>,
   options: IngestOptions = {},
 ): Promise<IngestResult> {
-  const conn = connectionFromEnv(options.connection);
+  const conn = withDefaultUrl(options.connection);
   const client = options.client ?? createClient(conn);
   const log = options.log ?? (() => {});
   try {
