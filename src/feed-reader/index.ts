@@ -24,6 +24,7 @@ export { indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
 export { DirStore, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
 export { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';
 export { Cache } from './cache.ts';
+export { defaultCacheRoot } from './cache-root.ts';
 export { resolveFeedPath } from './paths.ts';
 
 /** Open the feed at `location` (folder or URL) and read its index. A NotFoundError when no feed is there. */

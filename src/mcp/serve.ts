@@ -32,6 +32,7 @@ export interface ServeOptions {
   pollSeconds?: number;
   /** Milliseconds between checks of a local feed's index.json. */
   watchMs?: number;
+  /** Where a URL feed is cached, so the server starts offline (default: none; the CLI passes `--cache-dir` or `~/.cache/skillpress/feeds`). */
   cacheDir?: string;
   log?: (message: string) => void;
 }
