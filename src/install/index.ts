@@ -20,7 +20,7 @@ import { SKILL_NAME_PATTERN } from '../model/skill.ts';
 import { locate, type Limits } from './source.ts';
 import type { Files, InstallFile } from './archive.ts';
 
-export { AGENTS, skillsFolder } from './agents.ts';
+export { AGENTS, skillsFolder, type AgentLocation, type SkillsFolderOptions, type Environment } from './agents.ts';
 
 export const MANIFEST = '.skillpress-install.json';
 
