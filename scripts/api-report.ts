@@ -5,6 +5,7 @@
 //
 //   npm run api            rewrite etc/skillpress.api.md
 //   npm run api -- --check exit 1 when it differs from the sources (test/api/report.test.ts checks the same)
+//   npm run api -- --examples  type-check every `@example` of the doc comments under src/ (the test does too)
 //
 // Read from src/ with the compiler API (no build of lib/ needed, no other tool): the exports map
 // points at lib/<path>.d.ts, emitted one-for-one from src/<path>.ts.
@@ -35,9 +36,7 @@ const FORMAT =
   ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope |
   ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
 
-/** The report's text for the sources under `root`. */
-export function apiReport(root = ROOT): string {
-  const entries = entryPoints(root);
+function readConfig(root: string): ts.ParsedCommandLine {
   const config = ts.getParsedCommandLineOfConfigFile(
     path.join(root, 'tsconfig.json'),
     {},
@@ -49,10 +48,49 @@ export function apiReport(root = ROOT): string {
     },
   );
   if (!config) throw new Error('cannot read tsconfig.json');
-  const program = ts.createProgram(
-    entries.map((e) => e.file),
-    config.options,
-  );
+  return config;
+}
+
+interface Example {
+  file: string;
+  line: number;
+  code: string;
+}
+
+const surfaces = new Map<string, { program: ts.Program; virtual: Map<string, Example> }>();
+
+/**
+ * One program for the report and the examples (each example a module of its own, in memory, with
+ * `skillpress` and its subpaths resolving to the entry points' source files): made once per root.
+ */
+function surface(root: string): { program: ts.Program; virtual: Map<string, Example> } {
+  const made = surfaces.get(root);
+  if (made) return made;
+  const paths = Object.fromEntries(entryPoints(root).map((e) => [e.name, [e.file]]));
+  const virtual = new Map(examples(root).map((e, i) => [path.join(root, `.api-examples/example-${i}.ts`), e]));
+  const options = { ...readConfig(root).options, noUnusedLocals: false, paths, baseUrl: root };
+  const text = (f: string): string | undefined => {
+    const example = virtual.get(f);
+    return example && `${example.code}\nexport {};\n`;
+  };
+  const host = ts.createCompilerHost(options);
+  const { getSourceFile, fileExists, readFile } = host;
+  host.fileExists = (f) => virtual.has(f) || fileExists.call(host, f);
+  host.readFile = (f) => text(f) ?? readFile.call(host, f);
+  host.getSourceFile = (f, language, ...rest) => {
+    const code = text(f);
+    return code === undefined ? getSourceFile.call(host, f, language, ...rest) : ts.createSourceFile(f, code, language);
+  };
+  const roots = [...entryPoints(root).map((e) => e.file), ...virtual.keys()];
+  const result = { program: ts.createProgram(roots, options, host), virtual };
+  surfaces.set(root, result);
+  return result;
+}
+
+/** The report's text for the sources under `root`. */
+export function apiReport(root = ROOT): string {
+  const entries = entryPoints(root);
+  const { program } = surface(root);
   const checker = program.getTypeChecker();
   const out = [
     '# API report: skillpress',
@@ -252,16 +290,77 @@ function block(head: string, body: string[]): string[] {
   return body.length ? [`${head} {`, ...body.map((l) => `  ${l}`), '}'] : [`${head} {}`];
 }
 
+/** The `@example` blocks of the doc comments under src/, each as the module a user would write. */
+export function examples(root = ROOT): Example[] {
+  const found: Example[] = [];
+  for (const file of ts.sys.readDirectory(path.join(root, 'src'), ['.ts'])) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/@example\s*\n\s*\* ?```ts\n([\s\S]*?)\n\s*\* ?```/g)) {
+      const code = m[1]!
+        .split('\n')
+        .map((l) => l.replace(/^\s*\* ?/, ''))
+        .join('\n');
+      found.push({ file: path.relative(root, file), line: text.slice(0, m.index).split('\n').length, code });
+    }
+  }
+  return found;
+}
+
+/**
+ * Type-check every example against the sources, `skillpress` and its subpaths resolving to the
+ * entry points' source files: an option renamed or a result field gone fails here. One message per error.
+ */
+export function checkExamples(root = ROOT): string[] {
+  const { program, virtual } = surface(root);
+  return [...virtual.entries()].flatMap(([file, example]) =>
+    ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
+      const where = d.file && d.start !== undefined ? d.file.getLineAndCharacterOfPosition(d.start).line + 1 : 0;
+      return `${example.file}:${example.line}: example line ${where}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+    }),
+  );
+}
+
+/**
+ * The functions and classes `skillpress` exports whose doc comment has no `@example` (the errors
+ * other than SkillpressError are told apart by their one-line comments and its example).
+ */
+export function withoutExample(root = ROOT): string[] {
+  const main = entryPoints(root)[0]!;
+  const { program } = surface(root);
+  const checker = program.getTypeChecker();
+  const module = checker.getSymbolAtLocation(program.getSourceFile(main.file)!)!;
+  return checker.getExportsOfModule(module).flatMap((exported) => {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const declaration = symbol.valueDeclaration;
+    if (!declaration || exported.declarations?.some(isTypeOnlySpecifier)) return [];
+    const callable =
+      symbol.flags & (ts.SymbolFlags.Function | ts.SymbolFlags.Class) ||
+      checker.getTypeOfSymbol(symbol).getCallSignatures().length > 0;
+    if (!callable) return [];
+    if (symbol.flags & ts.SymbolFlags.Class && exported.name !== 'SkillpressError') {
+      const bases = checker.getBaseTypes(checker.getDeclaredTypeOfSymbol(symbol) as ts.InterfaceType);
+      if (bases.some((b) => b.getSymbol()?.name === 'SkillpressError')) return [];
+    }
+    const tags = ts.getJSDocTags(ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration);
+    return tags.some((t) => t.tagName.text === 'example') ? [] : [exported.name];
+  });
+}
+
 if (import.meta.main) {
-  const report = apiReport();
-  if (process.argv.includes('--check')) {
+  if (process.argv.includes('--examples')) {
+    const errors = checkExamples();
+    for (const e of errors) console.error(e);
+    console.log(`api: ${examples().length} examples, ${errors.length} type error(s)`);
+    if (errors.length > 0) process.exit(1);
+  } else if (process.argv.includes('--check')) {
+    const report = apiReport();
     const committed = readFileSync(REPORT, 'utf8');
     if (committed !== report) {
       console.error(`${path.relative(ROOT, REPORT)} is stale: run npm run api and review the diff`);
       process.exit(1);
     }
   } else {
-    writeFileSync(REPORT, report);
+    writeFileSync(REPORT, apiReport());
     console.log(`api: wrote ${path.relative(ROOT, REPORT)}`);
   }
 }

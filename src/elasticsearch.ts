@@ -17,10 +17,70 @@ function onFirstCall<K extends AsyncCall>(name: K): Emitter[K] {
     ((await emitter())[name] as (...a: unknown[]) => unknown)(...args)) as Emitter[K];
 }
 
+/**
+ * Write a catalog into Elasticsearch behind the `agent_skills` and `agent_skill_files` aliases,
+ * switched in atomically (see `ingestCatalog` of `skillpress/elasticsearch`).
+ *
+ * @example
+ * ```ts
+ * import { ingestCatalog, loadCatalog } from 'skillpress';
+ * const result = await ingestCatalog(await loadCatalog('skills'), { connection: { url: 'http://127.0.0.1:9200' } });
+ * console.log(result.changed, result.skills, result.files);
+ * ```
+ */
 export const ingestCatalog = onFirstCall('ingestCatalog');
+
+/**
+ * One skill read back: metadata, every file and `skill_markdown` (see `getSkillById` of `skillpress/elasticsearch`).
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, getSkillById } from 'skillpress';
+ * const client = await elasticsearchClient({ url: 'http://127.0.0.1:9200' });
+ * console.log(Object.keys((await getSkillById(client, 'pdf-tools')).files));
+ * await client.close();
+ * ```
+ */
 export const getSkillById = onFirstCall('getSkillById');
+
+/**
+ * Every file document of a skill, sorted by path (see `getSkillFiles` of `skillpress/elasticsearch`).
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, getSkillFiles } from 'skillpress';
+ * const client = await elasticsearchClient();
+ * console.log((await getSkillFiles(client, 'pdf-tools')).map((f) => f.file_path));
+ * await client.close();
+ * ```
+ */
 export const getSkillFiles = onFirstCall('getSkillFiles');
+
+/**
+ * What the index holds for each skill compared with the skill, file by file (see `validateIndex` of `skillpress/elasticsearch`).
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, loadCatalog, validateIndex } from 'skillpress';
+ * const client = await elasticsearchClient();
+ * const checks = await validateIndex(client, (await loadCatalog('skills')).skills);
+ * console.log(checks.filter((c) => c.differences.length > 0));
+ * await client.close();
+ * ```
+ */
 export const validateIndex = onFirstCall('validateIndex');
+
+/**
+ * A skill's files, as read back, written into an empty folder (see `writeSkillFolder` of `skillpress/elasticsearch`).
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, getSkillById, writeSkillFolder } from 'skillpress';
+ * const client = await elasticsearchClient();
+ * await writeSkillFolder((await getSkillById(client, 'pdf-tools')).file_entries, 'restored/pdf-tools');
+ * await client.close();
+ * ```
+ */
 export const writeSkillFolder = onFirstCall('writeSkillFolder');
 
 /**

@@ -91,6 +91,17 @@ function runtimeFeedPath(feedDir: string, explicit?: string): string {
 /** The folder holding astro.config.mjs and src/pages (this package's root). */
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * Build the static catalog site (Astro, loaded on first call) from a feed already written by
+ * {@link writeFeed}: a page per skill and per file, and the search, into `outDir` (emptied first).
+ *
+ * @example
+ * ```ts
+ * import { buildSite } from 'skillpress';
+ * const site = await buildSite({ outDir: 'site', feedDir: 'dist/feed/v1', base: '/' });
+ * console.log(`${site.pages} pages, ${site.rendered} skills rendered in ${site.seconds} s`);
+ * ```
+ */
 export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const started = Date.now();
   const feedDir = path.resolve(opts.feedDir);

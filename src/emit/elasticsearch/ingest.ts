@@ -95,6 +95,21 @@ interface LiveState {
   digest?: string;
 }
 
+/**
+ * Write `catalog` into Elasticsearch: `agent_skills` (one document per skill) and
+ * `agent_skill_files` (one per file), into fresh indexes switched in behind the aliases in one
+ * atomic call, so readers never see half a catalog. Nothing is written when the live indexes
+ * already hold this exact catalog (`changed: false`). Throws {@link IngestError} when a document
+ * is refused (the aliases still serve the previous catalog).
+ *
+ * @example
+ * ```ts
+ * import { ingestCatalog, loadCatalog } from 'skillpress';
+ * const catalog = await loadCatalog('skills');
+ * const result = await ingestCatalog(catalog, { connection: { url: 'http://127.0.0.1:9200' } });
+ * console.log(result.changed, result.skills, result.files, result.indexes);
+ * ```
+ */
 export async function ingestCatalog(
   catalog: Pick<Catalog, 'skills'>,
   options: IngestOptions = {},
