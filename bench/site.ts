@@ -41,7 +41,7 @@ interface Timed {
 async function timedBuild(skills: string, out: string, site: boolean): Promise<Timed> {
   const cpu = process.cpuUsage();
   const started = performance.now();
-  const result = await build({ skills, out, site, elasticsearch: false, config: SkillpressConfig.parse({}) });
+  const result = await build({ skills, out, site, config: SkillpressConfig.parse({}) });
   const used = process.cpuUsage(cpu);
   return { result, wallMs: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }

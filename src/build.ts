@@ -1,6 +1,6 @@
 /**
  * `build()`: skills/ (+ peers) → the output folder: the feed, the discovery index, archives, the
- * site, and Elasticsearch when ELASTICSEARCH_URL is set. `skillpress build` is this call plus
+ * site, and Elasticsearch when a cluster is given. `skillpress build` is this call plus
  * argument parsing and printing.
  *
  * The output is assembled in a staging folder beside `out` and swapped in at the end, so a
@@ -27,11 +27,17 @@ import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
 import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
-import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
+import { loadConfig, skillsLoadOptions } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
+import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
+import type { IngestResult } from './emit/elasticsearch/ingest.ts';
 
-/** Named like the flags of `skillpress build`. */
+/**
+ * Named like the flags of `skillpress build`. Nothing is read from the environment: the CLI reads
+ * ELASTICSEARCH_URL (and the other ELASTICSEARCH_* variables) into `elasticsearch`,
+ * SOURCE_DATE_EPOCH into `sourceDateEpoch`, and passes its working directory as `cwd`.
+ */
 export interface BuildOptions {
   /** Skills folder (default: `skills.root` of the config, `skills/`). */
   skills?: string;
@@ -47,12 +53,26 @@ export interface BuildOptions {
   strict?: boolean;
   /** Build the site (default true). */
   site?: boolean;
+  /**
+   * The folder relative paths (`skills`, `out`, `config`, `previous`) resolve against, and where
+   * `.cache/` (what later builds reuse; always safe to delete) is kept. Default: `process.cwd()`.
+   * `out` may be neither this folder nor one holding it.
+   */
+  cwd?: string;
+  /**
+   * Seconds since 1970 stamped on the feed and the archives instead of the skills' file times,
+   * for reproducible builds (the CLI passes SOURCE_DATE_EPOCH). Default: the file times.
+   */
+  sourceDateEpoch?: number;
+  /**
+   * Ingest the local skills into this Elasticsearch cluster after the output is written (as
+   * `ingestCatalog` does; `apiKey` or `username` + `password` sign in). Default: no ingest.
+   */
+  elasticsearch?: ConnectionOptions;
   /** Progress and notes, one line each (default: none). */
   log?: (line: string) => void;
   /** Show progress bars on an interactive terminal (default false). */
   progress?: boolean;
-  /** Ingest into Elasticsearch when ELASTICSEARCH_URL is set (default true; `skillpress dev` never does). */
-  elasticsearch?: boolean;
 }
 
 /** Seconds each stage of a build took. */
@@ -75,18 +95,31 @@ export interface BuildReuse {
   archives: FeedSummary['archives'];
 }
 
-/** What `skillpress build --json` prints. */
+/**
+ * The Elasticsearch part of a build: the ingest's result, or why nothing was written (`skipped`:
+ * the skills folder has errors, and an invalid skill would be deleted from the index) or the
+ * ingest failed (`error`: the aliases still serve the previous catalog, and `ok` is false).
+ */
+export type BuildElasticsearch = IngestResult | { skipped: string } | { error: string };
+
+/** What `build()` did. `skillpress build --json` prints the same, with snake_case names. */
 export interface BuildResult {
+  /** No skill has an error and the ingest, if any, did not fail. */
   ok: boolean;
+  /** The output folder, absolute. */
   out: string;
-  /** The skills folder built; the `skill` of a local problem is a folder below it. */
-  skills_root: string;
+  /** The skills folder built, as given; the `skill` of a local problem is a folder below it. */
+  skillsRoot: string;
   skills: number;
   files: number;
-  skipped_files: number;
+  /** Files listed in the feed with a reason instead of stored. */
+  skippedFiles: number;
+  /** Private and group skills left out of the public feed. */
   withheld: number;
   imported: number;
-  imported_not_exported: number;
+  /** Imported skills shown on the site but not re-exported (`federation.reexport` is off). */
+  importedNotExported: number;
+  /** Skills with at least one error. */
   invalid: number;
   /** Skills committed in more than one folder with the same files: each is published once (`duplicate-copy`). */
   repeated: number;
@@ -94,8 +127,9 @@ export interface BuildResult {
   duplicates: number;
   changes: FeedSummary['changes'];
   /** Set when imported skills are shown on the site but not re-exported: the site's feed folder. */
-  catalog_dir?: string;
-  elasticsearch?: unknown;
+  catalogDir?: string;
+  /** Set when `elasticsearch` was given. */
+  elasticsearch?: BuildElasticsearch;
   /** The site build: pages, and how many skills were rendered or came from the cache. */
   site?: SiteResult;
   reused: BuildReuse;
@@ -104,7 +138,7 @@ export interface BuildResult {
   problems: Problem[];
 }
 
-/** Where builds keep what later builds reuse: `.cache/` in the working directory. Deleting it is always safe. */
+/** Where builds keep what later builds reuse: `.cache/` in `cwd`. Deleting it is always safe. */
 const CACHE_DIR = '.cache';
 
 /** What every stage of one build shares. */
@@ -112,6 +146,8 @@ interface BuildContext {
   config: SkillpressConfig;
   options: BuildOptions;
   out: string;
+  /** `.cache/` in `cwd`. */
+  cacheDir: string;
   log: (line: string) => void;
   tokens: TokenCounts;
   stages: BuildStages;
@@ -141,26 +177,47 @@ async function stage<T>(stages: BuildStages, name: keyof BuildStages, work: () =
   }
 }
 
+/**
+ * Build the output folder from a skills folder (and the peers the config names): the feed, the
+ * discovery index, the archives, the site, and an Elasticsearch ingest when `elasticsearch` is
+ * given. A failed build leaves the previous output untouched. Throws a {@link UsageError} for an
+ * output folder that is not ours or a skills folder that is missing or empty; skills that break a
+ * rule are reported in `problems` (and make `ok` false), never thrown.
+ *
+ * @example
+ * ```ts
+ * import { build } from 'skillpress';
+ * const result = await build({ skills: 'skills', out: 'dist', site: false });
+ * console.log(`${result.skills} skills, ${result.changes.added} added`, result.ok ? 'ok' : result.problems);
+ * ```
+ */
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
-  const config = typeof options.config === 'object' ? options.config : await loadConfig(options.config);
+  const cwd = path.resolve(options.cwd ?? process.cwd());
+  const config =
+    typeof options.config === 'object'
+      ? options.config
+      : await loadConfig(path.resolve(cwd, options.config ?? 'config'));
   const skillsRoot = options.skills ?? config.skills.root;
-  const out = path.resolve(options.out ?? 'dist');
-  await checkOutDir(out, skillsRoot);
+  const skillsDir = path.resolve(cwd, skillsRoot);
+  const out = path.resolve(cwd, options.out ?? 'dist');
+  await checkOutDir(cwd, out, skillsDir);
   await removeStaleStaging(out, log);
-  const tokens = await TokenCounts.open(path.resolve(CACHE_DIR, 'tokens.json'), log);
-  const ctx: BuildContext = { config, options, out, log, tokens, stages: { load: 0, feed: 0, output: 0 } };
+  const cacheDir = path.join(cwd, CACHE_DIR);
+  const tokens = await TokenCounts.open(path.join(cacheDir, 'tokens.json'), log);
+  const stages: BuildStages = { load: 0, feed: 0, output: 0 };
+  const ctx: BuildContext = { config, options, out, cacheDir, log, tokens, stages };
 
-  const { catalog, local, duplicates } = await stage(ctx.stages, 'load', () => loadSources(skillsRoot, ctx));
+  const { catalog, local, duplicates } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   refuseEmpty(catalog, skillsRoot);
-  const previous = await readPrevious(out, options.previous, log);
+  const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
   await tokens.save();
-  const elasticsearch =
-    options.elasticsearch === false
-      ? undefined
-      : await stage(ctx.stages, 'elasticsearch', () => ingestElasticsearch(local, log));
+  const connection = options.elasticsearch;
+  const elasticsearch = connection
+    ? await stage(stages, 'elasticsearch', () => ingestElasticsearch(local, connection, log))
+    : undefined;
 
   // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
   const problems = [
@@ -172,30 +229,35 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   return {
     ok: errors.length === 0 && !(elasticsearch && 'error' in elasticsearch),
     out,
-    skills_root: skillsRoot,
+    skillsRoot,
     skills: feed.skills,
     files: feed.files,
-    skipped_files: feed.skippedFiles,
+    skippedFiles: feed.skippedFiles,
     withheld: feed.withheld,
     imported: catalogView?.imported ?? feed.imported,
-    imported_not_exported: feed.importedNotExported,
+    importedNotExported: feed.importedNotExported,
     invalid: new Set(errors.map((p) => p.skill)).size,
     repeated: catalog.problems.filter((p) => p.rule === 'duplicate-copy').length,
     duplicates,
     changes: feed.changes,
-    ...(catalogView ? { catalog_dir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
+    ...(catalogView ? { catalogDir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
     ...(elasticsearch !== undefined ? { elasticsearch } : {}),
     ...(site ? { site } : {}),
     reused: { tokens: { counted: tokens.counted, reused: tokens.reused }, archives: feed.archives },
-    stages: ctx.stages,
+    stages,
     seconds: (Date.now() - started) / 1000,
     problems,
   };
 }
 
+/** A folder resolved against `cwd`; a URL as it is. */
+function resolveLocation(cwd: string, location: string): string {
+  return /^https?:\/\//i.test(location) ? location : path.resolve(cwd, location);
+}
+
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
-async function checkOutDir(out: string, skillsRoot: string): Promise<void> {
-  if (isInsideDir(process.cwd(), out) || isInsideDir(skillsRoot, out)) {
+async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promise<void> {
+  if (isInsideDir(cwd, out) || isInsideDir(skillsRoot, out)) {
     throw new UsageError(
       `--out ${out} would replace the current folder or the skills folder; choose a separate output folder`,
     );
@@ -221,14 +283,14 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     ...skillsLoadOptions(config),
     mode: options.strict ? 'strict' : 'lenient',
     registry: config.registry.name,
-    sourceDateEpoch: sourceDateEpoch(),
+    sourceDateEpoch: options.sourceDateEpoch,
     tokens: ctx.tokens,
   });
-  const federated = await federate(local, config, { cacheDir: path.resolve(CACHE_DIR, 'federation'), log });
+  const federated = await federate(local, config, { cacheDir: path.join(ctx.cacheDir, 'federation'), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {
     nearThreshold: threshold,
-    tokenize: keptWords(path.resolve(CACHE_DIR, 'duplicates')),
+    tokenize: keptWords(path.join(ctx.cacheDir, 'duplicates')),
   });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
   return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
@@ -289,13 +351,13 @@ async function readPrevious(
 /** Feed, the site's catalog view, and the site, assembled in a staging folder and swapped into `out`. */
 async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined, ctx: BuildContext): Promise<Written> {
   const { config, options, out } = ctx;
-  const epoch = sourceDateEpoch();
+  const epoch = options.sourceDateEpoch;
   const staging = await makeStaging(out);
   try {
     const data = path.join(staging, 'data');
     const { feed, catalogView } = await stage(ctx.stages, 'feed', async () => {
       const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
-      const cacheDir = path.resolve(CACHE_DIR, 'feed');
+      const cacheDir = path.join(ctx.cacheDir, 'feed');
       const published = await writeFeed(catalog, {
         outDir: data,
         config,
@@ -331,7 +393,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     if (options.site !== false) {
       siteResult = await stage(ctx.stages, 'site', async () => {
         const { buildSite } = await import('./site/build-site.ts');
-        const cacheDir = path.resolve(CACHE_DIR, 'site');
+        const cacheDir = path.join(ctx.cacheDir, 'site');
         const previousOutDir = existsSync(path.join(out, FEED_PATH, 'index.json')) ? out : undefined;
         return buildSite({
           outDir: site,
@@ -401,12 +463,12 @@ async function replace(from: string, to: string, trash: string): Promise<void> {
   await rename(from, to);
 }
 
-/** Elasticsearch ingest when ELASTICSEARCH_URL is set; otherwise one line saying it was skipped. */
-async function ingestElasticsearch(local: Catalog, log: (line: string) => void): Promise<object | undefined> {
-  if (!process.env.ELASTICSEARCH_URL) {
-    log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
-    return undefined;
-  }
+/** The Elasticsearch ingest of the local skills, unless one has an error; a failure is reported, not thrown. */
+async function ingestElasticsearch(
+  local: Catalog,
+  connection: ConnectionOptions,
+  log: (line: string) => void,
+): Promise<BuildElasticsearch> {
   // As `skillpress ingest`: an invalid skill would be deleted from the index, so nothing is written.
   const errors = local.problems.filter((p) => p.severity === 'error').length;
   if (errors > 0) {
@@ -415,8 +477,8 @@ async function ingestElasticsearch(local: Catalog, log: (line: string) => void):
     return { skipped };
   }
   // Loaded lazily: the Elasticsearch client is only needed when ingesting.
-  const { ingestIfConfigured } = await import('./emit/elasticsearch/index.ts');
-  return ingestIfConfigured(local, log).catch((err: Error) => {
+  const { ingestForBuild } = await import('./emit/elasticsearch/index.ts');
+  return ingestForBuild(local, connection, log).catch((err: Error) => {
     log(`elasticsearch: ${err.message}`);
     return { error: err.message };
   });

@@ -1,73 +1,103 @@
 /**
  * skillpress as a library: `import { build } from 'skillpress'`. Every stage the command line
- * runs is a call here; the CLI only parses arguments and prints. Subpaths load less:
- * `skillpress/search` (the search index alone), `skillpress/model` (the zod schemas and their
- * types), `skillpress/mcp` (the MCP server), `skillpress/elasticsearch` (the whole
- * Elasticsearch emitter).
+ * runs is a call here; the CLI only reads its flags, the environment and the working directory,
+ * passes them in as options, and prints. Subpaths load less: `skillpress/search` (the search
+ * index alone), `skillpress/model` (the zod schemas and their types), `skillpress/mcp` (the MCP
+ * server), `skillpress/elasticsearch` (the whole Elasticsearch emitter). What the stages share
+ * but a user has no reason to call is in `skillpress/internal`, with no promise of stability.
+ *
+ * Every name is listed on purpose: etc/skillpress.api.md is the report of this surface (and of
+ * every subpath), `npm run api` regenerates it, and test/api/report.test.ts fails when it differs.
  *
  * Astro and the Elasticsearch client load on first use, so importing this module loads neither.
  */
 
 // The whole pipeline: skills/ (+ peers) → feed, discovery index, archives, site, Elasticsearch.
-export { build, type BuildOptions, type BuildResult } from './build.ts';
-export { loadConfig, skillsLoadOptions } from './config/load.ts';
+export {
+  build,
+  type BuildOptions,
+  type BuildResult,
+  type BuildElasticsearch,
+  type BuildStages,
+  type BuildReuse,
+} from './build.ts';
+export { loadConfig } from './config/load.ts';
 
 // Load and validate.
 export { loadCatalog, type LoadOptions } from './load/index.ts';
-export { parseSkillMarkdown, validateFrontMatter, checkName, type ValidationMode } from './load/index.ts';
+export {
+  parseSkillMarkdown,
+  validateFrontMatter,
+  type ParsedSkillMarkdown,
+  type FrontMatterResult,
+  type ValidationMode,
+} from './load/index.ts';
+export type { ValidateOptions, ValidatedFrontMatter, FieldProblem } from './load/validate.ts';
 export { VALIDATION_RULES, type ValidationRule } from './load/rules.ts';
 
 // Federation and duplicates.
-export { federate, importPeer, importSkillUrl, type FederateOptions } from './federate/index.ts';
-export { findDuplicates, duplicateProblems, type Duplicate } from './duplicates/index.ts';
+export { federate, type FederateOptions } from './federate/index.ts';
+export { findDuplicates, type Duplicate } from './duplicates/index.ts';
 
 // The feed: writing, and reading it back (a folder or a published URL).
 export { writeFeed, type WriteFeedOptions, type FeedSummary } from './emit/feed/index.ts';
 export { FEED_PATH, CATALOG_PATH, DISCOVERY_PATH } from './lib/layout.ts';
-export { loadPreviousFeed, computeChanges, type PreviousFeed } from './emit/feed/index.ts';
+export { loadPreviousFeed, type PreviousFeed } from './emit/feed/index.ts';
 export {
   openFeed,
   openFeedStore,
-  FeedReader,
-  DirStore,
+  type FeedReader,
+  type FeedReaderOptions,
   type FeedStore,
   type OpenOptions,
+  type VerifiedSkill,
+  type VerifiedFile,
 } from './feed-reader/index.ts';
-export { FeedCatalog } from './mcp/index.ts';
+export { FeedCatalog, type CatalogCard, type CatalogRef } from './mcp/index.ts';
 
 // The site (Astro loads when a site is built).
-export { buildSite, type BuildSiteOptions } from './site/build-site.ts';
+export { buildSite, type BuildSiteOptions, type SiteResult } from './site/build-site.ts';
 
 // Search: one index and one ranking for the site and the MCP server.
 export {
   SkillSearch,
-  buildSearchIndexes,
+  type SearchDoc,
   type SearchEntry,
   type SearchHit,
   type SearchMode,
   type SearchOptions,
   type SearchPage,
   type SerializedIndex,
+  type QueryWord,
+  type WordMatch,
 } from './search/index.ts';
 
 // Routing a request to one skill or none, and the MCP server.
 export {
   retrieve,
   ruleJudge,
-  RULE,
-  MEANING_WEIGHT,
   type Candidate,
   type Judgement,
+  type RequestWord,
   type Retrieval,
   type RetrieveOptions,
 } from './route/index.ts';
 export { loadEmbedder } from './semantic/load.ts';
-export { Embedder, type StaticVectors } from './semantic/embedder.ts';
+export type { Embedder } from './semantic/embedder.ts';
 export { SkillVectors, type DescribedSkill } from './semantic/skill-vectors.ts';
 export { createServer, serve, type ServerOptions, type ServeOptions } from './mcp/index.ts';
 
 // Install one skill into an agent's skills folder.
-export { install, AGENTS, skillsFolder, type InstallOptions, type InstallResult } from './install/index.ts';
+export {
+  install,
+  AGENTS,
+  skillsFolder,
+  type InstallOptions,
+  type InstallResult,
+  type AgentLocation,
+  type SkillsFolderOptions,
+  type Environment,
+} from './install/index.ts';
 
 // Elasticsearch: ingest and read-back, loaded on first call.
 export {
@@ -83,13 +113,62 @@ export type {
   IngestResult,
   SkillRecord,
   ReadOptions,
+  RestoreResult,
   ConnectionOptions,
   IndexNames,
   IndexCheck,
 } from './emit/elasticsearch/index.ts';
 
-// The model: zod schemas and the types inferred from them.
-export * from './model/index.ts';
+// The model: zod schemas and the types inferred from them (also `skillpress/model`).
+export {
+  SKILL_NAME_PATTERN,
+  SKILL_NAME_MAX,
+  DESCRIPTION_MAX,
+  COMPATIBILITY_MAX,
+  Visibility,
+  FrontMatter,
+  RegistryFields,
+  Encoding,
+  SkillFile,
+  HealthStatus,
+  SkillSource,
+  Health,
+  Skill,
+  Severity,
+  Problem,
+  Catalog,
+  FEED_VERSION,
+  Card,
+  FeedFile,
+  ScopedTool,
+  ScopedResource,
+  FeedSkill,
+  Cards,
+  FeedPart,
+  FeedIndex,
+  Change,
+  Changes,
+  DiscoverySkill,
+  DISCOVERY_SCHEMA_URL,
+  DiscoveryIndex,
+  PUBLISHED_SCHEMAS,
+  PeerConfig,
+  SkillsConfig,
+  FederationConfig,
+  DuplicatesConfig,
+  SkillpressConfig,
+  configJsonSchema,
+} from './model/index.ts';
 
 // Errors: every failure skillpress reports is one of these.
-export * from './lib/errors.ts';
+export {
+  SkillpressError,
+  UsageError,
+  InvalidInputError,
+  NotFoundError,
+  IntegrityError,
+  UnsafePathError,
+  NetworkError,
+  type ErrorCode,
+  type ErrorDetails,
+} from './lib/errors.ts';

@@ -6,6 +6,18 @@ import { SkillpressConfig } from '../model/config.ts';
 import { InvalidInputError, UsageError } from '../lib/errors.ts';
 import { parseJson } from '../lib/json.ts';
 
+/**
+ * Read `<configDir>/skillpress.json` and validate it (defaults filled in); no file gives the
+ * defaults. A file that breaks a rule is a {@link UsageError} naming the file, the field and the rule.
+ *
+ * @example
+ * ```ts
+ * import { build, loadConfig } from 'skillpress';
+ * const config = await loadConfig('config');
+ * config.site.base = '/skills/';
+ * await build({ config, out: 'dist' });
+ * ```
+ */
 export async function loadConfig(configDir = 'config'): Promise<SkillpressConfig> {
   const file = path.join(configDir, 'skillpress.json');
   let raw: string;
@@ -32,8 +44,8 @@ export function skillsLoadOptions(config: SkillpressConfig): Pick<LoadOptions, '
   };
 }
 
-/** SOURCE_DATE_EPOCH (reproducible builds) if set and valid. */
-export function sourceDateEpoch(env = process.env): number | undefined {
+/** SOURCE_DATE_EPOCH (reproducible builds) of the environment the CLI passes, if set and valid. */
+export function sourceDateEpoch(env: Readonly<Record<string, string | undefined>>): number | undefined {
   const v = env.SOURCE_DATE_EPOCH;
   return v && /^\d+$/.test(v) ? Number(v) : undefined;
 }

@@ -29,7 +29,19 @@ function contentKey(skill: Skill): string {
   return sha256Hex(JSON.stringify([skill.body.replace(/\r\n?/g, '\n').trim(), files]));
 }
 
-/** `tokenize`: the words of a skill's text (default ./tfidf.ts's; the build passes the same, kept between builds). */
+/**
+ * Pairs of skills that are the same under different names: identical content, or texts whose
+ * TF-IDF cosine similarity reaches `nearThreshold` (0–1; the config's default is
+ * `duplicates.near_threshold`). `tokenize`: the words of a skill's text (default: the duplicate
+ * finder's own; `build` passes the same, kept between builds).
+ *
+ * @example
+ * ```ts
+ * import { findDuplicates, loadCatalog } from 'skillpress';
+ * const { skills } = await loadCatalog('skills');
+ * for (const d of findDuplicates(skills, { nearThreshold: 0.9 })) console.log(d.kind, d.a, d.b, d.similarity);
+ * ```
+ */
 export function findDuplicates(
   skills: readonly Skill[],
   opts: { nearThreshold: number; tokenize?: (text: string) => string[] },

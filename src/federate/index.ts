@@ -26,6 +26,21 @@ export interface FederateOptions {
   now?: Date;
 }
 
+/**
+ * Add the skills of the peers and SKILL.md URLs `config.federation` names to `catalog`: each
+ * feed is read through the guarded HTTP client, every byte checked against its digest, and
+ * cached in `cacheDir`. A peer that fails or sends something invalid costs a warning in
+ * `problems`, never the build.
+ *
+ * @example
+ * ```ts
+ * import { federate, loadCatalog, loadConfig } from 'skillpress';
+ * const config = await loadConfig('config');
+ * const local = await loadCatalog('skills');
+ * const catalog = await federate(local, config, { cacheDir: '.cache/federation', log: console.error });
+ * console.log(`${catalog.skills.length - local.skills.length} imported`);
+ * ```
+ */
 export async function federate(catalog: Catalog, config: SkillpressConfig, opts: FederateOptions): Promise<Catalog> {
   const fed = config.federation;
   if (fed.peers.length === 0 && fed.skill_urls.length === 0) return catalog;

@@ -24,9 +24,23 @@ export { indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
 export { DirStore, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
 export { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';
 export { Cache } from './cache.ts';
+export { defaultCacheRoot } from './cache-root.ts';
 export { resolveFeedPath } from './paths.ts';
 
-/** Open the feed at `location` (folder or URL) and read its index. A NotFoundError when no feed is there. */
+/**
+ * Open the feed at `location` (a build folder, a feed folder or a site URL) and read its index.
+ * Every part it reads after that is checked against the digests the index lists. A
+ * {@link NotFoundError} when no feed is there.
+ *
+ * @example
+ * ```ts
+ * import { openFeed } from 'skillpress';
+ * const reader = await openFeed('https://skills.example/'); // or 'dist', 'dist/feed/v1'
+ * const cards = await reader.cards();
+ * const { skill, files } = await reader.readSkill(cards.skills[0]!.id);
+ * console.log(skill.card.name, files.map((f) => f.file.path));
+ * ```
+ */
 export async function openFeed(location: string, options: OpenOptions & FeedReaderOptions = {}): Promise<FeedReader> {
   return FeedReader.open(await openFeedStore(location, options), options);
 }

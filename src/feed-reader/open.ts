@@ -19,7 +19,17 @@ export interface OpenOptions extends RemoteStoreOptions, DirStoreOptions {
 
 const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
 
-/** The store for `location`; a NotFoundError when no feed is there. */
+/**
+ * The verified bytes of the feed at `location` (folder or URL), for {@link FeedCatalog.load} and
+ * the MCP server. A {@link NotFoundError} when no feed is there.
+ *
+ * @example
+ * ```ts
+ * import { FeedCatalog, openFeedStore } from 'skillpress';
+ * const catalog = await FeedCatalog.load(await openFeedStore('dist'));
+ * console.log(catalog.cards.length, catalog.search.search('pdf form', { limit: 3 }));
+ * ```
+ */
 export async function openFeedStore(location: string, options: OpenOptions = {}): Promise<FeedStore> {
   return isUrl(location)
     ? openRemote(location, options)

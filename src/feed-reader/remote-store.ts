@@ -8,8 +8,6 @@
  * A new index.json must parse and match the feed schema before it replaces the cached one, so a
  * broken or hostile answer never displaces the last good feed: the cached one keeps serving.
  */
-import os from 'node:os';
-import path from 'node:path';
 import { FeedIndex } from '../model/feed.ts';
 import { MIB } from '../model/config.ts';
 import { sha256Hex } from '../lib/hash.ts';
@@ -22,7 +20,10 @@ import { readVerifiedText } from './read-text.ts';
 import { verify, type FeedStore, type FeedText } from './store.ts';
 
 export interface RemoteStoreOptions {
-  /** Cache folder; default `$XDG_CACHE_HOME/skillpress/feeds` or `~/.cache/skillpress/feeds`. */
+  /**
+   * Cache folder (content-addressed, revalidated with conditional requests). Default: none on disk;
+   * the CLI passes `defaultCacheRoot(process.env, os.homedir())`.
+   */
   cacheDir?: string;
   /** A cache shared with other stores (federation: one per build), or null for none (install); wins over `cacheDir`. */
   cache?: Cache | null;
@@ -47,11 +48,6 @@ export interface RemoteStoreOptions {
 export const DEFAULT_MAX_BYTES = 64 * MIB;
 export const DEFAULT_MAX_INDEX_BYTES = 16 * MIB;
 
-export function defaultCacheRoot(): string {
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'skillpress', 'feeds');
-}
-
 export class RemoteStore implements FeedStore {
   /** The index URL asked for. */
   readonly location: string;
@@ -69,7 +65,9 @@ export class RemoteStore implements FeedStore {
     this.location = new URL(indexUrl).href;
     this.#base = new URL(this.location);
     this.cache =
-      options.cache === null ? undefined : (options.cache ?? new Cache(options.cacheDir ?? defaultCacheRoot()));
+      options.cache === null
+        ? undefined
+        : (options.cache ?? (options.cacheDir === undefined ? undefined : new Cache(options.cacheDir)));
     this.#options = options;
     if (options.index) this.#use(options.index.body, sha256Hex(options.index.body), options.index.url);
   }

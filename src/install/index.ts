@@ -20,7 +20,7 @@ import { SKILL_NAME_PATTERN } from '../model/skill.ts';
 import { locate, type Limits } from './source.ts';
 import type { Files, InstallFile } from './archive.ts';
 
-export { AGENTS, skillsFolder } from './agents.ts';
+export { AGENTS, skillsFolder, type AgentLocation, type SkillsFolderOptions, type Environment } from './agents.ts';
 
 export const MANIFEST = '.skillpress-install.json';
 
@@ -58,6 +58,21 @@ const ManifestEntry = z.object({
 const Manifest = z.object({ skills: z.record(z.string(), ManifestEntry) });
 type Manifest = z.infer<typeof Manifest>;
 
+/**
+ * Copy skill `name` from a feed or discovery index (`source`: a site URL, a feed URL or folder)
+ * into `<opts.to>/<name>/`. Every digest is checked before anything is written; the folder is
+ * replaced in one rename; a re-run downloads nothing when the published digest is unchanged, and
+ * a skill edited by hand is never overwritten unless `force` is set.
+ *
+ * @example
+ * ```ts
+ * import { homedir } from 'node:os';
+ * import { install, skillsFolder } from 'skillpress';
+ * const to = skillsFolder('claude', { cwd: process.cwd(), env: process.env, home: homedir() });
+ * const result = await install('https://skills.example/', 'pdf-tools', { to });
+ * console.log(result.action, result.dir, result.digest); // 'installed', …/.claude/skills/pdf-tools, sha256:…
+ * ```
+ */
 export async function install(source: string, name: string, opts: InstallOptions): Promise<InstallResult> {
   const invalid = checkName(name, undefined);
   if (invalid.length > 0)

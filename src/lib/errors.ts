@@ -11,6 +11,22 @@ export interface ErrorDetails extends ErrorOptions {
   rule?: string;
 }
 
+/**
+ * The class of every error skillpress throws on purpose: `code` says which kind, `rule` (when
+ * set) which case. Anything else thrown is a bug.
+ *
+ * @example
+ * ```ts
+ * import { SkillpressError, UsageError, build } from 'skillpress';
+ * try {
+ *   await build({ skills: 'skills', out: '.' });
+ * } catch (err) {
+ *   if (err instanceof UsageError) console.error(`usage: ${err.message}`); // out may not be the working folder
+ *   else if (err instanceof SkillpressError) console.error(`${err.code}: ${err.message}`);
+ *   else throw err;
+ * }
+ * ```
+ */
 export class SkillpressError extends Error {
   readonly code: ErrorCode;
   readonly rule: string | undefined;

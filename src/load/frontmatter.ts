@@ -57,6 +57,18 @@ export interface ParseOptions {
 
 const FENCE = /^---[ \t]*$/;
 
+/**
+ * Split SKILL.md text into its YAML front matter and its markdown body, with the line of every
+ * field. Never throws: a missing, unclosed or unparsable front matter is `{ ok: false, rule, line, message }`.
+ *
+ * @example
+ * ```ts
+ * import { parseSkillMarkdown } from 'skillpress';
+ * const parsed = parseSkillMarkdown('---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n# PDF tools\n');
+ * if (parsed.ok) console.log(parsed.data.name, parsed.bodyLine); // 'pdf-tools', 5
+ * else console.log(`line ${parsed.line}: ${parsed.message}`);
+ * ```
+ */
 export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): FrontMatterResult {
   const text = (raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw).replace(/\r\n?/g, '\n');
   const lines = text.split('\n');

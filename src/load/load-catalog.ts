@@ -33,6 +33,20 @@ export interface LoadOptions {
   tokens?: TokenCounts;
 }
 
+/**
+ * Load every skill under `root` (a folder holding one folder per skill, each with a SKILL.md)
+ * into a typed {@link Catalog}: the skills that load, and every problem found (file, field and
+ * rule named), in a fixed order. Nothing is thrown for a bad skill; a missing `root` is a
+ * `root-missing` problem.
+ *
+ * @example
+ * ```ts
+ * import { loadCatalog } from 'skillpress';
+ * const catalog = await loadCatalog('skills', { mode: 'strict' });
+ * for (const p of catalog.problems) console.log(`${p.severity} ${p.skill}: ${p.rule}: ${p.message}`);
+ * console.log(catalog.skills.map((s) => s.name));
+ * ```
+ */
 export async function loadCatalog(root: string, options: LoadOptions = {}): Promise<Catalog> {
   const opts = {
     mode: options.mode ?? 'lenient',

@@ -188,6 +188,21 @@ const REGISTRY_KEYS = new Set([
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null;
 
+/**
+ * Check parsed SKILL.md front matter against the Agent Skills specification (`strict`: every
+ * rule broken is an error; `lenient`: as the spec's client guide, warn where a client would still
+ * load). Returns the fields it could read and every problem, each naming its field and rule.
+ *
+ * @example
+ * ```ts
+ * import { parseSkillMarkdown, validateFrontMatter } from 'skillpress';
+ * const parsed = parseSkillMarkdown('---\nname: pdf-tools\ndescription: Fill PDF forms.\n---\n# PDF tools\n');
+ * if (parsed.ok) {
+ *   const checked = validateFrontMatter(parsed.data, { mode: 'strict', folderName: 'pdf-tools' });
+ *   console.log(checked.name, checked.problems); // 'pdf-tools', []
+ * }
+ * ```
+ */
 export function validateFrontMatter(data: Record<string, unknown>, opts: ValidateOptions): ValidatedFrontMatter {
   const problems: FieldProblem[] = [];
   const strict = opts.mode === 'strict';

@@ -29,6 +29,19 @@ export class NotFoundError extends Error {}
 /** cards.json with its skills left unparsed: each card is checked on its own, so zod never copies the whole list at once. */
 const CardsHead = Cards.extend({ skills: z.array(z.unknown()) });
 
+/**
+ * One loaded snapshot of a feed, as the MCP server answers from it: the cards, the search index,
+ * and each skill's JSON and files read (and checked) on demand.
+ *
+ * @example
+ * ```ts
+ * import { FeedCatalog, openFeedStore } from 'skillpress';
+ * const catalog = await FeedCatalog.load(await openFeedStore('dist'));
+ * const card = catalog.requireCard('pdf-tools');
+ * const { file, bytes } = await catalog.file(card, 'SKILL.md');
+ * console.log(file.sha256, bytes.toString('utf8'));
+ * ```
+ */
 export class FeedCatalog {
   readonly store: FeedStore;
   /** sha256 of index.json's bytes: changes whenever anything in the feed changes. */

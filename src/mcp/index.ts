@@ -10,7 +10,6 @@ export type { CatalogRef } from './tools/index.ts';
 export {
   openFeedStore,
   indexUrlOf,
-  DirStore,
   type FeedStore,
   type FeedText,
   type OpenOptions,

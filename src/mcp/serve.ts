@@ -32,10 +32,22 @@ export interface ServeOptions {
   pollSeconds?: number;
   /** Milliseconds between checks of a local feed's index.json. */
   watchMs?: number;
+  /** Where a URL feed is cached, so the server starts offline (default: none; the CLI passes `--cache-dir` or `~/.cache/skillpress/feeds`). */
   cacheDir?: string;
   log?: (message: string) => void;
 }
 
+/**
+ * What `skillpress mcp` runs: the MCP server over the feed at `options.feed` (folder or URL) on
+ * stdin/stdout, answering both protocol eras, reloading when the feed changes (a folder is
+ * watched, a URL polled). Resolves when stdin closes.
+ *
+ * @example
+ * ```ts
+ * import { serve } from 'skillpress';
+ * await serve({ feed: 'https://skills.example/', name: 'my-skills', version: '1.0.0', cacheDir: '.cache/feeds' });
+ * ```
+ */
 export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
   // A URL feed opens from its cache when it has one, so the server starts offline; it is revalidated right after.

@@ -31,6 +31,21 @@ export interface ServerOptions {
   log?: (message: string) => void;
 }
 
+/**
+ * One MCP server (the SDK's `McpServer`) over a feed, with skillpress's tools, prompts and
+ * skill resources, to connect to a transport of your own. `catalog` gives the snapshot to answer
+ * from (it may change between calls, as {@link serve} swaps it on reload).
+ *
+ * @example
+ * ```ts
+ * import { InMemoryTransport } from '@modelcontextprotocol/server';
+ * import { FeedCatalog, createServer, openFeedStore } from 'skillpress';
+ * const catalog = FeedCatalog.load(await openFeedStore('dist'));
+ * const server = createServer(() => catalog, { name: 'my-skills', version: '1.0.0' });
+ * const [, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * ```
+ */
 export function createServer(catalog: CatalogRef, options: ServerOptions): McpServer {
   // best_skill's question to the client's model carries a signed deadline (2026-07-28 requestState);
   // one process serves every round of a stdio connection, so a per-process key will do.

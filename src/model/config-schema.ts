@@ -9,7 +9,17 @@ export function configSchema(): z.core.JSONSchema.BaseSchema {
   };
 }
 
-/** The same, as config/skillpress.schema.json holds it. */
+/**
+ * The JSON Schema of `config/skillpress.json`, as config/skillpress.schema.json holds it (editors
+ * use it to complete and check the file).
+ *
+ * @example
+ * ```ts
+ * import { writeFileSync } from 'node:fs';
+ * import { configJsonSchema } from 'skillpress';
+ * writeFileSync('config/skillpress.schema.json', configJsonSchema());
+ * ```
+ */
 export function configJsonSchema(): string {
   return JSON.stringify(configSchema(), null, 2) + '\n';
 }

@@ -1,8 +1,42 @@
 /**
  * `skillpress/model`: the zod schemas every stage shares, with their inferred types: a skill
- * and its files, the catalog and its problems, the feed's parts, the configuration.
+ * and its files, the catalog and its problems, the feed's parts, the configuration. Each name is
+ * listed on purpose (see etc/skillpress.api.md); helpers of the stages are in `skillpress/internal`.
  */
-export * from './skill.ts';
-export * from './feed.ts';
-export * from './config.ts';
+export {
+  SKILL_NAME_PATTERN,
+  SKILL_NAME_MAX,
+  DESCRIPTION_MAX,
+  COMPATIBILITY_MAX,
+  Visibility,
+  FrontMatter,
+  RegistryFields,
+  Encoding,
+  SkillFile,
+  HealthStatus,
+  SkillSource,
+  Health,
+  Skill,
+  Severity,
+  Problem,
+  Catalog,
+} from './skill.ts';
+export {
+  FEED_VERSION,
+  Card,
+  FeedFile,
+  ScopedTool,
+  ScopedResource,
+  FeedSkill,
+  Cards,
+  FeedPart,
+  FeedIndex,
+  Change,
+  Changes,
+  DiscoverySkill,
+  DISCOVERY_SCHEMA_URL,
+  DiscoveryIndex,
+  PUBLISHED_SCHEMAS,
+} from './feed.ts';
+export { PeerConfig, SkillsConfig, FederationConfig, DuplicatesConfig, SkillpressConfig } from './config.ts';
 export { configJsonSchema } from './config-schema.ts';

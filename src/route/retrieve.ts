@@ -81,6 +81,21 @@ export interface RetrieveOptions {
   meaningWeight?: number;
 }
 
+/**
+ * The candidates for a request (best first), each with the evidence a judge needs: the word
+ * score, the share of the request's words it covers, and closeness in meaning when `meaning` is
+ * given. {@link ruleJudge} then picks one skill or none.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { SkillSearch, retrieve, ruleJudge } from 'skillpress';
+ * const search = SkillSearch.load(readFileSync('dist/feed/v1/search.json', 'utf8'));
+ * const retrieval = retrieve(search, 'check an expense report against the policy');
+ * const { id, confidence, reason } = ruleJudge(retrieval);
+ * console.log(id ?? 'no skill', confidence, reason);
+ * ```
+ */
 export function retrieve(search: SkillSearch, request: string, options: RetrieveOptions = {}): Retrieval {
   const limit = options.limit ?? CANDIDATES;
   const page = search.searchPage(request, {

@@ -73,6 +73,18 @@ export function accepts(e: Evidence, p: number, rule = RULE): boolean {
   return p >= rule.threshold && e.coverage >= rule.minCoverage;
 }
 
+/**
+ * The calibrated rule: the top candidate of `retrieval` when the evidence is strong enough,
+ * else none (`id` undefined), with a confidence and a reason in words.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { SkillSearch, retrieve, ruleJudge } from 'skillpress';
+ * const search = SkillSearch.load(readFileSync('dist/feed/v1/search.json', 'utf8'));
+ * console.log(ruleJudge(retrieve(search, 'rotate a pdf page')).id);
+ * ```
+ */
 export function ruleJudge(retrieval: Retrieval): Judgement {
   const [top, second] = retrieval.candidates;
   if (retrieval.words.length === 0)

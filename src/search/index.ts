@@ -275,6 +275,19 @@ function unwrap(json: unknown, kind: SerializedIndex['kind']): TermIndex {
   return new TermIndex(s.index as CompactIndex);
 }
 
+/**
+ * The search the site and the MCP server share: BM25 over name, description, tags, domain,
+ * headings and file paths (and the SKILL.md bodies once the body index is attached), loaded from
+ * the `search.json` a build writes beside the feed.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { SkillSearch } from 'skillpress/search';
+ * const search = SkillSearch.load(readFileSync('dist/feed/v1/search.json', 'utf8'));
+ * for (const hit of search.search('fill a pdf form', { limit: 5 })) console.log(hit.id, hit.score.toFixed(2));
+ * ```
+ */
 export class SkillSearch {
   private readonly meta: Matching;
   private body: Matching | undefined;

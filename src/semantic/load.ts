@@ -27,7 +27,18 @@ const Manifest = z.object({
 
 let loaded: Promise<Embedder> | undefined;
 
-/** The shipped model, loaded once (a failed load is retried on the next call). */
+/**
+ * The static embedding model shipped in the package (`models/static-bge-small/`), loaded once per
+ * process, every file checked against its manifest's sha256 (an {@link IntegrityError} otherwise).
+ * `dir`: another model folder of the same layout.
+ *
+ * @example
+ * ```ts
+ * import { loadEmbedder } from 'skillpress';
+ * const embedder = await loadEmbedder();
+ * console.log(embedder.dims, embedder.embed('fill a pdf form').length);
+ * ```
+ */
 export function loadEmbedder(dir = MODEL_DIR): Promise<Embedder> {
   if (dir !== MODEL_DIR) return readModel(dir);
   loaded ??= readModel(dir);

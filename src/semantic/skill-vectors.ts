@@ -23,6 +23,19 @@ export function purposeText(skill: DescribedSkill): string {
   return `${skill.name.replace(/[-_]+/g, ' ')}: ${skill.description}`;
 }
 
+/**
+ * The embeddings of what each skill says it is for (name and description), and how close a
+ * request comes to each: pass it to {@link retrieve} as `meaning` to rank by meaning as well as words.
+ *
+ * @example
+ * ```ts
+ * import { readFileSync } from 'node:fs';
+ * import { SkillSearch, SkillVectors, loadEmbedder, retrieve } from 'skillpress';
+ * const search = SkillSearch.load(readFileSync('dist/feed/v1/search.json', 'utf8'));
+ * const meaning = await SkillVectors.build(await loadEmbedder(), search.all());
+ * console.log(retrieve(search, 'tidy up my spreadsheet', { meaning }).candidates[0]?.name);
+ * ```
+ */
 export class SkillVectors {
   readonly skills: readonly DescribedSkill[];
   readonly #embedder: Embedder;

@@ -19,7 +19,7 @@ import type { Problem } from '../model/skill.ts';
 import { isInsideDir } from '../lib/fs.ts';
 import { serveStatic } from './static-server.ts';
 
-export interface DevServerOptions extends Pick<BuildOptions, 'skills' | 'config' | 'base' | 'strict'> {
+export interface DevServerOptions extends Pick<BuildOptions, 'skills' | 'config' | 'base' | 'strict' | 'cwd'> {
   /** Default 0: any free port. */
   port?: number;
   /** One line per problem, for the pages' overlay. */
@@ -82,8 +82,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         config: options.config,
         base: options.base,
         strict: options.strict,
+        cwd: options.cwd,
         out,
-        elasticsearch: false,
       });
       const errors = errorsOf(result.problems);
       const known = served?.errors;

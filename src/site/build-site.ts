@@ -70,14 +70,15 @@ export interface SiteResult {
   rendered: number;
   cached: number;
   pages: number;
-  file_pages: number;
+  /** File views (one page per file of a skill). */
+  filePages: number;
   /**
    * Skill pages rendered by Astro, and skill pages of unchanged skills taken from the cache; of
    * those, how many skills' folders (page and file pages) were moved from the site being replaced.
    */
-  skill_pages: { rendered: number; reused: number; moved: number };
+  skillPages: { rendered: number; reused: number; moved: number };
   /** File pages filled in, and file pages of unchanged skills taken from the cache. */
-  file_views: { written: number; reused: number };
+  fileViews: { written: number; reused: number };
   seconds: number;
 }
 
@@ -90,6 +91,17 @@ function runtimeFeedPath(feedDir: string, explicit?: string): string {
 /** The folder holding astro.config.mjs and src/pages (this package's root). */
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * Build the static catalog site (Astro, loaded on first call) from a feed already written by
+ * {@link writeFeed}: a page per skill and per file, and the search, into `outDir` (emptied first).
+ *
+ * @example
+ * ```ts
+ * import { buildSite } from 'skillpress';
+ * const site = await buildSite({ outDir: 'site', feedDir: 'dist/feed/v1', base: '/' });
+ * console.log(`${site.pages} pages, ${site.rendered} skills rendered in ${site.seconds} s`);
+ * ```
+ */
 export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const started = Date.now();
   const feedDir = path.resolve(opts.feedDir);
@@ -160,9 +172,9 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
       cached: reused,
       // Astro's count includes the file pages' templates, which are not pages of the site.
       pages: pages - plan.templates.size + plan.reusedPages + written + plan.reusedFiles,
-      file_pages: written + plan.reusedFiles,
-      skill_pages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
-      file_views: { written, reused: plan.reusedFiles },
+      filePages: written + plan.reusedFiles,
+      skillPages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
+      fileViews: { written, reused: plan.reusedFiles },
       seconds: (Date.now() - started) / 1000,
     };
   } finally {

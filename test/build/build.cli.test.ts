@@ -12,7 +12,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildResult } from '../../src/build.ts';
+import type { BuildJson } from '../../src/cli/commands/build.ts';
 import { Changes, FeedIndex } from '../../src/model/feed.ts';
 import { makeFixture, skillMd, write, type Fixture } from '../feed/fixture.ts';
 
@@ -54,7 +54,7 @@ const build = (out: string, ...more: string[]): Promise<Run> =>
     '--json',
     ...more,
   ]);
-const result = (r: Run): BuildResult => JSON.parse(r.stdout) as BuildResult;
+const result = (r: Run): BuildJson => JSON.parse(r.stdout) as BuildJson;
 const changes = (out: string) =>
   Changes.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/changes.json'), 'utf8')));
 

@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BuildResult } from '../../src/build.ts';
+import type { BuildJson } from '../../src/cli/commands/build.ts';
 import type { ValidationSummary } from '../../src/cli/commands/validate.ts';
 import { zip } from '../../src/emit/feed/index.ts';
 import { plainSkillMd as front, write as put } from '../feed/fixture.ts';
@@ -52,7 +52,7 @@ describe('skillpress build', () => {
     const out = path.join(tmp, 'many-out');
     const r = skillpress(['build', '--skills', skills, '--out', out, '--no-site', '--json'], 256);
     expect(r.code, r.stderr + r.stdout.slice(0, 2000)).toBe(0);
-    const result = JSON.parse(r.stdout) as BuildResult;
+    const result = JSON.parse(r.stdout) as BuildJson;
     expect(result).toMatchObject({ ok: true, skills: 21, files: 20 * 151 + 3001, problems: [] });
     expect(readdirSync(path.join(out, 'feed/v1/files/big/f'))).toHaveLength(3000);
   });

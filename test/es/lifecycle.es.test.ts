@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { loadCatalog } from '../../src/load/index.ts';
-import { getSkillById, ingestCatalog, ingestIfConfigured, IngestError } from '../../src/emit/elasticsearch/index.ts';
+import { getSkillById, ingestCatalog, IngestError } from '../../src/emit/elasticsearch/index.ts';
 import type { Catalog } from '../../src/model/skill.ts';
 import {
   aliasTargets,
@@ -201,9 +201,19 @@ describe('connection errors and configuration', () => {
     }
   });
 
-  it('ingestIfConfigured says it skipped when ELASTICSEARCH_URL is not set', async () => {
-    const lines: string[] = [];
-    expect(await ingestIfConfigured({ skills: [] }, (l) => lines.push(l), {})).toBeUndefined();
-    expect(lines).toEqual(['elasticsearch: skipped: ELASTICSEARCH_URL not set']);
+  it('build says it skipped Elasticsearch when ELASTICSEARCH_URL is not set', async () => {
+    const root = await tempDir('skip');
+    try {
+      await writeSkill(path.join(root, 'skills'), 'alpha', { 'SKILL.md': skillMd('alpha', 'First skill.') });
+      const args = ['build', '--skills', path.join(root, 'skills'), '--out', path.join(root, 'dist'), '--no-site'];
+      const res = await runCli([...args, '--json']);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toContain(
+        'elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)',
+      );
+      expect(JSON.parse(res.stdout)).not.toHaveProperty('elasticsearch');
+    } finally {
+      await removeDirs(root);
+    }
   });
 });

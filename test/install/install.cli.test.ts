@@ -342,12 +342,14 @@ describe('skillpress install (CLI)', () => {
   });
 
   it('maps --agent and --global to the folders agents read', () => {
-    const env = {};
-    expect(skillsFolder('agents', false, '/p', env, '/home/u')).toBe('/p/.agents/skills');
-    expect(skillsFolder('claude', false, '/p', env, '/home/u')).toBe('/p/.claude/skills');
-    expect(skillsFolder('claude', true, '/p', env, '/home/u')).toBe('/home/u/.claude/skills');
-    expect(skillsFolder('codex', true, '/p', { CODEX_HOME: '/opt/codex' }, '/home/u')).toBe('/opt/codex/skills');
-    expect(skillsFolder('opencode', true, '/p', env, '/home/u')).toBe('/home/u/.config/opencode/skills');
-    expect(() => skillsFolder('nope', false)).toThrow('unknown agent "nope"');
+    const where = { cwd: '/p', env: {}, home: '/home/u' };
+    expect(skillsFolder('agents', where)).toBe('/p/.agents/skills');
+    expect(skillsFolder('claude', where)).toBe('/p/.claude/skills');
+    expect(skillsFolder('claude', { ...where, global: true })).toBe('/home/u/.claude/skills');
+    expect(skillsFolder('codex', { ...where, global: true, env: { CODEX_HOME: '/opt/codex' } })).toBe(
+      '/opt/codex/skills',
+    );
+    expect(skillsFolder('opencode', { ...where, global: true })).toBe('/home/u/.config/opencode/skills');
+    expect(() => skillsFolder('nope', where)).toThrow('unknown agent "nope"');
   });
 });

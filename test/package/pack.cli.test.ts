@@ -176,8 +176,9 @@ import { SkillSearch } from 'skillpress/search';
 import { SkillpressConfig } from 'skillpress/model';
 import { createServer } from 'skillpress/mcp';
 import { createClient } from 'skillpress/elasticsearch';
+import { RULE } from 'skillpress/internal';
 const result: BuildResult = await build({ skills: 'skills', site: false });
-console.log(result.ok, SkillpressConfig.parse({}).registry.name, new UsageError('x').code, SkillSearch, createServer, createClient);
+console.log(result.ok, result.skillsRoot, SkillpressConfig.parse({}).registry.name, new UsageError('x').code, SkillSearch, createServer, createClient, RULE.threshold);
 // Each line below is an error only while the types resolve (an unresolved import is 'any').
 // @ts-expect-error: options, not a folder name
 await build('skills');
@@ -189,6 +190,10 @@ SkillpressConfig.parse({}).registry.name satisfies number;
 createServer();
 // @ts-expect-error: connection options
 createClient('http://127.0.0.1:9200');
+// @ts-expect-error: the library's result is camelCase (snake_case is only in \`skillpress build --json\`)
+void result.skills_root;
+// @ts-expect-error: a number
+RULE.threshold satisfies string;
 `,
     );
     await writeFile(

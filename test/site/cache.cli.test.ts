@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureSkills } from './helpers/fixture.ts';
-import type { BuildResult } from '../../src/build.ts';
+import type { BuildJson } from '../../src/cli/commands/build.ts';
 
 const run = promisify(execFile);
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,7 +29,7 @@ async function build(
   out: string,
   json = true,
   extra: string[] = [],
-): Promise<{ result?: BuildResult; stdout: string }> {
+): Promise<{ result?: BuildJson; stdout: string }> {
   const args = [
     path.join(REPO, 'scripts/skillpress.mjs'),
     'build',
@@ -45,7 +45,7 @@ async function build(
     env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1767225600' },
     maxBuffer: 16 * 1024 * 1024,
   });
-  return { result: json ? (JSON.parse(stdout) as BuildResult) : undefined, stdout };
+  return { result: json ? (JSON.parse(stdout) as BuildJson) : undefined, stdout };
 }
 
 /** Every file of a build's output by path, as its sha256 (the files themselves may be shared with the cache). */
@@ -67,7 +67,7 @@ async function digests(dir: string): Promise<Record<string, string>> {
 }
 
 /** The same build from nothing: no cache, the same previous output (so the change list agrees). */
-async function coldBuild(previous: string): Promise<{ result: BuildResult; files: Record<string, string> }> {
+async function coldBuild(previous: string): Promise<{ result: BuildJson; files: Record<string, string> }> {
   const out = path.join(cold, 'out');
   await rm(cold, { recursive: true, force: true });
   await mkdir(cold, { recursive: true });

@@ -1,5 +1,11 @@
-/** `skillpress build`: parses the flags, calls `build()` (src/build.ts) and prints its result. */
-import { build as runBuild, type BuildResult } from '../../build.ts';
+/**
+ * `skillpress build`: parses the flags, reads the environment (ELASTICSEARCH_*, SOURCE_DATE_EPOCH)
+ * and the working directory, calls `build()` (src/build.ts) and prints its result.
+ */
+import { build as runBuild, type BuildElasticsearch, type BuildResult } from '../../build.ts';
+import { sourceDateEpoch } from '../../config/load.ts';
+import { connectionFromEnv, type ConnectionOptions } from '../../emit/elasticsearch/connection.ts';
+import type { SiteResult } from '../../site/build-site.ts';
 import { EXIT, parse, skillsFolderArgument, type Command } from '../args.ts';
 import { formatProblem, problemsByRule } from './validate.ts';
 
@@ -19,6 +25,7 @@ export const build: Command = {
       'no-site': { type: 'boolean' },
       json: { type: 'boolean' },
     });
+    const elasticsearch = elasticsearchFromEnv();
     const result = await runBuild({
       skills: skillsFolderArgument(values.skills, positionals),
       out: values.out,
@@ -27,22 +34,108 @@ export const build: Command = {
       base: values.base,
       strict: values.strict,
       site: !values['no-site'],
-      log: (line) => process.stderr.write(`${line}\n`),
+      cwd: process.cwd(),
+      sourceDateEpoch: sourceDateEpoch(process.env),
+      elasticsearch,
+      log,
       progress: true,
     });
-    if (values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    if (!elasticsearch)
+      log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
+    if (values.json) process.stdout.write(`${JSON.stringify(buildJson(result), null, 2)}\n`);
     else {
-      for (const p of result.problems) process.stdout.write(`${formatProblem(p, result.skills_root)}\n`);
+      for (const p of result.problems) process.stdout.write(`${formatProblem(p, result.skillsRoot)}\n`);
       process.stdout.write(summaryLine(result));
     }
     return result.ok ? EXIT.ok : EXIT.invalid;
   },
 };
 
-function siteLine(site: NonNullable<BuildResult['site']>): string {
-  const { skill_pages: skillPages, file_views: views } = site;
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+/** The cluster ELASTICSEARCH_URL names (with the other ELASTICSEARCH_* variables), if set. */
+function elasticsearchFromEnv(): ConnectionOptions | undefined {
+  return process.env.ELASTICSEARCH_URL ? connectionFromEnv({}, process.env) : undefined;
+}
+
+/** What `skillpress build --json` prints: the library's result with snake_case names. */
+export interface BuildJson {
+  ok: boolean;
+  out: string;
+  skills_root: string;
+  skills: number;
+  files: number;
+  skipped_files: number;
+  withheld: number;
+  imported: number;
+  imported_not_exported: number;
+  invalid: number;
+  repeated: number;
+  duplicates: number;
+  changes: BuildResult['changes'];
+  catalog_dir?: string;
+  elasticsearch?: BuildElasticsearch;
+  site?: SiteJson;
+  reused: BuildResult['reused'];
+  stages: BuildResult['stages'];
+  seconds: number;
+  problems: BuildResult['problems'];
+}
+
+export interface SiteJson {
+  skills: number;
+  rendered: number;
+  cached: number;
+  pages: number;
+  file_pages: number;
+  skill_pages: SiteResult['skillPages'];
+  file_views: SiteResult['fileViews'];
+  seconds: number;
+}
+
+/** `result` as `--json` prints it (the names and order scripts read). */
+export function buildJson(r: BuildResult): BuildJson {
+  return {
+    ok: r.ok,
+    out: r.out,
+    skills_root: r.skillsRoot,
+    skills: r.skills,
+    files: r.files,
+    skipped_files: r.skippedFiles,
+    withheld: r.withheld,
+    imported: r.imported,
+    imported_not_exported: r.importedNotExported,
+    invalid: r.invalid,
+    repeated: r.repeated,
+    duplicates: r.duplicates,
+    changes: r.changes,
+    ...(r.catalogDir !== undefined ? { catalog_dir: r.catalogDir } : {}),
+    ...(r.elasticsearch !== undefined ? { elasticsearch: r.elasticsearch } : {}),
+    ...(r.site ? { site: siteJson(r.site) } : {}),
+    reused: r.reused,
+    stages: r.stages,
+    seconds: r.seconds,
+    problems: r.problems,
+  };
+}
+
+function siteJson(site: SiteResult): SiteJson {
+  return {
+    skills: site.skills,
+    rendered: site.rendered,
+    cached: site.cached,
+    pages: site.pages,
+    file_pages: site.filePages,
+    skill_pages: site.skillPages,
+    file_views: site.fileViews,
+    seconds: site.seconds,
+  };
+}
+
+function siteLine(site: SiteResult): string {
+  const { skillPages, fileViews: views } = site;
   return (
-    `  site: rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache; ${site.pages} pages (${site.file_pages} file views) in ${site.seconds.toFixed(1)} s; ` +
+    `  site: rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache; ${site.pages} pages (${site.filePages} file views) in ${site.seconds.toFixed(1)} s; ` +
     `skill pages: ${skillPages.rendered} rendered, ${skillPages.reused} reused (${skillPages.moved} skill folders moved from the previous output); file views: ${views.written} written, ${views.reused} reused`
   );
 }
@@ -51,8 +144,8 @@ function summaryLine(r: BuildResult): string {
   const c = r.changes;
   const tally = problemsByRule(r.problems);
   return [
-    `built ${r.skills} skill(s), ${r.files} file(s)${r.skipped_files ? ` (${r.skipped_files} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s`,
-    `  withheld (private/group): ${r.withheld}; imported: ${r.imported}${r.imported_not_exported ? ` (${r.imported_not_exported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}duplicates under other names: ${r.duplicates}; invalid skills: ${r.invalid}`,
+    `built ${r.skills} skill(s), ${r.files} file(s)${r.skippedFiles ? ` (${r.skippedFiles} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s`,
+    `  withheld (private/group): ${r.withheld}; imported: ${r.imported}${r.importedNotExported ? ` (${r.importedNotExported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}duplicates under other names: ${r.duplicates}; invalid skills: ${r.invalid}`,
     `  changes: ${c.added} added, ${c.updated} updated, ${c.removed} removed`,
     `  reused from .cache/: token counts of ${r.reused.tokens.reused} of ${r.reused.tokens.reused + r.reused.tokens.counted} texts, archives of ${r.reused.archives.reused} of ${r.reused.archives.reused + r.reused.archives.built} skills`,
     ...(r.site ? [siteLine(r.site)] : []),

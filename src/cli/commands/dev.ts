@@ -43,6 +43,7 @@ export const dev: Command = {
       config: values.config,
       base: values.base,
       strict: values.strict,
+      cwd: process.cwd(),
       port,
       describeProblem: formatProblem,
       onBuild: report,

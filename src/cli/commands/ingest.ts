@@ -26,7 +26,7 @@ export const ES_OPTIONS = {
 export const ES_USAGE = '[--es URL] [--ca-file path] [--index-prefix p]';
 
 export function esConnection(values: { es?: string; 'ca-file'?: string }): ConnectionOptions {
-  return connectionFromEnv({ url: values.es, caFile: values['ca-file'] });
+  return connectionFromEnv({ url: values.es, caFile: values['ca-file'] }, process.env);
 }
 
 /** `--index-prefix p` reads and writes `p` + agent_skills / agent_skill_files. */

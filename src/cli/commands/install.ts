@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { homedir } from 'node:os';
 import { AGENTS, install as installSkill, skillsFolder } from '../../install/index.ts';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
 import { quotePath } from '../../lib/paths.ts';
@@ -42,7 +43,14 @@ export const install: Command = {
     if (maxBytes !== undefined && !(Number.isInteger(maxBytes) && maxBytes > 0))
       throw new UsageError('--max-bytes must be a positive number of bytes');
     // An unknown --agent is a UsageError (exit 2).
-    const to = values.to ?? skillsFolder(values.agent ?? 'agents', Boolean(values.global));
+    const to =
+      values.to ??
+      skillsFolder(values.agent ?? 'agents', {
+        global: values.global,
+        cwd: process.cwd(),
+        env: process.env,
+        home: homedir(),
+      });
 
     // Errors (a digest, path or name check that failed, a source not found) go to main: exit 1.
     const result = await installSkill(source, name, { to, force: values.force, limits: { timeoutMs, maxBytes } });

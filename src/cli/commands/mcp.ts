@@ -2,6 +2,8 @@
  * `skillpress mcp --feed <dir|url>`: the MCP server over a built feed, on stdio. The server
  * modules load lazily, so other commands do not pay for the SDK and this one starts fast.
  */
+import { homedir } from 'node:os';
+import { defaultCacheRoot } from '../../feed-reader/cache-root.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 
 export const mcp: Command = {
@@ -35,7 +37,7 @@ export const mcp: Command = {
       pollSeconds,
       watchMs,
       judgeTimeoutMs,
-      cacheDir: values['cache-dir'],
+      cacheDir: values['cache-dir'] ?? defaultCacheRoot(process.env, homedir()),
     });
     return EXIT.ok;
   },

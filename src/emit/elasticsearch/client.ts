@@ -1,37 +1,12 @@
 /**
- * Connecting to Elasticsearch: options from flags and the environment, a configured client,
- * and error messages that name the cluster without ever showing a secret.
+ * Connecting to Elasticsearch: a configured client, and error messages that name the cluster
+ * without ever showing a secret.
  */
 import { readFileSync } from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
+import type { ConnectionOptions } from './connection.ts';
 
-export const DEFAULT_URL = 'http://127.0.0.1:9200';
-
-export interface ConnectionOptions {
-  url: string;
-  apiKey?: string;
-  username?: string;
-  password?: string;
-  /** PEM file of the certificate authority that signed the cluster's certificate. */
-  caFile?: string;
-}
-
-/**
- * Flags win over the environment: ELASTICSEARCH_URL, ELASTICSEARCH_API_KEY, or
- * ELASTICSEARCH_USERNAME + ELASTICSEARCH_PASSWORD, ELASTICSEARCH_CA_FILE.
- */
-export function connectionFromEnv(
-  flags: Partial<ConnectionOptions> = {},
-  env: NodeJS.ProcessEnv = process.env,
-): ConnectionOptions {
-  return {
-    url: flags.url ?? (env.ELASTICSEARCH_URL || DEFAULT_URL),
-    apiKey: flags.apiKey ?? (env.ELASTICSEARCH_API_KEY || undefined),
-    username: flags.username ?? (env.ELASTICSEARCH_USERNAME || undefined),
-    password: flags.password ?? (env.ELASTICSEARCH_PASSWORD || undefined),
-    caFile: flags.caFile ?? (env.ELASTICSEARCH_CA_FILE || undefined),
-  };
-}
+export { DEFAULT_URL, connectionFromEnv, withDefaultUrl, type ConnectionOptions } from './connection.ts';
 
 /** The URL with any user:password@ replaced, safe to print. */
 export function redactUrl(url: string): string {

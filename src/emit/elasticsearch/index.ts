@@ -1,7 +1,7 @@
 /** The Elasticsearch emitter: two indexes behind aliases, written atomically, read back byte-exact. */
 import type { Catalog } from '../../model/skill.ts';
 import { progress } from '../../lib/progress.ts';
-import { redactUrl } from './client.ts';
+import { redactUrl, type ConnectionOptions } from './client.ts';
 import { ingestCatalog, type IngestOptions, type IngestResult } from './ingest.ts';
 
 export { ingestCatalog, IngestError, type IngestOptions, type IngestResult, type DocumentFailure } from './ingest.ts';
@@ -17,6 +17,7 @@ export { writeSkillFolder, type RestoreResult } from './restore.ts';
 export { validateIndex, type IndexCheck } from './verify.ts';
 export {
   connectionFromEnv,
+  withDefaultUrl,
   createClient,
   redactUrl,
   redactSecrets,
@@ -55,26 +56,20 @@ export async function ingestWithProgress(
 }
 
 /**
- * For `skillpress build`: ingest when ELASTICSEARCH_URL is set, otherwise say it was skipped.
- * Failures throw (the build must fail, and the aliases still serve the previous catalog).
+ * For `build()`: ingest into the cluster at `connection` with a progress line, and one line saying
+ * what changed. Failures throw (the build must fail, and the aliases still serve the previous catalog).
  */
-export async function ingestIfConfigured(
+export async function ingestForBuild(
   catalog: Pick<Catalog, 'skills'>,
+  connection: ConnectionOptions,
   log: (line: string) => void,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<IngestResult | undefined> {
-  if (!env.ELASTICSEARCH_URL) {
-    log('elasticsearch: skipped: ELASTICSEARCH_URL not set');
-    return undefined;
-  }
-  const result = await ingestWithProgress(catalog, {
-    connection: { url: env.ELASTICSEARCH_URL },
-    log: (line) => log(`elasticsearch: ${line}`),
-  });
+): Promise<IngestResult> {
+  const result = await ingestWithProgress(catalog, { connection, log: (line) => log(`elasticsearch: ${line}`) });
+  const where = redactUrl(connection.url);
   log(
     result.changed
-      ? `elasticsearch: ${result.skills} skill(s), ${result.files} file(s) ingested into ${redactUrl(env.ELASTICSEARCH_URL)}`
-      : `elasticsearch: unchanged at ${redactUrl(env.ELASTICSEARCH_URL)}`,
+      ? `elasticsearch: ${result.skills} skill(s), ${result.files} file(s) ingested into ${where}`
+      : `elasticsearch: unchanged at ${where}`,
   );
   return result;
 }

@@ -17,10 +17,10 @@ import { errors } from '@elastic/elasticsearch';
 import type { Catalog } from '../../model/skill.ts';
 import {
   assertReachable,
-  connectionFromEnv,
   createClient,
   describeError,
   redactSecrets,
+  withDefaultUrl,
   type ConnectionOptions,
 } from './client.ts';
 import {
@@ -34,8 +34,9 @@ import {
 import { catalogOperations, type IndexOperation } from './documents.ts';
 
 export interface IngestOptions {
-  /** A ready client; otherwise one is made from `connection` (default: the environment). */
+  /** A ready client; otherwise one is made from `connection`. */
   client?: Client;
+  /** The cluster (default: http://127.0.0.1:9200, no credentials; the CLI reads ELASTICSEARCH_* for it). */
   connection?: Partial<ConnectionOptions>;
   /** Alias names (default agent_skills / agent_skill_files). */
   names?: Partial<IndexNames>;
@@ -94,11 +95,26 @@ interface LiveState {
   digest?: string;
 }
 
+/**
+ * Write `catalog` into Elasticsearch: `agent_skills` (one document per skill) and
+ * `agent_skill_files` (one per file), into fresh indexes switched in behind the aliases in one
+ * atomic call, so readers never see half a catalog. Nothing is written when the live indexes
+ * already hold this exact catalog (`changed: false`). Throws {@link IngestError} when a document
+ * is refused (the aliases still serve the previous catalog).
+ *
+ * @example
+ * ```ts
+ * import { ingestCatalog, loadCatalog } from 'skillpress';
+ * const catalog = await loadCatalog('skills');
+ * const result = await ingestCatalog(catalog, { connection: { url: 'http://127.0.0.1:9200' } });
+ * console.log(result.changed, result.skills, result.files, result.indexes);
+ * ```
+ */
 export async function ingestCatalog(
   catalog: Pick<Catalog, 'skills'>,
   options: IngestOptions = {},
 ): Promise<IngestResult> {
-  const conn = connectionFromEnv(options.connection);
+  const conn = withDefaultUrl(options.connection);
   const client = options.client ?? createClient(conn);
   const log = options.log ?? (() => {});
   try {

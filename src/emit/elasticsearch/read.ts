@@ -68,7 +68,17 @@ async function remainingFiles(
   return files;
 }
 
-/** Every file document of a skill, sorted by path; empty when the skill has none or is unknown. */
+/**
+ * Every file document of a skill, sorted by path; empty when the skill has none or is unknown.
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, getSkillFiles } from 'skillpress';
+ * const client = await elasticsearchClient();
+ * for (const f of await getSkillFiles(client, 'pdf-tools')) console.log(f.file_path, f.sha256);
+ * await client.close();
+ * ```
+ */
 export async function getSkillFiles(
   client: Client,
   skillId: string,
@@ -79,7 +89,20 @@ export async function getSkillFiles(
   return remainingFiles(client, names.files, skillId, first);
 }
 
-/** Metadata + files + skill_markdown; throws SkillNotFoundError for an unknown id. */
+/**
+ * One skill read back from Elasticsearch: its metadata, every file (`files`: path → text, and
+ * `file_entries` with encodings and digests) and `skill_markdown`. Throws
+ * {@link SkillNotFoundError} for an unknown id.
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, getSkillById } from 'skillpress';
+ * const client = await elasticsearchClient({ url: 'http://127.0.0.1:9200' });
+ * const skill = await getSkillById(client, 'pdf-tools');
+ * console.log(skill.description, Object.keys(skill.files));
+ * await client.close();
+ * ```
+ */
 export async function getSkillById(client: Client, skillId: string, options: ReadOptions = {}): Promise<SkillRecord> {
   const names = indexNames(options.names);
   const { responses } = await client.msearch({

@@ -16,6 +16,20 @@ export interface RestoreResult {
   skipped: Array<{ path: string; reason: string }>;
 }
 
+/**
+ * Write a skill's files, as read back from Elasticsearch, into `outDir` (which must be empty or
+ * absent), byte for byte, refusing any path that would leave it.
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, getSkillById, writeSkillFolder } from 'skillpress';
+ * const client = await elasticsearchClient();
+ * const skill = await getSkillById(client, 'pdf-tools');
+ * const { written, skipped } = await writeSkillFolder(skill.file_entries, 'restored/pdf-tools');
+ * console.log(written.length, skipped);
+ * await client.close();
+ * ```
+ */
 export async function writeSkillFolder(entries: readonly FileDocument[], outDir: string): Promise<RestoreResult> {
   const root = path.resolve(outDir);
   // Check everything first: a bad entry means nothing is written.

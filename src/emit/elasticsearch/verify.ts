@@ -19,6 +19,19 @@ export interface IndexCheck {
   differences: string[];
 }
 
+/**
+ * Compare what Elasticsearch holds for each of `skills` with the skills themselves, file by file
+ * (paths, sizes, sha256): one check per skill, `differences` empty when they match.
+ *
+ * @example
+ * ```ts
+ * import { elasticsearchClient, loadCatalog, validateIndex } from 'skillpress';
+ * const client = await elasticsearchClient();
+ * const checks = await validateIndex(client, (await loadCatalog('skills')).skills);
+ * for (const c of checks.filter((c) => c.differences.length > 0)) console.log(c.skill, c.differences);
+ * await client.close();
+ * ```
+ */
 export async function validateIndex(
   client: Client,
   skills: readonly Skill[],

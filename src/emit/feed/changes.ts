@@ -24,6 +24,13 @@ const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
  * index.json's digests; URLs through the guarded HTTP client, uncached). `location` is a build
  * output folder or site URL (holding `feed/v1/`), a feed folder or URL, or the URL of its
  * `index.json`. Returns undefined when no feed is there; throws when one is there but broken.
+ *
+ * @example
+ * ```ts
+ * import { loadPreviousFeed } from 'skillpress';
+ * const previous = await loadPreviousFeed('https://skills.example/');
+ * console.log(previous ? `${previous.cards.length} skills at ${previous.generated_at}` : 'no feed there');
+ * ```
  */
 export async function loadPreviousFeed(
   location: string,

@@ -182,6 +182,24 @@ interface WrittenSkill {
   skipped: number;
 }
 
+/**
+ * Write the feed of `catalog` into `<outDir>/feed/v1/` (index.json, cards.json, one JSON per
+ * skill, every file by sha256, changes.json, the search indexes), the discovery index under
+ * `.well-known/agent-skills/` and the archives. Private and group skills are left out. Pass
+ * `previous` (from {@link loadPreviousFeed}) for the change list.
+ *
+ * @example
+ * ```ts
+ * import { SkillpressConfig, loadCatalog, loadPreviousFeed, writeFeed } from 'skillpress';
+ * const catalog = await loadCatalog('skills');
+ * const summary = await writeFeed(catalog, {
+ *   outDir: 'dist',
+ *   config: SkillpressConfig.parse({}),
+ *   previous: await loadPreviousFeed('dist'),
+ * });
+ * console.log(summary.feedDir, summary.skills, summary.changes);
+ * ```
+ */
 export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promise<FeedSummary> {
   const ctx = feedContext(opts);
   const chosen = chooseSkills(catalog, ctx);

@@ -1,0 +1,29 @@
+/**
+ * `skillpress/internal`: what the stages share but a library user has no reason to call: the
+ * pieces `build()` and the CLI are made of, the calibrated constants of the routing rule, the
+ * feed reader's stores and the embedding model's class. Exported for tools built on skillpress
+ * internals (and listed in etc/skillpress.api.md so a change is still seen), with no promise of
+ * stability: anything here may change in any release.
+ */
+
+// Loading: the loader options the config sets, the spec's name check and fields, and the config's unit.
+export { skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
+export { checkName } from './load/index.ts';
+export { SPEC_FIELDS } from './model/skill.ts';
+export { MIB } from './model/config.ts';
+
+// Federation and duplicates: the two halves of `federate`, and the problems `build` reports for duplicates.
+export { importPeer, importSkillUrl } from './federate/index.ts';
+export { duplicateProblems } from './duplicates/index.ts';
+
+// The feed: the change list `writeFeed` computes, the reader's class and its stores.
+export { computeChanges } from './emit/feed/index.ts';
+export { FeedReader, DirStore, defaultCacheRoot, type DirStoreOptions } from './feed-reader/index.ts';
+
+// Search and routing: the index builder `writeFeed` runs, the rule's fitted parameters, the model's class.
+export { buildSearchIndexes } from './search/index.ts';
+export { RULE, MEANING_WEIGHT } from './route/index.ts';
+export { Embedder, type StaticVectors } from './semantic/embedder.ts';
+
+// The command line's reading of the environment.
+export { connectionFromEnv } from './emit/elasticsearch/connection.ts';
