@@ -58,7 +58,8 @@ export async function serve(options: ServeOptions): Promise<void> {
         },
         (err) => {
           fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
-          void transport.close();
+          // The requests waiting for the feed get their error answers first; then the server ends (exit 1).
+          setImmediate(() => void transport.close());
         },
       );
     }
