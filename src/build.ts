@@ -21,6 +21,7 @@ import { loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from
 import { CATALOG_PATH, FEED_PATH } from './lib/layout.ts';
 import type { Catalog, Problem } from './model/skill.ts';
 import type { SkillpressConfig } from './model/config.ts';
+import { loadSigner, type Signer } from './lib/signing.ts';
 import { progress } from './lib/progress.ts';
 import { InvalidInputError, UsageError } from './lib/errors.ts';
 import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
@@ -114,6 +115,7 @@ interface BuildContext {
   out: string;
   log: (line: string) => void;
   tokens: TokenCounts;
+  signer: Signer | undefined;
   stages: BuildStages;
 }
 
@@ -150,7 +152,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   await checkOutDir(out, skillsRoot);
   await removeStaleStaging(out, log);
   const tokens = await TokenCounts.open(path.resolve(CACHE_DIR, 'tokens.json'), log);
-  const ctx: BuildContext = { config, options, out, log, tokens, stages: { load: 0, feed: 0, output: 0 } };
+  // The signing key never lives where the build publishes or where CI restores caches from.
+  const signer = loadSigner(config.registry.signing_key, { forbidden: [out, path.resolve(CACHE_DIR)], log });
+  const ctx: BuildContext = { config, options, out, log, tokens, signer, stages: { load: 0, feed: 0, output: 0 } };
 
   const { catalog, local, duplicates } = await stage(ctx.stages, 'load', () => loadSources(skillsRoot, ctx));
   refuseEmpty(catalog, skillsRoot);
@@ -303,6 +307,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
         sourceDateEpoch: epoch,
         tokens: ctx.tokens,
         cacheDir,
+        signer: ctx.signer,
         onProgress: (n) => bar?.update(n),
       });
       bar?.done();
@@ -319,6 +324,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           scope: 'catalog',
           tokens: ctx.tokens,
           cacheDir,
+          signer: ctx.signer,
         }),
       };
     });
