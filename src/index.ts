@@ -93,3 +93,18 @@ export * from './model/index.ts';
 
 // Errors: every failure skillpress reports is one of these.
 export * from './lib/errors.ts';
+
+// Origin signatures (federation across hops): a registry's signing key, and checking a skill's
+// signed statement (registry, id, content digest) against its origin's key.
+//   const signer = loadSigner('../keys/registry.pem', { forbidden: ['dist', '.cache'] });
+//   const why = signatureProblem(feedSkill.origin_signature, { registry: 'c', id, digest }, 'ed25519:…'); // undefined: verified
+export {
+  Signer,
+  loadSigner,
+  signatureProblem,
+  statementBytes,
+  parsePublicKey,
+  type OriginStatement,
+  type KeyPlacement,
+} from './lib/signing.ts';
+export { checkOrigins, type OriginCheck } from './federate/origin.ts';

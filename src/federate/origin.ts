@@ -49,7 +49,9 @@ export function checkOrigins(
   const direct = new Set(peers.map((p) => p.name));
   // What direct peers delivered themselves: another route's copy of one of these is dropped by the merge anyway.
   const delivered = new Set(
-    peers.flatMap((peer, i) => (mismatched.has(peer.name) ? [] : results[i]!.skills.filter(isOwn).map((s) => `${peer.name}/${s.id}`))),
+    peers.flatMap((peer, i) =>
+      mismatched.has(peer.name) ? [] : results[i]!.skills.filter(isOwn).map((s) => `${peer.name}/${s.id}`),
+    ),
   );
   const kept = peers.map((peer, i) => {
     if (mismatched.has(peer.name)) return [];

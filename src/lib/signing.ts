@@ -98,11 +98,11 @@ export function signatureProblem(
   }
   const key = parsePublicKey(publicKey);
   if (!key) return `the key ${JSON.stringify(publicKey)} is not an ed25519 public key`;
-  let ok = false;
+  let ok: boolean;
   try {
     ok = verify(null, statementBytes(expected), key, Buffer.from(sig.signature, 'base64url'));
   } catch {
-    ok = false;
+    ok = false; // a malformed signature
   }
   return ok ? undefined : `the signature does not verify against ${publicKey}`;
 }

@@ -70,6 +70,8 @@ export interface SearchEntry {
   /** SKILL.md body (markdown); goes into the body index only. */
   body: string;
   registry: string;
+  /** An imported skill's origin as the site says it (`verified from c`, `from c, via b, unverified`). */
+  origin?: string;
   version?: string;
 }
 
@@ -82,6 +84,7 @@ export interface SearchDoc {
   tags: string[];
   domain?: string;
   registry: string;
+  origin?: string;
   version?: string;
 }
 
@@ -179,7 +182,7 @@ const KEYWORD_QUERY_WORDS = 3;
 const SPARE_SCORES = 16;
 
 const META_FIELDS = Object.keys(FIELD_BOOSTS) as Array<keyof typeof FIELD_BOOSTS>;
-const STORED_FIELDS = ['name', 'title', 'description', 'tags', 'domain', 'registry', 'version'] as const;
+const STORED_FIELDS = ['name', 'title', 'description', 'tags', 'domain', 'registry', 'origin', 'version'] as const;
 const LIST_FIELDS = new Set(['tags', 'headings', 'paths']);
 
 /** Typo tolerance: none for short terms, one edit from 4 characters, two from 8. */
@@ -255,6 +258,7 @@ export function buildSearchIndexes(
     if (e.domain !== undefined) doc.domain = e.domain;
     if (e.version !== undefined) doc.version = e.version;
     if (e.title !== undefined) doc.title = e.title;
+    if (e.origin !== undefined) doc.origin = e.origin;
     meta.add(doc);
     body.add({ id: e.id, body: terms(e.body) });
   }

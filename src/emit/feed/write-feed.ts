@@ -50,6 +50,7 @@ import { FileCache, keptText } from '../../lib/file-cache.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
 import type { Signer } from '../../lib/signing.ts';
+import { originLabel } from '../../site/catalog.ts';
 
 import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../../lib/layout.ts';
 
@@ -392,8 +393,9 @@ async function writeArchives(
   };
 }
 
-/** The search entry of a written skill. */
-function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
+/** The search entry of a written skill; `local`: this registry's name. */
+function searchEntry({ skill, card }: WrittenSkill, local: string): SearchEntry {
+  const origin = originLabel(card, local);
   return {
     id: skill.id,
     name: skill.name,
@@ -405,6 +407,7 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
     paths: skill.files.map((f) => f.path),
     body: skill.body,
     registry: skill.registry,
+    ...(origin !== undefined ? { origin } : {}),
     ...(card.version !== undefined ? { version: card.version } : {}),
   };
 }
@@ -433,7 +436,10 @@ function writeParts(
   const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: ctx.generatedAt, skills: cards };
   part('cards', 'cards.json', pretty(cardsDoc));
 
-  const { search, body } = buildSearchIndexes(written.map(searchEntry), keptBodyTerms(ctx.bodyTerms));
+  const { search, body } = buildSearchIndexes(
+    written.map((w) => searchEntry(w, ctx.opts.config.registry.name)),
+    keptBodyTerms(ctx.bodyTerms),
+  );
   part('search', SEARCH_FILE, JSON.stringify(search));
   part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
 
