@@ -52,6 +52,7 @@ import {
   tokenizeText,
 } from './text.ts';
 
+import { indexedDescription, indexedTags } from './bounds.ts';
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
 
 /** What the feed builder hands over for each public skill. */
@@ -249,8 +250,9 @@ export function buildSearchIndexes(
     const doc: Record<string, unknown> = {
       id: e.id,
       name: e.name,
-      description: e.description,
-      tags: e.tags,
+      // Bounded: a skill that says everything must not match everything (./bounds.ts).
+      description: indexedDescription(e.description),
+      tags: indexedTags(e.tags),
       headings: e.headings,
       paths: e.paths,
       registry: e.registry,
