@@ -12,10 +12,15 @@ export const MAX_TAGS = 20;
 /** Characters of one tag; a longer one is dropped. */
 export const MAX_TAG_CHARS = 64;
 
-/** The part of a description that ranking reads: its first 1,024 characters. */
+/** The part of a description that ranking reads: its first 1,024 characters, ending at a word's end. */
 export function indexedDescription(description: string): string {
   if (description.length <= INDEXED_DESCRIPTION_CHARS) return description;
-  return Array.from(description).slice(0, INDEXED_DESCRIPTION_CHARS).join('');
+  const chars = Array.from(description);
+  if (chars.length <= INDEXED_DESCRIPTION_CHARS) return description;
+  const head = chars.slice(0, INDEXED_DESCRIPTION_CHARS).join('');
+  if (/\s/.test(chars[INDEXED_DESCRIPTION_CHARS]!)) return head;
+  const lastBlank = head.search(/\s\S*$/);
+  return lastBlank > 0 ? head.slice(0, lastBlank) : head;
 }
 
 /** The tags ranking reads: the first 20 of at most 64 characters. */

@@ -204,9 +204,32 @@ const metaOptions: Options<Record<string, unknown>> = {
   storeFields: [...STORED_FIELDS],
   // Lists are indexed one item per line (paths are tokenized per line) and stored as arrays.
   stringifyField: (value, field) => (LIST_FIELDS.has(field) && Array.isArray(value) ? value.join('\n') : String(value)),
-  tokenize: (text, field) => (field === 'paths' ? text.split('\n').flatMap(tokenizePath) : tokenizeText(text)),
-  processTerm: (term, field) => (field === 'paths' ? normalizePathTerm(term) : normalizeTerm(term)),
+  tokenize: (text, field) =>
+    field === 'paths'
+      ? text.split('\n').flatMap(tokenizePath)
+      : field === 'description'
+        ? descriptionTokens(text)
+        : tokenizeText(text),
+  processTerm: (term, field) =>
+    term.startsWith(NOT_INDEXED) ? undefined : field === 'paths' ? normalizePathTerm(term) : normalizeTerm(term),
 };
+
+/** Marks a token that counts toward its field's length but is not indexed. */
+const NOT_INDEXED = '\u0000';
+
+/**
+ * A description's tokens: those of its first 1,024 characters are indexed (./bounds.ts); the
+ * words only the rest holds still count toward its length, so BM25 weighs each indexed word of a
+ * long description for less, and the catalog's average length is what the whole descriptions make.
+ */
+function descriptionTokens(text: string): string[] {
+  const head = indexedDescription(text);
+  if (head.length === text.length) return tokenizeText(text);
+  const indexed = tokenizeText(head);
+  const kept = new Set(indexed);
+  const rest = tokenizeText(text).filter((t) => !kept.has(t));
+  return [...indexed, ...rest.map((t) => NOT_INDEXED + t)];
+}
 
 const bodyOptions: Options<Record<string, unknown>> = {
   idField: 'id',
@@ -250,8 +273,8 @@ export function buildSearchIndexes(
     const doc: Record<string, unknown> = {
       id: e.id,
       name: e.name,
-      // Bounded: a skill that says everything must not match everything (./bounds.ts).
-      description: indexedDescription(e.description),
+      // Bounded: a skill that says everything must not match everything (./bounds.ts; descriptionTokens).
+      description: e.description,
       tags: indexedTags(e.tags),
       headings: e.headings,
       paths: e.paths,
