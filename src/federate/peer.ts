@@ -97,8 +97,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
         : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
     now: ctx.now,
   });
-  let publisher: PeerImport['publisher'];
-  const done = (skills: Skill[]): PeerImport => ({
+  const done = (skills: Skill[], publisher?: PeerImport['publisher']): PeerImport => ({
     skills,
     problems,
     requests: store.requests,
@@ -115,13 +114,13 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     return done([]);
   }
   const { name, public_key } = reader.index.registry;
-  publisher = { name, ...(public_key !== undefined ? { public_key } : {}) };
+  const publisher = { name, ...(public_key !== undefined ? { public_key } : {}) };
   let entries: IndexEntry[];
   try {
     entries = await chooseEntries(peer, reader, report);
   } catch (err) {
     report('cards.json', err); // choosing by tag reads cards.json
-    return done([]);
+    return done([], publisher);
   }
 
   const seen = new Set<string>();
@@ -141,7 +140,10 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     },
     4,
   );
-  return done(imported.filter((s): s is Skill => s !== undefined));
+  return done(
+    imported.filter((s): s is Skill => s !== undefined),
+    publisher,
+  );
 }
 
 /** The index entries `peer.mode` asks for; allowlist names the peer lacks are reported. */

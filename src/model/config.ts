@@ -68,7 +68,10 @@ export const FederationConfig = z.object({
     .default(['raw.githubusercontent.com', 'gitlab.com', 'bitbucket.org'])
     .describe('Hosts that may be fetched for `skill_urls` (exact host names).'),
   origin_keys: z
-    .record(z.string(), z.string().regex(/^ed25519:[A-Za-z0-9_-]{43}$/, 'must be "ed25519:" and the 32-byte key in base64url'))
+    .record(
+      z.string(),
+      z.string().regex(/^ed25519:[A-Za-z0-9_-]{43}$/, 'must be "ed25519:" and the 32-byte key in base64url'),
+    )
     .default({})
     .describe(
       'Signing keys of registries that are not direct peers, by registry name: their skills re-exported by a peer count as verified when signed with this key.',

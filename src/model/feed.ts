@@ -120,11 +120,11 @@ export const ScopedResource = z
 
 export const OriginSignature = z
   .object({
-    registry: z.string().describe('The origin registry the statement names (the card\'s `registry`).'),
+    registry: z.string().describe("The origin registry the statement names (the card's `registry`)."),
     id: z.string().describe("The skill's id."),
     digest: Digest.describe("The skill's content digest (the card's `digest`)."),
     key: PublicKey.describe(
-      'The key that signed. It says which key to check with, never that it is trusted: the verifier uses the key it has for `registry` (pinned, or from that registry\'s own feed).',
+      "The key that signed. It says which key to check with, never that it is trusted: the verifier uses the key it has for `registry` (pinned, or from that registry's own feed).",
     ),
     signature: z
       .string()
