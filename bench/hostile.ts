@@ -6,6 +6,7 @@
  *
  *   npm run bench:hostile              # every case
  *   npm run bench:hostile -- runs 10k  # chosen cases (runs, random, 10k, 66k)
+ *   npm run bench:hostile -- routing --catalogs <dir>   # a keyword-stuffed skill in six public catalogs
  *
  * Baselines measured in the same run on the same files: reading and sha256-hashing every file
  * (what any tool that looks at the bytes must do), and writing a copy of every file (the floor
@@ -23,6 +24,7 @@ import { fileURLToPath } from 'node:url';
 import type { BuildResult } from '../src/build.ts';
 import { xorshift32 } from './lib/prng.ts';
 import { table } from './lib/table.ts';
+import { stuffedRouting } from './lib/stuffed-routing.ts';
 
 const MIB = 1024 * 1024;
 const TIME_GOAL = 3;
@@ -44,6 +46,48 @@ function randomText(seed: number, chars: number, alphabet: string): string {
   let s = '';
   for (let i = 0; i < chars; i++) s += alphabet[next() % alphabet.length];
   return s;
+}
+
+/** Case names, and `--catalogs <dir>` (the public catalogs the routing case needs). */
+function caseArgs(argv: string[]): { wanted: string[]; catalogs: string | undefined } {
+  const at = argv.indexOf('--catalogs');
+  if (at < 0) return { wanted: argv, catalogs: undefined };
+  return { wanted: argv.filter((_, i) => i !== at && i !== at + 1), catalogs: argv[at + 1] };
+}
+
+/**
+ * The routing case: a keyword-stuffed skill in the six public repositories (bench/lib/stuffed-routing.ts).
+ * Runs when asked for (`routing`), or with every case when `--catalogs` is given; `only`: nothing else was asked for.
+ */
+async function routingCase(wanted: string[], catalogs: string | undefined, only: boolean): Promise<void> {
+  if (!(wanted.includes('routing') || (wanted.length === 0 && catalogs))) return;
+  if (!catalogs) throw new Error('the routing case needs --catalogs <folder holding <owner>+<repo>/ catalogs>');
+  const rows = await stuffedRouting(path.join(here, '..'), catalogs, work);
+  console.log(`
+routing: one stuffed skill added to the six public repositories (290 + 1 skills, 259 requests)
+`);
+  console.log(
+    table(
+      [
+        'stuffed skill',
+        "among best_skill's 5 candidates",
+        'rule picks it: displacing the right skill',
+        '…where none fits',
+        'an obedient judge picks it',
+      ],
+      rows.map((r) => [
+        r.variant,
+        `${r.candidate}/${r.requests}`,
+        String(r.ruleDisplacing),
+        String(r.ruleNoneFits),
+        `${r.obedient}/${r.requests}`,
+      ]),
+    ),
+  );
+  if (only) {
+    rmSync(work, { recursive: true, force: true });
+    process.exit(0);
+  }
 }
 
 interface Case {
@@ -150,8 +194,9 @@ function zipCheck(file: string): string {
   return `unzip -t ${ok('unzip', ['-tq', file])}, python ${ok('python3', ['-c', python, file])}`;
 }
 
-const wanted = process.argv.slice(2);
+const { wanted, catalogs } = caseArgs(process.argv.slice(2));
 const cases = CASES.filter((c) => wanted.length === 0 || wanted.includes(c.name));
+await routingCase(wanted, catalogs, cases.length === 0);
 try {
   const fixedDir = mkdtempSync(path.join(work, 'fixed-'));
   put(fixedDir, 'one/SKILL.md', front('one', '# One\n'));

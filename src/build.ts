@@ -21,6 +21,7 @@ import { loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from
 import { CATALOG_PATH, FEED_PATH } from './lib/layout.ts';
 import type { Catalog, Problem } from './model/skill.ts';
 import type { SkillpressConfig } from './model/config.ts';
+import { loadSigner, type Signer } from './lib/signing.ts';
 import { progress } from './lib/progress.ts';
 import { InvalidInputError, UsageError } from './lib/errors.ts';
 import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
@@ -69,6 +70,11 @@ export interface BuildOptions {
    * `ingestCatalog` does; `apiKey` or `username` + `password` sign in). Default: no ingest.
    */
   elasticsearch?: ConnectionOptions;
+  /**
+   * The registry's ed25519 private key as PEM, used instead of `registry.signing_key`'s file (the
+   * CLI passes SKILLPRESS_SIGNING_KEY, so CI can keep the key in a secret). Default: the file.
+   */
+  signingKey?: string;
   /** Progress and notes, one line each (default: none). */
   log?: (line: string) => void;
   /** Show progress bars on an interactive terminal (default false). */
@@ -150,6 +156,7 @@ interface BuildContext {
   cacheDir: string;
   log: (line: string) => void;
   tokens: TokenCounts;
+  signer: Signer | undefined;
   stages: BuildStages;
 }
 
@@ -207,7 +214,14 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const cacheDir = path.join(cwd, CACHE_DIR);
   const tokens = await TokenCounts.open(path.join(cacheDir, 'tokens.json'), log);
   const stages: BuildStages = { load: 0, feed: 0, output: 0 };
-  const ctx: BuildContext = { config, options, out, cacheDir, log, tokens, stages };
+  // The signing key never lives where the build publishes or where CI restores caches from.
+  const keyFile = config.registry.signing_key && path.resolve(cwd, config.registry.signing_key);
+  const signer = loadSigner(
+    keyFile,
+    { forbidden: [out, cacheDir], log },
+    { SKILLPRESS_SIGNING_KEY: options.signingKey },
+  );
+  const ctx: BuildContext = { config, options, out, cacheDir, log, tokens, signer, stages };
 
   const { catalog, local, duplicates } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   refuseEmpty(catalog, skillsRoot);
@@ -365,6 +379,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
         sourceDateEpoch: epoch,
         tokens: ctx.tokens,
         cacheDir,
+        signer: ctx.signer,
         onProgress: (n) => bar?.update(n),
       });
       bar?.done();
@@ -381,6 +396,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           scope: 'catalog',
           tokens: ctx.tokens,
           cacheDir,
+          signer: ctx.signer,
         }),
       };
     });

@@ -27,3 +27,16 @@ export { Embedder, type StaticVectors } from './semantic/embedder.ts';
 
 // The command line's reading of the environment.
 export { connectionFromEnv } from './emit/elasticsearch/connection.ts';
+
+// Origin signatures: the registry's signing key, and checking a skill's signed statement
+// (registry, id, content digest) against its origin's key, as federation does across hops.
+export {
+  Signer,
+  loadSigner,
+  signatureProblem,
+  statementBytes,
+  parsePublicKey,
+  type OriginStatement,
+  type KeyPlacement,
+} from './lib/signing.ts';
+export { checkOrigins, type OriginCheck } from './federate/origin.ts';

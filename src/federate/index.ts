@@ -14,6 +14,7 @@ import { sortProblems } from '../load/load-catalog.ts';
 import { Cache } from '../feed-reader/cache.ts';
 import { importPeer, type PeerImport } from './peer.ts';
 import { importSkillUrl } from './skill-url.ts';
+import { checkOrigins } from './origin.ts';
 
 export { importPeer } from './peer.ts';
 export { rawSkillUrl, isTrusted, importSkillUrl } from './skill-url.ts';
@@ -74,8 +75,10 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
     merged.problems.push(...result.problems);
     if (result.skill) merged.add(result.skill, `registered by URL (${url})`, `url:${url}`, 'SKILL.md');
   });
+  const origins = checkOrigins(fed.peers, peerResults, fed.origin_keys);
+  merged.problems.push(...origins.problems);
   const imported = fed.peers.flatMap((peer, i) =>
-    peerResults[i]!.skills.map((skill) => ({ skill, peer: peer.name, order: i })),
+    origins.kept[i]!.map((skill) => ({ skill, peer: peer.name, order: i })),
   );
   // Shorter routes first, then config order (a stable sort keeps each peer's own order).
   imported.sort((a, b) => routeLength(a.skill) - routeLength(b.skill) || a.order - b.order);

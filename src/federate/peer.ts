@@ -14,7 +14,7 @@
  * publishes as its own is attributed to the peer; one it re-exports keeps its origin and gains
  * the route it came by (`via`). One that comes back to us (a cycle) is not imported.
  */
-import type { FeedSkill } from '../model/feed.ts';
+import { MAX_VIA, type FeedSkill } from '../model/feed.ts';
 import type { PeerConfig } from '../model/config.ts';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
 import {
@@ -53,6 +53,8 @@ export interface PeerImport {
   requests: number;
   /** The index answered 304 Not Modified. */
   notModified: boolean;
+  /** The registry the peer's index names, with the key it signs its own skills with (when it read). */
+  publisher?: { name: string; public_key?: string };
 }
 
 /** Rule ids of the feed reader's and the HTTP client's errors, as federation names them. */
@@ -95,11 +97,12 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
         : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
     now: ctx.now,
   });
-  const done = (skills: Skill[]): PeerImport => ({
+  const done = (skills: Skill[], publisher?: PeerImport['publisher']): PeerImport => ({
     skills,
     problems,
     requests: store.requests,
     notModified: store.notModified,
+    ...(publisher ? { publisher } : {}),
   });
 
   let reader: FeedReader;
@@ -110,12 +113,14 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     report('index.json', err);
     return done([]);
   }
+  const { name, public_key } = reader.index.registry;
+  const publisher = { name, ...(public_key !== undefined ? { public_key } : {}) };
   let entries: IndexEntry[];
   try {
     entries = await chooseEntries(peer, reader, report);
   } catch (err) {
     report('cards.json', err); // choosing by tag reads cards.json
-    return done([]);
+    return done([], publisher);
   }
 
   const seen = new Set<string>();
@@ -135,7 +140,10 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     },
     4,
   );
-  return done(imported.filter((s): s is Skill => s !== undefined));
+  return done(
+    imported.filter((s): s is Skill => s !== undefined),
+    publisher,
+  );
 }
 
 /** The index entries `peer.mode` asks for; allowlist names the peer lacks are reported. */
@@ -210,7 +218,14 @@ async function importSkill(
     files,
     digest: entry.digest,
     registry: origin,
-    source: { kind: 'peer', peer: peer.name, feed_url: feedUrl, ...(via.length > 0 ? { via } : {}) },
+    source: {
+      kind: 'peer',
+      peer: peer.name,
+      feed_url: feedUrl,
+      ...(via.length > 0 ? { via } : {}),
+      // Checked once every peer is read (federate): the origin's key may come from another peer's feed.
+      ...(feedSkill.origin_signature ? { origin_signature: feedSkill.origin_signature } : {}),
+    },
     health: feedSkill.summary.health,
     updated_at: feedSkill.card.updated_at,
   });
@@ -232,6 +247,12 @@ function route(
   const origin = own ? peer : skill.card.registry;
   const via = own ? [] : [...(skill.card.via ?? []), peer];
   const path = [origin, ...via];
+  if (via.length > MAX_VIA) {
+    throw reject(
+      'federation-route-too-long',
+      `"${skill.card.id}" came through ${via.length} registries; a route longer than ${MAX_VIA} is not imported`,
+    );
+  }
   if ((registry !== undefined && path.includes(registry)) || new Set(path).size !== path.length) {
     throw reject(
       'federation-cycle',

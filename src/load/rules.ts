@@ -81,9 +81,16 @@ export const VALIDATION_RULES = {
     meaning:
       'the same skill (same name, same files) is committed in other folders too: the first in path order is published, the copies (listed) are not',
   },
+  'tags-limit': {
+    ...WARNING,
+    meaning: 'more than 20 tags, or a tag over 64 characters: only the first 20 tags of at most 64 characters are kept',
+  },
   'description-required': { ...ERROR, meaning: '`description` is missing or empty' },
   'description-type': { ...ERROR, meaning: '`description` is not a string' },
-  'description-length': { ...FORGIVEN, meaning: '`description` is over 1024 characters' },
+  'description-length': {
+    ...FORGIVEN,
+    meaning: '`description` is over 1024 characters; search and routing read only the first 1,024 (the rest is cut)',
+  },
   'compatibility-type': { ...FORGIVEN, meaning: '`compatibility` is not a string' },
   'compatibility-length': { ...FORGIVEN, meaning: '`compatibility` is empty or over 500 characters' },
   'license-type': { ...FORGIVEN, meaning: '`license` is not a string' },

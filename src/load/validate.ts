@@ -19,6 +19,7 @@
  * | fields the spec does not define                                 | error  | warning (registry fields: silent)|
  * | visibility not public/private/group                             | error  | error (skipped)                  |
  */
+import { INDEXED_DESCRIPTION_CHARS, MAX_TAG_CHARS, MAX_TAGS, indexedTags } from '../search/bounds.ts';
 import {
   COMPATIBILITY_MAX,
   DESCRIPTION_MAX,
@@ -159,7 +160,11 @@ function readRegistryFields(
     visibility = 'private'; // never publish a skill whose intended audience is unclear
   }
   const fields = RegistryFields.parse({
-    tags: [...new Set(splitList(pick('tags')).map((t) => t.toLowerCase()))],
+    tags: boundedTags(
+      [...new Set(splitList(pick('tags')).map((t) => t.toLowerCase()))],
+      metadata.tags !== undefined ? 'metadata.tags' : 'tags',
+      problems,
+    ),
     domain: optionalString(pick('domain')),
     author: optionalString(pick('author')),
     version: optionalString(pick('version')),
@@ -169,6 +174,21 @@ function readRegistryFields(
     repository_url: optionalString(pick('repository_url', 'repository-url', 'repository')),
   });
   return { fields, problems };
+}
+
+/** At most MAX_TAGS tags of at most MAX_TAG_CHARS characters are kept; what is cut is reported. */
+function boundedTags(tags: string[], field: string, problems: FieldProblem[]): string[] {
+  const kept = indexedTags(tags);
+  if (kept.length === tags.length) return kept;
+  const long = tags.filter((t) => charLength(t) > MAX_TAG_CHARS).length;
+  const over = tags.length - long - kept.length;
+  problems.push({
+    severity: 'warning',
+    field,
+    rule: 'tags-limit',
+    message: `${tags.length} tags: ${[long ? `${long} over ${MAX_TAG_CHARS} characters` : '', over ? `${over} past the first ${MAX_TAGS}` : ''].filter(Boolean).join(' and ')} were dropped; keep the ${MAX_TAGS} that say best what the skill is about`,
+  });
+  return kept;
 }
 
 /** Top-level keys skillpress reads as registry fields (accepted silently in lenient mode). */
@@ -450,7 +470,7 @@ function validateDescription(raw: unknown, soft: Severity, problems: FieldProble
       severity: soft,
       field: 'description',
       rule: 'description-length',
-      message: `description is ${len} characters; the limit is ${DESCRIPTION_MAX}: keep what the skill does and when to use it, move detail into the body`,
+      message: `description is ${len} characters; the limit is ${DESCRIPTION_MAX}: keep what the skill does and when to use it, move detail into the body (search and routing read only the first ${INDEXED_DESCRIPTION_CHARS} characters; the other ${len - INDEXED_DESCRIPTION_CHARS} are cut)`,
     });
   }
   return raw;

@@ -55,7 +55,7 @@ export async function serve(options: ServeOptions): Promise<void> {
 
   // The handshake and tools/list need no catalog, and parsing a big feed would hold up the event
   // loop: answer them first and load the feed on first need, or shortly after start. A feed that
-  // cannot load ends the server.
+  // cannot load ends the server, once the requests waiting for it have their error answers.
   let current: Promise<FeedCatalog> | undefined;
   let fatal: Error | undefined;
   const transport = new LineTransport();
@@ -70,7 +70,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         },
         (err) => {
           fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
-          void transport.close();
+          setImmediate(() => void transport.close());
         },
       );
     }

@@ -55,7 +55,11 @@ export class LineTransport implements Transport {
   async close(): Promise<void> {
     if (this.#isClosed) return;
     this.#isClosed = true;
+    // Stop reading stdin for good: a stream left flowing keeps the process alive until the client closes it.
     this.#stdin.off('data', this.#onData);
+    this.#stdin.off('end', this.#onEnd);
+    this.#stdin.off('close', this.#onEnd);
+    this.#stdin.pause();
     this.#chunks = [];
     this.onclose?.();
     this.#resolveClosed();

@@ -25,6 +25,13 @@ export const PeerConfig = z.object({
     ),
   skills: z.array(z.string()).default([]).describe('Skill names for `allowlist`.'),
   tags: z.array(z.string()).default([]).describe('Tags for `tags`: a skill with any of them is imported.'),
+  public_key: z
+    .string()
+    .regex(/^ed25519:[A-Za-z0-9_-]{43}$/, 'must be "ed25519:" and the 32-byte key in base64url')
+    .optional()
+    .describe(
+      "The peer's signing key, pinned (`ed25519:…`, as its feed's `index.json` publishes it): its skills, and copies of them re-exported by other peers, count as verified only when signed with this key; a peer whose feed names another key is not imported.",
+    ),
 });
 export type PeerConfig = z.infer<typeof PeerConfig>;
 
@@ -60,6 +67,15 @@ export const FederationConfig = z.object({
     .array(z.string())
     .default(['raw.githubusercontent.com', 'gitlab.com', 'bitbucket.org'])
     .describe('Hosts that may be fetched for `skill_urls` (exact host names).'),
+  origin_keys: z
+    .record(
+      z.string(),
+      z.string().regex(/^ed25519:[A-Za-z0-9_-]{43}$/, 'must be "ed25519:" and the 32-byte key in base64url'),
+    )
+    .default({})
+    .describe(
+      'Signing keys of registries that are not direct peers, by registry name: their skills re-exported by a peer count as verified when signed with this key.',
+    ),
   reexport: z
     .boolean()
     .default(false)
@@ -120,6 +136,12 @@ export const SkillpressConfig = z.object({
           'Public URL of the published site, if known (absolute URLs in the discovery index stay relative without it).',
         ),
       description: z.string().optional().describe('One paragraph about the catalog, on the site and in the feed.'),
+      signing_key: z
+        .string()
+        .optional()
+        .describe(
+          "PEM file (PKCS#8, ed25519) of the key this registry signs its skills' origin statements with, relative to the working directory; made on the first build when missing. Must be outside the output and `.cache/`. `SKILLPRESS_SIGNING_KEY` (the PEM itself, e.g. a CI secret) wins. Unset: nothing is signed, and peers show this registry's skills re-exported by others as unverified.",
+        ),
     })
     .prefault({})
     .describe('Who publishes this catalog.'),

@@ -25,6 +25,14 @@ import { Encoding, Health, HealthStatus } from './skill.ts';
 export const FEED_VERSION = '1';
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** Most registries a skill's route (`via`) may name; a longer one is refused on import. */
+export const MAX_VIA = 8;
+
+const PublicKey = z
+  .string()
+  .regex(/^ed25519:[A-Za-z0-9_-]{43}$/, 'must be "ed25519:" and the 32-byte key in base64url')
+  .describe("An ed25519 public key: `ed25519:` and the key's 32 bytes in base64url (43 characters).");
 /** `sha256:<hex>`, the digest form of the discovery RFC and SEP-2640. */
 const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/, 'must be "sha256:" and 64 hex digits');
 
@@ -49,9 +57,16 @@ export const Card = z
       ),
     via: z
       .array(z.string())
+      .max(MAX_VIA)
       .optional()
       .describe(
         'An imported skill\'s route: the registries it passed through after its origin, the last being the one this feed imported it from (`["a"]`: registry → a → this feed). Absent when this feed imported it from its origin, and for this registry\'s own skills.',
+      ),
+    origin_verified: z
+      .boolean()
+      .optional()
+      .describe(
+        "An imported skill: `true` when this registry checked the origin's signature (`FeedSkill.origin_signature`) against the origin's key, pinned in its config or read from the origin's own feed; `false` otherwise (show it as unverified). Absent for this registry's own skills. A registry importing this feed checks the signature itself and never relies on this field.",
       ),
     updated_at: z.string().describe('When a file of the skill last changed (ISO 8601; capped by SOURCE_DATE_EPOCH).'),
     digest: Digest.describe("Content digest over every stored file's path and sha256."),
@@ -103,10 +118,35 @@ export const ScopedResource = z
   .object({ name: z.string().optional(), uri: z.string().optional(), description: z.string().optional() })
   .catchall(z.unknown());
 
+export const OriginSignature = z
+  .object({
+    registry: z.string().describe("The origin registry the statement names (the card's `registry`)."),
+    id: z.string().describe("The skill's id."),
+    digest: Digest.describe("The skill's content digest (the card's `digest`)."),
+    key: PublicKey.describe(
+      "The key that signed. It says which key to check with, never that it is trusted: the verifier uses the key it has for `registry` (pinned, or from that registry's own feed).",
+    ),
+    signature: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{86}$/)
+      .describe(
+        'ed25519 signature, base64url, of the UTF-8 bytes `skillpress-origin-v1\\nregistry <registry>\\nid <id>\\ndigest <digest>\\n`.',
+      ),
+  })
+  .meta({
+    id: 'OriginSignature',
+    description:
+      "The origin registry's signed statement that it publishes this skill with this content. Re-exporters pass it through unchanged.",
+  });
+export type OriginSignature = z.infer<typeof OriginSignature>;
+
 export const FeedSkill = z
   .object({
     feed_version: z.literal(FEED_VERSION),
     card: Card,
+    origin_signature: OriginSignature.optional().describe(
+      "The origin registry's signature over (registry, id, content digest): made by this registry for its own skills when it has a signing key, passed through unchanged for imported ones. Absent when the origin signs nothing.",
+    ),
     summary: z.object({
       license: z.string().optional(),
       compatibility: z.string().optional(),
@@ -152,6 +192,9 @@ export const FeedIndex = z
       title: z.string(),
       url: z.string().optional(),
       description: z.string().optional(),
+      public_key: PublicKey.optional().describe(
+        "The key this registry signs its own skills' origin statements with (`FeedSkill.origin_signature`). Absent: it signs nothing.",
+      ),
     }),
     generated_at: z.string().describe('When the build ran (ISO 8601; SOURCE_DATE_EPOCH when set).'),
     counts: z
@@ -217,11 +260,29 @@ export type DiscoverySkill = z.infer<typeof DiscoverySkill>;
 export const DISCOVERY_SCHEMA_URL = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
 
 export const DiscoveryIndex = z
-  .object({ $schema: z.literal(DISCOVERY_SCHEMA_URL), skills: z.array(DiscoverySkill) })
+  .object({
+    $schema: z.literal(DISCOVERY_SCHEMA_URL),
+    registry: z
+      .object({ name: z.string(), public_key: PublicKey })
+      .optional()
+      .describe(
+        "skillpress's addition: the publishing registry and the key it signs its skills' origin statements with (the same as in its feed's index.json).",
+      ),
+    skills: z.array(DiscoverySkill),
+  })
   .meta({ id: 'DiscoveryIndex', description: '`/.well-known/agent-skills/index.json` beside the feed (RFC v0.2.0).' });
 export type DiscoveryIndex = z.infer<typeof DiscoveryIndex>;
 
 /** The schemas published as JSON Schema beside the feed, by file name stem. */
-export const PUBLISHED_SCHEMAS = { FeedIndex, Cards, Card, FeedSkill, FeedFile, Changes, DiscoveryIndex } as const;
+export const PUBLISHED_SCHEMAS = {
+  FeedIndex,
+  Cards,
+  Card,
+  FeedSkill,
+  FeedFile,
+  OriginSignature,
+  Changes,
+  DiscoveryIndex,
+} as const;
 
 export { HealthStatus };

@@ -83,7 +83,18 @@ export const SkillSource = z.discriminatedUnion('kind', [
    * Imported from peer `peer`. `via`: the registries it passed through after its origin (the
    * skill's `registry`), ending with `peer`; absent (or empty) when `peer` is its origin.
    */
-  z.object({ kind: z.literal('peer'), peer: z.string(), feed_url: z.string(), via: z.array(z.string()).optional() }),
+  z.object({
+    kind: z.literal('peer'),
+    peer: z.string(),
+    feed_url: z.string(),
+    via: z.array(z.string()).optional(),
+    /** The origin's signed statement, as the peer published it (passed through unchanged when re-exported). */
+    origin_signature: z
+      .object({ registry: z.string(), id: z.string(), digest: z.string(), key: z.string(), signature: z.string() })
+      .optional(),
+    /** Whether the origin's signature was checked against the origin's key (pinned, or from its own feed). */
+    origin_verified: z.boolean().optional(),
+  }),
   z.object({ kind: z.literal('url'), skill_md_url: z.string(), skill_md_raw_url: z.string() }),
 ]);
 export type SkillSource = z.infer<typeof SkillSource>;

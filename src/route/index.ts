@@ -12,4 +12,4 @@ export {
   type Retrieval,
 } from './retrieve.ts';
 export { accepts, evidenceOf, RULE, RULE_TEXT, ruleJudge, strength, type Evidence, type Judgement } from './rule.ts';
-export { modelPrompt, oneLine, parseModelAnswer, replyText, type ModelPrompt } from './model.ts';
+export { modelPrompt, oneLine, parseModelAnswer, quotedDescription, replyText, type ModelPrompt } from './model.ts';

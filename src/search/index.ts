@@ -52,6 +52,7 @@ import {
   tokenizeText,
 } from './text.ts';
 
+import { indexedDescription, indexedTags } from './bounds.ts';
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
 
 /** What the feed builder hands over for each public skill. */
@@ -70,6 +71,8 @@ export interface SearchEntry {
   /** SKILL.md body (markdown); goes into the body index only. */
   body: string;
   registry: string;
+  /** An imported skill's origin as the site says it (`verified from c`, `from c, via b, unverified`). */
+  origin?: string;
   version?: string;
 }
 
@@ -82,6 +85,7 @@ export interface SearchDoc {
   tags: string[];
   domain?: string;
   registry: string;
+  origin?: string;
   version?: string;
 }
 
@@ -179,7 +183,7 @@ const KEYWORD_QUERY_WORDS = 3;
 const SPARE_SCORES = 16;
 
 const META_FIELDS = Object.keys(FIELD_BOOSTS) as Array<keyof typeof FIELD_BOOSTS>;
-const STORED_FIELDS = ['name', 'title', 'description', 'tags', 'domain', 'registry', 'version'] as const;
+const STORED_FIELDS = ['name', 'title', 'description', 'tags', 'domain', 'registry', 'origin', 'version'] as const;
 const LIST_FIELDS = new Set(['tags', 'headings', 'paths']);
 
 /** Typo tolerance: none for short terms, one edit from 4 characters, two from 8. */
@@ -200,9 +204,32 @@ const metaOptions: Options<Record<string, unknown>> = {
   storeFields: [...STORED_FIELDS],
   // Lists are indexed one item per line (paths are tokenized per line) and stored as arrays.
   stringifyField: (value, field) => (LIST_FIELDS.has(field) && Array.isArray(value) ? value.join('\n') : String(value)),
-  tokenize: (text, field) => (field === 'paths' ? text.split('\n').flatMap(tokenizePath) : tokenizeText(text)),
-  processTerm: (term, field) => (field === 'paths' ? normalizePathTerm(term) : normalizeTerm(term)),
+  tokenize: (text, field) =>
+    field === 'paths'
+      ? text.split('\n').flatMap(tokenizePath)
+      : field === 'description'
+        ? descriptionTokens(text)
+        : tokenizeText(text),
+  processTerm: (term, field) =>
+    term.startsWith(NOT_INDEXED) ? undefined : field === 'paths' ? normalizePathTerm(term) : normalizeTerm(term),
 };
+
+/** Marks a token that counts toward its field's length but is not indexed. */
+const NOT_INDEXED = '\u0000';
+
+/**
+ * A description's tokens: those of its first 1,024 characters are indexed (./bounds.ts); the
+ * words only the rest holds still count toward its length, so BM25 weighs each indexed word of a
+ * long description for less, and the catalog's average length is what the whole descriptions make.
+ */
+function descriptionTokens(text: string): string[] {
+  const head = indexedDescription(text);
+  if (head.length === text.length) return tokenizeText(text);
+  const indexed = tokenizeText(head);
+  const kept = new Set(indexed);
+  const rest = tokenizeText(text).filter((t) => !kept.has(t));
+  return [...indexed, ...rest.map((t) => NOT_INDEXED + t)];
+}
 
 const bodyOptions: Options<Record<string, unknown>> = {
   idField: 'id',
@@ -246,8 +273,9 @@ export function buildSearchIndexes(
     const doc: Record<string, unknown> = {
       id: e.id,
       name: e.name,
+      // Bounded: a skill that says everything must not match everything (./bounds.ts; descriptionTokens).
       description: e.description,
-      tags: e.tags,
+      tags: indexedTags(e.tags),
       headings: e.headings,
       paths: e.paths,
       registry: e.registry,
@@ -255,6 +283,7 @@ export function buildSearchIndexes(
     if (e.domain !== undefined) doc.domain = e.domain;
     if (e.version !== undefined) doc.version = e.version;
     if (e.title !== undefined) doc.title = e.title;
+    if (e.origin !== undefined) doc.origin = e.origin;
     meta.add(doc);
     body.add({ id: e.id, body: terms(e.body) });
   }

@@ -6,6 +6,7 @@
  * Browser-safe.
  */
 import { cosine, type Embedder } from './embedder.ts';
+import { indexedDescription } from '../search/bounds.ts';
 
 export interface DescribedSkill {
   id: string;
@@ -18,9 +19,12 @@ const MIN_SKILLS = 5;
 /** Skills embedded between two yields to the event loop by `build` (about 60 ms of work). */
 const CHUNK = 256;
 
-/** The text embedded for a skill: its name in words, then its description. */
+/**
+ * The text embedded for a skill: its name in words, then its description, as much of it as
+ * search indexes: the average of a whole vocabulary sits close to every request.
+ */
 export function purposeText(skill: DescribedSkill): string {
-  return `${skill.name.replace(/[-_]+/g, ' ')}: ${skill.description}`;
+  return `${skill.name.replace(/[-_]+/g, ' ')}: ${indexedDescription(skill.description)}`;
 }
 
 /**

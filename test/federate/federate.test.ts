@@ -65,7 +65,13 @@ describe('federate', () => {
     expect(names(result)).toEqual(['acme/csv-clean', 'acme/pdf-tools', 'home/local-one', 'home/shared-name']);
 
     const pdf = result.skills.find((s) => s.name === 'pdf-tools')!;
-    expect(pdf.source).toEqual({ kind: 'peer', peer: 'acme', feed_url: `${server.url}/feed/v1/index.json` });
+    // The peer signs nothing: imported, and marked unverified.
+    expect(pdf.source).toEqual({
+      kind: 'peer',
+      peer: 'acme',
+      feed_url: `${server.url}/feed/v1/index.json`,
+      origin_verified: false,
+    });
     expect(pdf.registry_fields.tags).toEqual(['pdf', 'documents']);
     for (const file of pdf.files) {
       const original = await readFile(path.join(tmp, 'peer-skills', 'pdf-tools', file.path));

@@ -5,6 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { buildFixtureSite, SKILLS, type BuiltFixture } from './helpers/fixture.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
@@ -15,11 +18,15 @@ const servers: StaticServer[] = [];
 let site: StaticServer;
 let browser: Browser;
 
+let keyDir: string;
+
 beforeAll(async () => {
   if (skip) return;
+  keyDir = await mkdtemp(path.join(tmpdir(), 'skillpress-key-'));
   const peer = await buildFixtureSite({
     skills: SKILLS.filter((s) => s.name === 'pdf-toolkit'),
-    config: { registry: { name: 'acme', title: 'Acme skills' } },
+    // The peer signs its skills (its key made by this first build, outside the output): the site says verified.
+    config: { registry: { name: 'acme', title: 'Acme skills', signing_key: path.join(keyDir, 'acme.pem') } },
   });
   built.push(peer);
   const peerServer = await serveStatic({ root: peer.outDir });
@@ -41,6 +48,7 @@ afterAll(async () => {
   await browser?.close();
   for (const s of servers) await s.close();
   for (const b of built) await b.cleanup();
+  if (keyDir) await rm(keyDir, { recursive: true, force: true });
 });
 
 describe.skipIf(skip)('imported skills on the site', () => {
@@ -51,7 +59,9 @@ describe.skipIf(skip)('imported skills on the site', () => {
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(site.url);
     expect(await page.locator('#results > li').count()).toBe(2);
-    expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe('from acme');
+    expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe(
+      'verified from acme',
+    );
     expect(await page.locator('#results > li[data-id="invoice-reconciler"] .card-registry').count()).toBe(0);
 
     const searchRequest = page.waitForRequest((r) => r.url().endsWith('search.json'));
@@ -60,11 +70,13 @@ describe.skipIf(skip)('imported skills on the site', () => {
     await page.waitForFunction(
       () => document.querySelector<HTMLElement>('#results > li')?.dataset.id === 'pdf-toolkit',
     );
-    expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe('from acme');
+    expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe(
+      'verified from acme',
+    );
 
     await page.click('#results > li[data-id="pdf-toolkit"] h3 a');
     await page.waitForURL(`${site.url}skills/pdf-toolkit/`);
-    expect(await page.locator('[data-tier="card"] .badge-accent').textContent()).toBe('from acme');
+    expect(await page.locator('[data-tier="card"] .badge-accent').textContent()).toBe('verified from acme');
     expect(await page.locator('[data-tier="summary"]').textContent()).toContain('acme');
     // Not re-exported here: it installs from the peer, which the summary links to.
     expect(await page.textContent('#skills-add-snippet')).toBe(`npx skills add ${servers[0]!.url} --skill pdf-toolkit`);

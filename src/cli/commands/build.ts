@@ -36,6 +36,7 @@ export const build: Command = {
       site: !values['no-site'],
       cwd: process.cwd(),
       sourceDateEpoch: sourceDateEpoch(process.env),
+      signingKey: process.env.SKILLPRESS_SIGNING_KEY,
       elasticsearch,
       log,
       progress: true,

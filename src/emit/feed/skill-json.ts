@@ -4,6 +4,7 @@ import { FEED_VERSION, type Card, type FeedFile, type FeedSkill } from '../../mo
 import { fileBytes } from '../../load/read-file.ts';
 import type { TokenCounts } from '../../lib/token-counts.ts';
 import { encodePath } from '../../lib/paths.ts';
+import type { Signer } from '../../lib/signing.ts';
 
 export const SKILL_MD = 'SKILL.md';
 
@@ -83,7 +84,19 @@ export interface SkillJsonResult {
   problems: Problem[];
 }
 
-export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: FileTokens }): SkillJsonResult {
+/**
+ * The origin's signed statement: made here for this registry's own skills (when it has a key),
+ * and for an imported skill the one its peer published, unchanged.
+ */
+function originSignature(skill: Skill, signer: Signer | undefined): FeedSkill['origin_signature'] {
+  if (skill.source.kind === 'peer') return skill.source.origin_signature;
+  return signer?.sign({ registry: skill.registry, id: skill.id, digest: skill.digest });
+}
+
+export function skillJson(
+  skill: Skill,
+  opts: { withArchive: boolean; tokens: FileTokens; signer?: Signer },
+): SkillJsonResult {
   const problems: Problem[] = [];
   const skillMd = skill.files.find((f) => f.path === SKILL_MD);
   const skillMdText = skillMd?.content !== undefined ? fileBytes(skillMd).toString('utf8') : '';
@@ -99,6 +112,7 @@ export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: Fi
     registry: skill.registry,
     // An imported skill keeps its origin (registry) and the route it came by (federation).
     ...(skill.source.kind === 'peer' && skill.source.via?.length ? { via: skill.source.via } : {}),
+    ...(skill.source.kind === 'peer' ? { origin_verified: skill.source.origin_verified === true } : {}),
     updated_at: skill.updated_at,
     digest: skill.digest,
     tokens: skillMd ? (tokensOf(skillMd, opts.tokens) ?? 0) : 0,
@@ -120,9 +134,11 @@ export function skillJson(skill: Skill, opts: { withArchive: boolean; tokens: Fi
   });
   const requirements = skill.frontmatter.requirements;
   const src = sourceUrl(skill);
+  const signature = originSignature(skill, opts.signer);
   const feedSkill: FeedSkill = {
     feed_version: FEED_VERSION,
     card,
+    ...(signature ? { origin_signature: signature } : {}),
     summary: {
       ...(skill.license !== undefined ? { license: skill.license } : {}),
       ...(skill.compatibility !== undefined ? { compatibility: skill.compatibility } : {}),

@@ -49,6 +49,8 @@ import { resolveInside } from '../../lib/fs.ts';
 import { FileCache, keptText } from '../../lib/file-cache.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
+import type { Signer } from '../../lib/signing.ts';
+import { originLabel } from '../../site/catalog.ts';
 
 import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../../lib/layout.ts';
 
@@ -76,6 +78,8 @@ export interface WriteFeedOptions {
    * search terms of each SKILL.md body. Deleting it is always safe.
    */
   cacheDir?: string;
+  /** This registry's signing key: its own skills' origin statements are signed, its public half published. */
+  signer?: Signer;
 }
 
 export interface FeedSummary {
@@ -223,8 +227,10 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   const files = written.reduce((n, w) => n + w.stored, 0);
   writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
   if (ctx.scope === 'published') {
+    const signer = ctx.opts.signer;
     const disc: DiscoveryIndex = {
       $schema: DISCOVERY_SCHEMA_URL,
+      ...(signer ? { registry: { name: opts.config.registry.name, public_key: signer.publicKey } } : {}),
       skills: written.flatMap((w) => (w.disc ? [w.disc] : [])),
     };
     ctx.out.write(`${DISCOVERY_PATH}/index.json`, pretty(disc));
@@ -303,7 +309,7 @@ function chooseSkills(
 async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill> {
   const withArchive = !isImported(skill) || ctx.reexport;
   const tokens = await fileTokens(skill.files, ctx.tokens);
-  const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens });
+  const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens, signer: ctx.opts.signer });
   const entries = writeRawFiles(skill, json, problems, ctx);
   const written = ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
   const disc = ctx.scope === 'published' ? await writeArchives(skill, card, entries, ctx) : undefined;
@@ -405,8 +411,9 @@ async function writeArchives(
   };
 }
 
-/** The search entry of a written skill. */
-function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
+/** The search entry of a written skill; `local`: this registry's name. */
+function searchEntry({ skill, card }: WrittenSkill, local: string): SearchEntry {
+  const origin = originLabel(card, local);
   return {
     id: skill.id,
     name: skill.name,
@@ -418,6 +425,7 @@ function searchEntry({ skill, card }: WrittenSkill): SearchEntry {
     paths: skill.files.map((f) => f.path),
     body: skill.body,
     registry: skill.registry,
+    ...(origin !== undefined ? { origin } : {}),
     ...(card.version !== undefined ? { version: card.version } : {}),
   };
 }
@@ -446,7 +454,10 @@ function writeParts(
   const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: ctx.generatedAt, skills: cards };
   part('cards', 'cards.json', pretty(cardsDoc));
 
-  const { search, body } = buildSearchIndexes(written.map(searchEntry), keptBodyTerms(ctx.bodyTerms));
+  const { search, body } = buildSearchIndexes(
+    written.map((w) => searchEntry(w, ctx.opts.config.registry.name)),
+    keptBodyTerms(ctx.bodyTerms),
+  );
   part('search', SEARCH_FILE, JSON.stringify(search));
   part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
 
@@ -481,6 +492,7 @@ function writeIndex(
       title: registry.title,
       ...(registry.url !== undefined ? { url: registry.url } : {}),
       ...(registry.description !== undefined ? { description: registry.description } : {}),
+      ...(ctx.opts.signer ? { public_key: ctx.opts.signer.publicKey } : {}),
     },
     generated_at: ctx.generatedAt,
     counts,

@@ -59,7 +59,7 @@ export function renderCard(
   fill(
     card,
     'registry',
-    doc.registry && doc.registry !== localRegistry ? doc.registry : undefined,
+    doc.registry && doc.registry !== localRegistry ? (doc.origin ?? `from ${doc.registry}`) : undefined,
     undefined,
     '.card-registry',
   );
