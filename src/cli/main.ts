@@ -1,5 +1,6 @@
 /** skillpress command line: `skillpress <command> [options]`. */
 import { EXIT, UsageError, type Command } from './args.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 interface CommandEntry {
   name: string;
@@ -101,8 +102,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`skillpress ${name}: ${err.message}\nusage: ${command.usage}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`skillpress ${name}: ${(err as Error).message}\n`);
-    if (process.env.SKILLPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    process.stderr.write(`skillpress ${name}: ${errorMessage(err)}\n`);
+    if (process.env.SKILLPRESS_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : errorMessage(err)}\n`);
     return EXIT.invalid;
   }
 }

@@ -25,7 +25,7 @@ import {
   storedFile,
   validateFrontMatter,
 } from '../load/index.ts';
-import { InvalidInputError, SkillpressError } from '../lib/errors.ts';
+import { InvalidInputError, SkillpressError, errorMessage } from '../lib/errors.ts';
 import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
 import { FeedReader, type IndexEntry, type VerifiedFile } from '../feed-reader/reader.ts';
@@ -80,7 +80,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
       skill: `peer:${peer.name}`,
       file: item,
       rule: ruleOf(err),
-      message: `peer "${peer.name}", ${item}: ${(err as Error).message}`,
+      message: `peer "${peer.name}", ${item}: ${errorMessage(err)}`,
     });
   };
   const store = new RemoteStore(indexUrlOf(peer.url), {

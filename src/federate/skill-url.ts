@@ -7,6 +7,7 @@
 import type { Problem, Skill } from '../model/skill.ts';
 import { assembleSkill, isLoadable, parseSkillMarkdown, storedFile, validateFrontMatter } from '../load/index.ts';
 import { Cache, conditionalGet } from '../feed-reader/cache.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 /**
  * Seed 001's translation rules:
@@ -109,7 +110,7 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
   } catch (err) {
     // Unreachable: serve the last good copy, marked unhealthy, if there is one.
     const previous = await ctx.cache.lastAnswer(rawUrl);
-    const detail = (err as Error).message;
+    const detail = errorMessage(err);
     if (!previous) {
       report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
       return { problems };

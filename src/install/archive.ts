@@ -9,7 +9,7 @@
 import { gunzipSync } from 'node:zlib';
 import { inflateSync } from 'fflate';
 import tar from 'tar-stream';
-import { InvalidInputError, UnsafePathError } from '../lib/errors.ts';
+import { InvalidInputError, UnsafePathError, errorMessage } from '../lib/errors.ts';
 import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
 import { fileTreeProblem, pathProblem, quotePath } from '../lib/paths.ts';
 
@@ -89,7 +89,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
   } catch (err) {
     if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
       throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
-    throw invalid(`gzip: ${(err as Error).message}`);
+    throw invalid(`gzip: ${errorMessage(err)}`);
   }
   const files: Files = new Map();
   const budget = { left: maxBytes, max: maxBytes };
@@ -104,7 +104,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
         try {
           entryPath(header.name, true);
         } catch (err) {
-          return fail((err as Error).message);
+          return fail(errorMessage(err));
         }
         stream.on('end', next).resume();
         return;
@@ -121,7 +121,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
           add(files, header.name, Buffer.concat(chunks), header.mode, budget);
           next();
         } catch (err) {
-          extract.destroy(err as Error);
+          extract.destroy(err instanceof Error ? err : new Error(errorMessage(err)));
         }
       });
     });
@@ -194,7 +194,7 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
         // One byte of room beyond the declared size: an entry that inflates to more is caught, not truncated.
         out = Buffer.from(inflateSync(data, { out: new Uint8Array(size + 1) }));
       } catch (err) {
-        throw invalid(`zip: entry ${quotePath(name)}: ${(err as Error).message}`);
+        throw invalid(`zip: entry ${quotePath(name)}: ${errorMessage(err)}`);
       }
     } else
       throw invalid(

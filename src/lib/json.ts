@@ -9,7 +9,7 @@
  * `rule` tells the cases apart: `too-large`, `too-deep`, `invalid-json`, `schema`.
  */
 import type { z } from 'zod';
-import { InvalidInputError } from './errors.ts';
+import { InvalidInputError, errorMessage } from './errors.ts';
 
 /** JSON documents skillpress reads are a few levels deep; front matter nests a little more. */
 export const MAX_JSON_DEPTH = 64;
@@ -35,7 +35,7 @@ export function parseJsonText(input: Uint8Array | string, where: string, limits:
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError(`${where}: not valid JSON: ${(err as Error).message}`, { rule: 'invalid-json', cause: err });
+    throw new InvalidInputError(`${where}: not valid JSON: ${errorMessage(err)}`, { rule: 'invalid-json', cause: err });
   }
 }
 

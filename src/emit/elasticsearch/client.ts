@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
+import { errorMessage } from '../../lib/errors.ts';
 
 export const DEFAULT_URL = 'http://127.0.0.1:9200';
 
@@ -71,7 +72,7 @@ export function createClient(conn: ConnectionOptions): Client {
       ca = readFileSync(conn.caFile);
     } catch (err) {
       throw new Error(
-        `cannot read CA file ${conn.caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        `cannot read CA file ${conn.caFile}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`,
       );
     }
   }

@@ -176,7 +176,7 @@ export async function ingestCatalog(
       conn,
     );
     const wrapped = new Error(message);
-    wrapped.name = (err as Error).name;
+    if (err instanceof Error) wrapped.name = err.name;
     throw Object.assign(wrapped, { cause: err });
   } finally {
     if (!options.client) await client.close();

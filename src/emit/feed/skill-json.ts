@@ -4,6 +4,7 @@ import { FEED_VERSION, type Card, type FeedFile, type FeedSkill } from '../../mo
 import { fileBytes } from '../../load/read-file.ts';
 import type { TokenCounts } from '../../lib/token-counts.ts';
 import { encodePath } from '../../lib/paths.ts';
+import { errorMessage } from '../../lib/errors.ts';
 
 export const SKILL_MD = 'SKILL.md';
 
@@ -51,7 +52,7 @@ function scopedList(
   try {
     data = JSON.parse(file.content);
   } catch (err) {
-    report(`not valid JSON (${(err as Error).message}); its ${key} are not listed in the feed`);
+    report(`not valid JSON (${errorMessage(err)}); its ${key} are not listed in the feed`);
     return [];
   }
   const list = Array.isArray(data) ? data : (data as Record<string, unknown> | null)?.[key];
