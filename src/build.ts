@@ -28,7 +28,7 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
-import { headersFile } from './serve/headers.ts';
+import { headersFile } from './site/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
 
 /** Named like the flags of `skillpress build`. */

@@ -15,7 +15,7 @@ import type { FileCache } from '../lib/file-cache.ts';
 import { resolveInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { pMap } from '../lib/p-map.ts';
-import { isActiveFile } from '../serve/headers.ts';
+import { isActiveFile } from './headers.ts';
 import { formatBytes } from './catalog.ts';
 import { readFeedFile } from './feed-data.ts';
 import { languageFor } from './languages.ts';
