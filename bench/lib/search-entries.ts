@@ -63,7 +63,7 @@ export function realisticEntries(count: number): SearchEntry[] {
   const entries: SearchEntry[] = [];
   const names = new Set<string>();
   for (let i = 0; i < count; i++) {
-    let name = '';
+    let name: string;
     do name = [word(), word(), ...(rand() < 0.5 ? [word()] : [])].join('-').slice(0, 64).replace(/-+$/, '');
     while (names.has(name));
     names.add(name);

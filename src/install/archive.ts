@@ -50,7 +50,10 @@ export async function unpack(bytes: Buffer, maxBytes: number): Promise<Unpacked>
   if (clash) throw new UnsafePathError(`archive: ${clash}`, { rule: 'unsafe-path' });
   const kept: Files = new Map();
   const left: string[] = [];
-  for (const [p, file] of files) ignored(p) ? left.push(p) : kept.set(p, file);
+  for (const [p, file] of files) {
+    if (ignored(p)) left.push(p);
+    else kept.set(p, file);
+  }
   return { files: kept, ignored: left };
 }
 

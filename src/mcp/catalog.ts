@@ -146,7 +146,7 @@ export class FeedCatalog {
     try {
       return JSON.parse(bytes.toString('utf8'));
     } catch (err) {
-      throw new Error(`${ref.path}: not JSON (${errorMessage(err)})`);
+      throw new Error(`${ref.path}: not JSON (${errorMessage(err)})`, { cause: err });
     }
   }
 

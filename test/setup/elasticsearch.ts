@@ -41,7 +41,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   try {
     instance = await startElasticsearch({ port: 9200 });
   } catch (err) {
-    if (ci) throw new Error(`cannot start Elasticsearch for the tests: ${errorMessage(err)}`);
+    if (ci) throw new Error(`cannot start Elasticsearch for the tests: ${errorMessage(err)}`, { cause: err });
     process.stderr.write(
       `\n*** SKIPPING Elasticsearch tests: cannot start Elasticsearch: ${errorMessage(err)} ***\n\n`,
     );

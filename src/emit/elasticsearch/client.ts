@@ -73,6 +73,7 @@ export function createClient(conn: ConnectionOptions): Client {
     } catch (err) {
       throw new Error(
         `cannot read CA file ${conn.caFile}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`,
+        { cause: err },
       );
     }
   }

@@ -37,12 +37,12 @@ async function readJson(file: string): Promise<Record<string, unknown>> {
   try {
     raw = await readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`);
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`, { cause: err });
   }
   try {
     return JSON.parse(raw) as Record<string, unknown>;
   } catch (err) {
-    throw new Error(`${file}: not valid JSON: ${errorMessage(err)}`);
+    throw new Error(`${file}: not valid JSON: ${errorMessage(err)}`, { cause: err });
   }
 }
 
