@@ -6,8 +6,7 @@
  * `__pycache__/`…) are left out, as the build leaves them out. Of an entry's mode only the
  * executable bits count (never setuid, setgid or sticky). Nothing touches the disk here.
  */
-import { gunzipSync } from 'node:zlib';
-import { inflateSync } from 'fflate';
+import { gunzipSync, inflateRawSync } from 'node:zlib';
 import tar from 'tar-stream';
 import { InvalidInputError, UnsafePathError, errorMessage } from '../lib/errors.ts';
 import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
@@ -90,8 +89,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
   try {
     raw = gunzipSync(bytes, { maxOutputLength: maxBytes + 64 * 1024 });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
+    if (isTooLarge(err)) throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
     throw invalid(`gzip: ${errorMessage(err)}`);
   }
   const files: Files = new Map();
@@ -194,9 +192,12 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
     if (method === 0) out = Buffer.from(data);
     else if (method === 8) {
       try {
-        // One byte of room beyond the declared size: an entry that inflates to more is caught, not truncated.
-        out = Buffer.from(inflateSync(data, { out: new Uint8Array(size + 1) }));
+        // One byte of room beyond the declared size: an entry that inflates to more stops there
+        // (zlib refuses to grow the output) and is refused below, never inflated in full.
+        out = inflateRawSync(data, { maxOutputLength: size + 1 });
       } catch (err) {
+        if (isTooLarge(err))
+          throw invalid(`zip: entry ${quotePath(name)} unpacks to more than the ${size} bytes it declares`);
         throw invalid(`zip: entry ${quotePath(name)}: ${errorMessage(err)}`);
       }
     } else
@@ -208,6 +209,11 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
     add(files, name, out, madeBy === 3 ? mode : undefined, budget);
   }
   return files;
+}
+
+/** zlib's refusal to produce more than `maxOutputLength` bytes. */
+function isTooLarge(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === 'ERR_BUFFER_TOO_LARGE';
 }
 
 function findEocd(bytes: Buffer): number {
