@@ -32,7 +32,8 @@ export function pathProblem(p: string): string | undefined {
   for (const segment of p.split('/')) {
     if (segment === '') return 'has an empty segment ("//" or a trailing "/")';
     if (segment === '.' || segment === '..') return `has a "${segment}" segment`;
-    if (encoder.encode(segment).length > MAX_SEGMENT_BYTES) return `has a segment longer than ${MAX_SEGMENT_BYTES} bytes`;
+    if (encoder.encode(segment).length > MAX_SEGMENT_BYTES)
+      return `has a segment longer than ${MAX_SEGMENT_BYTES} bytes`;
   }
   return undefined;
 }
