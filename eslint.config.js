@@ -108,6 +108,13 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware: an assertion (`x!`, `x as T`) the compiler can see through is an error, so the
+    // `!`s that stay are the ones it cannot (an index known to be in range, a key just set).
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-unnecessary-type-assertion': 'error' },
+  },
+  {
     // Tests and benchmarks read JSON answers (tool results, --json output) whose shape is what
     // they go on to assert; typing each one would restate the schemas under test.
     files: ['test/**', 'bench/**'],

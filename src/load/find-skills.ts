@@ -197,7 +197,7 @@ function readFolder(walk: Walk, dir: string, owner: FoundSkill | undefined): Lis
       for (const raw of readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })) {
         const name = decodeName(raw.name);
         if (name === undefined) undecodable.push(escapeBytes(raw.name));
-        else entries.push(Object.assign(raw, { name }) as unknown as Dirent);
+        else entries.push(Object.assign(raw, { name }));
       }
     }
     entries.sort((a, b) => byCodeUnit(a.name, b.name));

@@ -125,7 +125,7 @@ export class LineTransport implements Transport {
 
 function idOf(value: unknown): string | number | null {
   if (value && typeof value === 'object' && 'id' in value) {
-    const id = (value as { id: unknown }).id;
+    const id = value.id;
     if (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) return id;
   }
   return null;

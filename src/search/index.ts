@@ -394,7 +394,7 @@ export class SkillSearch {
         const { meta, body } = plans[i]!;
         perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only));
         if (mode === 'all' && only === undefined && order.length > 1)
-          perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
+          perToken[i].mark((only = this.mask ??= new Uint8Array(this.size)));
       }
       const words = plans.map((p, i): QueryWord => ({
         word: p.word,

@@ -364,7 +364,7 @@ async function switchAliases(
     }
     actions.push({ add: { index: target[key], alias } });
   }
-  await client.indices.updateAliases({ actions: actions as never });
+  await client.indices.updateAliases({ actions });
 }
 
 /** Delete what the aliases pointed to before, and versioned indexes left by interrupted ingests. */
