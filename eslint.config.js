@@ -121,6 +121,17 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The unit layer runs in process (test/vitest.config.ts): spawning belongs to *.cli.test.ts.
+    files: ['test/**/*.test.ts'],
+    ignores: ['test/**/*.{cli,stdio,es,browser}.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'node:child_process', message: 'Unit tests spawn nothing: name the file *.cli.test.ts.' }] },
+      ],
+    },
+  },
+  {
     // Code that runs in the browser: the site's scripts and the dev server's reload client.
     files: ['src/site/client/**', 'src/serve/dev-client.js'],
     languageOptions: { globals: globals.browser },
