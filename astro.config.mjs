@@ -4,6 +4,8 @@
 import { defineConfig } from 'astro/config';
 
 export default defineConfig({
+  // The site's pages, components, layouts and styles live beside the code that feeds them.
+  srcDir: './src/site',
   output: 'static',
   trailingSlash: 'ignore',
   build: {

@@ -67,7 +67,7 @@ async function measureFeed(skills: number): Promise<FeedRow> {
   let best = Infinity;
   let cpu = 0;
   let out = '';
-  let summary;
+  let summary: Awaited<ReturnType<typeof writeFeed>> | undefined;
   for (let run = 0; run < RUNS; run++) {
     out = path.join(work, `out-${skills}-${run}`);
     const cpu0 = process.cpuUsage();

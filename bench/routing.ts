@@ -281,7 +281,7 @@ async function main(): Promise<void> {
     }
     const outcomes = await runSet(set);
     all.push(...outcomes);
-    for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
+    for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split]) {
       const [search, rule, model, candidates] = report(
         set,
         outcomes.filter((o) => o.request.split === split),

@@ -200,7 +200,8 @@ async function withLock(dir, fn) {
       if (err.code !== 'EEXIST') throw err;
       const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
       if (!holder || !alive(holder)) await rm(lock, { force: true });
-      else if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock} (held by pid ${holder})`);
+      else if (Date.now() > deadline)
+        throw new Error(`timed out waiting for ${lock} (held by pid ${holder})`, { cause: err });
       else await sleep(500);
     }
   }

@@ -29,7 +29,7 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { loadConfig, skillsLoadOptions } from './config/load.ts';
-import { headersFile } from './serve/headers.ts';
+import { headersFile } from './site/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
 import type { IngestResult } from './emit/elasticsearch/ingest.ts';

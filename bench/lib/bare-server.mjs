@@ -8,6 +8,7 @@ process.stdin.on('data', (chunk) => {
   while ((nl = buffer.indexOf('\n')) >= 0) {
     const message = JSON.parse(buffer.slice(0, nl));
     buffer = buffer.slice(nl + 1);
-    if (message.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }) + '\n');
+    if (message.id !== undefined)
+      process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, result: {} }) + '\n');
   }
 });

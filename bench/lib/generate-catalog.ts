@@ -72,7 +72,10 @@ function binary(rand: () => number, bytes: number, png: boolean): Buffer {
 }
 
 function skillMd(name: string, i: number, rand: () => number, fileList: string[]): string {
-  const links = fileList.slice(0, 3).map((f) => `- [${path.posix.basename(f)}](${f})`).join('\n');
+  const links = fileList
+    .slice(0, 3)
+    .map((f) => `- [${path.posix.basename(f)}](${f})`)
+    .join('\n');
   return [
     '---',
     `name: ${name}`,
@@ -105,16 +108,36 @@ function fileSlot(k: number, isBinary: boolean): string {
 }
 
 function textFile(file: string, rand: () => number, size: number): string {
-  if (file.endsWith('.json')) return JSON.stringify({ rows: prose(rand, size).split('\n').filter(Boolean) }, null, 2) + '\n';
-  if (file.endsWith('.csv')) return 'id,text\n' + prose(rand, size).split('\n').filter(Boolean).map((l, i) => `${i},"${l}"`).join('\n') + '\n';
-  if (file.endsWith('.py')) return '"""Synthetic script."""\n\n' + prose(rand, size).split('\n').filter(Boolean).map((l) => `# ${l}`).join('\n') + '\nprint("ok")\n';
+  if (file.endsWith('.json'))
+    return JSON.stringify({ rows: prose(rand, size).split('\n').filter(Boolean) }, null, 2) + '\n';
+  if (file.endsWith('.csv'))
+    return (
+      'id,text\n' +
+      prose(rand, size)
+        .split('\n')
+        .filter(Boolean)
+        .map((l, i) => `${i},"${l}"`)
+        .join('\n') +
+      '\n'
+    );
+  if (file.endsWith('.py'))
+    return (
+      '"""Synthetic script."""\n\n' +
+      prose(rand, size)
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => `# ${l}`)
+        .join('\n') +
+      '\nprint("ok")\n'
+    );
   return `# Notes\n\n${prose(rand, size)}`;
 }
 
 export async function generateCatalog(dir: string, options: GenerateOptions): Promise<GeneratedCatalog> {
   const { skills, filesPerSkill, binaryRatio } = options;
   if (!Number.isInteger(skills) || skills < 1) throw new Error('skills must be a whole number of at least 1');
-  if (!Number.isInteger(filesPerSkill) || filesPerSkill < 1) throw new Error('filesPerSkill must be a whole number of at least 1');
+  if (!Number.isInteger(filesPerSkill) || filesPerSkill < 1)
+    throw new Error('filesPerSkill must be a whole number of at least 1');
   if (!(binaryRatio >= 0 && binaryRatio <= 1)) throw new Error('binaryRatio must be between 0 and 1');
 
   const root = path.resolve(dir);
@@ -122,7 +145,12 @@ export async function generateCatalog(dir: string, options: GenerateOptions): Pr
   const wanted = { version: VERSION, skills, filesPerSkill, binaryRatio };
   if (existsSync(markerPath)) {
     const previous = JSON.parse(readFileSync(markerPath, 'utf8')) as typeof wanted & { files: number; bytes: number };
-    if (previous.version === VERSION && previous.skills === skills && previous.filesPerSkill === filesPerSkill && previous.binaryRatio === binaryRatio) {
+    if (
+      previous.version === VERSION &&
+      previous.skills === skills &&
+      previous.filesPerSkill === filesPerSkill &&
+      previous.binaryRatio === binaryRatio
+    ) {
       return { root, skills, files: previous.files, bytes: previous.bytes, generated: false };
     }
   }
@@ -158,7 +186,8 @@ export async function generateCatalog(dir: string, options: GenerateOptions): Pr
     write(path.join(skillDir, 'SKILL.md'), skillMd(name, i, rand, others));
     for (const rel of others) {
       const abs = path.join(skillDir, ...rel.split('/'));
-      if (rel.endsWith('.png') || rel.endsWith('.bin')) write(abs, binary(rand, 2048 + (rand() % 6144), rel.endsWith('.png')));
+      if (rel.endsWith('.png') || rel.endsWith('.bin'))
+        write(abs, binary(rand, 2048 + (rand() % 6144), rel.endsWith('.png')));
       else write(abs, textFile(rel, rand, 1024 + (rand() % 3072)));
     }
   }

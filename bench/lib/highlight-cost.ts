@@ -17,7 +17,8 @@ import { serveStatic } from '../../src/serve/static-server.ts';
 import { launchChromium } from '../../test/site/helpers/browser.ts';
 
 const THEME = createCssVariablesTheme({ name: 'skillpress', variablePrefix: '--t-', fontStyle: true });
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const pct = (xs: number[], p: number): number =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 interface Code {
   skill: string;
@@ -36,7 +37,12 @@ async function codeOf(feed: string): Promise<{ files: Code[]; fences: Code[] }> 
     for (const f of skill.files) {
       const lang = languageFor(f.path.slice(f.path.lastIndexOf('/') + 1));
       if (f.skipped || f.encoding !== 'utf-8' || !lang || f.size > HIGHLIGHT_MAX_BYTES) continue;
-      files.push({ skill: skill.card.id, path: f.path, lang, text: await readFile(path.join(feed, 'files', skill.card.id, ...f.path.split('/')), 'utf8') });
+      files.push({
+        skill: skill.card.id,
+        path: f.path,
+        lang,
+        text: await readFile(path.join(feed, 'files', skill.card.id, ...f.path.split('/')), 'utf8'),
+      });
     }
     for (const t of md.parse(skill.body, {})) {
       const lang = t.type === 'fence' ? fenceLanguage(t.info.trim().split(/\s+/)[0] ?? '') : undefined;
@@ -57,7 +63,10 @@ async function atBuildTime(codes: Code[]): Promise<{ ms: number[]; html: number;
     const tokens = hl.codeToTokensBase(c.text, { lang: c.lang as BundledLanguage, theme: THEME });
     ms.push(performance.now() - started);
     // What the page would carry: a span with a class per coloured token, a span per line.
-    html += tokens.reduce((n, line) => n + 19 + line.reduce((m, t) => m + t.content.length + (t.color?.includes('foreground') ? 0 : 27), 0), 0);
+    html += tokens.reduce(
+      (n, line) => n + 19 + line.reduce((m, t) => m + t.content.length + (t.color?.includes('foreground') ? 0 : 27), 0),
+      0,
+    );
     source += c.text.length;
   }
   hl.dispose();
@@ -68,7 +77,11 @@ async function atBuildTime(codes: Code[]): Promise<{ ms: number[]; html: number;
  * Open each picked file on its skill page in a fresh browser context (nothing cached); time click →
  * highlighted. Then, warm, another file of that skill in the same language, if it has one.
  */
-async function inBrowser(siteUrl: string, picks: Code[], all: Code[]): Promise<Array<{ code: Code; coldMs: number; warmMs: number | undefined; jsRaw: number; jsGzip: number }>> {
+async function inBrowser(
+  siteUrl: string,
+  picks: Code[],
+  all: Code[],
+): Promise<Array<{ code: Code; coldMs: number; warmMs: number | undefined; jsRaw: number; jsGzip: number }>> {
   const browser = await launchChromium();
   const out = [];
   try {
@@ -78,17 +91,36 @@ async function inBrowser(siteUrl: string, picks: Code[], all: Code[]): Promise<A
       await page.goto(`${siteUrl}skills/${code.skill}/`);
       await page.waitForLoadState('networkidle');
       const scripts: Buffer[] = [];
-      page.on('response', (r) => void (r.url().includes('/_astro/') && r.body().then((b) => scripts.push(b), () => {})));
+      page.on(
+        'response',
+        (r) =>
+          void (
+            r.url().includes('/_astro/') &&
+            r.body().then(
+              (b) => scripts.push(b),
+              () => {},
+            )
+          ),
+      );
       const open = async (p: string): Promise<number> => {
         const started = Date.now();
         await page.locator(`.file-tree a[href$="/files/${p.split('/').map(encodeURIComponent).join('/')}/"]`).click();
-        await page.waitForSelector(`[data-viewer] [data-file-panel][data-path="${p.replace(/"/g, '\\"')}"] code[data-highlighted]`, { timeout: 60_000 });
+        await page.waitForSelector(
+          `[data-viewer] [data-file-panel][data-path="${p.replace(/"/g, '\\"')}"] code[data-highlighted]`,
+          { timeout: 60_000 },
+        );
         return Date.now() - started;
       };
       const coldMs = await open(code.path);
       const other = all.find((c) => c.skill === code.skill && c.lang === code.lang && c.path !== code.path);
       const warmMs = other ? await open(other.path) : undefined;
-      out.push({ code, coldMs, warmMs, jsRaw: scripts.reduce((n, b) => n + b.length, 0), jsGzip: scripts.reduce((n, b) => n + gzipSync(b).length, 0) });
+      out.push({
+        code,
+        coldMs,
+        warmMs,
+        jsRaw: scripts.reduce((n, b) => n + b.length, 0),
+        jsGzip: scripts.reduce((n, b) => n + gzipSync(b).length, 0),
+      });
       await context.close();
     }
   } finally {
@@ -114,7 +146,12 @@ export async function measureHighlighting(siteDir: string): Promise<void> {
     const rows = await inBrowser(server.url, picks, files);
     process.stdout.write(
       `\n| highlighting in Chromium, on open | file | size | click → highlighted, cold | another file, warm | scripts downloaded (raw / gzip) |\n|---|---|---:|---:|---:|---:|\n` +
-        rows.map((r, i) => `| ${['median', 'p90', 'largest'][i]} file | ${r.code.skill}/${r.code.path} (${r.code.lang}) | ${(r.code.text.length / 1024).toFixed(1)} KB | ${r.coldMs} ms | ${r.warmMs ?? '–'} ms | ${(r.jsRaw / 1024).toFixed(0)} / ${(r.jsGzip / 1024).toFixed(0)} KB |\n`).join(''),
+        rows
+          .map(
+            (r, i) =>
+              `| ${['median', 'p90', 'largest'][i]} file | ${r.code.skill}/${r.code.path} (${r.code.lang}) | ${(r.code.text.length / 1024).toFixed(1)} KB | ${r.coldMs} ms | ${r.warmMs ?? '–'} ms | ${(r.jsRaw / 1024).toFixed(0)} / ${(r.jsGzip / 1024).toFixed(0)} KB |\n`,
+          )
+          .join(''),
     );
   } finally {
     await server.close();

@@ -13,7 +13,9 @@ export function fitLogistic(rows: number[][], labels: number[], lambda = 1, iter
   let beta = new Array<number>(k).fill(0);
   for (let it = 0; it < iterations; it++) {
     const gradient = beta.map((b, j) => (j < k - 1 ? lambda * b : 0));
-    const hessian = Array.from({ length: k }, (_, i) => Array.from({ length: k }, (_, j) => (i === j && i < k - 1 ? lambda : 0)));
+    const hessian = Array.from({ length: k }, (_, i) =>
+      Array.from({ length: k }, (_, j) => (i === j && i < k - 1 ? lambda : 0)),
+    );
     rows.forEach((row, n) => {
       const x = [...row, 1];
       const p = sigmoid(x.reduce((s, v, j) => s + v * beta[j]!, 0));
@@ -47,6 +49,7 @@ function solve(a: number[][], b: number[]): number[] {
     }
   }
   const x = new Array<number>(n).fill(0);
-  for (let r = n - 1; r >= 0; r--) x[r] = (m[r]![n]! - m[r]!.slice(r + 1, n).reduce((s, v, j) => s + v * x[r + 1 + j]!, 0)) / m[r]![r]!;
+  for (let r = n - 1; r >= 0; r--)
+    x[r] = (m[r]![n]! - m[r]!.slice(r + 1, n).reduce((s, v, j) => s + v * x[r + 1 + j]!, 0)) / m[r]![r]!;
   return x;
 }

@@ -16,7 +16,10 @@ function prng(seed: number): () => number {
   return () => next() / 0x1_0000_0000;
 }
 
-const SYLLABLES = 'ka lo mi tra ven sor pel dri an ex con fig qua ter bil nox rem sta tic por lin gra phe mon cal dat ist ion ent ure'.split(' ');
+const SYLLABLES =
+  'ka lo mi tra ven sor pel dri an ex con fig qua ter bil nox rem sta tic por lin gra phe mon cal dat ist ion ent ure'.split(
+    ' ',
+  );
 
 function vocabulary(size: number, rand: () => number): string[] {
   const words = new Set<string>();
@@ -55,7 +58,8 @@ export function realisticEntries(count: number): SearchEntry[] {
   // File names and headings use everyday words more than prose does: draw them from the most
   // frequent part of the vocabulary.
   const common = (top: number): string => vocab[Math.floor(rank() % top)]!;
-  const words = (min: number, max: number): string => Array.from({ length: min + Math.floor(rand() * (max - min + 1)) }, word).join(' ');
+  const words = (min: number, max: number): string =>
+    Array.from({ length: min + Math.floor(rand() * (max - min + 1)) }, word).join(' ');
   const tags = Array.from({ length: 400 }, (_, i) => `${vocab[i * 7 + 3]}`);
   const domains = Array.from({ length: 20 }, (_, i) => vocab[i * 11 + 5]!);
   const folders = ['scripts', 'references', 'assets', 'templates', 'data'];
@@ -63,14 +67,19 @@ export function realisticEntries(count: number): SearchEntry[] {
   const entries: SearchEntry[] = [];
   const names = new Set<string>();
   for (let i = 0; i < count; i++) {
-    let name = '';
+    let name: string;
     do name = [word(), word(), ...(rand() < 0.5 ? [word()] : [])].join('-').slice(0, 64).replace(/-+$/, '');
     while (names.has(name));
     names.add(name);
     const body: string[] = [];
     const paragraphs = 3 + Math.floor(rand() * 8);
     for (let p = 0; p < paragraphs; p++) {
-      body.push(`## ${Array.from({ length: 1 + Math.floor(rand() * 4) }, () => common(5_000)).join(' ')}`, '', `${words(40, 150)}.`, '');
+      body.push(
+        `## ${Array.from({ length: 1 + Math.floor(rand() * 4) }, () => common(5_000)).join(' ')}`,
+        '',
+        `${words(40, 150)}.`,
+        '',
+      );
       if (rand() < 0.4) body.push('```bash', `python scripts/${word()}.py --${word()} ${word()}.csv`, '```', '');
     }
     entries.push({
@@ -80,7 +89,14 @@ export function realisticEntries(count: number): SearchEntry[] {
       tags: Array.from({ length: 2 + Math.floor(rand() * 4) }, () => tags[Math.floor(rand() * tags.length)]!),
       domain: domains[Math.floor(rand() * domains.length)]!,
       headings: body.filter((l) => l.startsWith('## ')).map((l) => l.slice(3)),
-      paths: ['SKILL.md', ...Array.from({ length: 9 }, () => `${folders[Math.floor(rand() * folders.length)]}/${common(2_000)}_${common(2_000)}.${exts[Math.floor(rand() * exts.length)]}`)],
+      paths: [
+        'SKILL.md',
+        ...Array.from(
+          { length: 9 },
+          () =>
+            `${folders[Math.floor(rand() * folders.length)]}/${common(2_000)}_${common(2_000)}.${exts[Math.floor(rand() * exts.length)]}`,
+        ),
+      ],
       body: body.join('\n'),
       registry: 'local',
       version: `1.${i % 10}.0`,

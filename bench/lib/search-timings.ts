@@ -5,7 +5,18 @@
 import { serveStatic } from '../../src/serve/static-server.ts';
 import { launchChromium } from '../../test/site/helpers/browser.ts';
 
-const QUERIES = ['b', 'be', 'ben', 'bench', 'bench-skill-00042', 'synthetc', 'group-7', 'scripts', 'measuring fast', 'publishes catalog'];
+const QUERIES = [
+  'b',
+  'be',
+  'ben',
+  'bench',
+  'bench-skill-00042',
+  'synthetc',
+  'group-7',
+  'scripts',
+  'measuring fast',
+  'publishes catalog',
+];
 
 export async function searchTimings(siteDir: string, skills: number): Promise<void> {
   const server = await serveStatic({ root: siteDir });
@@ -23,7 +34,11 @@ export async function searchTimings(siteDir: string, skills: number): Promise<vo
       while (!list.dataset.state?.startsWith('skill|')) await new Promise((r) => setTimeout(r, 1));
       return performance.now() - started;
     });
-    await page.waitForFunction(() => document.querySelector<HTMLElement>('#results')?.dataset.state?.endsWith('|body'), undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => document.querySelector<HTMLElement>('#results')?.dataset.state?.endsWith('|body'),
+      undefined,
+      { timeout: 30_000 },
+    );
     const samples = await page.evaluate(async (qs) => {
       const input = document.querySelector<HTMLInputElement>('#q')!;
       const list = document.querySelector<HTMLElement>('#results')!;
@@ -44,13 +59,23 @@ export async function searchTimings(siteDir: string, skills: number): Promise<vo
       return out;
     }, QUERIES);
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    const row = (label: string, xs: number[]): string => `| ${label} | ${median(xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |\n`;
+    const row = (label: string, xs: number[]): string =>
+      `| ${label} | ${median(xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |\n`;
     process.stdout.write(
       `\n| search in Chromium (${skills} skills) | median ms | slowest ms |\n|---|---:|---:|\n` +
         `| first search, cold: focus → search.json fetched and loaded → results | ${cold.toFixed(0)} | |\n` +
-        row('keystroke → results in the DOM (search + render)', samples.map((x) => x.handler)) +
-        row('keystroke → next frame painted', samples.map((x) => x.frame)) +
-        row('refinement with the body index, after the 150 ms typing pause', samples.map((x) => x.full)) +
+        row(
+          'keystroke → results in the DOM (search + render)',
+          samples.map((x) => x.handler),
+        ) +
+        row(
+          'keystroke → next frame painted',
+          samples.map((x) => x.frame),
+        ) +
+        row(
+          'refinement with the body index, after the 150 ms typing pause',
+          samples.map((x) => x.full),
+        ) +
         `\n(${QUERIES.length} queries typed one after another: ${QUERIES.map((q) => JSON.stringify(q)).join(', ')}.)\n`,
     );
   } finally {

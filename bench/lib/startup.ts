@@ -25,21 +25,36 @@ export interface StartupRow {
 }
 
 const OPENING = [
-  { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } },
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  },
   { jsonrpc: '2.0', method: 'notifications/initialized' },
   { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
 ]
   .map((m) => JSON.stringify(m) + '\n')
   .join('');
 
-export const BARE_NODE: Server = { label: 'bare `node` answering JSON', command: process.execPath, args: [fileURLToPath(new URL('bare-server.mjs', import.meta.url))] };
+export const BARE_NODE: Server = {
+  label: 'bare `node` answering JSON',
+  command: process.execPath,
+  args: [fileURLToPath(new URL('bare-server.mjs', import.meta.url))],
+};
 
 /** Milliseconds from spawn to the `tools/list` answer; the server is stopped afterwards. */
 export function startOnce(server: Server, timeoutMs = 30_000): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(server.command, server.args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...server.env } });
-    const timer = setTimeout(() => finish(new Error(`${server.label}: no tools/list answer within ${timeoutMs} ms`)), timeoutMs);
+    const child = spawn(server.command, server.args, {
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { ...process.env, ...server.env },
+    });
+    const timer = setTimeout(
+      () => finish(new Error(`${server.label}: no tools/list answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     let buffer = '';
     let result: number | Error | undefined;
     let exited = false;
@@ -81,7 +96,12 @@ export async function measureStartups(servers: Server[], rounds: number): Promis
     for (const [i, server] of all.entries()) times[i]!.push(await startOnce(server));
   }
   const medians = times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)]!);
-  return all.map((server, i) => ({ label: server.label, median: medians[i]!, min: times[i]![0]!, ratio: medians[i]! / medians[0]! }));
+  return all.map((server, i) => ({
+    label: server.label,
+    median: medians[i]!,
+    min: times[i]![0]!,
+    ratio: medians[i]! / medians[0]!,
+  }));
 }
 
 export const SKILLJACK = { name: '@skilljack/mcp', version: '0.5.1' };
@@ -99,10 +119,27 @@ export function findSkilljack(explicit: string | undefined, cacheDir: string): {
   const installed = path.join(dir, 'node_modules', ...SKILLJACK.name.split('/'));
   if (!existsSync(installed)) {
     try {
-      execFileSync('npm', ['install', '--prefix', dir, '--no-save', '--no-audit', '--no-fund', '--ignore-scripts', `${SKILLJACK.name}@${SKILLJACK.version}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+      execFileSync(
+        'npm',
+        [
+          'install',
+          '--prefix',
+          dir,
+          '--no-save',
+          '--no-audit',
+          '--no-fund',
+          '--ignore-scripts',
+          `${SKILLJACK.name}@${SKILLJACK.version}`,
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
     } catch (err) {
-      const why = String((err as { stderr?: Buffer }).stderr ?? err).split('\n').find((l) => /error/i.test(l) && !/A complete log/.test(l));
-      return { missing: `npm install ${SKILLJACK.name}@${SKILLJACK.version} failed (${why?.replace(/^npm error\s*/, '').trim() ?? 'no reason given'}); pass --skilljack <its package folder>` };
+      const why = String((err as { stderr?: Buffer }).stderr ?? err)
+        .split('\n')
+        .find((l) => /error/i.test(l) && !/A complete log/.test(l));
+      return {
+        missing: `npm install ${SKILLJACK.name}@${SKILLJACK.version} failed (${why?.replace(/^npm error\s*/, '').trim() ?? 'no reason given'}); pass --skilljack <its package folder>`,
+      };
     }
   }
   return binOf(installed);
@@ -113,7 +150,8 @@ function binOf(location: string): { bin: string } | { missing: string } {
   const manifest = path.join(location, 'package.json');
   if (!existsSync(manifest)) return { missing: `${location}: no package.json` };
   const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string; bin?: string | Record<string, string> };
-  if (pkg.version !== SKILLJACK.version) return { missing: `${location} holds version ${pkg.version}, not ${SKILLJACK.version}` };
+  if (pkg.version !== SKILLJACK.version)
+    return { missing: `${location} holds version ${pkg.version}, not ${SKILLJACK.version}` };
   const bin = typeof pkg.bin === 'string' ? pkg.bin : Object.values(pkg.bin ?? {})[0];
   const file = bin ? path.join(location, bin) : undefined;
   return file && existsSync(file) ? { bin: file } : { missing: `${location}: its bin is missing (build it first)` };

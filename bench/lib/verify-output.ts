@@ -52,7 +52,11 @@ export async function verifyOutput(out: string): Promise<Verification> {
 }
 
 /** The discovery index's digests, and both archives of every skill against its stored files. */
-async function verifyDiscovery(out: string, stored: Map<string, Map<string, string>>, expect: (ok: boolean, what: string) => void): Promise<void> {
+async function verifyDiscovery(
+  out: string,
+  stored: Map<string, Map<string, string>>,
+  expect: (ok: boolean, what: string) => void,
+): Promise<void> {
   const dir = path.join(out, '.well-known/agent-skills');
   const discovery = DiscoveryIndex.parse(JSON.parse(readFileSync(path.join(dir, 'index.json'), 'utf8')));
   for (const entry of discovery.skills) {

@@ -35,7 +35,8 @@ interface Field {
   required: boolean;
 }
 
-const GENERATED = (source: string): string => `<!-- Generated from ${source} by \`npm run docs\`: edit the source, not this page. -->`;
+const GENERATED = (source: string): string =>
+  `<!-- Generated from ${source} by \`npm run docs\`: edit the source, not this page. -->`;
 const MIB = 1024 * 1024;
 
 /** Text for a table cell: pipes escaped, line breaks joined. */
@@ -78,7 +79,9 @@ function defaultOf(f: Field): string {
   const value = f.schema.default;
   if (value === undefined || (typeof value === 'object' && value !== null && !Array.isArray(value))) return '';
   const text = code(JSON.stringify(value));
-  return typeof value === 'number' && value >= MIB && value % MIB === 0 && /bytes$/.test(f.path) ? `${text} (${value / MIB} MiB)` : text;
+  return typeof value === 'number' && value >= MIB && value % MIB === 0 && /bytes$/.test(f.path)
+    ? `${text} (${value / MIB} MiB)`
+    : text;
 }
 
 /** The fields of an object schema, depth first: `a`, `a.b`, `list[].c`, `map.*.d`. */
@@ -89,13 +92,17 @@ function fields(schema: JsonSchema, prefix = ''): Field[] {
     out.push({ path, schema: child, required: schema.required?.includes(name) ?? false });
     if (child.properties) out.push(...fields(child, `${path}.`));
     else if (child.items?.properties) out.push(...fields(child.items, `${path}[].`));
-    else if (typeof child.additionalProperties === 'object' && child.additionalProperties.properties) out.push(...fields(child.additionalProperties, `${path}.*.`));
+    else if (typeof child.additionalProperties === 'object' && child.additionalProperties.properties)
+      out.push(...fields(child.additionalProperties, `${path}.*.`));
   }
   return out;
 }
 
 function fieldTable(list: Field[], columns: 'config' | 'feed'): string[] {
-  const head = columns === 'config' ? ['| field | type | default | meaning |', '|---|---|---|---|'] : ['| field | type | required | meaning |', '|---|---|---|---|'];
+  const head =
+    columns === 'config'
+      ? ['| field | type | default | meaning |', '|---|---|---|---|']
+      : ['| field | type | required | meaning |', '|---|---|---|---|'];
   const row = (f: Field): string => {
     const third = columns === 'config' ? defaultOf(f) : f.required ? 'yes' : '';
     return `| ${code(f.path)} | ${cell(typeOf(f.schema))} | ${cell(third)} | ${cell(f.schema.description ?? '')} |`;
@@ -122,12 +129,19 @@ export function configReference(): string {
 export function feedReference(): string {
   const defs = new Map<string, JsonSchema>();
   for (const schema of Object.values(PUBLISHED_SCHEMAS)) {
-    for (const [name, def] of Object.entries((z.toJSONSchema(schema, { io: 'output' }) as JsonSchema).$defs ?? {})) defs.set(name, def);
+    for (const [name, def] of Object.entries((z.toJSONSchema(schema, { io: 'output' }) as JsonSchema).$defs ?? {}))
+      defs.set(name, def);
   }
   const names = [...Object.keys(PUBLISHED_SCHEMAS), ...[...defs.keys()].filter((n) => !(n in PUBLISHED_SCHEMAS))];
   const sections = names.flatMap((name) => {
     const def = defs.get(name)!;
-    return [`## ${name}`, '', ...(def.description ? [def.description, ''] : []), ...fieldTable(fields(def), 'feed'), ''];
+    return [
+      `## ${name}`,
+      '',
+      ...(def.description ? [def.description, ''] : []),
+      ...fieldTable(fields(def), 'feed'),
+      '',
+    ];
   });
   return [
     GENERATED('src/model/feed.ts'),

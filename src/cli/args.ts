@@ -33,9 +33,8 @@ function parseErrorMessage(err: Error & { code?: string }, options: NonNullable<
   return `unknown option ${unknown}${known.length ? ` (options: ${known.join(', ')})` : ''}`;
 }
 
+/** A command's options and how it runs; its name and summary are listed in command-list.ts. */
 export interface Command {
-  name: string;
-  summary: string;
   usage: string;
   /** Returns the exit code. Throw UsageError for bad arguments. */
   run(argv: string[]): Promise<number>;

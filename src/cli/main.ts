@@ -1,64 +1,7 @@
 /** skillpress command line: `skillpress <command> [options]`. */
-import { EXIT, UsageError, type Command } from './args.ts';
-
-interface CommandEntry {
-  name: string;
-  summary: string;
-  /** Commands load lazily so `skillpress mcp` starts without loading Astro or Elasticsearch. */
-  load: () => Promise<Command>;
-}
-
-/**
- * Every command, in the order `--help` lists them. To add one: write
- * `src/cli/commands/<name>.ts` exporting a `Command`, and add an entry here.
- */
-const COMMANDS: CommandEntry[] = [
-  {
-    name: 'validate',
-    summary: 'check every skill against the Agent Skills specification',
-    load: async () => (await import('./commands/validate.ts')).validate,
-  },
-  {
-    name: 'build',
-    summary: 'build the feeds, discovery index, archives and site into dist/',
-    load: async () => (await import('./commands/build.ts')).build,
-  },
-  {
-    name: 'dev',
-    summary: 'build, serve on 127.0.0.1 and rebuild on every change, reloading open pages',
-    load: async () => (await import('./commands/dev.ts')).dev,
-  },
-  {
-    name: 'preview',
-    summary: 'serve a built folder as a static host would',
-    load: async () => (await import('./commands/preview.ts')).preview,
-  },
-  {
-    name: 'ingest',
-    summary: 'write every skill and file into Elasticsearch, switching the aliases atomically',
-    load: async () => (await import('./commands/ingest.ts')).ingest,
-  },
-  {
-    name: 'get',
-    summary: 'read a skill back from Elasticsearch (JSON, or --out to rebuild its folder)',
-    load: async () => (await import('./commands/get.ts')).get,
-  },
-  {
-    name: 'validate-index',
-    summary: 'check that Elasticsearch holds exactly the skills folder',
-    load: async () => (await import('./commands/validate-index.ts')).validateIndexCommand,
-  },
-  {
-    name: 'mcp',
-    summary: 'serve a built feed (dir or URL) to agents over MCP on stdio',
-    load: async () => (await import('./commands/mcp.ts')).mcp,
-  },
-  {
-    name: 'install',
-    summary: "copy one skill from a feed or .well-known/agent-skills site into an agent's skills folder",
-    load: async () => (await import('./commands/install.ts')).install,
-  },
-];
+import { EXIT, UsageError } from './args.ts';
+import { COMMANDS } from './command-list.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -101,8 +44,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`skillpress ${name}: ${err.message}\nusage: ${command.usage}\n`);
       return EXIT.usage;
     }
-    process.stderr.write(`skillpress ${name}: ${(err as Error).message}\n`);
-    if (process.env.SKILLPRESS_DEBUG) process.stderr.write(`${(err as Error).stack}\n`);
+    process.stderr.write(`skillpress ${name}: ${errorMessage(err)}\n`);
+    if (process.env.SKILLPRESS_DEBUG) process.stderr.write(`${err instanceof Error ? err.stack : errorMessage(err)}\n`);
     return EXIT.invalid;
   }
 }

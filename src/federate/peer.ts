@@ -17,15 +17,8 @@
 import { MAX_VIA, type FeedSkill } from '../model/feed.ts';
 import type { PeerConfig } from '../model/config.ts';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
-import {
-  assembleSkill,
-  isLoadable,
-  parseSkillMarkdown,
-  skippedFile,
-  storedFile,
-  validateFrontMatter,
-} from '../load/index.ts';
-import { InvalidInputError, SkillpressError } from '../lib/errors.ts';
+import { assembleSkill, readSkillMarkdown, skippedFile, storedFile } from '../load/index.ts';
+import { InvalidInputError, SkillpressError, errorMessage } from '../lib/errors.ts';
 import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
 import { FeedReader, type IndexEntry, type VerifiedFile } from '../feed-reader/reader.ts';
@@ -82,7 +75,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
       skill: `peer:${peer.name}`,
       file: item,
       rule: ruleOf(err),
-      message: `peer "${peer.name}", ${item}: ${(err as Error).message}`,
+      message: `peer "${peer.name}", ${item}: ${errorMessage(err)}`,
     });
   };
   const store = new RemoteStore(indexUrlOf(peer.url), {
@@ -197,18 +190,18 @@ async function importSkill(
   const skillMd = files.find((f) => f.path === 'SKILL.md');
   if (!skillMd || skillMd.content === undefined || skillMd.encoding !== 'utf-8')
     throw reject('invalid-skill', 'SKILL.md is missing or not UTF-8 text');
-  const parsed = parseSkillMarkdown(skillMd.content);
-  if (!parsed.ok) throw reject('invalid-skill', `SKILL.md: ${parsed.message}`);
-  const fm = validateFrontMatter(parsed.data, { folderName: entry.id, mode: 'lenient' });
   // A name the peer normalized (written as a title) is fine when it loads under the published id.
-  const normalized = (p: { rule: string }): boolean => p.rule === 'name-normalized' && fm.name === entry.id;
-  const errors = fm.problems.filter((p) => p.severity === 'error' || (p.field === 'name' && !normalized(p)));
-  if (errors.length > 0 || !isLoadable(fm)) {
-    throw reject(
-      'invalid-skill',
-      `SKILL.md: ${errors.map((p) => p.message).join('; ') || 'name or description missing'}`,
-    );
+  const md = readSkillMarkdown(skillMd.content, {
+    folderName: entry.id,
+    mode: 'lenient',
+    blocking: (p, fm) =>
+      p.severity === 'error' || (p.field === 'name' && !(p.rule === 'name-normalized' && fm.name === entry.id)),
+  });
+  if (!md.ok) {
+    const why = md.reasons.map((p) => p.message).join('; ') || 'name or description missing';
+    throw reject('invalid-skill', `SKILL.md: ${why}`);
   }
+  const { parsed, frontMatter: fm } = md;
   if (fm.registry.visibility !== 'public')
     throw reject('not-public', `visibility is "${fm.registry.visibility}"; only public skills are imported`);
 

@@ -5,8 +5,9 @@
  * An unreachable skill is kept from the cache, marked unhealthy, and the build goes on.
  */
 import type { Problem, Skill } from '../model/skill.ts';
-import { assembleSkill, isLoadable, parseSkillMarkdown, storedFile, validateFrontMatter } from '../load/index.ts';
+import { assembleSkill, readSkillMarkdown, storedFile } from '../load/index.ts';
 import { Cache, conditionalGet } from '../feed-reader/cache.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 /**
  * Seed 001's translation rules:
@@ -109,7 +110,7 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
   } catch (err) {
     // Unreachable: serve the last good copy, marked unhealthy, if there is one.
     const previous = await ctx.cache.lastAnswer(rawUrl);
-    const detail = (err as Error).message;
+    const detail = errorMessage(err);
     if (!previous) {
       report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
       return { problems };
@@ -125,18 +126,19 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
     report('url-invalid-skill', 'SKILL.md is not UTF-8 text');
     return { problems };
   }
-  const parsed = parseSkillMarkdown(file.content);
-  if (!parsed.ok) {
-    report('url-invalid-skill', `${parsed.message} (line ${parsed.line ?? 1})`);
-    return { problems };
-  }
   // The folder holding SKILL.md is the skill's folder name, as for a local skill.
   const segments = new URL(rawUrl).pathname.split('/').filter(Boolean);
   const folderName = segments.length >= 2 ? decodeURIComponent(segments[segments.length - 2]!) : undefined;
-  const fm = validateFrontMatter(parsed.data, { folderName, mode: 'lenient' });
+  const md = readSkillMarkdown(file.content, { folderName, mode: 'lenient' });
+  if (!md.parsed) {
+    const [error] = md.problems;
+    report('url-invalid-skill', `${error?.message} (line ${error?.line ?? 1})`);
+    return { problems };
+  }
   // Reported as warnings: a broken remote skill is left out, it does not fail the build.
-  for (const p of fm.problems) report(p.rule, `${p.field ? `${p.field}: ` : ''}${p.message}`);
-  if (fm.problems.some((p) => p.severity === 'error') || !isLoadable(fm)) return { problems };
+  for (const p of md.problems) report(p.rule, `${p.field ? `${p.field}: ` : ''}${p.message}`);
+  if (!md.ok) return { problems };
+  const { parsed, frontMatter: fm } = md;
 
   const updated =
     lastModified && !Number.isNaN(Date.parse(lastModified)) ? new Date(lastModified).toISOString() : checkedAt;

@@ -21,7 +21,8 @@ export {
   type VerifiedSkill,
 } from './reader.ts';
 export { indexUrlOf, openFeedStore, type OpenOptions } from './open.ts';
-export { DirStore, type DirStoreOptions, type FeedStore, type FeedText } from './store.ts';
+export { DirStore, type DirStoreOptions, type FeedStore } from './store.ts';
+export type { FeedText } from './read-text.ts';
 export { RemoteStore, type RemoteStoreOptions } from './remote-store.ts';
 export { Cache } from './cache.ts';
 export { defaultCacheRoot } from './cache-root.ts';

@@ -11,7 +11,24 @@ import { createHash } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { checkDigest, type FeedText } from './store.ts';
+import { IntegrityError } from '../lib/errors.ts';
+
+/** A feed file's text and the sha256 of its bytes. */
+export interface FeedText {
+  text: string;
+  sha256: string;
+}
+
+/**
+ * Throws an IntegrityError naming `what` unless `actual` is the digest the feed lists (the
+ * bytes changed: a rebuild in progress, or tampering).
+ */
+export function checkDigest(actual: string, sha256: string, what: string): void {
+  if (actual !== sha256)
+    throw new IntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`, {
+      rule: 'digest-mismatch',
+    });
+}
 
 /** Below glibc's default mmap threshold (128 KiB). */
 const CHUNK = 64 * 1024;

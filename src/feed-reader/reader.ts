@@ -15,7 +15,7 @@
 import type { z } from 'zod';
 import { Cards, Changes, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
 import { checkName, skillDigest } from '../load/index.ts';
-import { InvalidInputError, IntegrityError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
+import { InvalidInputError, IntegrityError, NotFoundError, UnsafePathError, errorMessage } from '../lib/errors.ts';
 import { checkSchema, parseJson, parseJsonText } from '../lib/json.ts';
 import { fileTreeProblem, pathProblem, quotePath } from '../lib/paths.ts';
 import { pMap } from '../lib/p-map.ts';
@@ -160,7 +160,7 @@ export class FeedReader {
     try {
       return resolveFeedPath('', url);
     } catch (err) {
-      throw new UnsafePathError(`${what}: ${(err as Error).message}; feed URLs must stay inside the feed`, {
+      throw new UnsafePathError(`${what}: ${errorMessage(err)}; feed URLs must stay inside the feed`, {
         rule: 'leaves-feed',
         cause: err,
       });

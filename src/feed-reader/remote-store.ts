@@ -17,7 +17,8 @@ import { IntegrityError, NetworkError, NotFoundError } from '../lib/errors.ts';
 import { Cache, conditionalGet } from './cache.ts';
 import { encodePath } from '../lib/paths.ts';
 import { readVerifiedText } from './read-text.ts';
-import { verify, type FeedStore, type FeedText } from './store.ts';
+import type { FeedText } from './read-text.ts';
+import { verify, type FeedStore } from './store.ts';
 
 export interface RemoteStoreOptions {
   /**

@@ -10,7 +10,7 @@ import { IntegrityError, InvalidInputError, NotFoundError } from '../lib/errors.
 import { realpathInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { checkPath } from '../lib/paths.ts';
-import { readTextFile, readVerifiedText } from './read-text.ts';
+import { checkDigest, readTextFile, readVerifiedText, type FeedText } from './read-text.ts';
 
 export interface FeedStore {
   /** Where the feed is, for messages. */
@@ -25,26 +25,9 @@ export interface FeedStore {
   refresh(): Promise<boolean>;
 }
 
-/** A feed file's text and the sha256 of its bytes. */
-export interface FeedText {
-  text: string;
-  sha256: string;
-}
-
 export function verify(bytes: Buffer, sha256: string, what: string): Buffer {
   checkDigest(sha256Hex(bytes), sha256, what);
   return bytes;
-}
-
-/**
- * Throws an IntegrityError naming `what` unless `actual` is the digest the feed lists (the
- * bytes changed: a rebuild in progress, or tampering).
- */
-export function checkDigest(actual: string, sha256: string, what: string): void {
-  if (actual !== sha256)
-    throw new IntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`, {
-      rule: 'digest-mismatch',
-    });
 }
 
 export interface DirStoreOptions {

@@ -6,10 +6,9 @@
  * `__pycache__/`…) are left out, as the build leaves them out. Of an entry's mode only the
  * executable bits count (never setuid, setgid or sticky). Nothing touches the disk here.
  */
-import { gunzipSync } from 'node:zlib';
-import { inflateSync } from 'fflate';
+import { gunzipSync, inflateRawSync } from 'node:zlib';
 import tar from 'tar-stream';
-import { InvalidInputError, UnsafePathError } from '../lib/errors.ts';
+import { InvalidInputError, UnsafePathError, errorMessage } from '../lib/errors.ts';
 import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
 import { fileTreeProblem, pathProblem, quotePath } from '../lib/paths.ts';
 
@@ -50,7 +49,10 @@ export async function unpack(bytes: Buffer, maxBytes: number): Promise<Unpacked>
   if (clash) throw new UnsafePathError(`archive: ${clash}`, { rule: 'unsafe-path' });
   const kept: Files = new Map();
   const left: string[] = [];
-  for (const [p, file] of files) ignored(p) ? left.push(p) : kept.set(p, file);
+  for (const [p, file] of files) {
+    if (ignored(p)) left.push(p);
+    else kept.set(p, file);
+  }
   return { files: kept, ignored: left };
 }
 
@@ -87,9 +89,8 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
   try {
     raw = gunzipSync(bytes, { maxOutputLength: maxBytes + 64 * 1024 });
   } catch (err) {
-    if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE')
-      throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
-    throw invalid(`gzip: ${(err as Error).message}`);
+    if (isTooLarge(err)) throw invalid(`archive unpacks to more than ${maxBytes} bytes`);
+    throw invalid(`gzip: ${errorMessage(err)}`);
   }
   const files: Files = new Map();
   const budget = { left: maxBytes, max: maxBytes };
@@ -104,7 +105,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
         try {
           entryPath(header.name, true);
         } catch (err) {
-          return fail((err as Error).message);
+          return fail(errorMessage(err));
         }
         stream.on('end', next).resume();
         return;
@@ -121,7 +122,7 @@ async function untarGz(bytes: Buffer, maxBytes: number): Promise<Files> {
           add(files, header.name, Buffer.concat(chunks), header.mode, budget);
           next();
         } catch (err) {
-          extract.destroy(err as Error);
+          extract.destroy(err instanceof Error ? err : new Error(errorMessage(err)));
         }
       });
     });
@@ -191,10 +192,13 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
     if (method === 0) out = Buffer.from(data);
     else if (method === 8) {
       try {
-        // One byte of room beyond the declared size: an entry that inflates to more is caught, not truncated.
-        out = Buffer.from(inflateSync(data, { out: new Uint8Array(size + 1) }));
+        // One byte of room beyond the declared size: an entry that inflates to more stops there
+        // (zlib refuses to grow the output) and is refused below, never inflated in full.
+        out = inflateRawSync(data, { maxOutputLength: size + 1 });
       } catch (err) {
-        throw invalid(`zip: entry ${quotePath(name)}: ${(err as Error).message}`);
+        if (isTooLarge(err))
+          throw invalid(`zip: entry ${quotePath(name)} unpacks to more than the ${size} bytes it declares`);
+        throw invalid(`zip: entry ${quotePath(name)}: ${errorMessage(err)}`);
       }
     } else
       throw invalid(
@@ -205,6 +209,11 @@ function unzip(bytes: Buffer, maxBytes: number): Files {
     add(files, name, out, madeBy === 3 ? mode : undefined, budget);
   }
   return files;
+}
+
+/** zlib's refusal to produce more than `maxOutputLength` bytes. */
+function isTooLarge(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === 'ERR_BUFFER_TOO_LARGE';
 }
 
 function findEocd(bytes: Buffer): number {

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { checkName, parseSkillMarkdown, skillDigest } from '../load/index.ts';
-import { InvalidInputError, NotFoundError, UsageError } from '../lib/errors.ts';
+import { InvalidInputError, NotFoundError, UsageError, errorMessage } from '../lib/errors.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { atomicWrite, resolveInside } from '../lib/fs.ts';
 import { parseJson } from '../lib/json.ts';
@@ -229,7 +229,7 @@ async function writeInstalled(stage: string, rel: string, file: InstallFile, nam
     const why =
       WRITE_ERRORS[(err as NodeJS.ErrnoException).code ?? ''] ??
       (err as NodeJS.ErrnoException).code ??
-      (err as Error).message;
+      errorMessage(err);
     throw new InvalidInputError(`cannot install ${quotePath(`${name}/${rel}`)}: ${why}`, { rule: 'write', cause: err });
   }
 }
@@ -241,7 +241,7 @@ async function readManifest(to: string): Promise<Manifest> {
   try {
     return parseJson(raw, Manifest, file);
   } catch (err) {
-    throw new InvalidInputError(`${(err as Error).message}; fix or delete it`, { cause: err });
+    throw new InvalidInputError(`${errorMessage(err)}; fix or delete it`, { cause: err });
   }
 }
 

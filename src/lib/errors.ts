@@ -86,3 +86,8 @@ export class NetworkError extends SkillpressError {
     this.status = status;
   }
 }
+
+/** The message of anything thrown: an Error's message, else the value as text. */
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

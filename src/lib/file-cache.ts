@@ -14,7 +14,19 @@
  * everything again.
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, linkSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { sha256File, sha256Hex } from './hash.ts';
 
@@ -138,7 +150,8 @@ export class FileCache {
     } catch {
       bytes = undefined;
     }
-    if (this.#sound(key, bytes && { sha256: sha256Hex(bytes), bytes: bytes.byteLength }) === undefined) return undefined;
+    if (this.#sound(key, bytes && { sha256: sha256Hex(bytes), bytes: bytes.byteLength }) === undefined)
+      return undefined;
     this.#touch(file);
     return bytes;
   }
@@ -213,7 +226,7 @@ export class FileCache {
     const last = statSync(mark, { throwIfNoEntry: false })?.mtimeMs;
     if (last !== undefined && now - last < PRUNE_EVERY_MS) return 0;
     let removed = 0;
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(this.#dir);
     } catch {
@@ -238,7 +251,11 @@ export class FileCache {
  * fingerprint of the code that computes it, src/lib/fingerprint.ts), so a later build reads it
  * back instead of computing it again.
  */
-export function keptText(cache: FileCache, code: string, compute: (input: string) => string): (input: string) => string {
+export function keptText(
+  cache: FileCache,
+  code: string,
+  compute: (input: string) => string,
+): (input: string) => string {
   return (input) => {
     const key = FileCache.key(code, input);
     const kept = cache.read(key);

@@ -15,14 +15,19 @@ function read(file: string | URL | undefined): string {
   }
 }
 
-const versionOf = (packageJson: string | undefined): unknown => (JSON.parse(read(packageJson) || '{}') as { version?: unknown }).version;
+const versionOf = (packageJson: string | undefined): unknown =>
+  (JSON.parse(read(packageJson) || '{}') as { version?: unknown }).version;
 
 /**
  * sha256 over `sources` (paths relative to `moduleUrl`, the caller's `import.meta.url`; the
  * bundle maps that URL back to the source file, so this holds there too), skillpress's version
  * and the versions of `packages` as `moduleUrl` resolves them.
  */
-export function codeFingerprint(moduleUrl: string, sources: readonly string[], packages: readonly string[] = []): string {
+export function codeFingerprint(
+  moduleUrl: string,
+  sources: readonly string[],
+  packages: readonly string[] = [],
+): string {
   const versions = packages.map((name) => {
     try {
       return versionOf(findPackageJSON(name, moduleUrl));
@@ -30,5 +35,7 @@ export function codeFingerprint(moduleUrl: string, sources: readonly string[], p
       return undefined;
     }
   });
-  return sha256Hex(JSON.stringify([sources.map((s) => read(new URL(s, moduleUrl))), versionOf(findPackageJSON(moduleUrl)), versions]));
+  return sha256Hex(
+    JSON.stringify([sources.map((s) => read(new URL(s, moduleUrl))), versionOf(findPackageJSON(moduleUrl)), versions]),
+  );
 }

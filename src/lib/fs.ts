@@ -11,7 +11,8 @@ import { pathSegments, quotePath } from './paths.ts';
 export function resolveInside(root: string, relPath: string): string {
   const abs = path.resolve(root, ...pathSegments(relPath));
   const base = path.resolve(root);
-  if (abs !== base && !abs.startsWith(base + path.sep)) throw new UnsafePathError(`path ${quotePath(relPath)} leaves ${base}`);
+  if (abs !== base && !abs.startsWith(base + path.sep))
+    throw new UnsafePathError(`path ${quotePath(relPath)} leaves ${base}`);
   return abs;
 }
 
@@ -29,7 +30,8 @@ export function isInsideDir(child: string, parent: string): boolean {
  */
 export function realpathInside(realRoot: string, file: string, what: string, rootName = realRoot): string {
   const real = realpathSync(file);
-  if (!real.startsWith(realRoot + path.sep)) throw new UnsafePathError(`${what} resolves outside ${rootName}`, { rule: 'leaves-folder' });
+  if (!real.startsWith(realRoot + path.sep))
+    throw new UnsafePathError(`${what} resolves outside ${rootName}`, { rule: 'leaves-folder' });
   return real;
 }
 
@@ -42,7 +44,11 @@ export async function atomicWrite(file: string, data: Uint8Array | string, makeF
 }
 
 /** What marks a folder or lock as made by this process: the host, the process id, when. */
-export const processMark = (): { host: string; pid: number; started: string } => ({ host: hostname(), pid: process.pid, started: new Date().toISOString() });
+export const processMark = (): { host: string; pid: number; started: string } => ({
+  host: hostname(),
+  pid: process.pid,
+  started: new Date().toISOString(),
+});
 
 /** Whether `mark` (a processMark) names a process of this machine that is no longer running: what it made was left behind. */
 export function isMarkOfGoneProcess(mark: unknown): boolean {

@@ -118,15 +118,25 @@ export async function httpGet(url: string, opts: GetOptions): Promise<HttpRespon
         current = redirectTarget(res, current, first, allow, hop + 1 > maxRedirects ? maxRedirects : undefined);
         continue;
       }
-      const validators = { etag: res.headers.get('etag') ?? undefined, lastModified: res.headers.get('last-modified') ?? undefined };
+      const validators = {
+        etag: res.headers.get('etag') ?? undefined,
+        lastModified: res.headers.get('last-modified') ?? undefined,
+      };
       if (res.status === 304) {
         await discard(res);
-        if (!opts.validators) throw new NetworkError(`${current}: answered 304 Not Modified to a request that was not conditional`, 304, { rule: 'http-status' });
+        if (!opts.validators)
+          throw new NetworkError(`${current}: answered 304 Not Modified to a request that was not conditional`, 304, {
+            rule: 'http-status',
+          });
         return { status: 304, url: current.href, body: Buffer.alloc(0), validators };
       }
       if (res.status < 200 || res.status > 299) {
         await discard(res);
-        throw new NetworkError(`${current}: ${res.status === 404 ? 'not found (HTTP 404)' : `HTTP ${res.status}`}`, res.status, { rule: 'http-status' });
+        throw new NetworkError(
+          `${current}: ${res.status === 404 ? 'not found (HTTP 404)' : `HTTP ${res.status}`}`,
+          res.status,
+          { rule: 'http-status' },
+        );
       }
       const upFront = reserved > 0;
       reserved = 0;
@@ -148,7 +158,10 @@ export async function httpGet(url: string, opts: GetOptions): Promise<HttpRespon
  */
 function requestSignal(opts: GetOptions): { signal: AbortSignal; stop: () => void } {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${opts.timeoutMs} ms`, 'TimeoutError')), opts.timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new DOMException(`no answer within ${opts.timeoutMs} ms`, 'TimeoutError')),
+    opts.timeoutMs,
+  );
   const deadline = opts.deadline?.signal;
   const onDeadline = (): void => controller.abort(deadline!.reason);
   if (deadline?.aborted) onDeadline();
@@ -169,22 +182,38 @@ function parseUrl(url: string): URL {
   } catch {
     throw new NetworkError(`${JSON.stringify(url)} is not a valid URL`, undefined, { rule: 'bad-url' });
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new NetworkError(`${url}: only http and https URLs are fetched`, undefined, { rule: 'bad-url' });
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new NetworkError(`${url}: only http and https URLs are fetched`, undefined, { rule: 'bad-url' });
   return parsed;
 }
 
-const limitText = (bytes: number, opts: GetOptions): string => `the ${bytes}-byte limit${opts.limitName ? ` (${opts.limitName})` : ''}`;
+const limitText = (bytes: number, opts: GetOptions): string =>
+  `the ${bytes}-byte limit${opts.limitName ? ` (${opts.limitName})` : ''}`;
 
 /** The most bytes this body may have, reserved from the budget up front when the size is known. */
 function bodyCap(url: URL, opts: GetOptions): { bytes: number; reserved: number } {
   const expected = opts.expectedBytes;
   if (expected === undefined) {
-    if (opts.budget?.spent) throw new NetworkError(`${url}: not fetched: ${opts.budget.describe()}, and downloads of unknown size are not started once it runs out`, undefined, { rule: 'too-large' });
+    if (opts.budget?.spent)
+      throw new NetworkError(
+        `${url}: not fetched: ${opts.budget.describe()}, and downloads of unknown size are not started once it runs out`,
+        undefined,
+        { rule: 'too-large' },
+      );
     return { bytes: opts.maxBytes, reserved: 0 };
   }
-  if (expected > opts.maxBytes) throw new NetworkError(`${url}: not fetched: it is listed as ${expected} bytes, over ${limitText(opts.maxBytes, opts)}`, undefined, { rule: 'too-large' });
+  if (expected > opts.maxBytes)
+    throw new NetworkError(
+      `${url}: not fetched: it is listed as ${expected} bytes, over ${limitText(opts.maxBytes, opts)}`,
+      undefined,
+      { rule: 'too-large' },
+    );
   if (opts.budget && !opts.budget.reserve(expected)) {
-    throw new NetworkError(`${url}: not fetched: its ${expected} bytes would pass ${opts.budget.describe()}`, undefined, { rule: 'too-large' });
+    throw new NetworkError(
+      `${url}: not fetched: its ${expected} bytes would pass ${opts.budget.describe()}`,
+      undefined,
+      { rule: 'too-large' },
+    );
   }
   return { bytes: expected, reserved: opts.budget ? expected : 0 };
 }
@@ -196,13 +225,25 @@ async function request(url: URL, opts: GetOptions, signal: AbortSignal): Promise
   return fetch(url, { redirect: 'manual', signal, headers });
 }
 
-function redirectTarget(res: Response, current: URL, first: URL, allow: (to: URL, from: URL) => boolean, tooMany: number | undefined): URL {
+function redirectTarget(
+  res: Response,
+  current: URL,
+  first: URL,
+  allow: (to: URL, from: URL) => boolean,
+  tooMany: number | undefined,
+): URL {
   const rule = { rule: 'redirect' };
   if (tooMany !== undefined) throw new NetworkError(`${first}: more than ${tooMany} redirects`, res.status, rule);
   const location = res.headers.get('location');
-  if (!location) throw new NetworkError(`${current}: redirect (${res.status}) without a Location header`, res.status, rule);
+  if (!location)
+    throw new NetworkError(`${current}: redirect (${res.status}) without a Location header`, res.status, rule);
   const next = new URL(location, current);
-  if (!allow(next, first)) throw new NetworkError(`${current}: redirect to ${next} refused: only redirects to ${first.host} are followed`, res.status, rule);
+  if (!allow(next, first))
+    throw new NetworkError(
+      `${current}: redirect to ${next} refused: only redirects to ${first.host} are followed`,
+      res.status,
+      rule,
+    );
   return next;
 }
 
@@ -214,14 +255,26 @@ async function discard(res: Response): Promise<void> {
  * Read the body, stopping (and closing the connection) as soon as it passes the cap. Bytes not
  * reserved up front are reserved from the budget chunk by chunk, as they arrive.
  */
-async function readBody(res: Response, url: URL, cap: number, opts: GetOptions, signal: AbortSignal, reservedUpFront: boolean): Promise<Buffer> {
+async function readBody(
+  res: Response,
+  url: URL,
+  cap: number,
+  opts: GetOptions,
+  signal: AbortSignal,
+  reservedUpFront: boolean,
+): Promise<Buffer> {
   const declared = Number(res.headers.get('content-length') ?? NaN);
   // Content-Length counts encoded bytes: it bounds the decoded size only without an encoding.
   if (!res.headers.get('content-encoding') && Number.isFinite(declared) && declared > cap) {
     await discard(res);
     if (reservedUpFront) opts.budget?.release(cap);
-    if (cap === opts.expectedBytes) throw new NetworkError(`${url}: body is ${declared} bytes, not the ${cap} listed for it`, undefined, { rule: 'longer-than-listed' });
-    throw new NetworkError(`${url}: body is ${declared} bytes, over ${limitText(cap, opts)}`, undefined, { rule: 'too-large' });
+    if (cap === opts.expectedBytes)
+      throw new NetworkError(`${url}: body is ${declared} bytes, not the ${cap} listed for it`, undefined, {
+        rule: 'longer-than-listed',
+      });
+    throw new NetworkError(`${url}: body is ${declared} bytes, over ${limitText(cap, opts)}`, undefined, {
+      rule: 'too-large',
+    });
   }
   if (!res.body) return Buffer.alloc(0);
   const reader = res.body.getReader();
@@ -236,9 +289,11 @@ async function readBody(res: Response, url: URL, cap: number, opts: GetOptions, 
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > cap && cap === opts.expectedBytes) await stop(`${url}: body is longer than the ${cap} bytes listed for it; download stopped`, 'longer-than-listed');
+    if (total > cap && cap === opts.expectedBytes)
+      await stop(`${url}: body is longer than the ${cap} bytes listed for it; download stopped`, 'longer-than-listed');
     if (total > cap) await stop(`${url}: body passed ${limitText(cap, opts)}; download stopped`);
-    if (!reservedUpFront && opts.budget && !opts.budget.reserve(value.byteLength)) await stop(`${url}: download stopped: it would pass ${opts.budget.describe()}`);
+    if (!reservedUpFront && opts.budget && !opts.budget.reserve(value.byteLength))
+      await stop(`${url}: download stopped: it would pass ${opts.budget.describe()}`);
     chunks.push(value);
   }
   if (reservedUpFront && opts.budget && total < cap) opts.budget.release(cap - total);
@@ -247,10 +302,14 @@ async function readBody(res: Response, url: URL, cap: number, opts: GetOptions, 
 
 function asNetworkError(err: unknown, url: URL, opts: GetOptions): NetworkError {
   if (err instanceof NetworkError) return err;
-  if (opts.deadline?.signal.aborted) return new NetworkError(`${url}: ${opts.deadline.description} passed`, undefined, { rule: 'timeout', cause: err });
+  if (opts.deadline?.signal.aborted)
+    return new NetworkError(`${url}: ${opts.deadline.description} passed`, undefined, { rule: 'timeout', cause: err });
   const e = err as Error & { cause?: { code?: string; message?: string } };
   if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
-    return new NetworkError(`${url}: no complete answer within ${opts.timeoutMs} ms`, undefined, { rule: 'timeout', cause: err });
+    return new NetworkError(`${url}: no complete answer within ${opts.timeoutMs} ms`, undefined, {
+      rule: 'timeout',
+      cause: err,
+    });
   }
   const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
   return new NetworkError(`${url}: ${why}`, undefined, { rule: 'network', cause: err });

@@ -9,7 +9,7 @@
  * `rule` tells the cases apart: `too-large`, `too-deep`, `invalid-json`, `schema`.
  */
 import type { z } from 'zod';
-import { InvalidInputError } from './errors.ts';
+import { InvalidInputError, errorMessage } from './errors.ts';
 
 /** JSON documents skillpress reads are a few levels deep; front matter nests a little more. */
 export const MAX_JSON_DEPTH = 64;
@@ -25,22 +25,33 @@ export interface JsonLimits {
 export function parseJsonText(input: Uint8Array | string, where: string, limits: JsonLimits = {}): unknown {
   const size = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
   if (limits.maxBytes !== undefined && size > limits.maxBytes) {
-    throw new InvalidInputError(`${where}: ${size} bytes, over the ${limits.maxBytes}-byte limit for this document`, { rule: 'too-large' });
+    throw new InvalidInputError(`${where}: ${size} bytes, over the ${limits.maxBytes}-byte limit for this document`, {
+      rule: 'too-large',
+    });
   }
-  const text = typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
+  const text =
+    typeof input === 'string' ? input : Buffer.from(input.buffer, input.byteOffset, input.byteLength).toString('utf8');
   const maxDepth = limits.maxDepth ?? MAX_JSON_DEPTH;
   if (nestingDepthExceeds(text, maxDepth)) {
-    throw new InvalidInputError(`${where}: arrays and objects nested more than ${maxDepth} levels deep; refused before parsing`, { rule: 'too-deep' });
+    throw new InvalidInputError(
+      `${where}: arrays and objects nested more than ${maxDepth} levels deep; refused before parsing`,
+      { rule: 'too-deep' },
+    );
   }
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new InvalidInputError(`${where}: not valid JSON: ${(err as Error).message}`, { rule: 'invalid-json', cause: err });
+    throw new InvalidInputError(`${where}: not valid JSON: ${errorMessage(err)}`, { rule: 'invalid-json', cause: err });
   }
 }
 
 /** Parse `input` as JSON and check it against `schema`. */
-export function parseJson<S extends z.ZodType>(input: Uint8Array | string, schema: S, where: string, limits?: JsonLimits): z.infer<S> {
+export function parseJson<S extends z.ZodType>(
+  input: Uint8Array | string,
+  schema: S,
+  where: string,
+  limits?: JsonLimits,
+): z.infer<S> {
   return checkSchema(parseJsonText(input, where, limits), schema, where);
 }
 
@@ -68,7 +79,8 @@ function nestingDepthExceeds(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

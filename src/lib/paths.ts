@@ -13,6 +13,7 @@ import { UnsafePathError } from './errors.ts';
 export const MAX_PATH_LENGTH = 4096;
 export const MAX_SEGMENT_BYTES = 255;
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f]/;
 const DRIVE = /^[A-Za-z]:/;
 const encoder = new TextEncoder();
@@ -31,7 +32,8 @@ export function pathProblem(p: string): string | undefined {
   for (const segment of p.split('/')) {
     if (segment === '') return 'has an empty segment ("//" or a trailing "/")';
     if (segment === '.' || segment === '..') return `has a "${segment}" segment`;
-    if (encoder.encode(segment).length > MAX_SEGMENT_BYTES) return `has a segment longer than ${MAX_SEGMENT_BYTES} bytes`;
+    if (encoder.encode(segment).length > MAX_SEGMENT_BYTES)
+      return `has a segment longer than ${MAX_SEGMENT_BYTES} bytes`;
   }
   return undefined;
 }
@@ -62,6 +64,7 @@ export function quotePath(p: string): string {
 }
 
 /** What breaks a line or drives a terminal: C0 and C1 controls, DEL, Unicode line separators, bidirectional overrides. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const SHORT_ESCAPES: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

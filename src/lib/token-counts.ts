@@ -28,7 +28,8 @@ let tokenizer: Promise<typeof import('./tokens.ts')> | undefined;
 
 /** The counting code's fingerprint, made once (a build needs it to open the file and to save it). */
 let fingerprintOnce: string | undefined;
-const fingerprint = (): string => (fingerprintOnce ??= codeFingerprint(import.meta.url, ['./tokens.ts'], ['gpt-tokenizer']));
+const fingerprint = (): string =>
+  (fingerprintOnce ??= codeFingerprint(import.meta.url, ['./tokens.ts'], ['gpt-tokenizer']));
 
 const countsDigest = (counts: Record<string, number>): string => sha256Hex(JSON.stringify(counts));
 
@@ -91,6 +92,9 @@ export class TokenCounts {
     if (!this.#file) return;
     const used = await Promise.all([...this.#used].map(async ([sha256, n]) => [sha256, await n] as const));
     const counts = Object.fromEntries(used.sort(([a], [b]) => (a < b ? -1 : 1)));
-    await atomicWrite(this.#file, JSON.stringify({ format: FORMAT, fingerprint: fingerprint(), sha256: countsDigest(counts), counts }));
+    await atomicWrite(
+      this.#file,
+      JSON.stringify({ format: FORMAT, fingerprint: fingerprint(), sha256: countsDigest(counts), counts }),
+    );
   }
 }

@@ -7,10 +7,12 @@ import type { ParsedSkillMarkdown } from './frontmatter.ts';
 import { skillDigest } from './read-file.ts';
 import type { ValidatedFrontMatter } from './validate.ts';
 
+/** Validated front matter whose name and description are known to be present. */
+export type LoadableFrontMatter = ValidatedFrontMatter & { name: string; description: string };
+
 export interface SkillParts {
   parsed: ParsedSkillMarkdown;
-  /** Validated front matter whose name and description are known to be present. */
-  frontMatter: ValidatedFrontMatter & { name: string; description: string };
+  frontMatter: LoadableFrontMatter;
   files: SkillFile[];
   registry: string;
   source: SkillSource;
@@ -44,8 +46,6 @@ export function assembleSkill(parts: SkillParts): Skill {
 }
 
 /** Narrow validated front matter to the loadable case (name and description present). */
-export function isLoadable(
-  fm: ValidatedFrontMatter,
-): fm is ValidatedFrontMatter & { name: string; description: string } {
+export function isLoadable(fm: ValidatedFrontMatter): fm is LoadableFrontMatter {
   return fm.name !== undefined && fm.description !== undefined;
 }

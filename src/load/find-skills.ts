@@ -18,6 +18,7 @@ import type { Problem, Severity } from '../model/skill.ts';
 import type { IgnoreMatcher } from '../lib/ignore.ts';
 import { isInsideDir } from '../lib/fs.ts';
 import { pathProblem, quotePath } from '../lib/paths.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 export const SKILL_FILE = 'SKILL.md';
 
@@ -196,14 +197,14 @@ function readFolder(walk: Walk, dir: string, owner: FoundSkill | undefined): Lis
       for (const raw of readdirSync(dir, { withFileTypes: true, encoding: 'buffer' })) {
         const name = decodeName(raw.name);
         if (name === undefined) undecodable.push(escapeBytes(raw.name));
-        else entries.push(Object.assign(raw, { name }) as unknown as Dirent);
+        else entries.push(Object.assign(raw, { name }));
       }
     }
     entries.sort((a, b) => byCodeUnit(a.name, b.name));
     return { entries, undecodable: undecodable.sort(byCodeUnit) };
   } catch (err) {
     const rel = toPosix(path.relative(owner?.abs ?? walk.absRoot, dir)) || '.';
-    const reason = `folder cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+    const reason = `folder cannot be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})`;
     if (owner) owner.rejects.push({ path: rel, reason, severity: 'warning', rule: 'unreadable', listed: true });
     else walk.problems.push({ severity: 'warning', skill: rel, rule: 'unreadable', message: reason });
     return undefined;
@@ -277,7 +278,7 @@ async function classifyLinks(skill: FoundSkill): Promise<void> {
           'symlink-broken',
           'symlink is broken (its target does not exist): remove it or fix its target',
         );
-      else reject(rel, 'warning', 'unreadable', `symlink cannot be followed (${code ?? (err as Error).message})`);
+      else reject(rel, 'warning', 'unreadable', `symlink cannot be followed (${code ?? errorMessage(err)})`);
       continue;
     }
     if (!isInsideDir(target, real)) {

@@ -10,6 +10,7 @@
  * A UTF-8 BOM and CRLF line endings (common from Windows editors) are accepted.
  */
 import YAML, { LineCounter, isCollection, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
+import { errorMessage } from '../lib/errors.ts';
 
 export type FrontMatterRule =
   'frontmatter-missing' | 'frontmatter-unclosed' | 'frontmatter-size' | 'frontmatter-yaml' | 'frontmatter-not-mapping';
@@ -203,7 +204,7 @@ function parseYaml(source: string): YamlResult {
     return { ok: true, value, doc, lineCounter };
   } catch (err) {
     // The YAML library recurses into nested lists and mappings: a deep enough nesting overflows the stack.
-    return { ok: false, message: err instanceof RangeError ? NESTED_TOO_DEEPLY : (err as Error).message };
+    return { ok: false, message: err instanceof RangeError ? NESTED_TOO_DEEPLY : errorMessage(err) };
   }
 }
 

@@ -6,11 +6,11 @@
 import path from 'node:path';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
 import type { TokenCounts } from '../lib/token-counts.ts';
-import { parseSkillMarkdown } from './frontmatter.ts';
 import { readFileFromDisk, skippedFile } from './read-file.ts';
-import { validateFrontMatter, type ValidationMode } from './validate.ts';
+import type { ValidationMode } from './validate.ts';
 import { checkBody } from './body-checks.ts';
-import { assembleSkill, isLoadable } from './assemble-skill.ts';
+import { assembleSkill } from './assemble-skill.ts';
+import { readSkillMarkdown } from './skill-markdown.ts';
 import { SKILL_FILE, byCodeUnit, type FoundSkill } from './find-skills.ts';
 
 export interface SkillLoadOptions {
@@ -57,37 +57,24 @@ export async function loadSkill(found: FoundSkill, opts: SkillLoadOptions): Prom
   }
 
   // Lenient mode reads what an agent client would: values with an unquoted ": " are repaired.
-  const parsed = parseSkillMarkdown(skillMd.content, { repair: opts.mode === 'lenient' });
-  if (!parsed.ok) {
-    at({ severity: 'error', file: SKILL_FILE, line: parsed.line, rule: parsed.rule, message: parsed.message });
-    return { problems };
-  }
-  for (const r of parsed.repairs)
-    at({
-      severity: 'warning',
-      file: SKILL_FILE,
-      line: r.line,
-      field: r.field,
-      rule: 'frontmatter-yaml-repaired',
-      message: r.message,
-    });
-  const fm = validateFrontMatter(parsed.data, {
+  const md = readSkillMarkdown(skillMd.content, {
     folderName: path.basename(found.abs),
     mode: opts.mode,
-    sourceText: parsed.sourceText,
+    repair: opts.mode === 'lenient',
   });
-  const lineOf = (field: string | undefined): number | undefined =>
-    field === undefined ? undefined : (parsed.fieldLines[field] ?? parsed.fieldLines[field.split('.')[0]!]);
-  for (const p of fm.problems) at({ ...p, file: SKILL_FILE, line: lineOf(p.field) });
+  for (const p of md.problems) at({ ...p, file: SKILL_FILE });
+  if (!md.parsed) return { problems };
+  // The body is checked even when the front matter keeps the skill out: every problem is reported at once.
+  const { parsed } = md;
   for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)), opts.tokens))
     at({ ...p, file: SKILL_FILE });
 
-  if (problems.some((p) => p.severity === 'error') || !isLoadable(fm)) return { problems };
+  if (!md.ok || problems.some((p) => p.severity === 'error')) return { problems };
   const epoch = opts.sourceDateEpoch;
   const updatedMs = epoch !== undefined ? Math.min(newest, epoch * 1000) : newest;
   const skill = assembleSkill({
     parsed,
-    frontMatter: fm,
+    frontMatter: md.frontMatter,
     files,
     registry: opts.registry,
     source: { kind: 'local', dir: found.rel },

@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { SkillFile } from '../model/skill.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { fileType, mimeType } from '../lib/mime.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 // ignoreBOM keeps a leading BOM in the text, so decoding and re-encoding is byte-exact.
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -93,7 +94,7 @@ export function readFileFromDisk(abs: string, rel: string, maxFileBytes: number)
   try {
     fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    return { kind: 'unreadable', code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+    return { kind: 'unreadable', code: (err as NodeJS.ErrnoException).code ?? errorMessage(err) };
   }
   try {
     const st = fstatSync(fd);
@@ -114,7 +115,7 @@ export function readFileFromDisk(abs: string, rel: string, maxFileBytes: number)
     if (st.mode & 0o111) file.executable = true;
     return { kind: 'stored', file, mtimeMs: st.mtimeMs };
   } catch (err) {
-    return { kind: 'unreadable', code: (err as NodeJS.ErrnoException).code ?? (err as Error).message };
+    return { kind: 'unreadable', code: (err as NodeJS.ErrnoException).code ?? errorMessage(err) };
   } finally {
     closeSync(fd);
   }

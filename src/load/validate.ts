@@ -19,7 +19,7 @@
  * | fields the spec does not define                                 | error  | warning (registry fields: silent)|
  * | visibility not public/private/group                             | error  | error (skipped)                  |
  */
-import { INDEXED_DESCRIPTION_CHARS, MAX_TAG_CHARS, MAX_TAGS, indexedTags } from '../search/bounds.ts';
+import { INDEXED_DESCRIPTION_CHARS, MAX_TAG_CHARS, MAX_TAGS, indexedTags } from '../model/bounds.ts';
 import {
   COMPATIBILITY_MAX,
   DESCRIPTION_MAX,

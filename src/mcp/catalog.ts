@@ -14,6 +14,7 @@ import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 import { checkSchema, parseJson } from '../lib/json.ts';
 import type { SkillVectors } from '../semantic/skill-vectors.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
@@ -158,7 +159,7 @@ export class FeedCatalog {
     try {
       return JSON.parse(bytes.toString('utf8'));
     } catch (err) {
-      throw new Error(`${ref.path}: not JSON (${(err as Error).message})`);
+      throw new Error(`${ref.path}: not JSON (${errorMessage(err)})`, { cause: err });
     }
   }
 

@@ -14,6 +14,7 @@ import { createServer } from './server.ts';
 import { releaseMemory } from './memory.ts';
 import { CATALOG_PATH, FEED_PATH } from '../lib/layout.ts';
 import { LineTransport } from './transport.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 /**
  * The feed loads once the client's opening requests (initialize, then tools/list or whatever
@@ -69,7 +70,7 @@ export async function serve(options: ServeOptions): Promise<void> {
           setImmediate(() => warmUp(c, log));
         },
         (err) => {
-          fatal = new Error(`cannot load the feed at ${store.location}: ${(err as Error).message}`);
+          fatal = new Error(`cannot load the feed at ${store.location}: ${errorMessage(err)}`);
           setImmediate(() => void transport.close());
         },
       );
@@ -122,7 +123,7 @@ export async function serve(options: ServeOptions): Promise<void> {
       return true;
     } catch (err) {
       // A rebuild in progress (parts not yet matching the index) or a broken feed: keep serving the last good one.
-      log(`feed not reloaded (still serving the previous one): ${(err as Error).message}`);
+      log(`feed not reloaded (still serving the previous one): ${errorMessage(err)}`);
       return false;
     } finally {
       reloading = false;
@@ -142,9 +143,9 @@ export async function serve(options: ServeOptions): Promise<void> {
 function warmUp(c: FeedCatalog, log: (message: string) => void): void {
   void c
     .loadBodyIndex()
-    .then(afterLoad, (err) => log(`body index: ${(err as Error).message}`))
+    .then(afterLoad, (err) => log(`body index: ${errorMessage(err)}`))
     .then(() => c.meaningIndex())
-    .catch((err) => log(`meaning index (best_skill ranks by words alone until it loads): ${(err as Error).message}`));
+    .catch((err) => log(`meaning index (best_skill ranks by words alone until it loads): ${errorMessage(err)}`));
 }
 
 /** Once a feed has loaded, its parsing garbage goes (after the requests waiting for it are answered). */
@@ -214,7 +215,7 @@ function pollRemote(
     try {
       if ((await store.refresh()) || pending) pending = !(await onChange());
     } catch (err) {
-      log(`offline: serving the cached feed (${(err as Error).message})`);
+      log(`offline: serving the cached feed (${errorMessage(err)})`);
     }
   };
   void check();

@@ -5,6 +5,7 @@
  * skipped and answered instead of closing the connection: malformed input never ends the session.
  */
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import { errorMessage } from '../lib/errors.ts';
 
 /** Longest line read; a longer one is skipped and answered with an error. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -100,7 +101,7 @@ export class LineTransport implements Transport {
     try {
       value = JSON.parse(text);
     } catch (err) {
-      this.#reply(null, -32700, `Parse error: ${(err as Error).message}. Send one JSON-RPC message per line.`);
+      this.#reply(null, -32700, `Parse error: ${errorMessage(err)}. Send one JSON-RPC message per line.`);
       return;
     }
     let message: JSONRPCMessage;
@@ -114,7 +115,7 @@ export class LineTransport implements Transport {
     try {
       this.onmessage?.(message);
     } catch (err) {
-      this.onerror?.(err as Error);
+      this.onerror?.(err instanceof Error ? err : new Error(errorMessage(err)));
     }
   }
 
@@ -128,7 +129,7 @@ export class LineTransport implements Transport {
 
 function idOf(value: unknown): string | number | null {
   if (value && typeof value === 'object' && 'id' in value) {
-    const id = (value as { id: unknown }).id;
+    const id = value.id;
     if (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) return id;
   }
   return null;

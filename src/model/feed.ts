@@ -111,9 +111,9 @@ export const FeedFile = z
   .meta({ id: 'FeedFile', description: 'One file of a skill, in the skill JSON.' });
 export type FeedFile = z.infer<typeof FeedFile>;
 
-/** A scoped tool from `tools.json` (seed 002). */
+/** A scoped tool from `tools.json`. */
 export const ScopedTool = z.object({ name: z.string(), description: z.string().optional() }).catchall(z.unknown());
-/** A scoped resource from `resources.json` (seed 002). */
+/** A scoped resource from `resources.json`. */
 export const ScopedResource = z
   .object({ name: z.string().optional(), uri: z.string().optional(), description: z.string().optional() })
   .catchall(z.unknown());
@@ -156,11 +156,18 @@ export const FeedSkill = z
       owner: z.string().optional(),
       repository_url: z.string().optional(),
       health: Health,
-      tools: z.array(ScopedTool).default([]).describe("Scoped MCP tools from the skill's `tools.json` (seed 002)."),
+      tools: z
+        .array(ScopedTool)
+        .default([])
+        .describe(
+          "Scoped MCP tools from the skill's `tools.json`, returned with the skill by the MCP server's `view_skill`.",
+        ),
       resources: z
         .array(ScopedResource)
         .default([])
-        .describe("Scoped MCP resources from the skill's `resources.json` (seed 002)."),
+        .describe(
+          "Scoped MCP resources from the skill's `resources.json`, returned with the skill by the MCP server's `view_skill`.",
+        ),
       source_url: z
         .string()
         .optional()

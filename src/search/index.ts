@@ -52,7 +52,7 @@ import {
   tokenizeText,
 } from './text.ts';
 
-import { indexedDescription, indexedTags } from './bounds.ts';
+import { indexedDescription, indexedTags } from '../model/bounds.ts';
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
 
 /** What the feed builder hands over for each public skill. */
@@ -436,7 +436,7 @@ export class SkillSearch {
         const { meta, body } = plans[i]!;
         perToken[i] = new TokenScores(matchToken(meta, take, only), body && matchToken(body, take, only));
         if (mode === 'all' && only === undefined && order.length > 1)
-          perToken[i]!.mark((only = this.mask ??= new Uint8Array(this.size)));
+          perToken[i].mark((only = this.mask ??= new Uint8Array(this.size)));
       }
       const words = plans.map((p, i): QueryWord => ({
         word: p.word,

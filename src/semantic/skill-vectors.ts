@@ -6,7 +6,7 @@
  * Browser-safe.
  */
 import { cosine, type Embedder } from './embedder.ts';
-import { indexedDescription } from '../search/bounds.ts';
+import { indexedDescription } from '../model/bounds.ts';
 
 export interface DescribedSkill {
   id: string;

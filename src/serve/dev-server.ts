@@ -18,6 +18,7 @@ import { loadConfig } from '../config/load.ts';
 import type { Problem } from '../model/skill.ts';
 import { isInsideDir } from '../lib/fs.ts';
 import { serveStatic } from './static-server.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 export interface DevServerOptions extends Pick<BuildOptions, 'skills' | 'config' | 'base' | 'strict' | 'cwd'> {
   /** Default 0: any free port. */
@@ -103,7 +104,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         served: served?.build ?? 0,
         ok: false,
         newErrors: [],
-        failure: (err as Error).message,
+        failure: errorMessage(err),
         seconds: (Date.now() - started) / 1000,
       };
     }

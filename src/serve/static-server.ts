@@ -13,7 +13,7 @@ import path from 'node:path';
 import mime from 'mime';
 import { isInsideDir } from '../lib/fs.ts';
 import { normalizeBase } from '../site/urls.ts';
-import { skillFileHeaders } from './headers.ts';
+import { skillFileHeaders } from '../site/headers.ts';
 
 export interface StaticServerOptions {
   /** The built site; a function when the folder changes while serving (`skillpress dev`). */

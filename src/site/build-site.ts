@@ -4,7 +4,7 @@
  *
  * 1. render every SKILL.md to HTML through a cache (src/site/render-bodies.ts), so a rebuild
  *    renders only what changed;
- * 2. Astro, run programmatically with this package's `src/pages`, bundles the site's code;
+ * 2. Astro, run programmatically with this package's `src/site/pages`, bundles the site's code;
  * 3. the pages of unchanged skills (their page and every file's page) are put in place from a
  *    cache (src/site/page-cache.ts); Astro renders the others and the catalog's own pages, which
  *    read the feed and the rendered bodies through a Vite virtual module (src/site/site-data.ts);
@@ -88,7 +88,7 @@ function runtimeFeedPath(feedDir: string, explicit?: string): string {
   return /^(feed|catalog)\/v\d+$/.test(tail) ? tail : FEED_PATH;
 }
 
-/** The folder holding astro.config.mjs and src/pages (this package's root). */
+/** The folder holding astro.config.mjs and src/site/pages (this package's root). */
 const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
@@ -231,7 +231,7 @@ function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<As
 }
 
 /**
- * Astro's build of `src/pages` into `outDir`; returns how many pages it wrote. `beforePages`
+ * Astro's build of `src/site/pages` into `outDir`; returns how many pages it wrote. `beforePages`
  * runs once the site's code is bundled, before any page is rendered.
  */
 async function runAstro(

@@ -3,7 +3,7 @@
  * JavaScript; on a skill page the script fetches it and moves its panel in place
  * (src/site/client/file-viewer.ts), so the skill page itself carries no file content.
  *
- * Astro renders one template per skill (src/pages/skills/[id]/file-template.astro: layout, the
+ * Astro renders one template per skill (src/site/pages/skills/[id]/file-template.astro: layout, the
  * skill's name and its file tree) holding slots marked with this build's random marker; here
  * each file's panel is filled in. Astro's router cannot name pages after arbitrary file paths
  * (`#`, `?`, `%` in names), and filling a template costs a fraction of rendering a page.
@@ -15,7 +15,7 @@ import type { FileCache } from '../lib/file-cache.ts';
 import { resolveInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { pMap } from '../lib/p-map.ts';
-import { isActiveFile } from '../serve/headers.ts';
+import { isActiveFile } from './headers.ts';
 import { formatBytes } from './catalog.ts';
 import { readFeedFile } from './feed-data.ts';
 import { languageFor } from './languages.ts';

@@ -35,6 +35,7 @@ const IMAGE_SCHEMES = new Set(['http', 'https']);
 /** A URL with no scheme (relative, absolute path or fragment) or one of `schemes`. */
 function allowedUrl(url: string, schemes: ReadonlySet<string>): boolean {
   // Browsers ignore tabs and newlines inside a scheme ("java\tscript:"); so do we, before checking.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   const scheme = SCHEME.exec(url.replace(/[\u0000-\u0020]/g, ''))?.[1];
   return scheme === undefined || schemes.has(scheme.toLowerCase());
 }

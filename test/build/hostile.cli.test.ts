@@ -82,6 +82,7 @@ describe('problem lines', () => {
     const text = skillpress(['validate', skills]);
     expect(text.code).toBe(0);
     // Nothing but newlines ends or drives a line, and every line is a problem of this folder or the summary.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     const lines = text.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(NAMES.length + 2);
@@ -99,6 +100,7 @@ describe('problem lines', () => {
 
     const build = skillpress(['build', '--skills', skills, '--out', path.join(tmp, 'names-out'), '--no-site']);
     expect(build.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     expect(build.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
     expect(build.stdout).toContain('tab\\tname.md');
   });

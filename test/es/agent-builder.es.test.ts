@@ -113,6 +113,6 @@ describe.skipIf(!ES_URL)('Agent Builder queries on the cluster', () => {
     expect(meta[0]).toMatchObject({ skill_id: 'verify-expense-policy', domain: 'finance' });
     const files = await run('get_skill_files');
     expect(files.map((f) => f.file_path)).toEqual(['SKILL.md', 'allowance_table.json', 'policy_check.py']);
-    expect(files.every((f) => typeof f.file_content === 'string' && (f.file_content as string).length > 0)).toBe(true);
+    expect(files.every((f) => typeof f.file_content === 'string' && f.file_content.length > 0)).toBe(true);
   });
 });

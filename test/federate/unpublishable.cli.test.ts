@@ -42,7 +42,6 @@ afterAll(async () => {
 });
 
 async function build(reexport: boolean): Promise<{ result: Record<string, any>; stderr: string }> {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   const project = path.join(tmp, 'project');
   await mkdir(path.join(project, 'config'), { recursive: true });
   await writeFile(

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { openFeed, openFeedStore, RemoteStore } from '../../src/feed-reader/index.ts';
-import { IntegrityError, NetworkError, NotFoundError, UnsafePathError } from '../../src/lib/errors.ts';
+import { IntegrityError, NetworkError, NotFoundError, UnsafePathError, errorMessage } from '../../src/lib/errors.ts';
 import { publish } from '../federate/helpers/feed.ts';
 import { serveDir, type Handler, type TestServer } from '../federate/helpers/server.ts';
 import { tempDir, writeSkills } from '../federate/helpers/skills.ts';
@@ -81,7 +81,7 @@ describe('reading a feed', () => {
     reader = await openFeed(copy);
     const err = await reader.readSkill('pdf-tools').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UnsafePathError);
-    expect((err as Error).message).toContain(
+    expect(errorMessage(err)).toContain(
       'path "scripts/run.sh" is a file and also the folder of "scripts/run.sh/inner"',
     );
   });
@@ -93,7 +93,7 @@ describe('a hostile feed URL (issue 11, row 5)', () => {
     const err = await openFeedStore(location, { cacheDir: cacheDir(), cacheFirst: true }).catch((e: unknown) => e);
     expect(err, String(err)).toBeInstanceOf(NetworkError);
     expect((err as NetworkError).rule).toBe(rule);
-    expect((err as Error).message).toContain(text);
+    expect(errorMessage(err)).toContain(text);
     expect(Date.now() - started).toBeLessThan(15_000);
   };
 

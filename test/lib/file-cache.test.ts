@@ -7,7 +7,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileCache } from '../../src/lib/file-cache.ts';
 
 /** Keys as the build makes them (sha256 of the inputs). */
-const K = { k1: FileCache.key('k1'), k2: FileCache.key('k2'), a1: FileCache.key('a1'), old: FileCache.key('old'), fresh: FileCache.key('fresh') };
+const K = {
+  k1: FileCache.key('k1'),
+  k2: FileCache.key('k2'),
+  a1: FileCache.key('a1'),
+  old: FileCache.key('old'),
+  fresh: FileCache.key('fresh'),
+};
 let tmp: string;
 let dir: string;
 beforeEach(async () => {
@@ -95,7 +101,9 @@ describe('FileCache', () => {
     FileCache.open(dir).entry(K.fresh);
     FileCache.open(dir).use(K.k2);
     expect(cache.prune()).toBe(1);
-    expect((await readdir(dir)).filter((n) => !n.startsWith('.')).sort()).toEqual([path.basename(fresh.file), path.basename(checked.file)].sort());
+    expect((await readdir(dir)).filter((n) => !n.startsWith('.')).sort()).toEqual(
+      [path.basename(fresh.file), path.basename(checked.file)].sort(),
+    );
     // Pruned today already: the next builds of the day do not look again.
     await utimes(fresh.file, weekAgo, weekAgo);
     expect(cache.prune()).toBe(0);

@@ -40,7 +40,10 @@ afterAll(async () => {
 const limits = { timeoutMs: 5_000, maxBytes: 1024 * 1024 };
 
 async function failure(promise: Promise<unknown>): Promise<NetworkError> {
-  const err = await promise.then(() => undefined, (e: unknown) => e);
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(NetworkError);
   return err as NetworkError;
 }
@@ -91,7 +94,9 @@ describe('httpGet', () => {
     expect(away.message).toContain(`redirect to ${other}/target refused`);
 
     routes.set('/loop', (_req, res) => void res.writeHead(302, { location: '/loop' }).end());
-    expect((await failure(httpGet(`${base}/loop`, { ...limits, maxRedirects: 3 }))).message).toContain('more than 3 redirects');
+    expect((await failure(httpGet(`${base}/loop`, { ...limits, maxRedirects: 3 }))).message).toContain(
+      'more than 3 redirects',
+    );
   });
 
   it('sends validators and hands back 304 with an empty body; an error status names the URL', async () => {
@@ -105,7 +110,11 @@ describe('httpGet', () => {
     expect([second.status, second.body.length]).toEqual([304, 0]);
 
     const missing = await failure(httpGet(`${base}/nothing`, limits));
-    expect([missing.status, missing.rule, missing.message]).toEqual([404, 'http-status', `${base}/nothing: not found (HTTP 404)`]);
+    expect([missing.status, missing.rule, missing.message]).toEqual([
+      404,
+      'http-status',
+      `${base}/nothing: not found (HTTP 404)`,
+    ]);
     expect((await failure(httpGet('file:///etc/passwd', limits))).rule).toBe('bad-url');
   });
 
@@ -117,7 +126,9 @@ describe('httpGet', () => {
     });
     const deadline = new Deadline(400, 'the whole test');
     const started = Date.now();
-    const errors = await Promise.all([1, 2, 3].map(() => failure(httpGet(`${base}/slow`, { ...limits, timeoutMs: 10_000, deadline }))));
+    const errors = await Promise.all(
+      [1, 2, 3].map(() => failure(httpGet(`${base}/slow`, { ...limits, timeoutMs: 10_000, deadline }))),
+    );
     expect(Date.now() - started).toBeLessThan(2_000);
     for (const err of errors) expect(err.message).toContain('the 400 ms deadline for the whole test passed');
   });
@@ -125,14 +136,20 @@ describe('httpGet', () => {
   it('concurrent downloads never pass a shared byte budget: sizes known up front are reserved, others chunk by chunk', async () => {
     routes.set('/30k', (_req, res) => void res.end(Buffer.alloc(30_000, 1)));
     const budget = new ByteBudget(100_000, 'test.total');
-    const known = await Promise.allSettled([1, 2, 3, 4, 5].map(() => httpGet(`${base}/30k`, { ...limits, budget, expectedBytes: 30_000 })));
+    const known = await Promise.allSettled(
+      [1, 2, 3, 4, 5].map(() => httpGet(`${base}/30k`, { ...limits, budget, expectedBytes: 30_000 })),
+    );
     expect(known.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     const refused = known.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(refused.reason.message).toContain('not fetched: its 30000 bytes would pass the 100000-byte total (test.total)');
+    expect(refused.reason.message).toContain(
+      'not fetched: its 30000 bytes would pass the 100000-byte total (test.total)',
+    );
     expect(budget.used).toBe(90_000);
 
     const unknown = new ByteBudget(100_000, 'test.total');
-    const results = await Promise.allSettled([1, 2, 3, 4, 5].map(() => httpGet(`${base}/30k`, { ...limits, budget: unknown })));
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4, 5].map(() => httpGet(`${base}/30k`, { ...limits, budget: unknown })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled').length).toBeLessThanOrEqual(3);
     expect(unknown.used).toBeLessThanOrEqual(100_000);
   });

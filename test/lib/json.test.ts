@@ -4,7 +4,10 @@ import { z } from 'zod';
 import { InvalidInputError } from '../../src/lib/errors.ts';
 import { parseJson, parseJsonText } from '../../src/lib/json.ts';
 
-const Doc = z.object({ name: z.string(), items: z.array(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits') })) });
+const Doc = z.object({
+  name: z.string(),
+  items: z.array(z.object({ sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits') })),
+});
 
 function refusal(fn: () => unknown): InvalidInputError {
   try {
@@ -22,7 +25,9 @@ describe('parseJson', () => {
   });
 
   it('names the document, the JSON path and the rule of a schema error', () => {
-    const err = refusal(() => parseJson('{"name":"a","items":[{"sha256":"00"}]}', Doc, 'https://peer.example/doc.json'));
+    const err = refusal(() =>
+      parseJson('{"name":"a","items":[{"sha256":"00"}]}', Doc, 'https://peer.example/doc.json'),
+    );
     expect(err.rule).toBe('schema');
     expect(err.message).toBe('https://peer.example/doc.json: items.0.sha256: must be 64 hex digits');
   });
@@ -34,7 +39,9 @@ describe('parseJson', () => {
   });
 
   it('refuses a document over its byte limit before parsing it', () => {
-    const err = refusal(() => parseJsonText(JSON.stringify({ pad: 'x'.repeat(2_000) }), 'index.json', { maxBytes: 1_000 }));
+    const err = refusal(() =>
+      parseJsonText(JSON.stringify({ pad: 'x'.repeat(2_000) }), 'index.json', { maxBytes: 1_000 }),
+    );
     expect(err.rule).toBe('too-large');
     expect(err.message).toBe('index.json: 2010 bytes, over the 1000-byte limit for this document');
   });

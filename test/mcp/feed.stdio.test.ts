@@ -18,18 +18,7 @@ import { IntegrityError } from '../../src/lib/errors.ts';
 import { DirStore, openFeedStore, resolveFeedPath } from '../../src/feed-reader/index.ts';
 import { UnsafePathError } from '../../src/lib/errors.ts';
 import { parseSkillUri } from '../../src/mcp/uris.ts';
-import {
-  buildFeed,
-  CLI,
-  connect,
-  fixtureFeed,
-  NODE,
-  PNG,
-  ROOT,
-  writeSkills,
-  type Connected,
-  type FixtureFeed,
-} from './helpers.ts';
+import { buildFeed, CLI, connect, fixtureFeed, NODE, PNG, ROOT, writeSkills, type FixtureFeed } from './helpers.ts';
 import { endless, gzipBomb, serveBomb } from '../helpers/hostile-http.ts';
 import { replaceFile } from '../helpers/replace-file.ts';
 
@@ -164,9 +153,7 @@ describe('local feeds', () => {
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
 /** Serves a folder over HTTP with ETags; counts requests and 304s. `hostile` answers chosen paths its own way. */
-async function staticServer(
-  root: string,
-): Promise<{
+async function staticServer(root: string): Promise<{
   server: Server;
   url: string;
   hits: string[];
@@ -311,7 +298,7 @@ describe('remote feeds', () => {
 
   test('skillpress mcp --feed <url> polls for changes, then starts and works offline from its cache', async () => {
     let changes = 0;
-    let live: Connected | undefined = await connect(site.url, 'legacy', ['--cache-dir', cacheDir, '--poll', '1'], {
+    const live = await connect(site.url, 'legacy', ['--cache-dir', cacheDir, '--poll', '1'], {
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
     });
     try {
@@ -332,7 +319,6 @@ describe('remote feeds', () => {
       await live.client.callTool({ name: 'view_skill', arguments: { name: 'csv-cleaner' } }); // cache the skill JSON
     } finally {
       await live.close();
-      live = undefined;
     }
 
     await stop(site.server);

@@ -41,20 +41,18 @@ const entryArb = fc.record({
   body: words(0, 40),
 });
 
-const catalogArb = fc
-  .uniqueArray(entryArb, { minLength: 5, maxLength: 40, selector: (e) => e.name })
-  .map((list) =>
-    list.map((e): SearchEntry => ({
-      id: e.name,
-      name: e.name,
-      description: e.description,
-      tags: e.tags,
-      headings: e.headings,
-      paths: ['SKILL.md', `scripts/${e.file[0]}_${e.file[1]}.py`],
-      body: e.body,
-      registry: 'local',
-    })),
-  );
+const catalogArb = fc.uniqueArray(entryArb, { minLength: 5, maxLength: 40, selector: (e) => e.name }).map((list) =>
+  list.map((e): SearchEntry => ({
+    id: e.name,
+    name: e.name,
+    description: e.description,
+    tags: e.tags,
+    headings: e.headings,
+    paths: ['SKILL.md', `scripts/${e.file[0]}_${e.file[1]}.py`],
+    body: e.body,
+    registry: 'local',
+  })),
+);
 
 /** A query token: a word, a prefix of one, a typo of one, or a compound of two. */
 const tokenArb = fc.oneof(

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { headersFile, isActiveFile, skillFileHeaders } from '../../src/serve/headers.ts';
+import { headersFile, isActiveFile, skillFileHeaders } from '../../src/site/headers.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 
 let root: string;

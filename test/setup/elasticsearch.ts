@@ -8,6 +8,7 @@
  */
 import type { TestProject } from 'vitest/node';
 import { isUp, javaHome, startElasticsearch, stopElasticsearch } from '../../scripts/es.mjs';
+import { errorMessage } from '../../src/lib/errors.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,9 +41,9 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   try {
     instance = await startElasticsearch({ port: 9200 });
   } catch (err) {
-    if (ci) throw new Error(`cannot start Elasticsearch for the tests: ${(err as Error).message}`);
+    if (ci) throw new Error(`cannot start Elasticsearch for the tests: ${errorMessage(err)}`, { cause: err });
     process.stderr.write(
-      `\n*** SKIPPING Elasticsearch tests: cannot start Elasticsearch: ${(err as Error).message} ***\n\n`,
+      `\n*** SKIPPING Elasticsearch tests: cannot start Elasticsearch: ${errorMessage(err)} ***\n\n`,
     );
     project.provide('elasticsearchUrl', '');
     return undefined;

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,12 +83,16 @@ async function damage(file: string): Promise<void> {
   await writeFile(file, bytes);
 }
 
-/** A file of a cache folder (`<key>.<sha256>` entries). */
-const entryOf = async (dir: string): Promise<string> =>
-  path.join(
-    dir,
-    (await readdir(dir)).find((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}$/.test(n))!,
-  );
+/**
+ * An entry of a cache folder (`<key>.<sha256>` files) that the last build used: the one used
+ * last (a build touches what it reads). A folder can also hold entries of earlier inputs, which
+ * no build reads again, so damaging one of those would prove nothing.
+ */
+async function entryOf(dir: string): Promise<string> {
+  const names = (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}$/.test(n));
+  const used = await Promise.all(names.map(async (n) => ({ n, at: (await stat(path.join(dir, n))).mtimeMs })));
+  return path.join(dir, used.sort((a, b) => b.at - a.at)[0]!.n);
+}
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-cache-'));

@@ -33,7 +33,7 @@ function startPreview(out: string): Promise<{ child: ChildProcess; url: string }
   );
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const url = /at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
       if (url) resolve({ child, url });

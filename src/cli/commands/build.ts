@@ -10,8 +10,6 @@ import { EXIT, parse, skillsFolderArgument, type Command } from '../args.ts';
 import { formatProblem, problemsByRule } from './validate.ts';
 
 export const build: Command = {
-  name: 'build',
-  summary: 'build the feeds, the discovery index, archives and the site into dist/',
   usage:
     'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config dir=config] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
   async run(argv) {

@@ -13,8 +13,6 @@ import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
 export const get: Command = {
-  name: 'get',
-  summary: 'read a skill back from Elasticsearch (JSON, or --out to rebuild its folder)',
   usage: `skillpress get <skill-id> [--out dir] ${ES_USAGE}`,
   async run(argv) {
     const { values, positionals } = parse(argv, { ...ES_OPTIONS, out: { type: 'string' } });

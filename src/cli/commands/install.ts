@@ -5,8 +5,6 @@ import { EXIT, UsageError, parse, type Command } from '../args.ts';
 import { quotePath } from '../../lib/paths.ts';
 
 export const install: Command = {
-  name: 'install',
-  summary: "copy one skill from a skillpress feed or a .well-known/agent-skills site into an agent's skills folder",
   usage: [
     'skillpress install <site or feed URL, or folder> <skill> [--to dir | --agent name] [--global] [--force] [--timeout ms] [--max-bytes n] [--json]',
     '',

@@ -7,8 +7,6 @@ import { defaultCacheRoot } from '../../feed-reader/cache-root.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 
 export const mcp: Command = {
-  name: 'mcp',
-  summary: 'serve a built feed (dir or URL) to agents over MCP on stdio',
   usage:
     'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir]',
   async run(argv) {

@@ -10,8 +10,6 @@ import { skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
 export const validateIndexCommand: Command = {
-  name: 'validate-index',
-  summary: 'check that Elasticsearch holds exactly the skills folder (files, paths, sha256)',
   usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config dir] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {

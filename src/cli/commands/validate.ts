@@ -92,8 +92,6 @@ function summarize(catalog: Catalog, root: string, mode: 'strict' | 'lenient'): 
 }
 
 export const validate: Command = {
-  name: 'validate',
-  summary: 'check every skill against the Agent Skills specification',
   usage: 'skillpress validate [dir | --skills dir] [--strict] [--json] [--config dir]',
   async run(argv) {
     const { values, positionals } = parse(argv, {

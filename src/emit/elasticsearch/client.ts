@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
 import type { ConnectionOptions } from './connection.ts';
+import { errorMessage } from '../../lib/errors.ts';
 
 export { DEFAULT_URL, connectionFromEnv, withDefaultUrl, type ConnectionOptions } from './connection.ts';
 
@@ -46,7 +47,8 @@ export function createClient(conn: ConnectionOptions): Client {
       ca = readFileSync(conn.caFile);
     } catch (err) {
       throw new Error(
-        `cannot read CA file ${conn.caFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+        `cannot read CA file ${conn.caFile}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`,
+        { cause: err },
       );
     }
   }

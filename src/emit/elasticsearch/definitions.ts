@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { errorMessage } from '../../lib/errors.ts';
 
 /** The two aliases readers query. Tests give each suite its own pair. */
 export interface IndexNames {
@@ -36,12 +37,12 @@ async function readJson(file: string): Promise<Record<string, unknown>> {
   try {
     raw = await readFile(file, 'utf8');
   } catch (err) {
-    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`, { cause: err });
   }
   try {
     return JSON.parse(raw) as Record<string, unknown>;
   } catch (err) {
-    throw new Error(`${file}: not valid JSON: ${(err as Error).message}`);
+    throw new Error(`${file}: not valid JSON: ${errorMessage(err)}`, { cause: err });
   }
 }
 

@@ -192,7 +192,7 @@ export async function ingestCatalog(
       conn,
     );
     const wrapped = new Error(message);
-    wrapped.name = (err as Error).name;
+    if (err instanceof Error) wrapped.name = err.name;
     throw Object.assign(wrapped, { cause: err });
   } finally {
     if (!options.client) await client.close();
@@ -380,7 +380,7 @@ async function switchAliases(
     }
     actions.push({ add: { index: target[key], alias } });
   }
-  await client.indices.updateAliases({ actions: actions as never });
+  await client.indices.updateAliases({ actions });
 }
 
 /** Delete what the aliases pointed to before, and versioned indexes left by interrupted ingests. */

@@ -5,6 +5,7 @@ import { fileBytes } from '../../load/read-file.ts';
 import type { TokenCounts } from '../../lib/token-counts.ts';
 import { encodePath } from '../../lib/paths.ts';
 import type { Signer } from '../../lib/signing.ts';
+import { errorMessage } from '../../lib/errors.ts';
 
 export const SKILL_MD = 'SKILL.md';
 
@@ -52,7 +53,7 @@ function scopedList(
   try {
     data = JSON.parse(file.content);
   } catch (err) {
-    report(`not valid JSON (${(err as Error).message}); its ${key} are not listed in the feed`);
+    report(`not valid JSON (${errorMessage(err)}); its ${key} are not listed in the feed`);
     return [];
   }
   const list = Array.isArray(data) ? data : (data as Record<string, unknown> | null)?.[key];

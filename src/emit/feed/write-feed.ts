@@ -50,7 +50,7 @@ import { FileCache, keptText } from '../../lib/file-cache.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
 import type { Signer } from '../../lib/signing.ts';
-import { originLabel } from '../../site/catalog.ts';
+import { originLabel } from '../../model/origin.ts';
 
 import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../../lib/layout.ts';
 

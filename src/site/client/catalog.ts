@@ -22,7 +22,7 @@ import { isActive, readState, stateQuery, toggle, type CatalogState, type Sort }
  */
 const REFINE_AFTER_MS = 150;
 
-/** The elements of src/components/Catalog.astro the controller drives. */
+/** The elements of src/site/components/Catalog.astro the controller drives. */
 function elements(root: HTMLElement) {
   const one = <T extends Element>(selector: string): T => root.querySelector<T>(selector)!;
   return {

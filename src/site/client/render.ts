@@ -1,6 +1,6 @@
 /**
  * DOM for search results, built with DOM APIs only (never innerHTML): skill content is
- * untrusted. A result card is a clone of the blank card src/components/SkillCard.astro renders
+ * untrusted. A result card is a clone of the blank card src/site/components/SkillCard.astro renders
  * into the page's `<template data-card-template>`: one template for both.
  */
 import type { SearchDoc } from '../../search/index.ts';

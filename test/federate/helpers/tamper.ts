@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sha256Hex } from '../../../src/lib/hash.ts';
 import { replaceFile } from '../../helpers/replace-file.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const feedPath = (dist: string, rel: string) => path.join(dist, 'feed', 'v1', ...rel.split('/'));
 

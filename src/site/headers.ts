@@ -12,7 +12,7 @@
  * own: `site.files_base_url` (docs/site.md).
  */
 import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../lib/layout.ts';
-import { normalizeBase } from '../site/urls.ts';
+import { normalizeBase } from './urls.ts';
 
 /** Folders below the site root that hold files from skills. */
 export const SKILL_FILE_FOLDERS = [`${FEED_PATH}/files/`, `${CATALOG_PATH}/files/`, `${DISCOVERY_PATH}/`] as const;

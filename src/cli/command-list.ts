@@ -1,0 +1,65 @@
+/**
+ * Every command with its one-line summary: the one list `skillpress --help` prints, and the
+ * README's and docs/cli.md's command tables repeat (test/docs/commands.test.ts holds them to it).
+ */
+import type { Command } from './args.ts';
+
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  /** Commands load lazily so `skillpress mcp` starts without loading Astro or Elasticsearch. */
+  load: () => Promise<Command>;
+}
+
+/**
+ * In the order `--help` lists them. To add one: write `src/cli/commands/<name>.ts` exporting a
+ * `Command`, add an entry here, and a row to the tables in README.md and docs/cli.md.
+ */
+export const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: 'validate',
+    summary: 'check every skill against the Agent Skills specification',
+    load: async () => (await import('./commands/validate.ts')).validate,
+  },
+  {
+    name: 'build',
+    summary:
+      'feeds, discovery index, archives and the site into dist/; ingests into Elasticsearch when ELASTICSEARCH_URL is set',
+    load: async () => (await import('./commands/build.ts')).build,
+  },
+  {
+    name: 'dev',
+    summary: 'build, serve on 127.0.0.1 and rebuild on every change to the skills or the config, reloading open pages',
+    load: async () => (await import('./commands/dev.ts')).dev,
+  },
+  {
+    name: 'preview',
+    summary: 'serve a built folder as a static host would',
+    load: async () => (await import('./commands/preview.ts')).preview,
+  },
+  {
+    name: 'ingest',
+    summary: 'write every skill and file into Elasticsearch, switching the aliases atomically',
+    load: async () => (await import('./commands/ingest.ts')).ingest,
+  },
+  {
+    name: 'get',
+    summary: 'read a skill back from Elasticsearch; --out rebuilds its folder byte-exact',
+    load: async () => (await import('./commands/get.ts')).get,
+  },
+  {
+    name: 'validate-index',
+    summary: 'check that Elasticsearch holds exactly the skills folder',
+    load: async () => (await import('./commands/validate-index.ts')).validateIndexCommand,
+  },
+  {
+    name: 'mcp',
+    summary: 'serve a built feed to agents over MCP on stdio',
+    load: async () => (await import('./commands/mcp.ts')).mcp,
+  },
+  {
+    name: 'install',
+    summary: "copy one skill from a feed or .well-known/agent-skills site into an agent's skills folder",
+    load: async () => (await import('./commands/install.ts')).install,
+  },
+];
