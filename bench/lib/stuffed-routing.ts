@@ -13,7 +13,13 @@ import { build } from '../../src/build.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { DirStore } from '../../src/feed-reader/index.ts';
 import { modelPrompt, parseModelAnswer, retrieve, ruleJudge } from '../../src/route/index.ts';
-import { obedientAnswer, STUFFED, vocabulary, writeStuffedSkill, type Stuffing } from '../../test/helpers/stuffed-skill.ts';
+import {
+  obedientAnswer,
+  STUFFED,
+  vocabulary,
+  writeStuffedSkill,
+  type Stuffing,
+} from '../../test/helpers/stuffed-skill.ts';
 
 interface RoutingRequest {
   request: string;
@@ -45,7 +51,8 @@ export async function stuffedRouting(root: string, catalogsDir: string, work: st
   for (const variant of VARIANTS) {
     const dir = path.join(work, `stuffed-${variant.kind}`);
     const skills = path.join(dir, 'skills');
-    for (const source of set.sources) cpSync(path.join(catalogsDir, source), path.join(skills, source), { recursive: true });
+    for (const source of set.sources)
+      cpSync(path.join(catalogsDir, source), path.join(skills, source), { recursive: true });
     writeStuffedSkill(skills, vocabulary(skills), variant.kind);
     mkdirSync(path.join(dir, 'config'), { recursive: true });
     await build({ skills, out: path.join(dir, 'dist'), config: path.join(dir, 'config'), site: false });
