@@ -27,6 +27,7 @@ import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
 import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
+import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
@@ -115,6 +116,8 @@ interface BuildContext {
   log: (line: string) => void;
   tokens: TokenCounts;
   stages: BuildStages;
+  /** The cache folder this build uses (`.cache`, or a temporary one when that is a link). */
+  cacheDir: string;
 }
 
 interface Loaded {
@@ -149,9 +152,26 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const out = path.resolve(options.out ?? 'dist');
   await checkOutDir(out, skillsRoot);
   await removeStaleStaging(out, log);
-  const tokens = await TokenCounts.open(path.resolve(CACHE_DIR, 'tokens.json'), log);
-  const ctx: BuildContext = { config, options, out, log, tokens, stages: { load: 0, feed: 0, output: 0 } };
+  const cache = openCacheRoot(CACHE_DIR, log);
+  try {
+    const tokens = await TokenCounts.open(path.join(cache.dir, 'tokens.json'), log);
+    const ctx: BuildContext = {
+      config,
+      options,
+      out,
+      log,
+      tokens,
+      stages: { load: 0, feed: 0, output: 0 },
+      cacheDir: cache.dir,
+    };
+    return await buildWith(skillsRoot, ctx, started);
+  } finally {
+    cache.close();
+  }
+}
 
+async function buildWith(skillsRoot: string, ctx: BuildContext, started: number): Promise<BuildResult> {
+  const { options, out, log, tokens } = ctx;
   const { catalog, local, duplicates } = await stage(ctx.stages, 'load', () => loadSources(skillsRoot, ctx));
   refuseEmpty(catalog, skillsRoot);
   const previous = await readPrevious(out, options.previous, log);
@@ -224,11 +244,11 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     sourceDateEpoch: sourceDateEpoch(),
     tokens: ctx.tokens,
   });
-  const federated = await federate(local, config, { cacheDir: path.resolve(CACHE_DIR, 'federation'), log });
+  const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {
     nearThreshold: threshold,
-    tokenize: keptWords(path.resolve(CACHE_DIR, 'duplicates')),
+    tokenize: keptWords(cacheFolder(ctx.cacheDir, ['duplicates'], log), log),
   });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
   return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
@@ -238,8 +258,8 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
  * The duplicate finder's words of a text, kept in `dir` between builds (they never hold a space:
  * a text's words are kept joined by one).
  */
-function keptWords(dir: string): (text: string) => string[] {
-  const cache = FileCache.open(dir);
+function keptWords(dir: string, log: (line: string) => void): (text: string) => string[] {
+  const cache = FileCache.open(dir, { log });
   cache.prune();
   const joined = keptText(cache, codeFingerprint(import.meta.url, ['./duplicates/tfidf.ts']), (text) =>
     tokenize(text).join(' '),
@@ -295,8 +315,9 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     const data = path.join(staging, 'data');
     const { feed, catalogView } = await stage(ctx.stages, 'feed', async () => {
       const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
-      const cacheDir = path.resolve(CACHE_DIR, 'feed');
+      const cacheDir = cacheFolder(ctx.cacheDir, ['feed'], ctx.log);
       const published = await writeFeed(catalog, {
+        log: ctx.log,
         outDir: data,
         config,
         previous,
@@ -319,6 +340,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           scope: 'catalog',
           tokens: ctx.tokens,
           cacheDir,
+          log: ctx.log,
         }),
       };
     });
@@ -331,7 +353,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     if (options.site !== false) {
       siteResult = await stage(ctx.stages, 'site', async () => {
         const { buildSite } = await import('./site/build-site.ts');
-        const cacheDir = path.resolve(CACHE_DIR, 'site');
+        const cacheDir = cacheFolder(ctx.cacheDir, ['site'], ctx.log);
         const previousOutDir = existsSync(path.join(out, FEED_PATH, 'index.json')) ? out : undefined;
         return buildSite({
           outDir: site,
@@ -339,6 +361,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           base,
           filesBaseUrl: config.site.files_base_url,
           cacheDir,
+          log: ctx.log,
           ...(previousOutDir ? { previousOutDir } : {}),
         });
       });

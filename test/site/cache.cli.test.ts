@@ -83,11 +83,11 @@ async function damage(file: string): Promise<void> {
   await writeFile(file, bytes);
 }
 
-/** A file of a cache folder (`<key>.<sha256>` entries). */
+/** A file of a cache folder (`<key>.<sha256>.<tag>` entries, signed with the machine's cache key). */
 const entryOf = async (dir: string): Promise<string> =>
   path.join(
     dir,
-    (await readdir(dir)).find((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}$/.test(n))!,
+    (await readdir(dir)).find((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}\.[0-9a-f]{32}$/.test(n))!,
   );
 
 beforeAll(async () => {
