@@ -295,12 +295,16 @@ async function readPrevious(
   explicit: string | undefined,
   log: (line: string) => void,
 ): Promise<PreviousFeed | undefined> {
+  const said = (previous: PreviousFeed | undefined): PreviousFeed | undefined => {
+    for (const why of previous?.refused ?? []) log(`build: previous feed ${previous!.location}: refused ${why}`);
+    return previous;
+  };
   if (explicit) {
     const previous = await loadPreviousFeed(explicit);
     if (!previous) throw new UsageError(`--previous ${explicit}: no feed (cards.json) found there`);
-    return previous;
+    return said(previous);
   }
-  return loadPreviousFeed(out).catch((err: Error) => {
+  return loadPreviousFeed(out).then(said, (err: Error) => {
     log(`build: ignoring the previous build in ${out}: ${err.message}`);
     return undefined;
   });
