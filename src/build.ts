@@ -20,6 +20,7 @@ import { tokenize } from './duplicates/tfidf.ts';
 import { loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from './emit/feed/index.ts';
 import { CATALOG_PATH, FEED_PATH } from './lib/layout.ts';
 import type { Catalog, Problem } from './model/skill.ts';
+import type { z } from 'zod';
 import type { SkillpressConfig } from './model/config.ts';
 import { progress } from './lib/progress.ts';
 import { InvalidInputError, UsageError } from './lib/errors.ts';
@@ -28,9 +29,12 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
-import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
+import { resolveConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
+
+/** A config object as a caller may write it: any field left out takes its default. */
+export type SkillpressConfigInput = z.input<typeof SkillpressConfig>;
 
 /** Named like the flags of `skillpress build`. */
 export interface BuildOptions {
@@ -38,8 +42,8 @@ export interface BuildOptions {
   skills?: string;
   /** Output folder (default `dist`). */
   out?: string;
-  /** Config folder holding `skillpress.json` (default `config`), or a parsed config. */
-  config?: string | SkillpressConfig;
+  /** Config folder holding `skillpress.json` (default `config`), or a config object (partial ones get the defaults). */
+  config?: string | SkillpressConfigInput;
   /** A previous build (folder or URL) for the change list; default: what is in `out`. */
   previous?: string;
   /** Base path the site is served under (default: `site.base` of the config). */
@@ -147,7 +151,7 @@ async function stage<T>(stages: BuildStages, name: keyof BuildStages, work: () =
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
-  const config = typeof options.config === 'object' ? options.config : await loadConfig(options.config);
+  const config = await resolveConfig(options.config);
   const skillsRoot = options.skills ?? config.skills.root;
   const out = path.resolve(options.out ?? 'dist');
   await checkOutDir(out, skillsRoot);
@@ -278,9 +282,11 @@ function refuseEmpty(catalog: Catalog, skillsRoot: string): void {
   const missing = catalog.problems.find((p) => p.rule === 'root-missing');
   if (missing) throw new UsageError(`--skills ${skillsRoot}: ${missing.message}; nothing was written`);
   if (catalog.skills.length === 0) {
-    const why = catalog.problems
-      .filter((p) => p.severity === 'error')
-      .map((p) => p.message)
+    // Errors say why best; with none, the warnings do (a skill below skills.max_depth is one).
+    const errors = catalog.problems.filter((p) => p.severity === 'error');
+    const why = (
+      errors.length > 0 ? errors.map((p) => p.message) : catalog.problems.map((p) => `${p.skill}: ${p.message}`)
+    )
       .slice(0, 3)
       .join('; ');
     throw new InvalidInputError(
