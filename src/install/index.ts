@@ -42,6 +42,11 @@ export interface InstallResult {
   version?: string;
   /** Files the source lists but does not publish, with why. */
   missing: Array<{ path: string; reason: string }>;
+  /**
+   * With `force` over a folder skillpress did not install or that was edited: the files that
+   * were there and are gone or hold other bytes now (listed, so nothing is lost unsaid).
+   */
+  discarded?: string[];
   from: string;
 }
 
@@ -107,26 +112,57 @@ export async function install(source: string, name: string, opts: InstallOptions
 
   const pkg = await located.fetch(name);
   checkSkillMd(pkg.files, name);
-  await replaceFolder(to, name, pkg.files);
+  const contentDigest = filesDigest(pkg.files);
+  // The same bytes from another source (the feed, then the discovery index): nothing to replace.
+  const same =
+    !opts.force &&
+    exists &&
+    record !== undefined &&
+    record.content_digest === contentDigest &&
+    (await folderDigest(dir)) === contentDigest;
+  // Files of the user's that forcing replaces: a folder not installed by skillpress, or edited.
+  const discarded =
+    exists && !same && (!record || (await folderDigest(dir)) !== record.content_digest)
+      ? await lostFiles(dir, pkg.files)
+      : [];
+  if (!same) await replaceFolder(to, name, pkg.files);
   manifest.skills[name] = {
     source,
     index: located.indexUrl,
     digest: pkg.digest,
-    content_digest: filesDigest(pkg.files),
+    content_digest: contentDigest,
     version: pkg.version,
     installed_at: (opts.now ?? new Date()).toISOString(),
   };
   await writeManifest(to, manifest);
   return {
-    action: exists ? 'updated' : 'installed',
+    action: same ? 'unchanged' : exists ? 'updated' : 'installed',
     name,
     dir,
     digest: pkg.digest,
     previousDigest: record?.digest,
     version: pkg.version,
     missing: pkg.missing,
+    ...(discarded.length > 0 ? { discarded } : {}),
     from: located.indexUrl,
   };
+}
+
+/** Files in `dir` that installing `files` removes or changes (anything not a regular file counts). */
+async function lostFiles(dir: string, files: Files): Promise<string[]> {
+  const lost: string[] = [];
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    for (const e of await readdir(abs, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(path.join(abs, e.name), childRel);
+      else {
+        const kept = e.isFile() ? files.get(childRel) : undefined;
+        if (!kept || !kept.bytes.equals(await readFile(path.join(abs, e.name)))) lost.push(childRel);
+      }
+    }
+  };
+  await walk(dir, '');
+  return lost.sort();
 }
 
 /** The archive's root must hold SKILL.md whose name is the skill being installed. */
