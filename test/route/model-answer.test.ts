@@ -14,7 +14,7 @@ const candidate = (id: string): Candidate =>
     words: [],
     coverage: 1,
     weightedCoverage: 1,
-  }) as Candidate;
+  }) as unknown as Candidate;
 const retrieval: Retrieval = {
   request: 'fill a pdf form',
   words: [],
