@@ -101,7 +101,8 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
       throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
   }
   const log = opts.log ?? (() => {});
-  const cacheDir = siteCacheDir(opts.cacheDir, log);
+  const cacheRoot = siteCacheDir(opts.cacheDir, log);
+  const cacheDir = cacheRoot.dir;
   const feedPath = runtimeFeedPath(feedDir, opts.feedPath);
   const urls = siteUrls(opts.base, { feedPath, filesBaseUrl: opts.filesBaseUrl });
   // Each skill's JSON is read here once, for the bodies, the kept pages' keys and the file pages.
@@ -172,6 +173,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   } finally {
     renderPlans().delete(data.marker);
     await rm(work, { recursive: true, force: true });
+    cacheRoot.close();
   }
 }
 
@@ -279,11 +281,13 @@ async function runAstro(
  * link there is never followed; `.cache` itself a link means a temporary folder), a given one
  * checked itself.
  */
-function siteCacheDir(given: string | undefined, log: (line: string) => void): string {
-  if (given !== undefined)
-    return cacheFolder(path.dirname(path.resolve(given)), [path.basename(path.resolve(given))], log);
+function siteCacheDir(given: string | undefined, log: (line: string) => void): { dir: string; close(): void } {
+  if (given !== undefined) {
+    const dir = cacheFolder(path.dirname(path.resolve(given)), [path.basename(path.resolve(given))], log);
+    return { dir, close: () => {} };
+  }
   const root = openCacheRoot('.cache', log);
-  return cacheFolder(root.dir, ['site'], log);
+  return { dir: cacheFolder(root.dir, ['site'], log), close: root.close };
 }
 
 /** A day-old `build-*` folder belongs to a build that was killed (a running one is minutes old). */
