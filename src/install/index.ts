@@ -60,6 +60,7 @@ const ManifestEntry = z.object({
   version: z.string().optional(),
   installed_at: z.string(),
 });
+type ManifestEntry = z.infer<typeof ManifestEntry>;
 const Manifest = z.object({ skills: z.record(z.string(), ManifestEntry) });
 type Manifest = z.infer<typeof Manifest>;
 
@@ -112,20 +113,7 @@ export async function install(source: string, name: string, opts: InstallOptions
 
   const pkg = await located.fetch(name);
   checkSkillMd(pkg.files, name);
-  const contentDigest = filesDigest(pkg.files);
-  // The same bytes from another source (the feed, then the discovery index): nothing to replace.
-  const same =
-    !opts.force &&
-    exists &&
-    record !== undefined &&
-    record.content_digest === contentDigest &&
-    (await folderDigest(dir)) === contentDigest;
-  // Files of the user's that forcing replaces: a folder not installed by skillpress, or edited.
-  const discarded =
-    exists && !same && (!record || (await folderDigest(dir)) !== record.content_digest)
-      ? await lostFiles(dir, pkg.files)
-      : [];
-  if (!same) await replaceFolder(to, name, pkg.files);
+  const { contentDigest, same, discarded } = await placeSkill(to, name, pkg.files, record, exists && !opts.force);
   manifest.skills[name] = {
     source,
     index: located.indexUrl,
@@ -146,6 +134,31 @@ export async function install(source: string, name: string, opts: InstallOptions
     ...(discarded.length > 0 ? { discarded } : {}),
     from: located.indexUrl,
   };
+}
+
+/**
+ * Put `files` in place as `to/name`, unless the folder holds them already (`same`: the same
+ * bytes from another source of the registry; never when forced). Over a folder skillpress did
+ * not install, or one edited since, says which of its files are discarded.
+ */
+async function placeSkill(
+  to: string,
+  name: string,
+  files: Files,
+  record: ManifestEntry | undefined,
+  mayKeep: boolean,
+): Promise<{ contentDigest: string; same: boolean; discarded: string[] }> {
+  const dir = path.join(to, name);
+  const contentDigest = filesDigest(files);
+  const exists = await lstat(dir).then(
+    () => true,
+    () => false,
+  );
+  const onDisk = exists ? await folderDigest(dir) : undefined;
+  const same = mayKeep && record?.content_digest === contentDigest && onDisk === contentDigest;
+  const discarded = exists && !same && (!record || onDisk !== record.content_digest) ? await lostFiles(dir, files) : [];
+  if (!same) await replaceFolder(to, name, files);
+  return { contentDigest, same, discarded };
 }
 
 /** Files in `dir` that installing `files` removes or changes (anything not a regular file counts). */

@@ -95,14 +95,9 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const started = Date.now();
-  const feedDir = path.resolve(opts.feedDir);
-  for (const part of ['index.json', 'cards.json']) {
-    if (!existsSync(path.join(feedDir, part)))
-      throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
-  }
+  const feedDir = requireFeed(path.resolve(opts.feedDir));
   const log = opts.log ?? (() => {});
-  const cacheRoot = siteCacheDir(opts.cacheDir, log);
-  const cacheDir = cacheRoot.dir;
+  const { dir: cacheDir, close: closeCache } = siteCacheDir(opts.cacheDir, log);
   const feedPath = runtimeFeedPath(feedDir, opts.feedPath);
   const urls = siteUrls(opts.base, { feedPath, filesBaseUrl: opts.filesBaseUrl });
   // Each skill's JSON is read here once, for the bodies, the kept pages' keys and the file pages.
@@ -173,7 +168,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   } finally {
     renderPlans().delete(data.marker);
     await rm(work, { recursive: true, force: true });
-    cacheRoot.close();
+    closeCache();
   }
 }
 
@@ -274,6 +269,15 @@ async function runAstro(
   // the JavaScript API passes through but does not type.
   await build(config, { sync: false } as Parameters<typeof build>[1]);
   return pages;
+}
+
+/** `feedDir` when it holds a written feed (index.json and cards.json). */
+function requireFeed(feedDir: string): string {
+  for (const part of ['index.json', 'cards.json']) {
+    if (!existsSync(path.join(feedDir, part)))
+      throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
+  }
+  return feedDir;
 }
 
 /**

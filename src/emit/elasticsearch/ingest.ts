@@ -111,12 +111,7 @@ export async function ingestCatalog(
     const operations = (): Generator<IndexOperation> => catalogOperations(catalog.skills);
     const { digest, total } = digestAndCount(operations(), definitions);
 
-    const [liveSkills, liveFiles] = await Promise.all([
-      liveState(client, names.skills),
-      liveState(client, names.files),
-    ]);
-    const live = { skills: liveSkills, files: liveFiles };
-    for (const drift of [live.skills.drift, live.files.drift]) if (drift) log(`${drift}; loading the catalog again`);
+    const live = await liveStates(client, names, log);
     if (
       !options.force &&
       live.skills.digest === digest &&
@@ -212,6 +207,17 @@ function digestAndCount(
 function versionSuffix(): string {
   const stamp = new Date().toISOString().replace(/[-:.]/g, '').toLowerCase().replace('z', '');
   return `${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+/** Both aliases' live state; a drift (an index written to since it was loaded) is said. */
+async function liveStates(
+  client: Client,
+  names: IndexNames,
+  log: (line: string) => void,
+): Promise<{ skills: LiveState; files: LiveState }> {
+  const [skills, files] = await Promise.all([liveState(client, names.skills), liveState(client, names.files)]);
+  for (const drift of [skills.drift, files.drift]) if (drift) log(`${drift}; loading the catalog again`);
+  return { skills, files };
 }
 
 async function liveState(client: Client, alias: string): Promise<LiveState> {
