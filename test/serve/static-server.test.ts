@@ -113,6 +113,10 @@ describe('header rules', () => {
     expect(text).toContain('/skills/catalog/v1/files/*.html\n  Content-Disposition: attachment\n');
     expect(text).toContain('/skills/.well-known/agent-skills/*\n  Content-Security-Policy: sandbox\n');
     expect(text).not.toContain('/skills/.well-known/agent-skills/*.html');
+    // Scripts as plain text: a page of the site cannot run one with <script src>.
+    expect(text).toContain(
+      '/skills/feed/v1/files/*.mjs\n  Content-Disposition: attachment\n  Content-Type: text/plain; charset=utf-8\n',
+    );
     expect(text.split('\n').filter((l) => l.startsWith('/')).length).toBeLessThanOrEqual(100);
   });
 });
