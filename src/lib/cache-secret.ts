@@ -16,7 +16,7 @@
  * bytes, are still reused).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
@@ -36,7 +36,15 @@ export function cacheSecretFile(): string {
 function fileSecret(file: string): Buffer | undefined {
   try {
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    writeFileSync(file, randomBytes(SECRET_BYTES), { flag: 'wx', mode: 0o600 });
+    // Made whole under another name, then linked in: a process starting at the same moment
+    // never reads half a secret, and the first one made is the one every process uses.
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(tmp, randomBytes(SECRET_BYTES), { flag: 'wx', mode: 0o600 });
+    try {
+      linkSync(tmp, file);
+    } finally {
+      unlinkSync(tmp);
+    }
   } catch {
     /* kept already (or not writable: read below decides) */
   }
