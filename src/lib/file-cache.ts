@@ -56,9 +56,20 @@ const DERIVED_ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})\.([0-9a-f]{32})$/;
 /** Bad entries named in one warning; the rest are counted. */
 const NAMED = 3;
 
+/**
+ * Whether an output may share `file`'s bytes through a hard link: only when no one else can
+ * rewrite them later (owned by this user, writable by no group or other); else it is copied.
+ */
+function linkable(file: string): boolean {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  const uid = process.getuid?.();
+  return st !== undefined && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+}
+
 /** Hard-link `from` to `to`, or copy it where links are not possible (another file system, no link support). */
 function linkOrCopy(from: string, to: string): void {
   try {
+    if (!linkable(from)) return copyFileSync(from, to, constants.COPYFILE_EXCL);
     linkSync(from, to);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;

@@ -1,6 +1,6 @@
 /** The build caches' store: keyed by inputs, checked against each entry's sha256, pruned by age, safe to delete. */
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -159,6 +159,17 @@ describe('FileCache under a hostile writer', () => {
     await expect(lstat(dest)).rejects.toThrow();
     expect(log.join('\n')).toMatch(/symbolic link/);
     expect(await readFile(secretFile, 'utf8')).toBe('not for publishing');
+  });
+
+  it('an entry others can rewrite is copied into the output, never shared through a hard link', async () => {
+    const kept = FileCache.open(dir, { kind: 'content' }).write(sha('shared bytes'), 'shared bytes');
+    await chmod(kept.file, 0o666);
+    const dest = path.join(tmp, 'published');
+    expect(FileCache.open(dir, { kind: 'content' }).place(sha('shared bytes'), dest)?.sha256).toBe(sha('shared bytes'));
+    expect((await stat(dest)).ino).not.toBe((await stat(kept.file)).ino);
+    // Rewritten in the cache after the build: the published copy keeps the bytes that were checked.
+    await writeFile(kept.file, 'rewritten later');
+    expect(await readFile(dest, 'utf8')).toBe('shared bytes');
   });
 
   it('a cache folder that is a symbolic link is not written through', async () => {
