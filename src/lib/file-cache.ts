@@ -324,7 +324,7 @@ export class FileCache {
     const last = lstatSync(mark, { throwIfNoEntry: false })?.mtimeMs;
     if (last !== undefined && now - last < PRUNE_EVERY_MS) return 0;
     let removed = 0;
-    let names: string[] = [];
+    let names: string[];
     try {
       names = readdirSync(this.#dir);
     } catch {
