@@ -25,6 +25,7 @@ import type { BuildResult } from '../src/build.ts';
 import { xorshift32 } from './lib/prng.ts';
 import { table } from './lib/table.ts';
 import { stuffedRouting } from './lib/stuffed-routing.ts';
+import { cacheTamperRows } from './hostile-cache.ts';
 
 const MIB = 1024 * 1024;
 const TIME_GOAL = 3;
@@ -197,6 +198,12 @@ function zipCheck(file: string): string {
 const { wanted, catalogs } = caseArgs(process.argv.slice(2));
 const cases = CASES.filter((c) => wanted.length === 0 || wanted.includes(c.name));
 await routingCase(wanted, catalogs, cases.length === 0);
+
+/** The cache-tampering cases (`npm run bench:hostile -- cache`), in bench/hostile-cache.ts. */
+function printCacheTampering(): void {
+  const { header, rows, note } = cacheTamperRows(work);
+  console.log(`\n${table(header, rows)}\n\n${note}`);
+}
 try {
   const fixedDir = mkdtempSync(path.join(work, 'fixed-'));
   put(fixedDir, 'one/SKILL.md', front('one', '# One\n'));
@@ -258,6 +265,7 @@ try {
   );
   console.log(`\n${notes.join('\n')}`);
   console.log(`goals: (build − fixed) ≤ ${TIME_GOAL}× hash; peak RSS < ${RSS_GOAL_MB} MB`);
+  if (wanted.length === 0 || wanted.includes('cache')) printCacheTampering();
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -20,6 +20,7 @@ import { tokenize } from './duplicates/tfidf.ts';
 import { loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from './emit/feed/index.ts';
 import { CATALOG_PATH, FEED_PATH } from './lib/layout.ts';
 import type { Catalog, Problem } from './model/skill.ts';
+import type { z } from 'zod';
 import type { SkillpressConfig } from './model/config.ts';
 import { loadSigner, type Signer } from './lib/signing.ts';
 import { progress } from './lib/progress.ts';
@@ -28,11 +29,15 @@ import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
 import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
-import { loadConfig, skillsLoadOptions } from './config/load.ts';
+import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
+import { resolveConfig, skillsLoadOptions } from './config/load.ts';
 import { headersFile } from './site/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
 import type { IngestResult } from './emit/elasticsearch/ingest.ts';
+
+/** A config object as a caller may write it: any field left out takes its default. */
+export type SkillpressConfigInput = z.input<typeof SkillpressConfig>;
 
 /**
  * Named like the flags of `skillpress build`. Nothing is read from the environment: the CLI reads
@@ -44,8 +49,8 @@ export interface BuildOptions {
   skills?: string;
   /** Output folder (default `dist`). */
   out?: string;
-  /** Config folder holding `skillpress.json` (default `config`), or a parsed config. */
-  config?: string | SkillpressConfig;
+  /** Config folder holding `skillpress.json` (default `config`), or a config object (partial ones get the defaults). */
+  config?: string | SkillpressConfigInput;
   /** A previous build (folder or URL) for the change list; default: what is in `out`. */
   previous?: string;
   /** Base path the site is served under (default: `site.base` of the config). */
@@ -152,12 +157,12 @@ interface BuildContext {
   config: SkillpressConfig;
   options: BuildOptions;
   out: string;
-  /** `.cache/` in `cwd`. */
-  cacheDir: string;
   log: (line: string) => void;
   tokens: TokenCounts;
   signer: Signer | undefined;
   stages: BuildStages;
+  /** The cache folder this build uses (`.cache`, or a temporary one when that is a link). */
+  cacheDir: string;
 }
 
 interface Loaded {
@@ -202,27 +207,36 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const config =
-    typeof options.config === 'object'
-      ? options.config
-      : await loadConfig(path.resolve(cwd, options.config ?? 'config'));
+  const config = await resolveConfig(
+    typeof options.config === 'object' ? options.config : path.resolve(cwd, options.config ?? 'config'),
+  );
   const skillsRoot = options.skills ?? config.skills.root;
   const skillsDir = path.resolve(cwd, skillsRoot);
   const out = path.resolve(cwd, options.out ?? 'dist');
   await checkOutDir(cwd, out, skillsDir);
   await removeStaleStaging(out, log);
-  const cacheDir = path.join(cwd, CACHE_DIR);
-  const tokens = await TokenCounts.open(path.join(cacheDir, 'tokens.json'), log);
-  const stages: BuildStages = { load: 0, feed: 0, output: 0 };
-  // The signing key never lives where the build publishes or where CI restores caches from.
-  const keyFile = config.registry.signing_key && path.resolve(cwd, config.registry.signing_key);
-  const signer = loadSigner(
-    keyFile,
-    { forbidden: [out, cacheDir], log },
-    { SKILLPRESS_SIGNING_KEY: options.signingKey },
-  );
-  const ctx: BuildContext = { config, options, out, cacheDir, log, tokens, signer, stages };
+  const cache = openCacheRoot(path.join(cwd, CACHE_DIR), log);
+  try {
+    const tokens = await TokenCounts.open(path.join(cache.dir, 'tokens.json'), log);
+    // The signing key never lives where the build publishes or where CI restores caches from.
+    const keyFile = config.registry.signing_key && path.resolve(cwd, config.registry.signing_key);
+    const placement = { forbidden: [out, path.join(cwd, CACHE_DIR), cache.dir], log };
+    const signer = loadSigner(keyFile, placement, { SKILLPRESS_SIGNING_KEY: options.signingKey });
+    const stages: BuildStages = { load: 0, feed: 0, output: 0 };
+    const ctx: BuildContext = { config, options, out, cacheDir: cache.dir, log, tokens, signer, stages };
+    return await buildWith({ cwd, skillsRoot, skillsDir }, ctx, started);
+  } finally {
+    cache.close();
+  }
+}
 
+async function buildWith(
+  where: { cwd: string; skillsRoot: string; skillsDir: string },
+  ctx: BuildContext,
+  started: number,
+): Promise<BuildResult> {
+  const { options, out, log, tokens, stages } = ctx;
+  const { cwd, skillsRoot, skillsDir } = where;
   const { catalog, local, duplicates } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   refuseEmpty(catalog, skillsRoot);
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
@@ -300,11 +314,11 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     sourceDateEpoch: options.sourceDateEpoch,
     tokens: ctx.tokens,
   });
-  const federated = await federate(local, config, { cacheDir: path.join(ctx.cacheDir, 'federation'), log });
+  const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {
     nearThreshold: threshold,
-    tokenize: keptWords(path.join(ctx.cacheDir, 'duplicates')),
+    tokenize: keptWords(cacheFolder(ctx.cacheDir, ['duplicates'], log), log),
   });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
   return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
@@ -314,8 +328,8 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
  * The duplicate finder's words of a text, kept in `dir` between builds (they never hold a space:
  * a text's words are kept joined by one).
  */
-function keptWords(dir: string): (text: string) => string[] {
-  const cache = FileCache.open(dir);
+function keptWords(dir: string, log: (line: string) => void): (text: string) => string[] {
+  const cache = FileCache.open(dir, { log });
   cache.prune();
   const joined = keptText(cache, codeFingerprint(import.meta.url, ['./duplicates/tfidf.ts']), (text) =>
     tokenize(text).join(' '),
@@ -334,9 +348,11 @@ function refuseEmpty(catalog: Catalog, skillsRoot: string): void {
   const missing = catalog.problems.find((p) => p.rule === 'root-missing');
   if (missing) throw new UsageError(`--skills ${skillsRoot}: ${missing.message}; nothing was written`);
   if (catalog.skills.length === 0) {
-    const why = catalog.problems
-      .filter((p) => p.severity === 'error')
-      .map((p) => p.message)
+    // Errors say why best; with none, the warnings do (a skill below skills.max_depth is one).
+    const errors = catalog.problems.filter((p) => p.severity === 'error');
+    const why = (
+      errors.length > 0 ? errors.map((p) => p.message) : catalog.problems.map((p) => `${p.skill}: ${p.message}`)
+    )
       .slice(0, 3)
       .join('; ');
     throw new InvalidInputError(
@@ -351,12 +367,16 @@ async function readPrevious(
   explicit: string | undefined,
   log: (line: string) => void,
 ): Promise<PreviousFeed | undefined> {
+  const said = (previous: PreviousFeed | undefined): PreviousFeed | undefined => {
+    for (const why of previous?.refused ?? []) log(`build: previous feed ${previous!.location}: refused ${why}`);
+    return previous;
+  };
   if (explicit) {
     const previous = await loadPreviousFeed(explicit);
     if (!previous) throw new UsageError(`--previous ${explicit}: no feed (cards.json) found there`);
-    return previous;
+    return said(previous);
   }
-  return loadPreviousFeed(out).catch((err: Error) => {
+  return loadPreviousFeed(out).then(said, (err: Error) => {
     log(`build: ignoring the previous build in ${out}: ${err.message}`);
     return undefined;
   });
@@ -371,8 +391,9 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     const data = path.join(staging, 'data');
     const { feed, catalogView } = await stage(ctx.stages, 'feed', async () => {
       const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
-      const cacheDir = path.join(ctx.cacheDir, 'feed');
+      const cacheDir = cacheFolder(ctx.cacheDir, ['feed'], ctx.log);
       const published = await writeFeed(catalog, {
+        log: ctx.log,
         outDir: data,
         config,
         previous,
@@ -397,6 +418,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           tokens: ctx.tokens,
           cacheDir,
           signer: ctx.signer,
+          log: ctx.log,
         }),
       };
     });
@@ -409,7 +431,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     if (options.site !== false) {
       siteResult = await stage(ctx.stages, 'site', async () => {
         const { buildSite } = await import('./site/build-site.ts');
-        const cacheDir = path.join(ctx.cacheDir, 'site');
+        const cacheDir = cacheFolder(ctx.cacheDir, ['site'], ctx.log);
         const previousOutDir = existsSync(path.join(out, FEED_PATH, 'index.json')) ? out : undefined;
         return buildSite({
           outDir: site,
@@ -417,6 +439,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           base,
           filesBaseUrl: config.site.files_base_url,
           cacheDir,
+          log: ctx.log,
           ...(previousOutDir ? { previousOutDir } : {}),
         });
       });

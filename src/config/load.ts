@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { LoadOptions } from '../load/index.ts';
 import { SkillpressConfig } from '../model/config.ts';
 import { InvalidInputError, UsageError } from '../lib/errors.ts';
-import { parseJson } from '../lib/json.ts';
+import { describeIssues, parseJson } from '../lib/json.ts';
 
 /**
  * Read `<configDir>/skillpress.json` and validate it (defaults filled in); no file gives the
@@ -33,6 +33,18 @@ export async function loadConfig(configDir = 'config'): Promise<SkillpressConfig
     if (err instanceof InvalidInputError) throw new UsageError(err.message, { cause: err, rule: err.rule });
     throw err;
   }
+}
+
+/**
+ * The config a library call was given: a config folder (read with `loadConfig`), or an object —
+ * whole or partial, as `{ registry: { name: 'acme' } }` — checked against the schema and
+ * completed with the defaults. A wrong field is a UsageError naming it, never a TypeError later.
+ */
+export async function resolveConfig(config: string | object | undefined): Promise<SkillpressConfig> {
+  if (config === undefined || typeof config === 'string') return loadConfig(config);
+  const parsed = SkillpressConfig.safeParse(config);
+  if (!parsed.success) throw new UsageError(`config: ${describeIssues(parsed.error.issues)}`, { rule: 'schema' });
+  return parsed.data;
 }
 
 /** The loader options `config.skills` sets, the same for every command that reads the skills folder. */

@@ -9,11 +9,18 @@
  * Content addressing is what makes an unchanged feed cost one request: every part, skill JSON
  * and file is named by the digest its parent lists, so once index.json answers 304 the rest is
  * read from here, re-verified, without asking again. Deleting the folder is always safe.
+ *
+ * Whoever can write to the folder must not be able to stand in for a peer: a blob is used only
+ * when its bytes hash to its name (read as a regular file, never through a link), and a URL's
+ * entry only when it carries the HMAC of its fields under the machine's cache secret
+ * (src/lib/cache-secret.ts, kept outside the folder); an entry without one is asked for again.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../lib/hash.ts';
 import { atomicWrite } from '../lib/fs.ts';
+import { cacheSecret, cacheTag } from '../lib/cache-secret.ts';
 import { httpGet, type GetOptions, type HttpResponse } from '../lib/http.ts';
 
 export interface UrlEntry {
@@ -24,6 +31,21 @@ export interface UrlEntry {
   last_modified?: string;
   sha256: string;
   fetched_at: string;
+  /** HMAC of the fields above under the machine's cache secret. */
+  tag?: string;
+}
+
+/** The bytes of `file` when it is a regular file (never through a link); undefined otherwise. */
+async function readRegular(file: string): Promise<Buffer | undefined> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile() : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -52,7 +74,7 @@ export class Cache {
   /** A cached body whose bytes still hash to `sha256`, or undefined. */
   async blob(sha256: string): Promise<Buffer | undefined> {
     const file = this.blobPath(sha256);
-    const bytes = file ? await readFile(file).catch(() => undefined) : undefined;
+    const bytes = file ? await readRegular(file) : undefined;
     return bytes && sha256Hex(bytes) === sha256 ? bytes : undefined;
   }
 
@@ -63,14 +85,21 @@ export class Cache {
   }
 
   async entry(url: string): Promise<UrlEntry | undefined> {
-    const raw = await readFile(this.entryPath(url), 'utf8').catch(() => undefined);
+    const raw = await readRegular(this.entryPath(url));
     if (raw === undefined) return undefined;
     try {
-      const entry = JSON.parse(raw) as UrlEntry;
-      return entry.url === url ? entry : undefined;
+      const entry = JSON.parse(raw.toString('utf8')) as UrlEntry;
+      return entry.url === url && entry.tag === this.tag(entry) ? entry : undefined;
     } catch {
       return undefined;
     }
+  }
+
+  /** The entry's HMAC: over every field but the tag itself. */
+  private tag(entry: UrlEntry): string {
+    const fields: Partial<UrlEntry> = { ...entry };
+    delete fields.tag;
+    return cacheTag(cacheSecret(this.dir).secret, 'url-entry', JSON.stringify(fields));
   }
 
   /** The last answer for `url` with its body, when both are still in the cache. */
@@ -81,7 +110,8 @@ export class Cache {
   }
 
   async putEntry(entry: UrlEntry): Promise<void> {
-    await this.write(this.entryPath(entry.url), JSON.stringify(entry, null, 2) + '\n');
+    const signed = { ...entry, tag: this.tag(entry) };
+    await this.write(this.entryPath(entry.url), JSON.stringify(signed, null, 2) + '\n');
   }
 
   private entryPath(url: string): string {

@@ -42,6 +42,11 @@ export interface InstallResult {
   version?: string;
   /** Files the source lists but does not publish, with why. */
   missing: Array<{ path: string; reason: string }>;
+  /**
+   * With `force` over a folder skillpress did not install or that was edited: the files that
+   * were there and are gone or hold other bytes now (listed, so nothing is lost unsaid).
+   */
+  discarded?: string[];
   from: string;
 }
 
@@ -55,6 +60,7 @@ const ManifestEntry = z.object({
   version: z.string().optional(),
   installed_at: z.string(),
 });
+type ManifestEntry = z.infer<typeof ManifestEntry>;
 const Manifest = z.object({ skills: z.record(z.string(), ManifestEntry) });
 type Manifest = z.infer<typeof Manifest>;
 
@@ -122,26 +128,69 @@ export async function install(source: string, name: string, opts: InstallOptions
 
   const pkg = await located.fetch(name);
   checkSkillMd(pkg.files, name);
-  await replaceFolder(to, name, pkg.files);
+  const { contentDigest, same, discarded } = await placeSkill(to, name, pkg.files, record, exists && !opts.force);
   manifest.skills[name] = {
     source,
     index: located.indexUrl,
     digest: pkg.digest,
-    content_digest: filesDigest(pkg.files),
+    content_digest: contentDigest,
     version: pkg.version,
     installed_at: (opts.now ?? new Date()).toISOString(),
   };
   await writeManifest(to, manifest);
   return {
-    action: exists ? 'updated' : 'installed',
+    action: same ? 'unchanged' : exists ? 'updated' : 'installed',
     name,
     dir,
     digest: pkg.digest,
     previousDigest: record?.digest,
     version: pkg.version,
     missing: pkg.missing,
+    ...(discarded.length > 0 ? { discarded } : {}),
     from: located.indexUrl,
   };
+}
+
+/**
+ * Put `files` in place as `to/name`, unless the folder holds them already (`same`: the same
+ * bytes from another source of the registry; never when forced). Over a folder skillpress did
+ * not install, or one edited since, says which of its files are discarded.
+ */
+async function placeSkill(
+  to: string,
+  name: string,
+  files: Files,
+  record: ManifestEntry | undefined,
+  mayKeep: boolean,
+): Promise<{ contentDigest: string; same: boolean; discarded: string[] }> {
+  const dir = path.join(to, name);
+  const contentDigest = filesDigest(files);
+  const exists = await lstat(dir).then(
+    () => true,
+    () => false,
+  );
+  const onDisk = exists ? await folderDigest(dir) : undefined;
+  const same = mayKeep && record?.content_digest === contentDigest && onDisk === contentDigest;
+  const discarded = exists && !same && (!record || onDisk !== record.content_digest) ? await lostFiles(dir, files) : [];
+  if (!same) await replaceFolder(to, name, files);
+  return { contentDigest, same, discarded };
+}
+
+/** Files in `dir` that installing `files` removes or changes (anything not a regular file counts). */
+async function lostFiles(dir: string, files: Files): Promise<string[]> {
+  const lost: string[] = [];
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    for (const e of await readdir(abs, { withFileTypes: true })) {
+      const childRel = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) await walk(path.join(abs, e.name), childRel);
+      else {
+        const kept = e.isFile() ? files.get(childRel) : undefined;
+        if (!kept || !kept.bytes.equals(await readFile(path.join(abs, e.name)))) lost.push(childRel);
+      }
+    }
+  };
+  await walk(dir, '');
+  return lost.sort();
 }
 
 /** The archive's root must hold SKILL.md whose name is the skill being installed. */

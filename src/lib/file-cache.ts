@@ -3,31 +3,47 @@
  * the file is made from (its inputs and the fingerprint of the code that made it,
  * src/lib/fingerprint.ts), so an entry is never stale — changed inputs are a new key.
  *
- * An entry is named `<key>.<sha256 of its bytes>` and checked against that digest every time a
- * build uses it: a damaged entry (a flipped byte, a truncated file, an output edited in place
- * through a hard link) is noticed, removed and made again, never published. Entries are placed
- * into an output as hard links where the file system allows (no second copy on disk), else
- * copied. So an output's file edited in place also changes every other output built from this
- * cache until it is rebuilt (readers check digests and refuse it); replace a file, never
- * rewrite it. Writes are atomic. An entry's modification time is the last build that used it; entries
- * no build used for a week are removed. Deleting the folder is always safe: the next build makes
- * everything again.
+ * Whoever can write to `.cache/` (a CI cache restored from another run, another user of the
+ * machine) must not be able to have a build publish bytes it did not make. So a cache is one of
+ * two kinds, and an entry is checked every time a build uses it:
+ *
+ * - `content`: the key is the sha256 of the bytes themselves (the feed's raw files). An entry is
+ *   named `<sha256>.<sha256>` and used only when the bytes read hash to the key.
+ * - `derived`: the key is a digest of the inputs (archives, rendered pages, body terms). Its
+ *   bytes cannot be checked against the key, so an entry is named `<key>.<sha256>.<tag>`, the tag
+ *   an HMAC of key and digest under a secret kept outside `.cache/` (src/lib/cache-secret.ts),
+ *   and used only when the tag verifies and the bytes hash to the digest.
+ *
+ * A file that is not a regular file (a symbolic link, a folder) is never followed: reads use
+ * O_NOFOLLOW, placed entries are checked with lstat. A bad entry (damaged, renamed, unsigned,
+ * a link) is removed, said through `log` (naming it) and made again, never published. Entries
+ * are placed into an output as hard links where the file system allows (no second copy on
+ * disk), else copied. So an output's file edited in place also changes every other output built
+ * from this cache until it is rebuilt (its digest no longer matches); replace a file, never
+ * rewrite it. Writes are atomic. An entry's modification time is the last build that used it;
+ * entries no build used for a week are removed. Deleting the folder is always safe: the next
+ * build makes everything again.
  */
 import { randomBytes } from 'node:crypto';
 import {
+  closeSync,
+  constants,
   copyFileSync,
+  fstatSync,
   linkSync,
+  lstatSync,
   mkdirSync,
+  openSync,
   readFileSync,
   readdirSync,
   renameSync,
   rmSync,
-  statSync,
   unlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
+import { cacheSecret, cacheTag } from './cache-secret.ts';
 import { sha256File, sha256Hex } from './hash.ts';
 
 /** Entries unused this long are removed. */
@@ -35,17 +51,49 @@ const KEEP_MS = 7 * 24 * 3600 * 1000;
 /** Pruning (a stat of every entry) runs at most this often. */
 const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 const PRUNED_MARK = '.pruned';
-const ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})$/;
+const CONTENT_ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})$/;
+const DERIVED_ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})\.([0-9a-f]{32})$/;
+/** Bad entries named in one warning; the rest are counted. */
+const NAMED = 3;
+
+/**
+ * Whether an output may share `file`'s bytes through a hard link: only when no one else can
+ * rewrite them later (owned by this user, writable by no group or other); else it is copied.
+ */
+function linkable(file: string): boolean {
+  const st = lstatSync(file, { throwIfNoEntry: false });
+  const uid = process.getuid?.();
+  return st !== undefined && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
+}
 
 /** Hard-link `from` to `to`, or copy it where links are not possible (another file system, no link support). */
 function linkOrCopy(from: string, to: string): void {
   try {
+    if (!linkable(from)) return copyFileSync(from, to, constants.COPYFILE_EXCL);
     linkSync(from, to);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw err;
-    copyFileSync(from, to);
+    copyFileSync(from, to, constants.COPYFILE_EXCL);
   }
+}
+
+/** The bytes of `file` when it is a regular file (never through a link); undefined otherwise. */
+function readRegular(file: string): Buffer | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return fstatSync(fd).isFile() ? readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The sha256 and size of `file` when it is a regular file (checked with lstat: a link is not). */
+function hashRegular(file: string): { sha256: string; bytes: number } | undefined {
+  return lstatSync(file, { throwIfNoEntry: false })?.isFile() ? sha256File(file, true) : undefined;
 }
 
 /** A sound entry: the file holding it, and the sha256 of its bytes. */
@@ -54,6 +102,16 @@ export interface CacheEntry {
   sha256: string;
 }
 
+export interface FileCacheOptions {
+  /** `content`: keys are the sha256 of the bytes; `derived` (default): keys digest the inputs, entries are signed. */
+  kind?: 'content' | 'derived';
+  /** Warnings, one line each: bad entries found (named), a link where the folder should be. */
+  log?: (line: string) => void;
+}
+
+/** Why entries were refused: reason → the files. */
+type Refusals = Map<string, string[]>;
+
 /**
  * The file operations are synchronous on purpose, like the feed's writes (src/emit/feed):
  * entries are small files, mostly in the page cache, where a trip through the thread pool costs
@@ -61,32 +119,82 @@ export interface CacheEntry {
  */
 export class FileCache {
   readonly #dir: string;
+  readonly #kind: 'content' | 'derived';
+  readonly #secret: Buffer | undefined;
+  readonly #log: (line: string) => void;
   /** key → sha256 of the entry's bytes, as listed when the cache was opened or kept since. */
   readonly #entries: Map<string, string>;
   /** Whether the folder was made (once per build, not once per entry). */
   #madeDir = false;
-  /** Entries used (and found sound), and found damaged, in this build. */
+  /** Entries used (and found sound), and found damaged or refused, in this build. */
   hits = 0;
   damaged = 0;
 
-  private constructor(dir: string, entries: Map<string, string>) {
+  private constructor(dir: string, opts: FileCacheOptions) {
     this.#dir = dir;
-    this.#entries = entries;
+    this.#kind = opts.kind ?? 'derived';
+    this.#secret = this.#kind === 'derived' ? cacheSecret(dir).secret : undefined;
+    this.#log = opts.log ?? (() => {});
+    this.#entries = new Map();
   }
 
-  static open(dir: string): FileCache {
-    const entries = new Map<string, string>();
-    let names: string[] = [];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      /* no cache yet */
+  static open(dir: string, opts: FileCacheOptions = {}): FileCache {
+    const cache = new FileCache(dir, opts);
+    cache.#list();
+    return cache;
+  }
+
+  /** Read the folder's entries, keeping the sound names and removing (and saying) the others. */
+  #list(): void {
+    const refused: Refusals = new Map();
+    const refuse = (reason: string, name: string): void => {
+      refused.set(reason, [...(refused.get(reason) ?? []), name]);
+      rmSync(path.join(this.#dir, name), { force: true, recursive: true });
+    };
+    const st = lstatSync(this.#dir, { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) {
+      // A link here would have every write land wherever it points.
+      this.#log(
+        `cache: ${this.#dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; removed, not followed`,
+      );
+      rmSync(this.#dir, { force: true });
+      return;
     }
-    for (const name of names) {
-      const m = ENTRY.exec(name);
-      if (m) entries.set(m[1]!, m[2]!);
+    const names = st ? readdirSync(this.#dir, { withFileTypes: true }) : [];
+    for (const e of names) {
+      if (e.name === PRUNED_MARK || e.name.endsWith('.tmp')) continue;
+      const reason = this.#refusal(e.name, e.isFile());
+      if (reason) refuse(reason, e.name);
     }
-    return new FileCache(dir, entries);
+    this.#report(refused);
+  }
+
+  /** Why the entry `name` is not used (undefined: it is listed). */
+  #refusal(name: string, regular: boolean): string | undefined {
+    const m = (this.#kind === 'content' ? CONTENT_ENTRY : DERIVED_ENTRY).exec(name);
+    if (!regular) return 'not a regular file (a symbolic link or a folder)';
+    if (!m) return this.#kind === 'derived' && CONTENT_ENTRY.test(name) ? 'not signed' : undefined;
+    const [, key, sha256, tag] = m as unknown as [string, string, string, string | undefined];
+    if (this.#kind === 'content' && key !== sha256)
+      return 'named by a digest that is not its key (its bytes are not what the key names)';
+    if (this.#kind === 'derived' && tag !== cacheTag(this.#secret!, key, sha256))
+      return 'signed with another key (made on another machine, or altered)';
+    this.#entries.set(key, sha256);
+    return undefined;
+  }
+
+  #report(refused: Refusals): void {
+    for (const [reason, names] of refused) {
+      this.damaged += names.length;
+      const named = names
+        .slice(0, NAMED)
+        .map((n) => path.join(this.#dir, n))
+        .join(', ');
+      const more = names.length > NAMED ? ` and ${names.length - NAMED} more` : '';
+      this.#log(
+        `cache: ${names.length} entr${names.length === 1 ? 'y' : 'ies'} ${reason}: ${named}${more}; removed, made again`,
+      );
+    }
   }
 
   /** The cache key of these inputs (strings, numbers, arrays and plain objects of them). */
@@ -95,12 +203,13 @@ export class FileCache {
   }
 
   #file(key: string, sha256: string): string {
-    return path.join(this.#dir, `${key}.${sha256}`);
+    const name = this.#secret ? `${key}.${sha256}.${cacheTag(this.#secret, key, sha256)}` : `${key}.${sha256}`;
+    return path.join(this.#dir, name);
   }
 
   /**
-   * The size of the bytes `found` (undefined: they could not be read) when they match the entry's
-   * digest; a damaged entry is removed.
+   * The size of the bytes `found` (undefined: they could not be read, or not as a regular file)
+   * when they match the entry's digest; a damaged entry is removed and said.
    */
   #sound(key: string, found: { sha256: string; bytes: number } | undefined): number | undefined {
     const sha256 = this.#entries.get(key)!;
@@ -108,9 +217,12 @@ export class FileCache {
       this.hits++;
       return found.bytes;
     }
-    if (found) this.damaged++;
+    const file = this.#file(key, sha256);
     this.#entries.delete(key);
-    rmSync(this.#file(key, sha256), { force: true });
+    rmSync(file, { force: true });
+    this.#report(
+      new Map([['whose bytes do not match its digest (damaged, or not a regular file)', [path.basename(file)]]]),
+    );
     return undefined;
   }
 
@@ -118,7 +230,7 @@ export class FileCache {
   #touch(file: string): void {
     const now = new Date();
     try {
-      utimesSync(file, now, now);
+      if (lstatSync(file).isFile()) utimesSync(file, now, now);
     } catch {
       /* removed meanwhile: used or not, it is gone */
     }
@@ -130,8 +242,8 @@ export class FileCache {
   }
 
   /**
-   * The sha256 recorded for the entry of `key` (unchecked: the caller checks the bytes it holds
-   * against it), marking the entry used; undefined when there is none.
+   * The sha256 recorded for the entry of `key` (its name checked when the cache was opened; the
+   * caller checks the bytes it holds against it), marking the entry used; undefined when there is none.
    */
   use(key: string): string | undefined {
     const sha256 = this.#entries.get(key);
@@ -144,12 +256,7 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
-    let bytes: Buffer | undefined;
-    try {
-      bytes = readFileSync(file);
-    } catch {
-      bytes = undefined;
-    }
+    const bytes = readRegular(file);
     if (this.#sound(key, bytes && { sha256: sha256Hex(bytes), bytes: bytes.byteLength }) === undefined)
       return undefined;
     this.#touch(file);
@@ -161,7 +268,7 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
-    if (this.#sound(key, sha256File(file)) === undefined) return undefined;
+    if (this.#sound(key, hashRegular(file)) === undefined) return undefined;
     this.#touch(file);
     return { file, sha256 };
   }
@@ -180,7 +287,8 @@ export class FileCache {
       this.#entries.delete(key);
       return undefined;
     }
-    const bytes = this.#sound(key, sha256File(dest));
+    // Checked at the destination: a link placed there (link(2) does not follow one) is refused.
+    const bytes = this.#sound(key, hashRegular(dest));
     if (bytes === undefined) {
       rmSync(dest, { force: true });
       return undefined;
@@ -196,7 +304,7 @@ export class FileCache {
     const file = this.#file(key, sha256);
     this.#makeDir();
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(tmp, data);
+    writeFileSync(tmp, data, { flag: 'wx' });
     renameSync(tmp, file);
     this.#entries.set(key, sha256);
     return { file, sha256 };
@@ -204,6 +312,8 @@ export class FileCache {
 
   /** Keep the file `file` (just written, whose bytes have this sha256) under `key`: a hard link to it where possible. */
   adopt(key: string, file: string, sha256: string): void {
+    if (this.#kind === 'content' && key !== sha256)
+      throw new Error(`cache: content key ${key} is not the digest ${sha256}`);
     this.#makeDir();
     try {
       // Not atomic where it copies: an entry cut short is caught by its digest when used.
@@ -223,7 +333,7 @@ export class FileCache {
   /** Remove entries (and leftover temporary files) no build used for a week; returns how many. Runs at most once a day. */
   prune(now = Date.now()): number {
     const mark = path.join(this.#dir, PRUNED_MARK);
-    const last = statSync(mark, { throwIfNoEntry: false })?.mtimeMs;
+    const last = lstatSync(mark, { throwIfNoEntry: false })?.mtimeMs;
     if (last !== undefined && now - last < PRUNE_EVERY_MS) return 0;
     let removed = 0;
     let names: string[];
@@ -235,13 +345,15 @@ export class FileCache {
     for (const name of names) {
       if (name === PRUNED_MARK) continue;
       const file = path.join(this.#dir, name);
-      const st = statSync(file, { throwIfNoEntry: false });
-      if (st?.isFile() && now - st.mtimeMs > KEEP_MS) {
+      const st = lstatSync(file, { throwIfNoEntry: false });
+      if (st && !st.isDirectory() && now - st.mtimeMs > KEEP_MS) {
         unlinkSync(file);
         removed++;
       }
     }
-    writeFileSync(mark, '');
+    // Never written through a link left in its place.
+    rmSync(mark, { force: true });
+    writeFileSync(mark, '', { flag: 'wx' });
     return removed;
   }
 }

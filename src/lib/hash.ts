@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 
 export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -11,12 +11,12 @@ const CHUNK = Buffer.allocUnsafe(1 << 20);
 /**
  * The sha256 and size of a file, read through one reused buffer: checking thousands of kept
  * files this way allocates nothing per file (reading each whole kept the collector busy).
- * Undefined when the file cannot be read.
+ * Undefined when the file cannot be read (or, with `noFollow`, is a symbolic link).
  */
-export function sha256File(file: string): { sha256: string; bytes: number } | undefined {
+export function sha256File(file: string, noFollow = false): { sha256: string; bytes: number } | undefined {
   let fd: number;
   try {
-    fd = openSync(file, 'r');
+    fd = openSync(file, noFollow ? constants.O_RDONLY | constants.O_NOFOLLOW : constants.O_RDONLY);
   } catch {
     return undefined;
   }

@@ -5,21 +5,26 @@
  *
  * The file holds the counts the last build used, the fingerprint of the counting code (an edit
  * of src/lib/tokens.ts or another gpt-tokenizer is a new fingerprint, and every count is made
- * again) and a sha256 over the counts: a damaged or foreign file is noticed, said, and ignored,
- * never trusted. It is written atomically; deleting it is always safe.
+ * again) and an HMAC over the counts under the machine's cache secret (src/lib/cache-secret.ts,
+ * kept outside `.cache/`): a damaged, altered or foreign file is noticed, said, and ignored, never
+ * trusted (the counts are published in the feed). It is read never through a link and written
+ * atomically; deleting it is always safe.
  */
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { atomicWrite } from './fs.ts';
 import { codeFingerprint } from './fingerprint.ts';
 import { sha256Hex } from './hash.ts';
+import { cacheSecret, cacheTag } from './cache-secret.ts';
 
 const FORMAT = 'skillpress-token-counts';
 
 const Stored = z.object({
   format: z.literal(FORMAT),
   fingerprint: z.string(),
-  sha256: z.string(),
+  tag: z.string(),
   counts: z.record(z.string().regex(/^[0-9a-f]{64}$/), z.number().int().nonnegative()),
 });
 
@@ -31,7 +36,19 @@ let fingerprintOnce: string | undefined;
 const fingerprint = (): string =>
   (fingerprintOnce ??= codeFingerprint(import.meta.url, ['./tokens.ts'], ['gpt-tokenizer']));
 
-const countsDigest = (counts: Record<string, number>): string => sha256Hex(JSON.stringify(counts));
+const countsTag = (file: string, fingerprint: string, counts: Record<string, number>): string =>
+  cacheTag(cacheSecret(path.dirname(file)).secret, FORMAT, fingerprint, JSON.stringify(counts));
+
+/** The text of `file` when it is a regular file (never through a link). */
+async function readRegular(file: string): Promise<string | undefined> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+  if (!handle) return undefined;
+  try {
+    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : undefined;
+  } finally {
+    await handle.close();
+  }
+}
 
 export class TokenCounts {
   readonly #known: ReadonlyMap<string, number>;
@@ -54,7 +71,7 @@ export class TokenCounts {
 
   /** The counts kept in `file` by earlier builds; none when it is missing, damaged or made by other code (`log` says which). */
   static async open(file: string, log: (line: string) => void = () => {}): Promise<TokenCounts> {
-    const text = await readFile(file, 'utf8').catch(() => undefined);
+    const text = await readRegular(file).catch(() => undefined);
     if (text === undefined) return new TokenCounts(file, new Map());
     let parsed: z.infer<typeof Stored> | undefined;
     try {
@@ -62,8 +79,8 @@ export class TokenCounts {
     } catch {
       parsed = undefined;
     }
-    if (!parsed || parsed.sha256 !== countsDigest(parsed.counts)) {
-      log(`cache: ${file} is damaged (its counts do not match their sha256); counting tokens again`);
+    if (!parsed || parsed.tag !== countsTag(file, parsed.fingerprint, parsed.counts)) {
+      log(`cache: ${file} is damaged or not signed with this machine's cache key; not used, counting tokens again`);
       return new TokenCounts(file, new Map());
     }
     if (parsed.fingerprint !== fingerprint()) return new TokenCounts(file, new Map());
@@ -92,9 +109,7 @@ export class TokenCounts {
     if (!this.#file) return;
     const used = await Promise.all([...this.#used].map(async ([sha256, n]) => [sha256, await n] as const));
     const counts = Object.fromEntries(used.sort(([a], [b]) => (a < b ? -1 : 1)));
-    await atomicWrite(
-      this.#file,
-      JSON.stringify({ format: FORMAT, fingerprint: fingerprint(), sha256: countsDigest(counts), counts }),
-    );
+    const tag = countsTag(this.#file, fingerprint(), counts);
+    await atomicWrite(this.#file, JSON.stringify({ format: FORMAT, fingerprint: fingerprint(), tag, counts }));
   }
 }

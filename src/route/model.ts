@@ -58,14 +58,28 @@ export function quotedDescription(description: string): string {
  * not one of the allowed answers (garbage, several names, a skill that was not shown).
  */
 export function parseModelAnswer(reply: unknown, retrieval: Retrieval): string | null | undefined {
-  if (typeof reply !== 'string') return undefined;
-  const answer = reply
-    .trim()
-    .replace(/^[`"'*\s]+|[`"'*.\s]+$/g, '')
-    .toLowerCase();
+  // A name is at most 64 characters: a longer reply is not one of the allowed answers, and is
+  // never scanned (a 200,000-character reply took the old trimming regex 17 s).
+  if (typeof reply !== 'string' || reply.length > MAX_ANSWER) return undefined;
+  const answer = trimQuotes(reply).toLowerCase();
   if (answer === 'none') return null;
   const chosen = retrieval.candidates.find((c) => c.name.toLowerCase() === answer || c.id === answer);
   return chosen?.id;
+}
+
+/** Longest reply read as an answer: a name (64 characters) with room for quotes, markup and spaces. */
+export const MAX_ANSWER = 200;
+
+const LEADING = new Set(['`', '"', "'", '*']);
+const TRAILING = new Set(['`', '"', "'", '*', '.']);
+
+/** `reply` without the quotes, stars, trailing dots and white space around it: one pass from each end. */
+function trimQuotes(reply: string): string {
+  let start = 0;
+  let end = reply.length;
+  while (start < end && (LEADING.has(reply[start]!) || /\s/.test(reply[start]!))) start++;
+  while (end > start && (TRAILING.has(reply[end - 1]!) || /\s/.test(reply[end - 1]!))) end--;
+  return reply.slice(start, end);
 }
 
 /** The text of a sampling result (`content` is a block or, with tools, a list of blocks). */

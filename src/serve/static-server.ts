@@ -4,10 +4,16 @@
  * MIME types by extension (JSON feeds as `application/json`, SKILL.md as `text/markdown`,
  * archives as `application/gzip` and `application/zip`), and the header rules that keep skill
  * files inert (./headers.ts). `skillpress preview`, `skillpress dev` and the tests use it.
- * Listens on 127.0.0.1 only.
+ *
+ * Listens on 127.0.0.1 only, and answers only requests addressed to it (Host `127.0.0.1:<port>`,
+ * `localhost:<port>` or `[::1]:<port>`): a page on another site that rebinds its own name to
+ * 127.0.0.1 gets 421, not the catalog nor `dev`'s reload stream. The skill-file headers are
+ * chosen by the file actually served (its path below the root), so `/feed/v1//files/x.html`
+ * gets them too; a path that is not canonical (a doubled slash) is redirected to the canonical
+ * one. Nothing is served through a symbolic link: a link inside the output is not found.
  */
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { constants, createReadStream } from 'node:fs';
+import { open, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import mime from 'mime';
@@ -53,6 +59,23 @@ function fileFor(root: string, rel: string): string | undefined {
   return isInsideDir(file, root) && !decoded.includes('\0') ? file : undefined;
 }
 
+/** The path of `file` below `root` as a site path (`feed/v1/files/x/page.html`): what the header rules match. */
+const sitePathOf = (root: string, file: string): string => path.relative(root, file).split(path.sep).join('/');
+
+/**
+ * `file` when neither it nor any folder between `root` and it is a symbolic link (its real path
+ * is where it is); undefined otherwise.
+ */
+async function unlinked(root: string, file: string): Promise<string | undefined> {
+  const [realRoot, real] = await Promise.all([realpath(root), realpath(file)]).catch(() => [undefined, undefined]);
+  return realRoot !== undefined && real === path.join(realRoot, path.relative(root, file)) ? file : undefined;
+}
+
+/** Hosts this server answers to: itself by address or by name, nothing a rebound name could be. */
+export function isLocalHost(host: string | undefined, port: number): boolean {
+  return host !== undefined && [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`].includes(host.toLowerCase());
+}
+
 async function serveFile(
   req: IncomingMessage,
   res: ServerResponse,
@@ -61,22 +84,32 @@ async function serveFile(
   options: StaticServerOptions,
   status = 200,
 ): Promise<void> {
-  const headers: Record<string, string | number> = {
+  // Lower-cased, so a skill-file rule replaces the type by extension rather than doubling it.
+  const headers: Record<string, string | number> = lowerKeys({
     'content-type': contentType(file),
     'cache-control': 'no-cache',
     ...skillFileHeaders(sitePath),
-  };
-  if (options.transformHtml && file.endsWith('.html')) {
-    const body = Buffer.from(options.transformHtml(await readFile(file, 'utf8')));
-    res.writeHead(status, { ...headers, 'content-length': body.length });
-    return void res.end(req.method === 'HEAD' ? undefined : body);
+  });
+  // Never through a link put in its place meanwhile.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    const st = await handle.stat();
+    if (options.transformHtml && file.endsWith('.html') && !('content-disposition' in headers)) {
+      const body = Buffer.from(options.transformHtml(await handle.readFile('utf8')));
+      res.writeHead(status, { ...headers, 'content-length': body.length });
+      return void res.end(req.method === 'HEAD' ? undefined : body);
+    }
+    res.writeHead(status, { ...headers, 'content-length': st.size });
+    if (req.method === 'HEAD') return void res.end();
+    createReadStream('', { fd: handle.fd, autoClose: false })
+      .on('error', () => res.destroy())
+      .on('close', () => void handle.close().catch(() => {}))
+      .pipe(res);
+    return;
+  } catch (err) {
+    await handle.close();
+    throw err;
   }
-  const st = await stat(file);
-  res.writeHead(status, { ...headers, 'content-length': st.size });
-  if (req.method === 'HEAD') return void res.end();
-  createReadStream(file)
-    .on('error', () => res.destroy())
-    .pipe(res);
 }
 
 async function handle(
@@ -84,7 +117,13 @@ async function handle(
   res: ServerResponse,
   options: StaticServerOptions,
   base: string,
+  port: number,
 ): Promise<void> {
+  if (!isLocalHost(req.headers.host, port)) {
+    return void res
+      .writeHead(421, { 'content-type': 'text/plain; charset=utf-8' })
+      .end('misdirected request: this server answers to 127.0.0.1, localhost and [::1] only\n');
+  }
   if (options.intercept?.(req, res)) return;
   const root = path.resolve(typeof options.root === 'function' ? options.root() : options.root);
   const notFound = async (): Promise<void> => {
@@ -99,11 +138,15 @@ async function handle(
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
   };
   if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET, HEAD' }).end();
-  const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const pathname = url.pathname;
+  if (/\/{2,}/.test(pathname))
+    return void res.writeHead(301, { location: `${pathname.replace(/\/{2,}/g, '/')}${url.search}` }).end();
   if (`${pathname}/` === base) return void res.writeHead(301, { location: base }).end();
   if (!pathname.startsWith(base)) return notFound();
   const rel = pathname.slice(base.length);
-  const file = fileFor(root, rel);
+  const named = fileFor(root, rel);
+  const file = named && (await unlinked(root, named));
   const st = file ? await stat(file).catch(() => undefined) : undefined;
   if (!file || !st) return notFound();
   if (st.isDirectory()) {
@@ -113,17 +156,21 @@ async function handle(
       (s) => s.isFile(),
       () => false,
     ))
-      ? serveFile(req, res, index, `${decodeURIComponent(rel)}index.html`, options)
+      ? serveFile(req, res, index, sitePathOf(root, index), options)
       : notFound();
   }
   if (!st.isFile()) return notFound();
-  return serveFile(req, res, file, decodeURIComponent(rel), options);
+  return serveFile(req, res, file, sitePathOf(root, file), options);
 }
+
+const lowerKeys = <T>(headers: Record<string, T>): Record<string, T> =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 
 export async function serveStatic(options: StaticServerOptions): Promise<StaticServer> {
   const base = normalizeBase(options.base);
+  let port = 0;
   const server: Server = createServer((req, res) => {
-    handle(req, res, options, base).catch(() => {
+    handle(req, res, options, base, port).catch(() => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
       res.end('internal error\n');
     });
@@ -132,7 +179,7 @@ export async function serveStatic(options: StaticServerOptions): Promise<StaticS
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as { port: number };
+  port = (server.address() as { port: number }).port;
   return {
     url: `http://127.0.0.1:${port}${base}`,
     port,

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
+import { cacheFolder, openCacheRoot } from '../lib/cache-dir.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { FEED_PATH } from '../lib/layout.ts';
 import { readCards, readIndex, readSkills } from './feed-data.ts';
@@ -61,6 +62,8 @@ export interface BuildSiteOptions {
    * Deleting it is always safe.
    */
   cacheDir?: string;
+  /** Warnings about the cache (entries refused and made again), one line each. */
+  log?: (line: string) => void;
 }
 
 /** What the site build did, for the build's summary. */
@@ -104,17 +107,14 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
  */
 export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const started = Date.now();
-  const feedDir = path.resolve(opts.feedDir);
-  for (const part of ['index.json', 'cards.json']) {
-    if (!existsSync(path.join(feedDir, part)))
-      throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
-  }
-  const cacheDir = path.resolve(opts.cacheDir ?? '.cache/site');
+  const feedDir = requireFeed(path.resolve(opts.feedDir));
+  const log = opts.log ?? (() => {});
+  const { dir: cacheDir, close: closeCache } = siteCacheDir(opts.cacheDir, log);
   const feedPath = runtimeFeedPath(feedDir, opts.feedPath);
   const urls = siteUrls(opts.base, { feedPath, filesBaseUrl: opts.filesBaseUrl });
   // Each skill's JSON is read here once, for the bodies, the kept pages' keys and the file pages.
   const skills = readSkills(feedDir, readCards(feedDir));
-  const { bodies, rendered, reused } = renderBodies(skills, urls, path.join(cacheDir, 'skill-html'));
+  const { bodies, rendered, reused } = renderBodies(skills, urls, path.join(cacheDir, 'skill-html'), log);
 
   const served = {
     base: urls.base,
@@ -131,7 +131,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const work = await mkdtemp(path.join(cacheDir, 'build-'));
   const dist = path.join(work, 'dist');
   const siteDir = path.join(work, 'site');
-  const cache = FileCache.open(path.join(cacheDir, 'pages'));
+  const cache = FileCache.open(path.join(cacheDir, 'pages'), { log });
   let plan: PagePlan | undefined;
   let keyBase = '';
   // Once Astro has bundled the site's code (the assets' names are known), before it renders.
@@ -180,6 +180,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   } finally {
     renderPlans().delete(data.marker);
     await rm(work, { recursive: true, force: true });
+    closeCache();
   }
 }
 
@@ -280,6 +281,29 @@ async function runAstro(
   // the JavaScript API passes through but does not type.
   await build(config, { sync: false } as Parameters<typeof build>[1]);
   return pages;
+}
+
+/** `feedDir` when it holds a written feed (index.json and cards.json). */
+function requireFeed(feedDir: string): string {
+  for (const part of ['index.json', 'cards.json']) {
+    if (!existsSync(path.join(feedDir, part)))
+      throw new InvalidInputError(`site: ${path.join(feedDir, part)} is missing; build the feed first`);
+  }
+  return feedDir;
+}
+
+/**
+ * The site's cache folder, a real one: the default `.cache/site` checked from `.cache` down (a
+ * link there is never followed; `.cache` itself a link means a temporary folder), a given one
+ * checked itself.
+ */
+function siteCacheDir(given: string | undefined, log: (line: string) => void): { dir: string; close(): void } {
+  if (given !== undefined) {
+    const dir = cacheFolder(path.dirname(path.resolve(given)), [path.basename(path.resolve(given))], log);
+    return { dir, close: () => {} };
+  }
+  const root = openCacheRoot('.cache', log);
+  return { dir: cacheFolder(root.dir, ['site'], log), close: root.close };
 }
 
 /** A day-old `build-*` folder belongs to a build that was killed (a running one is minutes old). */

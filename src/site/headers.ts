@@ -46,19 +46,35 @@ export const SKILL_FILE_HEADERS: Readonly<Record<string, string>> = {
 /** Active types additionally: saved, never shown, when opened. */
 export const DOWNLOAD_HEADERS: Readonly<Record<string, string>> = { 'Content-Disposition': 'attachment' };
 
+/**
+ * Scripts additionally: sent as plain text. A page of the site loading
+ * `<script src="/feed/v1/files/x/evil.js">` would run it (the site's CSP allows scripts from its
+ * own origin, and neither `sandbox` nor `attachment` applies to a script a page loads); a browser
+ * refuses to run a script sent as `text/plain` with `nosniff`.
+ */
+export const SCRIPT_EXTENSIONS = ['js', 'mjs', 'cjs'] as const;
+export const SCRIPT_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'text/plain; charset=utf-8' };
+const SCRIPTS = new Set<string>(SCRIPT_EXTENSIONS);
+
 const ACTIVE = new Set<string>(ACTIVE_EXTENSIONS);
+
+const extension = (filePath: string): string => {
+  const name = filePath.slice(filePath.lastIndexOf('/') + 1).toLowerCase();
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? name.slice(dot + 1) : '';
+};
 
 /** Whether a browser would run script from this file if it opened it (by extension). */
 export function isActiveFile(filePath: string): boolean {
-  const name = filePath.slice(filePath.lastIndexOf('/') + 1).toLowerCase();
-  const dot = name.lastIndexOf('.');
-  return dot > 0 && ACTIVE.has(name.slice(dot + 1));
+  return ACTIVE.has(extension(filePath));
 }
 
 /** The extra headers for a path below the site root (decoded, no leading slash). */
 export function skillFileHeaders(sitePath: string): Record<string, string> {
   if (!SKILL_FILE_FOLDERS.some((folder) => sitePath.startsWith(folder))) return {};
-  return isActiveFile(sitePath) ? { ...SKILL_FILE_HEADERS, ...DOWNLOAD_HEADERS } : { ...SKILL_FILE_HEADERS };
+  if (!isActiveFile(sitePath)) return { ...SKILL_FILE_HEADERS };
+  const script = SCRIPTS.has(extension(sitePath)) ? SCRIPT_HEADERS : {};
+  return { ...SKILL_FILE_HEADERS, ...DOWNLOAD_HEADERS, ...script };
 }
 
 /** The `_headers` file (Netlify / Cloudflare Pages syntax) for a site served under `base`. */
@@ -71,7 +87,9 @@ export function headersFile(base: string): string {
     // Archives and SKILL.md sit in .well-known: no active types there.
     ...(folder.startsWith('.well-known')
       ? []
-      : ACTIVE_EXTENSIONS.map((ext) => block(`${folder}*.${ext}`, DOWNLOAD_HEADERS))),
+      : ACTIVE_EXTENSIONS.map((ext) =>
+          block(`${folder}*.${ext}`, SCRIPTS.has(ext) ? { ...DOWNLOAD_HEADERS, ...SCRIPT_HEADERS } : DOWNLOAD_HEADERS),
+        )),
   ]);
   return `# Skill files are untrusted: never run as script on this origin (written by skillpress).\n${blocks.join('\n')}\n`;
 }

@@ -40,6 +40,16 @@ function allowedUrl(url: string, schemes: ReadonlySet<string>): boolean {
   return scheme === undefined || schemes.has(scheme.toLowerCase());
 }
 
+/**
+ * A URL with no scheme whose path a server may read differently from a host's header rules: a
+ * doubled slash after the start (`/a//b`, `a//b`), a backslash, or an encoded slash.
+ */
+function nonCanonicalPath(url: string): boolean {
+  if (SCHEME.test(url)) return false;
+  const pathPart = url.replace(/[?#].*$/s, '').replace(/^[/\\]{2}[^/\\]*/, '');
+  return /[/\\]{2}|\\|%2f|%5c/i.test(pathPart);
+}
+
 const isRelative = (url: string): boolean => !SCHEME.test(url) && !url.startsWith('/') && !url.startsWith('#');
 
 function createRenderer(): MarkdownIt {
@@ -104,7 +114,15 @@ function alignmentToClass(token: Token): void {
 /** Relative links point at the skill's own files: resolve them; web links leave the site. */
 function rewriteLink(token: Token, attr: 'href' | 'src', kind: 'link' | 'image', env: RenderEnv): void {
   const url = String(token.attrGet(attr) ?? '');
-  if (kind === 'link' && /^https?:/i.test(url)) token.attrSet('rel', 'nofollow noopener noreferrer');
+  if (nonCanonicalPath(url)) {
+    // `/feed/v1//files/x.html` names a skill file where a host's header rules (matched on the
+    // canonical path) may not apply: the link is dropped, its text kept.
+    token.attrs = (token.attrs ?? []).filter(([name]) => name !== attr);
+    return;
+  }
+  // `//host/a` leaves the site like `https://host/a` does.
+  if (kind === 'link' && (/^https?:/i.test(url) || /^[/\\]{2}/.test(url)))
+    token.attrSet('rel', 'nofollow noopener noreferrer');
   if (!isRelative(url) || !env.resolveLink) return;
   const resolved = env.resolveLink(url, kind);
   if (!resolved) return;

@@ -34,8 +34,14 @@ export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
   });
 }
 
-export function renderBodies(skills: ReadonlyMap<string, SkillJson>, urls: SiteUrls, cacheDir: string): RenderedBodies {
-  const cache = FileCache.open(cacheDir);
+export function renderBodies(
+  skills: ReadonlyMap<string, SkillJson>,
+  urls: SiteUrls,
+  cacheDir: string,
+  log?: (line: string) => void,
+): RenderedBodies {
+  // Signed (src/lib/cache-secret.ts): rendered HTML goes onto the catalog's pages as it is.
+  const cache = FileCache.open(cacheDir, log ? { log } : {});
   const renderer = codeFingerprint(import.meta.url, ['./markdown.ts', './render-bodies.ts'], ['markdown-it']);
   const bodies: Record<string, RenderedBody> = {};
   let rendered = 0;

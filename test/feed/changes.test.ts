@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
@@ -86,5 +87,52 @@ describe('changes.json', () => {
     await expect(loadPreviousFeed(out)).rejects.toThrow(
       /cards\.json: sha256 [0-9a-f]{64} does not match the feed index/,
     );
+  });
+
+  it('reads a hostile previous feed like any peer: forged ids, dates and tombstones are refused and named, never carried', async () => {
+    const out = await buildAt(1, 1_000);
+    const feed = path.join(out, 'feed/v1');
+    const index = JSON.parse(readFileSync(path.join(feed, 'index.json'), 'utf8')) as {
+      parts: Record<string, { url: string; sha256: string }>;
+    };
+    /** Rewrite a part and its digest in index.json, as a hostile host serving the previous feed would. */
+    const forge = (part: string, edit: (json: { changes?: unknown[]; skills?: unknown[] }) => void): void => {
+      const file = path.join(feed, index.parts[part]!.url);
+      const json = JSON.parse(readFileSync(file, 'utf8')) as { changes?: unknown[]; skills?: unknown[] };
+      edit(json);
+      const text = JSON.stringify(json);
+      writeFileSync(file, text);
+      index.parts[part]!.sha256 = createHash('sha256').update(text).digest('hex');
+      writeFileSync(path.join(feed, 'index.json'), JSON.stringify(index));
+    };
+    const tomb = (id: string, at = '1970-01-01T00:00:00.500Z') => ({ id, change: 'removed', at });
+    forge('changes', (json) => {
+      json.changes = [
+        tomb('../../etc/passwd'),
+        tomb('x'.repeat(5_000)),
+        tomb('forged-date', 'not-a-date <script>'),
+        { id: 'not-removed', change: 'added', at: '2026-01-01T00:00:00.000Z' },
+        tomb('kitchen-sink'),
+        tomb('from-the-future', '2999-01-01T00:00:00.000Z'),
+        tomb('honest-tombstone'),
+      ];
+    });
+    forge('cards', (json) => {
+      const [card] = json.skills as Array<Record<string, unknown>>;
+      json.skills!.push({ ...card, id: '../evil' });
+    });
+    const previous = (await loadPreviousFeed(out))!;
+    expect(previous.tombstones.map((t) => t.id)).toEqual(['honest-tombstone']);
+    expect(previous.cards.map((c) => c.id)).not.toContain('../evil');
+    expect(previous.cards.map((c) => c.id)).toContain('kitchen-sink');
+    const refused = previous.refused.join('\n');
+    for (const what of ['../../etc/passwd', 'xxxxxxxx', 'not-a-date', 'kitchen-sink', 'from-the-future', '../evil'])
+      expect(refused).toContain(what);
+
+    // Too many entries: an error naming the count, never a 35 MB change list.
+    forge('changes', (json) => {
+      json.changes = Array.from({ length: 100_004 }, (_, i) => tomb(`gone-${i}`));
+    });
+    await expect(loadPreviousFeed(out)).rejects.toThrow(/and 100004 tombstones; at most 50000 and 10000 are read/);
   });
 });

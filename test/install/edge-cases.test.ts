@@ -236,3 +236,24 @@ describe('refusals say what and where', () => {
     expect(await rejection(install(site, 'bad', { to: target() }))).toBeInstanceOf(IntegrityError);
   });
 });
+
+describe('installing over what is there', () => {
+  it('the same skill from the feed, then from the discovery index, is unchanged (the same bytes)', async () => {
+    const to = target();
+    expect((await install(feed.url, 'dotted', { to })).action).toBe('installed');
+    const again = await install(new URL('/.well-known/agent-skills/index.json', feed.url).href, 'dotted', { to });
+    expect(again.action).toBe('unchanged');
+  });
+
+  it('--force over a folder skillpress did not install lists the files it discards', async () => {
+    const to = target();
+    await mkdir(path.join(to, 'dotted'), { recursive: true });
+    await writeFile(path.join(to, 'dotted', 'SKILL.md'), 'mine\n');
+    await writeFile(path.join(to, 'dotted', 'my-notes.md'), 'keep me\n');
+    await writeFile(path.join(to, 'dotted', '..notes.md'), DOTTED['..notes.md']);
+    const forced = await install(feed.url, 'dotted', { to, force: true });
+    expect(forced.discarded).toEqual(['SKILL.md', 'my-notes.md']);
+    // An update of an install of its own discards nothing of the user's: no list.
+    expect((await install(feed.url, 'dotted', { to, force: true })).discarded).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 /** The build caches' store: keyed by inputs, checked against each entry's sha256, pruned by age, safe to delete. */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -108,5 +108,87 @@ describe('FileCache', () => {
     await utimes(fresh.file, weekAgo, weekAgo);
     expect(cache.prune()).toBe(0);
     expect(cache.prune(Date.now() + 25 * 3600 * 1000)).toBe(1);
+  });
+});
+
+/**
+ * Whoever can write to `.cache/` (a CI cache restored from another run) must not get a build to
+ * publish bytes it did not make: every attack below worked on a cache checked only against the
+ * digest in an entry's own name.
+ */
+describe('FileCache under a hostile writer', () => {
+  const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+  it('content-addressed: an entry renamed to the digest of new bytes is refused, named and removed', async () => {
+    const honest = 'honest file bytes';
+    const cache = FileCache.open(dir, { kind: 'content' });
+    cache.write(sha(honest), honest);
+    // The attacker replaces the entry: evil bytes under the honest key, named by their own digest.
+    for (const n of await readdir(dir)) await rm(path.join(dir, n));
+    await writeFile(path.join(dir, `${sha(honest)}.${sha('evil')}`), 'evil');
+    const log: string[] = [];
+    const again = FileCache.open(dir, { kind: 'content', log: (l) => log.push(l) });
+    const dest = path.join(tmp, 'published');
+    expect(again.place(sha(honest), dest)).toBeUndefined();
+    await expect(stat(dest)).rejects.toThrow();
+    expect(log.join('\n')).toContain(`${sha(honest)}.${sha('evil')}`);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('derived: an entry not signed with this machine’s key (forged, or made elsewhere) is refused, named and removed', async () => {
+    const cache = FileCache.open(dir);
+    const kept = cache.write(K.a1, 'the archive as built');
+    expect(path.basename(kept.file)).toMatch(/^[0-9a-f]{64}\.[0-9a-f]{64}\.[0-9a-f]{32}$/);
+    // The archive gains a file: new bytes, named by their digest, with the old tag or none.
+    const [, , tag] = path.basename(kept.file).split('.');
+    await rm(kept.file);
+    await writeFile(path.join(dir, `${K.a1}.${sha('archive + evil')}.${tag}`), 'archive + evil');
+    await writeFile(path.join(dir, `${K.k1}.${sha('page with <script>')}`), 'page with <script>');
+    const log: string[] = [];
+    const again = FileCache.open(dir, { log: (l) => log.push(l) });
+    expect(again.has(K.a1)).toBe(false);
+    expect(again.read(K.k1)).toBeUndefined();
+    expect(again.damaged).toBe(2);
+    expect(log.join('\n')).toContain(`${K.a1}.${sha('archive + evil')}`);
+    expect(log.join('\n')).toContain(`${K.k1}.${sha('page with <script>')}`);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('an entry that is a symbolic link is never followed nor placed into an output', async () => {
+    const secretFile = path.join(tmp, 'outside.txt');
+    await writeFile(secretFile, 'not for publishing');
+    await mkdir(dir, { recursive: true });
+    // Named correctly for its target's bytes: only its being a link gives it away.
+    await symlink(secretFile, path.join(dir, `${sha('not for publishing')}.${sha('not for publishing')}`));
+    const log: string[] = [];
+    const cache = FileCache.open(dir, { kind: 'content', log: (l) => log.push(l) });
+    const dest = path.join(tmp, 'published');
+    expect(cache.place(sha('not for publishing'), dest)).toBeUndefined();
+    await expect(lstat(dest)).rejects.toThrow();
+    expect(log.join('\n')).toMatch(/symbolic link/);
+    expect(await readFile(secretFile, 'utf8')).toBe('not for publishing');
+  });
+
+  it('an entry others can rewrite is copied into the output, never shared through a hard link', async () => {
+    const kept = FileCache.open(dir, { kind: 'content' }).write(sha('shared bytes'), 'shared bytes');
+    await chmod(kept.file, 0o666);
+    const dest = path.join(tmp, 'published');
+    expect(FileCache.open(dir, { kind: 'content' }).place(sha('shared bytes'), dest)?.sha256).toBe(sha('shared bytes'));
+    expect((await stat(dest)).ino).not.toBe((await stat(kept.file)).ino);
+    // Rewritten in the cache after the build: the published copy keeps the bytes that were checked.
+    await writeFile(kept.file, 'rewritten later');
+    expect(await readFile(dest, 'utf8')).toBe('shared bytes');
+  });
+
+  it('a cache folder that is a symbolic link is not written through', async () => {
+    const elsewhere = path.join(tmp, 'elsewhere');
+    await mkdir(elsewhere);
+    await symlink(elsewhere, dir);
+    const log: string[] = [];
+    const cache = FileCache.open(dir, { log: (l) => log.push(l) });
+    cache.write(K.k1, 'kept');
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect((await lstat(dir)).isDirectory()).toBe(true);
+    expect(log.join('\n')).toContain(`${dir} is a symbolic link`);
   });
 });

@@ -2,7 +2,8 @@
  * The static server behind `skillpress preview` and `skillpress dev`: what a static host does
  * (base path, folders, 404 page, MIME types) plus the headers that keep skill files inert.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,6 +113,105 @@ describe('header rules', () => {
     expect(text).toContain('/skills/catalog/v1/files/*.html\n  Content-Disposition: attachment\n');
     expect(text).toContain('/skills/.well-known/agent-skills/*\n  Content-Security-Policy: sandbox\n');
     expect(text).not.toContain('/skills/.well-known/agent-skills/*.html');
+    // Scripts as plain text: a page of the site cannot run one with <script src>.
+    expect(text).toContain(
+      '/skills/feed/v1/files/*.mjs\n  Content-Disposition: attachment\n  Content-Type: text/plain; charset=utf-8\n',
+    );
     expect(text.split('\n').filter((l) => l.startsWith('/')).length).toBeLessThanOrEqual(100);
+  });
+});
+
+/** A GET with the raw path and Host header given (fetch normalizes neither the way an attacker's client need not). */
+function rawGet(
+  port: number,
+  rawPath: string,
+  host = `127.0.0.1:${port}`,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: rawPath, headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('serveStatic against hostile requests', () => {
+  let hostile: StaticServer;
+  let dir: string;
+  let events = 0;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'skillpress-serve-hostile-'));
+    await mkdir(path.join(dir, 'feed/v1/files/web/scripts'), { recursive: true });
+    await writeFile(path.join(dir, 'index.html'), '<h1>home</h1>');
+    await writeFile(path.join(dir, 'feed/v1/files/web/page.html'), '<script>alert(1)</script>');
+    await writeFile(path.join(dir, 'feed/v1/files/web/scripts/x.js'), 'alert(1)');
+    await writeFile(path.join(dir, 'secret.txt'), 'outside the output');
+    await symlink('/etc/passwd', path.join(dir, 'feed/v1/files/web/passwd'));
+    await symlink(path.join(dir, 'feed/v1/files/web'), path.join(dir, 'linked-folder'));
+    hostile = await serveStatic({
+      root: dir,
+      // As `skillpress dev`'s reload stream: answered before the files, after the Host check.
+      intercept: (req, res) => {
+        if (!req.url?.startsWith('/__skillpress/')) return false;
+        events++;
+        res.writeHead(200, { 'content-type': 'text/event-stream' }).end('data: {}\n\n');
+        return true;
+      },
+    });
+  });
+  afterAll(async () => {
+    await hostile?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a doubled slash gets the skill-file headers too, or a redirect to the canonical path', async () => {
+    const res = await rawGet(hostile.port, '/feed/v1//files/web/page.html');
+    expect([res.status, res.headers.location]).toEqual([301, '/feed/v1/files/web/page.html']);
+    const encoded = await rawGet(hostile.port, '/feed/v1/files%2Fweb/page.html');
+    expect([encoded.headers['content-security-policy'], encoded.headers['content-disposition']]).toEqual([
+      'sandbox',
+      'attachment',
+    ]);
+    // Never a redirect to another host.
+    const other = await rawGet(hostile.port, '/x//evil.example/');
+    expect(other.headers.location).toBe('/x/evil.example/');
+  });
+
+  it('sends a skill’s script as plain text, which a browser will not run from a page', async () => {
+    const res = await rawGet(hostile.port, '/feed/v1/files/web/scripts/x.js');
+    expect([res.headers['content-type'], res.headers['x-content-type-options']]).toEqual([
+      'text/plain; charset=utf-8',
+      'nosniff',
+    ]);
+  });
+
+  it('serves nothing through a symbolic link inside the output', async () => {
+    for (const p of ['/feed/v1/files/web/passwd', '/linked-folder/page.html']) {
+      const res = await rawGet(hostile.port, p);
+      expect([p, res.status]).toEqual([p, 404]);
+      expect(res.body).not.toContain('root:');
+    }
+  });
+
+  it('answers only requests addressed to itself (DNS rebinding), the reload stream included', async () => {
+    const port = hostile.port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`])
+      expect([host, (await rawGet(port, '/', host)).status]).toEqual([host, 200]);
+    for (const host of [
+      `evil.example:${port}`,
+      'evil.example',
+      `127.0.0.1:${port + 1}`,
+      `localhost.evil.example:${port}`,
+    ]) {
+      expect([host, (await rawGet(port, '/', host)).status]).toEqual([host, 421]);
+      expect([host, (await rawGet(port, '/__skillpress/events', host)).status]).toEqual([host, 421]);
+    }
+    const before = events;
+    await rawGet(port, '/__skillpress/events', `evil.example:${port}`);
+    expect(events).toBe(before);
   });
 });

@@ -84,12 +84,12 @@ async function damage(file: string): Promise<void> {
 }
 
 /**
- * An entry of a cache folder (`<key>.<sha256>` files) that the last build used: the one used
+ * An entry of a cache folder (`<key>.<sha256>.<tag>` entries, signed with the machine's cache key) that the last build used: the one used
  * last (a build touches what it reads). A folder can also hold entries of earlier inputs, which
  * no build reads again, so damaging one of those would prove nothing.
  */
 async function entryOf(dir: string): Promise<string> {
-  const names = (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}$/.test(n));
+  const names = (await readdir(dir)).filter((n) => /^[0-9a-f]{64}\.[0-9a-f]{64}\.[0-9a-f]{32}$/.test(n));
   const used = await Promise.all(names.map(async (n) => ({ n, at: (await stat(path.join(dir, n))).mtimeMs })));
   return path.join(dir, used.sort((a, b) => b.at - a.at)[0]!.n);
 }

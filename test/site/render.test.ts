@@ -46,6 +46,17 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<li><span class="task-box">☐</span> open</li>');
   });
 
+  it('treats //host links as leaving the site, and drops links to non-canonical paths a host may not guard', () => {
+    const html = renderMarkdown(
+      '[a](//evil.example/a) [b](/feed/v1//files/web/page.html) [c](../../feed/v1//files/web/page.html) [d](/feed/v1/files%2Fweb/page.html) [e](/a\\b) [f](/feed/v1/files/web/page.html)',
+    );
+    expect(html).toContain('<a href="//evil.example/a" rel="nofollow noopener noreferrer">a</a>');
+    for (const text of ['b', 'c', 'd', 'e']) expect(html).toContain(`<a>${text}</a>`);
+    expect(html).not.toContain('//files');
+    // A canonical path stays: the host's header rules apply to it.
+    expect(html).toContain('<a href="/feed/v1/files/web/page.html">f</a>');
+  });
+
   it('marks fenced code with its language and escapes it; the block is keyboard-reachable', () => {
     const html = renderMarkdown('```python\nimport os  # <b>$&\n```');
     expect(html).toBe('<pre tabindex="0"><code class="language-python">import os  # &lt;b&gt;$&amp;\n</code></pre>\n');

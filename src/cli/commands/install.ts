@@ -67,6 +67,10 @@ export const install: Command = {
         `updated ${name}${version} in ${where}: ${result.previousDigest ?? 'unrecorded'} → ${result.digest}\n`,
       );
     else process.stdout.write(`installed ${name}${version} into ${where} (${result.digest})\n`);
+    if (result.discarded)
+      process.stderr.write(
+        `warning: --force discarded ${result.discarded.length} file(s) of the folder it replaced: ${result.discarded.map((p) => quotePath(p)).join(', ')}\n`,
+      );
     for (const m of result.missing)
       process.stderr.write(`warning: ${quotePath(`${name}/${m.path}`)} was not installed: ${m.reason}\n`);
     return EXIT.ok;

@@ -92,7 +92,10 @@ interface LiveState {
   indexes: string[];
   /** The alias name is a plain index (a pre-alias deployment of the seed). */
   concrete: boolean;
+  /** The catalog digest the indexes were loaded with; unset when they were written to since. */
   digest?: string;
+  /** Why the digest is not trusted: the indexes were written to after skillpress loaded them. */
+  drift?: string;
 }
 
 /**
@@ -124,11 +127,7 @@ export async function ingestCatalog(
     const operations = (): Generator<IndexOperation> => catalogOperations(catalog.skills);
     const { digest, total } = digestAndCount(operations(), definitions);
 
-    const [liveSkills, liveFiles] = await Promise.all([
-      liveState(client, names.skills),
-      liveState(client, names.files),
-    ]);
-    const live = { skills: liveSkills, files: liveFiles };
+    const live = await liveStates(client, names, log);
     if (
       !options.force &&
       live.skills.digest === digest &&
@@ -167,6 +166,7 @@ export async function ingestCatalog(
       }
       await finishLoading(client, target);
       await checkCounts(client, target, total);
+      await recordOperations(client, target, meta);
     } catch (err) {
       await deleteIndexes(client, [target.skills, target.files]).catch(() => {});
       throw err;
@@ -225,6 +225,17 @@ function versionSuffix(): string {
   return `${stamp}-${randomBytes(2).toString('hex')}`;
 }
 
+/** Both aliases' live state; a drift (an index written to since it was loaded) is said. */
+async function liveStates(
+  client: Client,
+  names: IndexNames,
+  log: (line: string) => void,
+): Promise<{ skills: LiveState; files: LiveState }> {
+  const [skills, files] = await Promise.all([liveState(client, names.skills), liveState(client, names.files)]);
+  for (const drift of [skills.drift, files.drift]) if (drift) log(`${drift}; loading the catalog again`);
+  return { skills, files };
+}
+
 async function liveState(client: Client, alias: string): Promise<LiveState> {
   const exists = await client.indices.exists({ index: alias });
   if (!exists) return { indexes: [], concrete: false };
@@ -232,10 +243,65 @@ async function liveState(client: Client, alias: string): Promise<LiveState> {
   const indexes = Object.keys(aliased ?? {}).filter((name) => name !== 'error' && name !== 'status');
   if (indexes.length === 0) return { indexes: [alias], concrete: true };
   const mappings = await client.indices.getMapping({ index: indexes });
-  const digests = new Set(
-    Object.values(mappings).map((m) => (m.mappings._meta as { catalog_digest?: string } | undefined)?.catalog_digest),
+  const metas = Object.entries(mappings).map(
+    ([index, m]) => [index, m.mappings._meta as LoadedMeta | undefined] as const,
   );
+  const digests = new Set(metas.map(([, meta]) => meta?.catalog_digest));
+  const drift = await driftOf(client, metas);
+  if (drift) return { indexes, concrete: false, drift };
   return { indexes, concrete: false, digest: digests.size === 1 ? [...digests][0] : undefined };
+}
+
+/** What ingest records in an index's `_meta`. */
+interface LoadedMeta {
+  catalog_digest?: string;
+  /** Write operations the index had taken when skillpress finished loading it. */
+  operations?: number;
+}
+
+/**
+ * Write operations an index has taken: over its primary shards, the highest sequence number
+ * plus one. Every index, update or delete of a document takes one, and the count survives
+ * restarts; so a document edited, added or deleted after the load shows as more operations.
+ */
+async function writeOperations(client: Client, index: string): Promise<number> {
+  const stats = await client.indices.stats({ index, level: 'shards', metric: 'docs' });
+  const shards = Object.values(stats.indices ?? {})[0]?.shards ?? {};
+  let total = 0;
+  for (const copies of Object.values(shards) as Array<
+    Array<{ routing?: { primary?: boolean }; seq_no?: { max_seq_no?: number } }>
+  >) {
+    const primary = copies.find((c) => c.routing?.primary);
+    total += (primary?.seq_no?.max_seq_no ?? -1) + 1;
+  }
+  return total;
+}
+
+/** Record in each loaded index how many write operations it had taken, for `driftOf`. */
+async function recordOperations(client: Client, target: IndexNames, meta: Record<string, unknown>): Promise<void> {
+  for (const index of [target.skills, target.files]) {
+    const operations = await writeOperations(client, index);
+    await client.indices.putMapping({ index, _meta: { ...meta, operations } });
+  }
+}
+
+/**
+ * Why the live indexes are not what skillpress loaded (a document edited, added or deleted in
+ * place since, or an index loaded before this check existed); undefined when they are.
+ */
+async function driftOf(
+  client: Client,
+  metas: ReadonlyArray<readonly [string, LoadedMeta | undefined]>,
+): Promise<string | undefined> {
+  for (const [index, meta] of metas) {
+    if (meta?.catalog_digest === undefined) continue;
+    if (meta.operations === undefined)
+      return `Elasticsearch: ${index} records no write count (loaded by an older skillpress)`;
+    const now = await writeOperations(client, index);
+    if (now !== meta.operations)
+      return `Elasticsearch: ${index} was written to since skillpress loaded it (${now - meta.operations} write operation(s) since)`;
+  }
+  return undefined;
 }
 
 async function semanticTypeOf(client: Client, index: string): Promise<'semantic_text' | 'text'> {

@@ -5,6 +5,8 @@
  */
 import type { Client } from '@elastic/elasticsearch';
 import { fileBytes } from '../../load/read-file.ts';
+import { sha256Hex } from '../../lib/hash.ts';
+import { IntegrityError } from '../../lib/errors.ts';
 import { indexNames, type IndexNames } from './definitions.ts';
 import type { FileDocument, SkillDocument } from './documents.ts';
 
@@ -118,6 +120,7 @@ export async function getSkillById(client: Client, skillId: string, options: Rea
   const meta = (responses[0] as SearchResult<SkillDocument>).hits.hits[0]?._source;
   if (!meta) throw new SkillNotFoundError(skillId);
   const entries = await remainingFiles(client, names.files, skillId, responses[1] as SearchResult<FileDocument>);
+  checkStored(entries, names.files);
   // Keyed by file path: a file named "__proto__" is a file like any other.
   const files: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const entry of entries) if (entry.file_content !== undefined) files[entry.file_path] = entry.file_content;
@@ -128,6 +131,23 @@ export async function getSkillById(client: Client, skillId: string, options: Rea
     file_entries: entries,
     ...(skillMd?.file_content !== undefined ? { skill_markdown: fileText(skillMd) } : {}),
   };
+}
+
+/**
+ * Every stored file hashes to the sha256 it was stored with: a document edited in the live
+ * index is refused, never handed out as the skill's file.
+ */
+function checkStored(entries: readonly FileDocument[], index: string): void {
+  for (const entry of entries) {
+    if (entry.file_content === undefined) continue;
+    const actual = sha256Hex(storedBytes(entry));
+    if (actual !== entry.sha256) {
+      throw new IntegrityError(
+        `${index}: ${entry.skill_id}/${entry.file_path} does not hash to its sha256 (${entry.sha256} stored with it, ${actual} now): the index was edited since it was loaded; run skillpress ingest to load the catalog again`,
+        { rule: 'digest-mismatch' },
+      );
+    }
+  }
 }
 
 /** A stored file's bytes (text is UTF-8, base64 is decoded): the loader's decoding, under the index's field names. */

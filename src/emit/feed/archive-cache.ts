@@ -25,10 +25,10 @@ export interface ArchiveContext {
   reused: number;
 }
 
-export function archiveContext(dir: string | undefined): ArchiveContext {
+export function archiveContext(dir: string | undefined, log?: (line: string) => void): ArchiveContext {
   const code = codeFingerprint(import.meta.url, ['./archive.ts', './archive-cache.ts'], ['tar-stream']);
   return {
-    cache: dir ? FileCache.open(dir) : undefined,
+    cache: dir ? FileCache.open(dir, log ? { log } : {}) : undefined,
     code: `${code}:zlib-${process.versions.zlib}`,
     built: 0,
     reused: 0,

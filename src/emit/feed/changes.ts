@@ -2,9 +2,16 @@
  * changes.json: what changed since the previous build. The previous build is a feed folder or
  * URL (`--previous`), or the feed already in the output folder. Removed skills stay listed as
  * tombstones in every later build until they come back.
+ *
+ * The previous feed is read like any peer's (it may be a URL anyone serves): every id must be a
+ * valid skill id, every date ISO 8601 and no later than the feed's own `generated_at`, tombstones
+ * must be `removed` entries for skills the previous feed does not list, strings are bounded, and
+ * so are the counts (over the bound is an error). What is refused is named in `refused`, never
+ * carried into this build's changes.json.
  */
 import { type Card, type Change } from '../../model/feed.ts';
-import { NotFoundError } from '../../lib/errors.ts';
+import { InvalidInputError, NotFoundError } from '../../lib/errors.ts';
+import { SKILL_NAME_PATTERN } from '../../model/skill.ts';
 import { openFeed } from '../../feed-reader/index.ts';
 
 export interface PreviousFeed {
@@ -14,7 +21,25 @@ export interface PreviousFeed {
   cards: Card[];
   /** Tombstones (`removed`) carried over from the previous changes.json. */
   tombstones: Change[];
+  /** Cards and changes of the previous feed that were not taken, each with why. */
+  refused: string[];
 }
+
+/** At most this many skills and tombstones in a previous feed (more is an error, not a truncation). */
+export const MAX_PREVIOUS_SKILLS = 50_000;
+export const MAX_PREVIOUS_TOMBSTONES = 10_000;
+/** Longest id the loader ever gives a skill (a lenient name; it becomes a folder name). */
+const MAX_ID = 200;
+/** Longest version string carried over. */
+const MAX_VERSION = 256;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/** Refusals named one by one; the rest are counted. */
+const NAMED = 20;
+
+const isSkillId = (id: string): boolean => id.length <= MAX_ID && SKILL_NAME_PATTERN.test(id);
+const isIsoDate = (at: string): boolean => ISO_DATE.test(at) && !Number.isNaN(Date.parse(at));
+/** An id for a message: quoted, cut to 80 characters. */
+const shown = (id: string): string => JSON.stringify(id.length > 80 ? `${id.slice(0, 80)}…` : id);
 
 /** A previous build is read whole (cards.json grows ~1 KB a skill): its parts are capped here. */
 const MAX_PREVIOUS_BYTES = 64 * 1024 * 1024;
@@ -51,12 +76,46 @@ export async function loadPreviousFeed(
   const cards = await reader.cards();
   // A previous changes.json that cannot be read only loses old tombstones, not the build.
   const changes = await reader.changes().catch(() => undefined);
-  return {
-    location: reader.location,
-    generated_at: cards.generated_at,
-    cards: cards.skills,
-    tombstones: changes ? changes.changes.filter((c) => c.change === 'removed') : [],
-  };
+  return checkPrevious(reader.location, cards.generated_at, cards.skills, changes?.changes ?? []);
+}
+
+/** The previous feed's cards and tombstones that hold up, and what did not (see the module's comment). */
+export function checkPrevious(location: string, generatedAt: string, cards: Card[], changes: Change[]): PreviousFeed {
+  if (!isIsoDate(generatedAt))
+    throw new InvalidInputError(
+      `previous feed ${location}: generated_at ${shown(generatedAt)} is not an ISO 8601 date`,
+    );
+  const tombstones = changes.filter((c) => c.change === 'removed');
+  if (cards.length > MAX_PREVIOUS_SKILLS || tombstones.length > MAX_PREVIOUS_TOMBSTONES) {
+    throw new InvalidInputError(
+      `previous feed ${location} lists ${cards.length} skills and ${tombstones.length} tombstones; at most ${MAX_PREVIOUS_SKILLS} and ${MAX_PREVIOUS_TOMBSTONES} are read`,
+    );
+  }
+  const refused: string[] = [];
+  const refuse = (what: string): false => (refused.push(what), false);
+  const keptCards = cards.filter(
+    (c) =>
+      (isSkillId(c.id) || refuse(`card ${shown(c.id)}: not a valid skill id`)) &&
+      ((c.version ?? '').length <= MAX_VERSION || refuse(`card ${shown(c.id)}: version longer than ${MAX_VERSION}`)),
+  );
+  const listed = new Set(keptCards.map((c) => c.id));
+  const seen = new Set<string>();
+  const kept = changes.filter((c) => {
+    const what = `change ${shown(c.id)}`;
+    // Added and updated entries were news of that build only.
+    if (c.change !== 'removed') return false;
+    if (!isSkillId(c.id)) return refuse(`${what}: not a valid skill id`);
+    if (!isIsoDate(c.at) || Date.parse(c.at) > Date.parse(generatedAt))
+      return refuse(`${what}: at ${shown(c.at)} is not an ISO 8601 date no later than the feed's generated_at`);
+    if (listed.has(c.id)) return refuse(`${what}: a tombstone for a skill the feed still lists`);
+    if ((c.previous_version ?? '').length > MAX_VERSION) return refuse(`${what}: version longer than ${MAX_VERSION}`);
+    if (seen.has(c.id)) return refuse(`${what}: listed twice`);
+    seen.add(c.id);
+    return true;
+  });
+  const named = refused.slice(0, NAMED);
+  if (refused.length > NAMED) named.push(`and ${refused.length - NAMED} more`);
+  return { location, generated_at: generatedAt, cards: keptCards, tombstones: kept, refused: named };
 }
 
 /** Compare this build's cards with the previous ones. Without a previous build every skill is `added`. */

@@ -80,6 +80,8 @@ export interface WriteFeedOptions {
   cacheDir?: string;
   /** This registry's signing key: its own skills' origin statements are signed, its public half published. */
   signer?: Signer;
+  /** Warnings about the cache (entries refused and made again), one line each. */
+  log?: (line: string) => void;
 }
 
 export interface FeedSummary {
@@ -265,9 +267,15 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     out: new OutputWriter(root),
     tokens: opts.tokens ?? TokenCounts.memory(),
     // Only the published scope writes archives: the catalog view leaves their cache unopened.
-    archives: archiveContext(scope === 'published' && opts.cacheDir ? path.join(opts.cacheDir, 'archives') : undefined),
-    files: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'files')) : undefined,
-    bodyTerms: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'body-terms')) : undefined,
+    archives: archiveContext(
+      scope === 'published' && opts.cacheDir ? path.join(opts.cacheDir, 'archives') : undefined,
+      opts.log,
+    ),
+    // Raw files are kept by their own sha256: checked by their bytes, reusable from any machine.
+    files: opts.cacheDir
+      ? FileCache.open(path.join(opts.cacheDir, 'files'), { kind: 'content', log: opts.log })
+      : undefined,
+    bodyTerms: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'body-terms'), { log: opts.log }) : undefined,
     opts,
   };
 }
