@@ -27,7 +27,7 @@ import { isInsideDir, isMarkOfGoneProcess, processMark } from './lib/fs.ts';
 import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
-import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
+import { describeConfig, findSkillsAndConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
 
@@ -37,7 +37,7 @@ export interface BuildOptions {
   skills?: string;
   /** Output folder (default `dist`). */
   out?: string;
-  /** Config folder holding `skillpress.json` (default `config`), or a parsed config. */
+  /** `--config`: a folder holding `skillpress.json` or the file, or a parsed config (default: found from the skills folder upwards). */
   config?: string | SkillpressConfig;
   /** A previous build (folder or URL) for the change list; default: what is in `out`. */
   previous?: string;
@@ -81,6 +81,8 @@ export interface BuildResult {
   out: string;
   /** The skills folder built; the `skill` of a local problem is a folder below it. */
   skills_root: string;
+  /** The configuration file used (null: none was found, or the caller passed a parsed config; every default). */
+  config: string | null;
   skills: number;
   files: number;
   skipped_files: number;
@@ -144,8 +146,7 @@ async function stage<T>(stages: BuildStages, name: keyof BuildStages, work: () =
 export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
-  const config = typeof options.config === 'object' ? options.config : await loadConfig(options.config);
-  const skillsRoot = options.skills ?? config.skills.root;
+  const { config, skillsRoot, configFile } = await buildConfig(options, log);
   const out = path.resolve(options.out ?? 'dist');
   await checkOutDir(out, skillsRoot);
   await removeStaleStaging(out, log);
@@ -173,6 +174,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     ok: errors.length === 0 && !(elasticsearch && 'error' in elasticsearch),
     out,
     skills_root: skillsRoot,
+    config: configFile,
     skills: feed.skills,
     files: feed.files,
     skipped_files: feed.skippedFiles,
@@ -191,6 +193,19 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     seconds: (Date.now() - started) / 1000,
     problems,
   };
+}
+
+/** The config (given, or found from the skills folder upwards: src/config/load.ts) and the skills folder; logs which. */
+async function buildConfig(
+  options: BuildOptions,
+  log: (line: string) => void,
+): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null }> {
+  if (typeof options.config === 'object') {
+    return { config: options.config, skillsRoot: options.skills ?? options.config.skills.root, configFile: null };
+  }
+  const found = await findSkillsAndConfig({ skills: options.skills, config: options.config });
+  log(describeConfig(found, options.skills));
+  return { config: found.config, skillsRoot: found.skills, configFile: found.file ?? null };
 }
 
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */

@@ -7,7 +7,7 @@ export const build: Command = {
   name: 'build',
   summary: 'build the feeds, the discovery index, archives and the site into dist/',
   usage:
-    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config dir=config] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
+    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },

@@ -26,7 +26,7 @@ function report(status: BuildStatus): void {
 export const dev: Command = {
   name: 'dev',
   summary: 'build, serve on 127.0.0.1 and rebuild on every change to the skills or the config, reloading open pages',
-  usage: 'skillpress dev [dir | --skills dir] [--port n=4321] [--base /path/] [--config dir=config] [--strict]',
+  usage: 'skillpress dev [dir | --skills dir] [--port n=4321] [--base /path/] [--config file|dir] [--strict]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },

@@ -39,7 +39,7 @@ export function esNames(values: { 'index-prefix'?: string }): IndexNames {
 export const ingest: Command = {
   name: 'ingest',
   summary: 'write every skill and file into Elasticsearch, switching the aliases atomically',
-  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config dir] [--force] [--json]`,
+  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--force] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,

@@ -32,7 +32,7 @@ export const preview: Command = {
   name: 'preview',
   summary:
     'serve a built folder on 127.0.0.1 as a static host would (404 page, base path, feed MIME types, skill file headers)',
-  usage: 'skillpress preview [--out dir=dist] [--port n=4321] [--base /path/] [--config dir=config]',
+  usage: 'skillpress preview [--out dir=dist] [--port n=4321] [--base /path/] [--config file|dir]',
   async run(argv) {
     const { values } = parse(
       argv,

@@ -12,7 +12,7 @@ import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 export const validateIndexCommand: Command = {
   name: 'validate-index',
   summary: 'check that Elasticsearch holds exactly the skills folder (files, paths, sha256)',
-  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config dir] [--json]`,
+  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,
