@@ -29,6 +29,8 @@ import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { describeConfig, findSkillsAndConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
+import { writeBuildRecord } from './serve/build-record.ts';
+import { normalizeBase } from './site/urls.ts';
 import type { SiteResult } from './site/build-site.ts';
 
 /** Named like the flags of `skillpress build`. */
@@ -342,6 +344,8 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     // Header rules that keep skill files inert, for static hosts that read `_headers` (moved into
     // the site with the feed): after the site stage only renames are left.
     await writeFile(path.join(data, '_headers'), headersFile(base));
+    // Where the site expects to be served, for `skillpress preview` (moved into the site like _headers).
+    await writeBuildRecord(data, { base: normalizeBase(base), site: options.site !== false });
     let siteResult: SiteResult | undefined;
     if (options.site !== false) {
       siteResult = await stage(ctx.stages, 'site', async () => {
