@@ -357,6 +357,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           feedDir: catalogView?.feedDir ?? feed.feedDir,
           base,
           filesBaseUrl: config.site.files_base_url,
+          command: config.site.command,
           cacheDir,
           ...(previousOutDir ? { previousOutDir } : {}),
         });

@@ -50,6 +50,8 @@ export interface BuildSiteOptions {
   feedPath?: string;
   /** `site.files_base_url`: skill files are linked there instead of below the site. */
   filesBaseUrl?: string;
+  /** `site.command`: how the snippets run skillpress (default `skillpress`). */
+  command?: string;
   /**
    * The built site that `outDir` will replace (`skillpress build`'s output folder): the folders of
    * unchanged skills whose pages check out are moved from it into `outDir` at the end, instead of
@@ -108,6 +110,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
     base: urls.base,
     feedPath,
     ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}),
+    ...(opts.command !== undefined ? { command: opts.command } : {}),
   };
   const data: SiteData = {
     feedDir,

@@ -75,11 +75,19 @@ export function siteSources(projectRoot: string): string {
 export function pageKeyBase(
   sources: string,
   distDir: string,
-  served: { base: string; feedPath: string; filesBaseUrl?: string },
+  served: { base: string; feedPath: string; filesBaseUrl?: string; command?: string },
   registry: unknown,
 ): string {
   const assets = filesBelow(path.join(distDir, '_astro'));
-  return FileCache.key(sources, assets, served.base, served.feedPath, served.filesBaseUrl ?? null, registry);
+  return FileCache.key(
+    sources,
+    assets,
+    served.base,
+    served.feedPath,
+    served.filesBaseUrl ?? null,
+    served.command ?? null,
+    registry,
+  );
 }
 
 export const skillPageKey = (base: string, skillJson: string, body: string): string =>
