@@ -93,3 +93,18 @@ export * from './model/index.ts';
 
 // Errors: every failure skillpress reports is one of these.
 export * from './lib/errors.ts';
+
+// ---- Getting started and configuration (added with `skillpress init`) ----
+// `init` sets up a skills repository; `findConfig` is how every command finds skillpress.json
+// (from the skills folder up to the repository root); `nearNames` suggests names for typos.
+export { init, type InitOptions, type InitResult } from './init/index.ts';
+export { pagesWorkflow, WORKFLOW_PATH } from './init/workflow.ts';
+export {
+  findConfig,
+  findSkillsAndConfig,
+  CONFIG_FILE,
+  type FoundConfig,
+  type FindConfigOptions,
+  type SkillsAndConfig,
+} from './config/load.ts';
+export { nearNames, didYouMean } from './lib/near-names.ts';

@@ -14,6 +14,11 @@ interface CommandEntry {
  */
 const COMMANDS: CommandEntry[] = [
   {
+    name: 'init',
+    summary: 'set up a skills repository: skillpress.json, .gitignore, a GitHub Pages workflow; then build once',
+    load: async () => (await import('./commands/init.ts')).init,
+  },
+  {
     name: 'validate',
     summary: 'check every skill against the Agent Skills specification',
     load: async () => (await import('./commands/validate.ts')).validate,
