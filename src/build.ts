@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
+import { invalidSkills } from './load/invalid.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -55,6 +56,8 @@ export interface BuildOptions {
   progress?: boolean;
   /** Ingest into Elasticsearch when ELASTICSEARCH_URL is set (default true; `skillpress dev` never does). */
   elasticsearch?: boolean;
+  /** Prefix of the Elasticsearch aliases (`<prefix>agent_skills`, `<prefix>agent_skill_files`). */
+  indexPrefix?: string;
 }
 
 /** Seconds each stage of a build took. */
@@ -163,7 +166,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const elasticsearch =
     options.elasticsearch === false
       ? undefined
-      : await stage(ctx.stages, 'elasticsearch', () => ingestElasticsearch(local, log));
+      : await stage(ctx.stages, 'elasticsearch', () => ingestElasticsearch(local, options, log));
 
   // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
   const problems = [
@@ -421,23 +424,41 @@ async function replace(from: string, to: string, trash: string): Promise<void> {
   await rename(from, to);
 }
 
-/** Elasticsearch ingest when ELASTICSEARCH_URL is set; otherwise one line saying it was skipped. */
-async function ingestElasticsearch(local: Catalog, log: (line: string) => void): Promise<object | undefined> {
+/**
+ * Elasticsearch ingest when ELASTICSEARCH_URL is set; otherwise one line saying it was skipped.
+ * The index holds what the feed publishes: the valid skills, with the invalid ones reported (the
+ * build already lists their problems). `--strict` keeps all or nothing: one invalid skill and
+ * nothing is written, so the index keeps the previous catalog whole.
+ */
+async function ingestElasticsearch(
+  local: Catalog,
+  options: BuildOptions,
+  log: (line: string) => void,
+): Promise<object | undefined> {
   if (!process.env.ELASTICSEARCH_URL) {
     log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
     return undefined;
   }
-  // As `skillpress ingest`: an invalid skill would be deleted from the index, so nothing is written.
-  const errors = local.problems.filter((p) => p.severity === 'error').length;
-  if (errors > 0) {
-    const skipped = `${errors} error(s) in the skills folder; fix them (skillpress validate) and build again`;
+  const invalid = invalidSkills(local);
+  if (invalid.length > 0 && options.strict) {
+    const skipped = `${invalid.length} invalid skill(s) and --strict; fix them (skillpress validate) and build again`;
     log(`elasticsearch: not ingested: ${skipped}`);
     return { skipped };
   }
+  if (invalid.length > 0)
+    log(
+      `elasticsearch: ${invalid.length} invalid skill(s) left out, as the feed leaves them out: ${invalid.slice(0, 5).join(', ')}${invalid.length > 5 ? ', …' : ''}`,
+    );
   // Loaded lazily: the Elasticsearch client is only needed when ingesting.
-  const { ingestIfConfigured } = await import('./emit/elasticsearch/index.ts');
-  return ingestIfConfigured(local, log).catch((err: Error) => {
+  const { ingestIfConfigured, indexNames } = await import('./emit/elasticsearch/index.ts');
+  const prefix = options.indexPrefix ?? '';
+  const names = indexNames();
+  const result = await ingestIfConfigured(local, log, process.env, {
+    skills: prefix + names.skills,
+    files: prefix + names.files,
+  }).catch((err: Error) => {
     log(`elasticsearch: ${err.message}`);
     return { error: err.message };
   });
+  return result && invalid.length > 0 ? { ...result, not_ingested: invalid } : result;
 }

@@ -7,7 +7,7 @@ export const build: Command = {
   name: 'build',
   summary: 'build the feeds, the discovery index, archives and the site into dist/',
   usage:
-    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
+    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--index-prefix p] [--json]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },
@@ -17,6 +17,7 @@ export const build: Command = {
       base: { type: 'string' },
       strict: { type: 'boolean' },
       'no-site': { type: 'boolean' },
+      'index-prefix': { type: 'string' },
       json: { type: 'boolean' },
     });
     const result = await runBuild({
@@ -27,6 +28,7 @@ export const build: Command = {
       base: values.base,
       strict: values.strict,
       site: !values['no-site'],
+      indexPrefix: values['index-prefix'],
       log: (line) => process.stderr.write(`${line}\n`),
       progress: true,
     });

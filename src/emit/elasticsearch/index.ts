@@ -3,6 +3,7 @@ import type { Catalog } from '../../model/skill.ts';
 import { progress } from '../../lib/progress.ts';
 import { redactUrl } from './client.ts';
 import { ingestCatalog, type IngestOptions, type IngestResult } from './ingest.ts';
+import type { IndexNames } from './definitions.ts';
 
 export { ingestCatalog, IngestError, type IngestOptions, type IngestResult, type DocumentFailure } from './ingest.ts';
 export {
@@ -43,6 +44,11 @@ export async function ingestWithProgress(
   try {
     return await ingestCatalog(catalog, {
       ...options,
+      // A line logged mid-ingest replaces the bar instead of being appended to it.
+      log: (line) => {
+        bar?.clear();
+        options.log?.(line);
+      },
       onProgress: (done, total) => {
         bar ??= progress('elasticsearch: indexing', total);
         bar.update(done);
@@ -62,6 +68,7 @@ export async function ingestIfConfigured(
   catalog: Pick<Catalog, 'skills'>,
   log: (line: string) => void,
   env: NodeJS.ProcessEnv = process.env,
+  names?: IndexNames,
 ): Promise<IngestResult | undefined> {
   if (!env.ELASTICSEARCH_URL) {
     log('elasticsearch: skipped: ELASTICSEARCH_URL not set');
@@ -69,6 +76,7 @@ export async function ingestIfConfigured(
   }
   const result = await ingestWithProgress(catalog, {
     connection: { url: env.ELASTICSEARCH_URL },
+    ...(names ? { names } : {}),
     log: (line) => log(`elasticsearch: ${line}`),
   });
   log(
