@@ -14,6 +14,7 @@ import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 import { checkSchema, parseJson } from '../lib/json.ts';
 import type { SkillVectors } from '../semantic/skill-vectors.ts';
+import { nearNames } from '../lib/near-names.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
@@ -88,7 +89,11 @@ export class FeedCatalog {
   /** Like `card`, but a missing skill is a NotFoundError that tells the agent how to recover. */
   requireCard(name: string): CatalogCard {
     const card = this.card(name);
-    if (!card) throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
+    if (!card) {
+      const near = nearNames(name, this.#byName.keys());
+      const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
+      throw new NotFoundError(`Skill "${name}" not found.${hint} Use skills_search to find the correct name.`);
+    }
     return card;
   }
 
