@@ -12,7 +12,7 @@ interface CommandEntry {
  * Every command, in the order `--help` lists them. To add one: write
  * `src/cli/commands/<name>.ts` exporting a `Command`, and add an entry here.
  */
-const COMMANDS: CommandEntry[] = [
+export const COMMANDS: CommandEntry[] = [
   {
     name: 'init',
     summary: 'set up a skills repository: skillpress.json, .gitignore, a GitHub Pages workflow; then build once',
@@ -110,7 +110,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`usage: ${command.usage}\n`);
+    const { commandHelp } = await import('./help.ts');
+    process.stdout.write(commandHelp(command));
     return EXIT.ok;
   }
   try {
