@@ -41,11 +41,19 @@ export const build: Command = {
   },
 };
 
-function siteLine(site: NonNullable<BuildResult['site']>): string {
-  const { skill_pages: skillPages, file_views: views } = site;
+/**
+ * The site's line of the summary. Two caches are at work and the line names each: SKILL.md
+ * bodies turned into HTML (kept in .cache/), and whole skill pages Astro renders (reused from the
+ * previous build when nothing they show changed).
+ */
+export function siteLine(site: NonNullable<BuildResult['site']>): string {
+  const { skill_pages: pages, file_views: views } = site;
+  const moved = pages.moved ? ` (${pages.moved} moved from the previous output)` : '';
   return (
-    `  site: rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache; ${site.pages} pages (${site.file_pages} file views) in ${site.seconds.toFixed(1)} s; ` +
-    `skill pages: ${skillPages.rendered} rendered, ${skillPages.reused} reused (${skillPages.moved} skill folders moved from the previous output); file views: ${views.written} written, ${views.reused} reused`
+    `  site: ${site.pages} pages (${site.file_pages} file views) in ${site.seconds.toFixed(1)} s; ` +
+    `SKILL.md to HTML: ${site.rendered} converted, ${site.cached} from .cache/; ` +
+    `skill pages: ${pages.rendered} rendered, ${pages.reused} reused unchanged${moved}; ` +
+    `file views: ${views.written} written, ${views.reused} reused`
   );
 }
 
