@@ -9,6 +9,8 @@
  */
 
 // The whole pipeline: skills/ (+ peers) → feed, discovery index, archives, site, Elasticsearch.
+// First: on a Node.js too old for skillpress, a clear error instead of a missing built-in.
+import './lib/node-version.ts';
 export { build, type BuildOptions, type BuildResult } from './build.ts';
 export { loadConfig, skillsLoadOptions } from './config/load.ts';
 

@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +103,56 @@ describe('skillpress installed as a user installs it', () => {
       preview.stop();
     }
   }, 600_000);
+
+  it('importing the installed library on an older Node.js says which Node.js it needs', async (ctx) => {
+    // The system's Node.js, when it is older than 22.18 (Node 20 on the machines this runs on);
+    // `node` on PATH is this repository's Node 22 under `npm test`.
+    const system = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => existsSync(p));
+    const older = system ? (await run(system, ['-p', 'process.versions.node'], work, 10_000)).stdout.trim() : '';
+    const [major = 0, minor = 0] = older.split('.').map(Number);
+    if (!system || major > 22 || (major === 22 && minor >= 18)) return ctx.skip();
+    const lib = path.join(work, 'global/lib/node_modules/skillpress/lib/index.js');
+    const script = `import(${JSON.stringify(lib)}).then(() => console.log('loaded'), (e) => console.log(e.message))`;
+    const { stdout } = await promisify(execFile)(system, ['--input-type=module', '-e', script], {
+      cwd: work,
+      env: process.env,
+    });
+    expect(stdout.trim()).toBe(`skillpress needs Node.js 22.18 or later; this is Node.js ${older}`);
+  }, 60_000);
+
+  it("type-checks a consumer with skipLibCheck: false (no package's broken declarations leak through)", async () => {
+    const project = path.join(work, 'consumer');
+    await mkdir(path.join(project, 'node_modules'), { recursive: true });
+    await symlink(path.join(work, 'global/lib/node_modules/skillpress'), path.join(project, 'node_modules/skillpress'));
+    await writeFile(
+      path.join(project, 'check.ts'),
+      `import { build, init, type BuildResult } from 'skillpress';
+import { SkillSearch } from 'skillpress/search';
+import { SkillpressConfig } from 'skillpress/model';
+import { createServer } from 'skillpress/mcp';
+import { createClient } from 'skillpress/elasticsearch';
+const result: BuildResult | undefined = undefined;
+console.log(build, init, result, SkillSearch, SkillpressConfig, createServer, createClient);
+`,
+    );
+    await writeFile(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          target: 'ES2023',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [path.join(repo, 'node_modules/@types')],
+        },
+        files: ['check.ts'],
+      }),
+    );
+    await run(node, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', project], project);
+  }, 300_000);
 
   it('npx --package <tarball> skillpress runs the command', async () => {
     const { stdout } = await run('npx', ['--yes', '--package', tarball, 'skillpress', '--version'], work);

@@ -1,4 +1,6 @@
 /** The Elasticsearch emitter: two indexes behind aliases, written atomically, read back byte-exact. */
+// First: on a Node.js too old for skillpress, a clear error instead of a missing built-in.
+import '../../lib/node-version.ts';
 import type { Catalog } from '../../model/skill.ts';
 import { progress } from '../../lib/progress.ts';
 import { redactUrl } from './client.ts';
