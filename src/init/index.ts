@@ -92,8 +92,9 @@ export async function init(options: InitOptions = {}): Promise<InitResult> {
   };
   if (!packageSpec) result.package_placeholder = PACKAGE_PLACEHOLDER;
   if (options.build !== false && skills !== undefined) {
+    // The skills folder as the user would type it from here: problems print short and clickable.
     result.build = await build({
-      skills: path.join(dir, skills),
+      skills: path.relative('.', path.join(dir, skills)) || '.',
       out: path.join(dir, 'dist'),
       config: configFile,
       log,

@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { init as runInit } from '../../init/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
-import { formatProblem } from './validate.ts';
+import { formatProblem, problemsByRule } from './validate.ts';
 
 export const init: Command = {
   name: 'init',
@@ -41,6 +41,8 @@ export const init: Command = {
     const b = result.build;
     if (b) {
       for (const p of b.problems) lines.push(formatProblem(p, b.skills_root));
+      const tally = problemsByRule(b.problems);
+      if (tally) lines.push(tally);
       lines.push(`built ${b.skills} skill(s) into ${rel(b.out)}: \`skillpress preview --out ${rel(b.out)}\` serves it`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
