@@ -83,6 +83,11 @@ export interface SiteResult {
   seconds: number;
 }
 
+/** The fields of `fields` that are set (the page cache key and the pages' data leave the others out). */
+function definedOnly<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
 function runtimeFeedPath(feedDir: string, explicit?: string): string {
   if (explicit) return explicit.replace(/^\/+|\/+$/g, '');
   const tail = feedDir.split(path.sep).slice(-2).join('/');
@@ -109,8 +114,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const served = {
     base: urls.base,
     feedPath,
-    ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}),
-    ...(opts.command !== undefined ? { command: opts.command } : {}),
+    ...definedOnly({ filesBaseUrl: opts.filesBaseUrl, command: opts.command }),
   };
   const data: SiteData = {
     feedDir,
