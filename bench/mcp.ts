@@ -126,6 +126,7 @@ function writerFingerprint(): string {
 function buildFeed(skills: string, base: string): string {
   const dist = path.join(base, 'dist');
   mkdirSync(path.join(base, 'config'), { recursive: true });
+  writeFileSync(path.join(base, 'config', 'skillpress.json'), '{}');
   rmSync(dist, { recursive: true, force: true });
   execFileSync(
     NODE,

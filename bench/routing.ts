@@ -120,6 +120,7 @@ async function feedFor(set: RoutingSet): Promise<string> {
   if (args.values.reuse && existsSync(path.join(feed, 'index.json'))) return feed;
   const config = path.join(WORK, set.name, 'config');
   mkdirSync(config, { recursive: true });
+  writeFileSync(path.join(config, 'skillpress.json'), '{}');
   const started = performance.now();
   const result = await build({ skills: assemble(set), out, config, site: false });
   log(

@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
+import { invalidSkills } from './load/invalid.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -30,8 +31,10 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
-import { resolveConfig, skillsLoadOptions } from './config/load.ts';
+import { describeConfig, findSkillsAndConfig, resolveConfig, skillsLoadOptions } from './config/load.ts';
 import { headersFile } from './site/headers.ts';
+import { writeBuildRecord } from './site/build-record.ts';
+import { normalizeBase } from './site/urls.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
 import type { IngestResult } from './emit/elasticsearch/ingest.ts';
@@ -49,7 +52,10 @@ export interface BuildOptions {
   skills?: string;
   /** Output folder (default `dist`). */
   out?: string;
-  /** Config folder holding `skillpress.json` (default `config`), or a config object (partial ones get the defaults). */
+  /**
+   * `--config`: a folder holding `skillpress.json` or the file (relative to `cwd`), or a config
+   * object (partial ones get the defaults). Default: found from the skills folder upwards.
+   */
   config?: string | SkillpressConfigInput;
   /** A previous build (folder or URL) for the change list; default: what is in `out`. */
   previous?: string;
@@ -84,6 +90,8 @@ export interface BuildOptions {
   log?: (line: string) => void;
   /** Show progress bars on an interactive terminal (default false). */
   progress?: boolean;
+  /** Prefix of the Elasticsearch aliases (`<prefix>agent_skills`, `<prefix>agent_skill_files`). */
+  indexPrefix?: string;
 }
 
 /** Seconds each stage of a build took. */
@@ -111,7 +119,11 @@ export interface BuildReuse {
  * the skills folder has errors, and an invalid skill would be deleted from the index) or the
  * ingest failed (`error`: the aliases still serve the previous catalog, and `ok` is false).
  */
-export type BuildElasticsearch = IngestResult | { skipped: string } | { error: string };
+/**
+ * What the build's ingest did: the ingest's result (with the invalid skills it left out, as the
+ * feed leaves them out), skipped (`strict` and an invalid skill), or the error that stopped it.
+ */
+export type BuildElasticsearch = (IngestResult & { notIngested?: string[] }) | { skipped: string } | { error: string };
 
 /** What `build()` did. `skillpress build --json` prints the same, with snake_case names. */
 export interface BuildResult {
@@ -121,6 +133,8 @@ export interface BuildResult {
   out: string;
   /** The skills folder built, as given; the `skill` of a local problem is a folder below it. */
   skillsRoot: string;
+  /** The configuration file used (null: none was found, or the caller passed a config object; every default). */
+  config: string | null;
   skills: number;
   files: number;
   /** Files listed in the feed with a reason instead of stored. */
@@ -207,10 +221,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const config = await resolveConfig(
-    typeof options.config === 'object' ? options.config : path.resolve(cwd, options.config ?? 'config'),
-  );
-  const skillsRoot = options.skills ?? config.skills.root;
+  const { config, skillsRoot, configFile } = await buildConfig(options, cwd, log);
   const skillsDir = path.resolve(cwd, skillsRoot);
   const out = path.resolve(cwd, options.out ?? 'dist');
   await checkOutDir(cwd, out, skillsDir);
@@ -224,19 +235,19 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const signer = loadSigner(keyFile, placement, { SKILLPRESS_SIGNING_KEY: options.signingKey });
     const stages: BuildStages = { load: 0, feed: 0, output: 0 };
     const ctx: BuildContext = { config, options, out, cacheDir: cache.dir, log, tokens, signer, stages };
-    return await buildWith({ cwd, skillsRoot, skillsDir }, ctx, started);
+    return await buildWith({ cwd, skillsRoot, skillsDir, configFile }, ctx, started);
   } finally {
     cache.close();
   }
 }
 
 async function buildWith(
-  where: { cwd: string; skillsRoot: string; skillsDir: string },
+  where: { cwd: string; skillsRoot: string; skillsDir: string; configFile: string | null },
   ctx: BuildContext,
   started: number,
 ): Promise<BuildResult> {
   const { options, out, log, tokens, stages } = ctx;
-  const { cwd, skillsRoot, skillsDir } = where;
+  const { cwd, skillsRoot, skillsDir, configFile } = where;
   const { catalog, local, duplicates } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   refuseEmpty(catalog, skillsRoot);
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
@@ -244,7 +255,7 @@ async function buildWith(
   await tokens.save();
   const connection = options.elasticsearch;
   const elasticsearch = connection
-    ? await stage(stages, 'elasticsearch', () => ingestElasticsearch(local, connection, log))
+    ? await stage(stages, 'elasticsearch', () => ingestElasticsearch(local, connection, options, log))
     : undefined;
 
   // Every pass's problems: the site's catalog view writes imported skills the feed leaves out.
@@ -258,6 +269,7 @@ async function buildWith(
     ok: errors.length === 0 && !(elasticsearch && 'error' in elasticsearch),
     out,
     skillsRoot,
+    config: configFile,
     skills: feed.skills,
     files: feed.files,
     skippedFiles: feed.skippedFiles,
@@ -281,6 +293,25 @@ async function buildWith(
 /** A folder resolved against `cwd`; a URL as it is. */
 function resolveLocation(cwd: string, location: string): string {
   return /^https?:\/\//i.test(location) ? location : path.resolve(cwd, location);
+}
+
+/** The config (given, or found from the skills folder upwards: src/config/load.ts) and the skills folder; logs which. */
+async function buildConfig(
+  options: BuildOptions,
+  cwd: string,
+  log: (line: string) => void,
+): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null }> {
+  if (typeof options.config === 'object') {
+    const config = await resolveConfig(options.config);
+    return { config, skillsRoot: options.skills ?? config.skills.root, configFile: null };
+  }
+  const found = await findSkillsAndConfig({
+    skills: options.skills && path.resolve(cwd, options.skills),
+    config: options.config && path.resolve(cwd, options.config),
+    cwd,
+  });
+  log(describeConfig(found, options.skills));
+  return { config: found.config, skillsRoot: options.skills ?? found.skills, configFile: found.file ?? null };
 }
 
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
@@ -427,6 +458,8 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     // Header rules that keep skill files inert, for static hosts that read `_headers` (moved into
     // the site with the feed): after the site stage only renames are left.
     await writeFile(path.join(data, '_headers'), headersFile(base));
+    // Where the site expects to be served, for `skillpress preview` (moved into the site like _headers).
+    await writeBuildRecord(data, { base: normalizeBase(base), site: options.site !== false });
     let siteResult: SiteResult | undefined;
     if (options.site !== false) {
       siteResult = await stage(ctx.stages, 'site', async () => {
@@ -438,6 +471,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           feedDir: catalogView?.feedDir ?? feed.feedDir,
           base,
           filesBaseUrl: config.site.files_base_url,
+          command: config.site.command,
           cacheDir,
           log: ctx.log,
           ...(previousOutDir ? { previousOutDir } : {}),
@@ -502,23 +536,38 @@ async function replace(from: string, to: string, trash: string): Promise<void> {
   await rename(from, to);
 }
 
-/** The Elasticsearch ingest of the local skills, unless one has an error; a failure is reported, not thrown. */
+/**
+ * The Elasticsearch ingest of the local skills; a failure is reported, not thrown. The index holds
+ * what the feed publishes: the valid skills, with the invalid ones reported (the build already
+ * lists their problems). `strict` keeps all or nothing: one invalid skill and nothing is written,
+ * so the index keeps the previous catalog whole.
+ */
 async function ingestElasticsearch(
   local: Catalog,
   connection: ConnectionOptions,
+  options: BuildOptions,
   log: (line: string) => void,
 ): Promise<BuildElasticsearch> {
-  // As `skillpress ingest`: an invalid skill would be deleted from the index, so nothing is written.
-  const errors = local.problems.filter((p) => p.severity === 'error').length;
-  if (errors > 0) {
-    const skipped = `${errors} error(s) in the skills folder; fix them (skillpress validate) and build again`;
+  const invalid = invalidSkills(local);
+  if (invalid.length > 0 && options.strict) {
+    const skipped = `${invalid.length} invalid skill(s) and --strict; fix them (skillpress validate) and build again`;
     log(`elasticsearch: not ingested: ${skipped}`);
     return { skipped };
   }
+  if (invalid.length > 0)
+    log(
+      `elasticsearch: ${invalid.length} invalid skill(s) left out, as the feed leaves them out: ${invalid.slice(0, 5).join(', ')}${invalid.length > 5 ? ', …' : ''}`,
+    );
   // Loaded lazily: the Elasticsearch client is only needed when ingesting.
-  const { ingestForBuild } = await import('./emit/elasticsearch/index.ts');
-  return ingestForBuild(local, connection, log).catch((err: Error) => {
+  const { ingestForBuild, indexNames } = await import('./emit/elasticsearch/index.ts');
+  const prefix = options.indexPrefix ?? '';
+  const names = indexNames();
+  const result = await ingestForBuild(local, connection, log, {
+    skills: prefix + names.skills,
+    files: prefix + names.files,
+  }).catch((err: Error) => {
     log(`elasticsearch: ${err.message}`);
     return { error: err.message };
   });
+  return 'error' in result || invalid.length === 0 ? result : { ...result, notIngested: invalid };
 }

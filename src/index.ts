@@ -13,6 +13,8 @@
  */
 
 // The whole pipeline: skills/ (+ peers) → feed, discovery index, archives, site, Elasticsearch.
+// First: on a Node.js too old for skillpress, a clear error instead of a missing built-in.
+import './lib/node-version.ts';
 export {
   build,
   type BuildOptions,
@@ -172,3 +174,8 @@ export {
   type ErrorCode,
   type ErrorDetails,
 } from './lib/errors.ts';
+
+// Getting started and configuration: `init` sets up a skills repository; `findConfig` is how
+// every command finds skillpress.json (from the skills folder up to the repository root).
+export { init, type InitOptions, type InitResult } from './init/index.ts';
+export { findConfig, CONFIG_FILE, type FoundConfig, type FindConfigOptions } from './config/load.ts';

@@ -40,3 +40,9 @@ export {
   type KeyPlacement,
 } from './lib/signing.ts';
 export { checkOrigins, type OriginCheck } from './federate/origin.ts';
+
+// Configuration lookup and names: the skills folder with its config as every command finds them,
+// the GitHub Pages workflow `init` writes, and "did you mean" suggestions for names not found.
+export { findSkillsAndConfig, type SkillsAndConfig } from './config/load.ts';
+export { pagesWorkflow, WORKFLOW_PATH } from './init/workflow.ts';
+export { nearNames, didYouMean } from './lib/near-names.ts';

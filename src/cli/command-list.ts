@@ -17,6 +17,11 @@ export interface CommandEntry {
  */
 export const COMMANDS: readonly CommandEntry[] = [
   {
+    name: 'init',
+    summary: 'set up a skills repository: skillpress.json, .gitignore lines, a GitHub Pages workflow; then build once',
+    load: async () => (await import('./commands/init.ts')).init,
+  },
+  {
     name: 'validate',
     summary: 'check every skill against the Agent Skills specification',
     load: async () => (await import('./commands/validate.ts')).validate,

@@ -16,7 +16,21 @@ function help(): string {
   ].join('\n');
 }
 
+/**
+ * A reader that stops early (`skillpress get id | head`) closes the pipe: that is the reader's
+ * choice, not an error, so the command ends quietly instead of dying with an EPIPE stack trace.
+ */
+function exitQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnClosedPipe();
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(help() + '\n');
@@ -34,7 +48,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`usage: ${command.usage}\n`);
+    const { commandHelp } = await import('./help.ts');
+    process.stdout.write(commandHelp(entry, command));
     return EXIT.ok;
   }
   try {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { checkName, parseSkillMarkdown, skillDigest } from '../load/index.ts';
 import { InvalidInputError, NotFoundError, UsageError, errorMessage } from '../lib/errors.ts';
+import { didYouMean } from '../lib/near-names.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { atomicWrite, resolveInside } from '../lib/fs.ts';
 import { parseJson } from '../lib/json.ts';
@@ -92,7 +93,8 @@ export async function install(source: string, name: string, opts: InstallOptions
 
   const located = await locate(source, limits);
   const published = located.digestOf(name);
-  if (!published) throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}`);
+  if (!published)
+    throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}${didYouMean(name, located.names())}`);
 
   const manifest = await readManifest(to);
   // A skill may be named "constructor": only the manifest's own entries are records.

@@ -46,6 +46,8 @@ export interface Located {
   indexUrl: string;
   /** The published digest of `name`, or undefined when the index does not list it. */
   digestOf(name: string): string | undefined;
+  /** Every skill name the index lists (for "did you mean" when one is not there). */
+  names(): string[];
   /** `name` is a valid skill name: install() checks it before locating the source. */
   fetch(name: string): Promise<Package>;
 }
@@ -178,6 +180,7 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
   return {
     indexUrl,
     digestOf: (name) => reader.entry(name)?.digest,
+    names: () => reader.index.skills.map((s) => s.id),
     async fetch(name) {
       const { entry, skill, files } = await reader.readSkill(name).catch((err: unknown) => {
         throw explainMissing(err, `skill "${name}" is listed in ${indexUrl}, but one of its parts is missing`);
@@ -215,6 +218,11 @@ function discoveryIndex(site: Site, url: URL, data: unknown, limits: Limits): Lo
   return {
     indexUrl: url.href,
     digestOf: (name) => find(name)?.digest,
+    names: () =>
+      index.skills.flatMap((raw) => {
+        const name = (raw as { name?: unknown })?.name;
+        return typeof name === 'string' ? [name] : [];
+      }),
     async fetch(name) {
       const entry = find(name);
       if (!entry) throw new NotFoundError(`no skill "${name}" in ${url.href}`);

@@ -4,7 +4,7 @@
  * or an update of a package it uses is a new key, never a stale hit.
  */
 import { readFileSync } from 'node:fs';
-import { findPackageJSON } from 'node:module';
+import module from 'node:module';
 import { sha256Hex } from './hash.ts';
 
 function read(file: string | URL | undefined): string {
@@ -30,12 +30,16 @@ export function codeFingerprint(
 ): string {
   const versions = packages.map((name) => {
     try {
-      return versionOf(findPackageJSON(name, moduleUrl));
+      return versionOf(module.findPackageJSON(name, moduleUrl));
     } catch {
       return undefined;
     }
   });
   return sha256Hex(
-    JSON.stringify([sources.map((s) => read(new URL(s, moduleUrl))), versionOf(findPackageJSON(moduleUrl)), versions]),
+    JSON.stringify([
+      sources.map((s) => read(new URL(s, moduleUrl))),
+      versionOf(module.findPackageJSON(moduleUrl)),
+      versions,
+    ]),
   );
 }

@@ -5,6 +5,8 @@
 export interface Progress {
   update(done: number, label?: string): void;
   done(message?: string): void;
+  /** Wipe the line before another line is written (the next update draws it again). */
+  clear(): void;
 }
 
 function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
@@ -12,18 +14,26 @@ function isInteractive(stream: NodeJS.WriteStream = process.stderr): boolean {
 }
 
 export function progress(title: string, total: number, stream: NodeJS.WriteStream = process.stderr): Progress {
-  if (!isInteractive(stream)) return { update() {}, done() {} };
+  if (!isInteractive(stream)) return { update() {}, done() {}, clear() {} };
   let last = 0;
+  let drawn = false;
   return {
+    clear() {
+      if (drawn) stream.write('\r\x1b[2K');
+      drawn = false;
+      last = 0;
+    },
     update(done, label) {
       const now = Date.now();
       if (now - last < 80 && done < total) return;
       last = now;
       const pct = total > 0 ? Math.floor((done / total) * 100) : 100;
       stream.write(`\r\x1b[2K${title} ${done}/${total} (${pct}%)${label ? ` ${label}` : ''}`);
+      drawn = true;
     },
     done(message) {
       stream.write(`\r\x1b[2K${message ? `${message}\n` : ''}`);
+      drawn = false;
     },
   };
 }

@@ -15,6 +15,7 @@ import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 import { checkSchema, parseJson } from '../lib/json.ts';
 import type { SkillVectors } from '../semantic/skill-vectors.ts';
 import { errorMessage } from '../lib/errors.ts';
+import { nearNames } from '../lib/near-names.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
@@ -102,7 +103,11 @@ export class FeedCatalog {
   /** Like `card`, but a missing skill is a NotFoundError that tells the agent how to recover. */
   requireCard(name: string): CatalogCard {
     const card = this.card(name);
-    if (!card) throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
+    if (!card) {
+      const near = nearNames(name, this.#byName.keys());
+      const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
+      throw new NotFoundError(`Skill "${name}" not found.${hint} Use skills_search to find the correct name.`);
+    }
     return card;
   }
 

@@ -153,6 +153,13 @@ export const SkillpressConfig = z.object({
   site: z
     .object({
       base: z.string().default('/').describe('Path the site is served under, e.g. `/` or `/skills/` (`--base` wins).'),
+      command: z
+        .string()
+        .regex(/^\S.*\S$|^\S$/)
+        .default('skillpress')
+        .describe(
+          "How the site's snippets run skillpress (the MCP client configuration, `… install`): `skillpress` when it is installed globally, or e.g. `npx skillpress` when your readers install it in their project.",
+        ),
       files_base_url: z
         .string()
         .url()

@@ -3,6 +3,8 @@
  * and its files, the catalog and its problems, the feed's parts, the configuration. Each name is
  * listed on purpose (see etc/skillpress.api.md); helpers of the stages are in `skillpress/internal`.
  */
+// First: on a Node.js too old for skillpress, a clear error instead of a missing built-in.
+import '../lib/node-version.ts';
 export {
   SKILL_NAME_PATTERN,
   SKILL_NAME_MAX,

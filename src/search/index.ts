@@ -26,6 +26,8 @@
  * s.search('pdf extract', { limit: 10 });                      // ranked (see SearchMode)
  * ```
  */
+// First: on a Node.js too old for skillpress, a clear error instead of a missing built-in.
+import '../lib/node-version.ts';
 import MiniSearch, { type Options } from 'minisearch';
 import { encodeIndex, type CompactIndex } from './codec.ts';
 import {

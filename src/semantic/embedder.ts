@@ -5,7 +5,15 @@
  * vectors are distilled from a sentence-embedding model (models/static-bge-small/model.json says
  * which and how). Browser-safe: the caller supplies the tokenizer and the vectors.
  */
-import type { Tokenizer } from '@huggingface/tokenizers';
+
+/**
+ * What the embedder needs of a tokenizer: `Tokenizer` of @huggingface/tokenizers has this shape.
+ * Named here rather than imported so the published declarations do not pull that package's own
+ * (which fail a consumer's type check with `skipLibCheck: false`).
+ */
+export interface TextTokenizer {
+  encode(text: string, options: { add_special_tokens: boolean }): { ids: number[] };
+}
 
 /** The learned vectors: int8 per row, with a float scale per row. */
 export interface StaticVectors {
@@ -21,10 +29,10 @@ const MAX_TEXT = 2000;
 
 export class Embedder {
   readonly dims: number;
-  readonly #tokenizer: Tokenizer;
+  readonly #tokenizer: TextTokenizer;
   readonly #vectors: StaticVectors;
 
-  constructor(tokenizer: Tokenizer, vectors: StaticVectors) {
+  constructor(tokenizer: TextTokenizer, vectors: StaticVectors) {
     if (vectors.values.length !== vectors.scales.length * vectors.dims)
       throw new Error(
         `static vectors: ${vectors.values.length} values for ${vectors.scales.length} rows of ${vectors.dims}`,

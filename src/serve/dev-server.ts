@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { build, type BuildOptions, type BuildResult } from '../build.ts';
-import { resolveConfig } from '../config/load.ts';
+import { findSkillsAndConfig, resolveConfig } from '../config/load.ts';
 import type { Problem } from '../model/skill.ts';
 import { isInsideDir } from '../lib/fs.ts';
 import { serveStatic } from './static-server.ts';
@@ -58,8 +58,13 @@ const errorsOf = (problems: readonly Problem[]): Problem[] => problems.filter((p
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
   // The config is read again by every build; the base path and the folders to watch are fixed at start.
-  const config = await resolveConfig(options.config);
-  const skillsDir = options.skills ?? config.skills.root;
+  // As build() finds it: from the skills folder up to the repository root (or --config).
+  const found =
+    typeof options.config === 'object'
+      ? undefined
+      : await findSkillsAndConfig({ skills: options.skills, config: options.config, cwd: options.cwd });
+  const config = found ? found.config : await resolveConfig(options.config);
+  const skillsDir = options.skills ?? found?.skills ?? config.skills.root;
   const work = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-'));
   const outs = [path.join(work, 'a'), path.join(work, 'b')];
   const clients = new Set<ServerResponse>();

@@ -51,6 +51,8 @@ export interface BuildSiteOptions {
   feedPath?: string;
   /** `site.files_base_url`: skill files are linked there instead of below the site. */
   filesBaseUrl?: string;
+  /** `site.command`: how the snippets run skillpress (default `skillpress`). */
+  command?: string;
   /**
    * The built site that `outDir` will replace (`skillpress build`'s output folder): the folders of
    * unchanged skills whose pages check out are moved from it into `outDir` at the end, instead of
@@ -83,6 +85,11 @@ export interface SiteResult {
   /** File pages filled in, and file pages of unchanged skills taken from the cache. */
   fileViews: { written: number; reused: number };
   seconds: number;
+}
+
+/** The fields of `fields` that are set (the page cache key and the pages' data leave the others out). */
+function definedOnly<T extends Record<string, unknown>>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 function runtimeFeedPath(feedDir: string, explicit?: string): string {
@@ -119,7 +126,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const served = {
     base: urls.base,
     feedPath,
-    ...(opts.filesBaseUrl !== undefined ? { filesBaseUrl: opts.filesBaseUrl } : {}),
+    ...definedOnly({ filesBaseUrl: opts.filesBaseUrl, command: opts.command }),
   };
   const data: SiteData = {
     feedDir,

@@ -24,22 +24,27 @@ export function skillsAddCommand(source: string, card?: Card): string {
   return card ? `npx skills add ${source} --skill ${card.name}` : `npx skills add ${source}`;
 }
 
+/** How snippets run skillpress when the config says nothing (`site.command`). */
+export const DEFAULT_COMMAND = 'skillpress';
+
 /**
- * skillpress's own commands run the `skillpress` the reader has installed — never `npx
- * skillpress`, which would fetch whatever package holds that name on the registry.
+ * skillpress's own commands run the way `site.command` says readers have it (default: the
+ * `skillpress` they installed) — never a bare `npx skillpress` unless configured, which would
+ * fetch whatever package holds that name on the registry.
  */
-export function skillpressInstallCommand(source: string, card: Card): string {
-  return `skillpress install ${source} ${card.name}`;
+export function skillpressInstallCommand(source: string, card: Card, command = DEFAULT_COMMAND): string {
+  return `${command} install ${source} ${card.name}`;
 }
 
-/** An MCP client's `mcpServers` entry running `skillpress mcp` over this site's feed. */
-export function mcpConfig(index: FeedIndex, site: string): string {
+/** An MCP client's `mcpServers` entry running `skillpress mcp` (as `site.command` says) over this site's feed. */
+export function mcpConfig(index: FeedIndex, site: string, command = DEFAULT_COMMAND): string {
+  const [program = DEFAULT_COMMAND, ...leading] = command.split(/\s+/);
   return JSON.stringify(
     {
       mcpServers: {
         [index.registry.name || 'skills']: {
-          command: 'skillpress',
-          args: ['mcp', '--feed', `${site}feed/v1/index.json`],
+          command: program,
+          args: [...leading, 'mcp', '--feed', `${site}feed/v1/index.json`],
         },
       },
     },

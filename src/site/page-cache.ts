@@ -19,7 +19,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { findPackageJSON } from 'node:module';
+import module from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FileCache } from '../lib/file-cache.ts';
@@ -56,11 +56,11 @@ export function siteSources(projectRoot: string): string {
   };
   for (const file of filesBelow(path.join(projectRoot, 'src'))) read(path.join(projectRoot, 'src', file));
   for (const file of ['astro.config.mjs', 'package.json', 'package-lock.json']) read(path.join(projectRoot, file));
-  const astro = findPackageJSON('astro', pathToFileURL(path.join(projectRoot, 'package.json')));
+  const astro = module.findPackageJSON('astro', pathToFileURL(path.join(projectRoot, 'package.json')));
   for (const pkg of [
     astro,
     ...['vite', '@astrojs/compiler-rs'].map((name) =>
-      astro ? findPackageJSON(name, pathToFileURL(astro)) : undefined,
+      astro ? module.findPackageJSON(name, pathToFileURL(astro)) : undefined,
     ),
   ]) {
     if (pkg) read(pkg);
@@ -75,11 +75,19 @@ export function siteSources(projectRoot: string): string {
 export function pageKeyBase(
   sources: string,
   distDir: string,
-  served: { base: string; feedPath: string; filesBaseUrl?: string },
+  served: { base: string; feedPath: string; filesBaseUrl?: string; command?: string },
   registry: unknown,
 ): string {
   const assets = filesBelow(path.join(distDir, '_astro'));
-  return FileCache.key(sources, assets, served.base, served.feedPath, served.filesBaseUrl ?? null, registry);
+  return FileCache.key(
+    sources,
+    assets,
+    served.base,
+    served.feedPath,
+    served.filesBaseUrl ?? null,
+    served.command ?? null,
+    registry,
+  );
 }
 
 export const skillPageKey = (base: string, skillJson: string, body: string): string =>

@@ -8,9 +8,12 @@ import type { Card, FeedIndex, FeedSkill } from '../model/feed.ts';
 import { readCards, readIndex, readSkill } from './feed-data.ts';
 import { renderPlans, type RenderPlan } from './site-data.ts';
 import { siteUrls } from './urls.ts';
+import { DEFAULT_COMMAND } from './install.ts';
 
 export const urls = siteUrls(site.base, { feedPath: site.feedPath, filesBaseUrl: site.filesBaseUrl });
 export const marker = site.marker;
+/** `site.command`: how the snippets run skillpress. */
+export const command = site.command ?? DEFAULT_COMMAND;
 
 let cards: Card[] | undefined;
 let index: FeedIndex | undefined;

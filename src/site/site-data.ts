@@ -22,6 +22,8 @@ export interface SiteData {
   feedPath: string;
   /** `site.files_base_url`: the origin skill files are published on, when not the site's. */
   filesBaseUrl?: string;
+  /** `site.command`: how the snippets run skillpress. */
+  command?: string;
   /** Skill id → file holding its rendered SKILL.md (the render cache). */
   bodies: Record<string, string>;
   /**

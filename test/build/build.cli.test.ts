@@ -267,8 +267,9 @@ describe('skillpress build', () => {
     expect(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')).toBe(before);
   });
 
-  it('does not ingest into Elasticsearch while a skill is invalid, and reports an unreachable one in its JSON', async () => {
-    // One invalid skill: nothing is written to Elasticsearch (the address is never contacted).
+  it('with --strict, does not ingest into Elasticsearch while a skill is invalid, and reports an unreachable one in its JSON', async () => {
+    // One invalid skill and --strict: nothing is written to Elasticsearch (the address is never contacted).
+    // Without --strict the valid skills are ingested (test/es/published.es.test.ts).
     const mixed = path.join(fx.dir, 'mixed-skills');
     write(mixed, 'ok-skill/SKILL.md', skillMd('ok-skill', 'A valid skill.'));
     write(mixed, 'broken-skill/SKILL.md', '---\nname: broken-skill\n---\nNo description.\n');
@@ -283,6 +284,7 @@ describe('skillpress build', () => {
         '--config',
         fx.config,
         '--no-site',
+        '--strict',
         '--json',
       ],
       { ELASTICSEARCH_URL: 'http://127.0.0.1:9' },
@@ -290,7 +292,7 @@ describe('skillpress build', () => {
     expect(skipped.code).toBe(1);
     expect(result(skipped)).toMatchObject({
       skills: 1,
-      elasticsearch: { skipped: expect.stringMatching(/1 error\(s\) in the skills folder/) },
+      elasticsearch: { skipped: expect.stringMatching(/1 invalid skill\(s\) and --strict/) },
     });
     // A valid catalog and an address where nothing answers: the error is in the JSON summary.
     const valid = path.join(fx.dir, 'valid-skills');

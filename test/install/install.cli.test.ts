@@ -238,6 +238,9 @@ describe('install from a skillpress feed', () => {
     await expect(install(feed.url, 'no-such-skill', { to: freshTarget() })).rejects.toThrow(
       `no skill "no-such-skill" in ${feed.url}/feed/v1/index.json`,
     );
+    await expect(install(feed.url, 'pdftools', { to: freshTarget() })).rejects.toThrow(
+      `no skill "pdftools" in ${feed.url}/feed/v1/index.json (did you mean "pdf-tools"?)`,
+    );
   });
 });
 

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { build } from '../../src/build.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { openFeedStore } from '../../src/feed-reader/index.ts';
 import { createServer } from '../../src/mcp/server.ts';
@@ -66,10 +67,8 @@ export async function writeSkills(dir: string, skills: Record<string, SkillFiles
 
 /** Builds `<out>/feed/v1` from a skills folder with the real pipeline (`build()`, no site), in process. */
 export async function buildFeed(skillsDir: string, outDir: string): Promise<string> {
-  // An empty config folder: defaults, and no peers to fetch whatever the project's config says.
-  const config = path.join(path.dirname(skillsDir), 'config');
-  await mkdir(config, { recursive: true });
-  await build({ skills: skillsDir, out: outDir, config, site: false });
+  // Every default, and no peers to fetch whatever a config found above the skills would say.
+  await build({ skills: skillsDir, out: outDir, config: SkillpressConfig.parse({}), site: false });
   return path.join(outDir, 'feed', 'v1');
 }
 

@@ -189,6 +189,13 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     const missing = await server.client.callTool({ name: 'view_skill', arguments: { name: 'nope' } });
     expect(missing.isError).toBe(true);
     expect(text(missing)).toBe('Skill "nope" not found. Use skills_search to find the correct name.');
+
+    // A name remembered by its words or with a typo gets the near names.
+    const near = await server.client.callTool({ name: 'view_skill', arguments: { name: 'pdf-procesing' } });
+    expect(near.isError).toBe(true);
+    expect(text(near)).toBe(
+      'Skill "pdf-procesing" not found. Did you mean "pdf-processing"? Use skills_search to find the correct name.',
+    );
   });
 
   test('read_skill_file: text as text, binary as base64 byte-exact, nothing outside the skill', async () => {

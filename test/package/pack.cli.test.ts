@@ -106,7 +106,7 @@ describe('the packed package, installed into a new project', () => {
     const result = await script(
       'build.mjs',
       `import { build } from 'skillpress';
-const r = await build({ skills: 'skills', out: 'dist', config: 'no-config' });
+const r = await build({ skills: 'skills', out: 'dist' });
 console.log(JSON.stringify({ ok: r.ok, skills: r.skills, problems: r.problems }));`,
     );
     expect(result).toEqual({ ok: true, skills: (await skillFolders(path.join(repo, 'skills'))).length, problems: [] });

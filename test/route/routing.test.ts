@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build } from '../../src/build.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { DirStore } from '../../src/feed-reader/index.ts';
 import { retrieve, ruleJudge, RULE } from '../../src/route/index.ts';
@@ -29,7 +30,7 @@ beforeAll(async () => {
   await build({
     skills: path.join(FIXTURES, 'skills'),
     out: path.join(dir, 'dist'),
-    config: path.join(dir, 'config'),
+    config: SkillpressConfig.parse({}),
     site: false,
   });
   catalog = await FeedCatalog.load(new DirStore(path.join(dir, 'dist/feed/v1')));

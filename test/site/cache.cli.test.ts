@@ -153,10 +153,10 @@ describe('builds cost what changed', () => {
       );
       await keepPrevious();
       const { stdout } = await build(warm, out(), false);
-      expect(stdout).toContain('site: rendered 1 of 6 skills, 5 from cache');
+      expect(stdout).toContain('SKILL.md to HTML: 1 converted, 5 from .cache/');
       expect(stdout).toMatch(/reused from \.cache\/: token counts of \d+ of \d+ texts, archives of 5 of 6 skills/);
       expect(stdout).toMatch(
-        /skill pages: 1 rendered, 5 reused \(5 skill folders moved from the previous output\); file views: \d+ written, [1-9]\d* reused/,
+        /skill pages: 1 rendered, 5 reused unchanged \(5 moved from the previous output\); file views: \d+ written, [1-9]\d* reused/,
       );
       expect(await readFile(path.join(out(), 'skills/budget-forecaster/index.html'), 'utf8')).toContain(
         '<strong>holiday effects</strong>',

@@ -11,7 +11,7 @@ import { formatProblem, problemsByRule } from './validate.ts';
 
 export const build: Command = {
   usage:
-    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config dir=config] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--json]',
+    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--index-prefix p] [--json]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },
@@ -21,6 +21,7 @@ export const build: Command = {
       base: { type: 'string' },
       strict: { type: 'boolean' },
       'no-site': { type: 'boolean' },
+      'index-prefix': { type: 'string' },
       json: { type: 'boolean' },
     });
     const elasticsearch = elasticsearchFromEnv();
@@ -36,6 +37,7 @@ export const build: Command = {
       sourceDateEpoch: sourceDateEpoch(process.env),
       signingKey: process.env.SKILLPRESS_SIGNING_KEY,
       elasticsearch,
+      indexPrefix: values['index-prefix'],
       log,
       progress: true,
     });
@@ -62,6 +64,7 @@ export interface BuildJson {
   ok: boolean;
   out: string;
   skills_root: string;
+  config: string | null;
   skills: number;
   files: number;
   skipped_files: number;
@@ -73,7 +76,7 @@ export interface BuildJson {
   duplicates: number;
   changes: BuildResult['changes'];
   catalog_dir?: string;
-  elasticsearch?: BuildElasticsearch;
+  elasticsearch?: object;
   site?: SiteJson;
   reused: BuildResult['reused'];
   stages: BuildResult['stages'];
@@ -98,6 +101,7 @@ export function buildJson(r: BuildResult): BuildJson {
     ok: r.ok,
     out: r.out,
     skills_root: r.skillsRoot,
+    config: r.config,
     skills: r.skills,
     files: r.files,
     skipped_files: r.skippedFiles,
@@ -109,13 +113,20 @@ export function buildJson(r: BuildResult): BuildJson {
     duplicates: r.duplicates,
     changes: r.changes,
     ...(r.catalogDir !== undefined ? { catalog_dir: r.catalogDir } : {}),
-    ...(r.elasticsearch !== undefined ? { elasticsearch: r.elasticsearch } : {}),
+    ...(r.elasticsearch !== undefined ? { elasticsearch: elasticsearchJson(r.elasticsearch) } : {}),
     ...(r.site ? { site: siteJson(r.site) } : {}),
     reused: r.reused,
     stages: r.stages,
     seconds: r.seconds,
     problems: r.problems,
   };
+}
+
+/** The ingest's result as `--json` prints it (`not_ingested`: the invalid skills left out). */
+function elasticsearchJson(es: BuildElasticsearch): object {
+  if (!('notIngested' in es)) return es;
+  const { notIngested, ...rest } = es;
+  return { ...rest, not_ingested: notIngested };
 }
 
 function siteJson(site: SiteResult): SiteJson {
@@ -131,11 +142,19 @@ function siteJson(site: SiteResult): SiteJson {
   };
 }
 
-function siteLine(site: SiteResult): string {
-  const { skillPages, fileViews: views } = site;
+/**
+ * The site's line of the summary. Two caches are at work and the line names each: SKILL.md
+ * bodies turned into HTML (kept in .cache/), and whole skill pages Astro renders (reused from the
+ * previous build when nothing they show changed).
+ */
+export function siteLine(site: SiteResult): string {
+  const { skillPages: pages, fileViews: views } = site;
+  const moved = pages.moved ? ` (${pages.moved} moved from the previous output)` : '';
   return (
-    `  site: rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache; ${site.pages} pages (${site.filePages} file views) in ${site.seconds.toFixed(1)} s; ` +
-    `skill pages: ${skillPages.rendered} rendered, ${skillPages.reused} reused (${skillPages.moved} skill folders moved from the previous output); file views: ${views.written} written, ${views.reused} reused`
+    `  site: ${site.pages} pages (${site.filePages} file views) in ${site.seconds.toFixed(1)} s; ` +
+    `SKILL.md to HTML: ${site.rendered} converted, ${site.cached} from .cache/; ` +
+    `skill pages: ${pages.rendered} rendered, ${pages.reused} reused unchanged${moved}; ` +
+    `file views: ${views.written} written, ${views.reused} reused`
   );
 }
 

@@ -24,7 +24,7 @@ function report(status: BuildStatus): void {
 }
 
 export const dev: Command = {
-  usage: 'skillpress dev [dir | --skills dir] [--port n=4321] [--base /path/] [--config dir=config] [--strict]',
+  usage: 'skillpress dev [dir | --skills dir] [--port n=4321] [--base /path/] [--config file|dir] [--strict]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },

@@ -15,6 +15,7 @@ import {
 import { EXIT, parse, type Command } from '../args.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { configAndSkillsFolder, formatProblem } from './validate.ts';
+import { invalidSkills } from '../../load/invalid.ts';
 
 /** Options every Elasticsearch command takes. */
 export const ES_OPTIONS = {
@@ -37,26 +38,34 @@ export function esNames(values: { 'index-prefix'?: string }): IndexNames {
 }
 
 export const ingest: Command = {
-  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config dir] [--force] [--json]`,
+  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--strict] [--force] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,
       skills: { type: 'string' },
       config: { type: 'string' },
+      strict: { type: 'boolean' },
       force: { type: 'boolean' },
       json: { type: 'boolean' },
     });
     const { config, root } = await configAndSkillsFolder(values, positionals);
-    const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
-    const errors = catalog.problems.filter((p) => p.severity === 'error');
+    const catalog = await loadCatalog(root, {
+      ...skillsLoadOptions(config),
+      registry: config.registry.name,
+      mode: values.strict ? 'strict' : 'lenient',
+    });
     for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');
-    if (errors.length > 0) {
-      // Ingesting anyway would delete the invalid skills from the index: fix them first.
+    const invalid = invalidSkills(catalog);
+    if (invalid.length > 0 && values.strict) {
+      // All or nothing: the index keeps the previous catalog whole until every skill is valid.
       process.stderr.write(
-        `skillpress ingest: ${errors.length} error(s) in ${root}; nothing was written to Elasticsearch\n`,
+        `skillpress ingest: ${invalid.length} invalid skill(s) in ${root} and --strict; nothing was written to Elasticsearch\n`,
       );
       return EXIT.invalid;
     }
+    // As the feed: the valid skills are written, the invalid ones (reported above) left out.
+    if (invalid.length > 0)
+      process.stderr.write(`skillpress ingest: ${invalid.length} invalid skill(s) left out: ${invalid.join(', ')}\n`);
 
     const connection = esConnection(values);
     const names = esNames(values);
@@ -69,7 +78,7 @@ export const ingest: Command = {
         log: (line) => process.stderr.write(`${line}\n`),
       });
       if (values.json) {
-        process.stdout.write(JSON.stringify({ url: where, ...result }, null, 2) + '\n');
+        process.stdout.write(JSON.stringify({ url: where, ...result, not_ingested: invalid }, null, 2) + '\n');
       } else if (result.changed) {
         process.stdout.write(
           `ingested ${result.skills} skill(s), ${result.files} file(s) into ${where} (${names.skills} → ${result.indexes.skills}, ${names.files} → ${result.indexes.files})\n`,
@@ -79,7 +88,7 @@ export const ingest: Command = {
           `${where} already holds these ${result.skills} skill(s) and ${result.files} file(s); nothing changed\n`,
         );
       }
-      return EXIT.ok;
+      return invalid.length > 0 ? EXIT.invalid : EXIT.ok;
     } catch (err) {
       if (!(err instanceof IngestError)) throw err;
       for (const f of err.failures)

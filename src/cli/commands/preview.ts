@@ -1,7 +1,8 @@
 /** `skillpress preview`: serve a built folder as a static host would, until interrupted. */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { loadConfig } from '../../config/load.ts';
+import { readBuildRecord } from '../../site/build-record.ts';
+import { normalizeBase } from '../../site/urls.ts';
 import { serveStatic } from '../../serve/static-server.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 
@@ -29,13 +30,9 @@ export function portInUse(err: unknown, port: number): never {
 }
 
 export const preview: Command = {
-  usage: 'skillpress preview [--out dir=dist] [--port n=4321] [--base /path/] [--config dir=config]',
+  usage: 'skillpress preview [--out dir=dist] [--port n=4321] [--base /path/]',
   async run(argv) {
-    const { values } = parse(
-      argv,
-      { out: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' }, config: { type: 'string' } },
-      0,
-    );
+    const { values } = parse(argv, { out: { type: 'string' }, port: { type: 'string' }, base: { type: 'string' } }, 0);
     const out = path.resolve(values.out ?? 'dist');
     const port = parsePort(values.port, 4321);
     if (
@@ -45,9 +42,19 @@ export const preview: Command = {
       ))
     )
       throw new UsageError(`--out ${out}: no such folder; run skillpress build first`);
-    const base = values.base ?? (await loadConfig(values.config)).site.base;
+    // The base the site was built for (build --base, site.base), as the build recorded it.
+    const record = await readBuildRecord(out);
+    const base = values.base ?? record?.base ?? '/';
     const server = await serveStatic({ root: out, base, port }).catch((err: unknown) => portInUse(err, port));
     process.stdout.write(`preview: serving ${out} at ${server.url} (Ctrl-C to stop)\n`);
+    if (record && values.base !== undefined && normalizeBase(values.base) !== record.base)
+      process.stderr.write(
+        `preview: warning: the site was built for ${record.base}; served at ${server.url} its styles and links will not load\n`,
+      );
+    if (!record && values.base === undefined)
+      process.stderr.write(
+        `preview: ${out} does not say which base it was built for; serving at /. Pass --base if it was built with one\n`,
+      );
     await untilInterrupted();
     await server.close();
     return EXIT.ok;

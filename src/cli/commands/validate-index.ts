@@ -6,11 +6,12 @@ import { loadCatalog } from '../../load/index.ts';
 import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
 import { configAndSkillsFolder } from './validate.ts';
+import { invalidSkills } from '../../load/invalid.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
 export const validateIndexCommand: Command = {
-  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config dir] [--json]`,
+  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,
@@ -20,6 +21,8 @@ export const validateIndexCommand: Command = {
     });
     const { config, root } = await configAndSkillsFolder(values, positionals);
     const catalog = await loadCatalog(root, skillsLoadOptions(config));
+    // What was published: the valid skills. The invalid ones are named, not counted as missing.
+    const invalid = invalidSkills(catalog);
     const connection = esConnection(values);
     const client = createClient(connection);
     try {
@@ -28,7 +31,11 @@ export const validateIndexCommand: Command = {
       const bad = checks.filter((c) => c.differences.length > 0);
       if (values.json) {
         process.stdout.write(
-          JSON.stringify({ url: redactUrl(connection.url), ok: bad.length === 0, skills: checks }, null, 2) + '\n',
+          JSON.stringify(
+            { url: redactUrl(connection.url), ok: bad.length === 0, skills: checks, not_published: invalid },
+            null,
+            2,
+          ) + '\n',
         );
       } else {
         const width = Math.max(5, ...checks.map((c) => c.skill.length));
@@ -40,6 +47,10 @@ export const validateIndexCommand: Command = {
           for (const d of c.differences) lines.push(`${' '.repeat(width)}    - ${d}`);
         }
         lines.push(`${checks.length - bad.length} of ${checks.length} skill(s) match ${redactUrl(connection.url)}`);
+        if (invalid.length > 0)
+          lines.push(
+            `${invalid.length} invalid skill folder(s) not published, so not expected in the index: ${invalid.join(', ')}`,
+          );
         process.stdout.write(lines.join('\n') + '\n');
       }
       return bad.length > 0 ? EXIT.invalid : EXIT.ok;

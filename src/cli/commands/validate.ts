@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
 import { EXIT, parse, requireSkillsFolder, skillsFolderArgument, type Command } from '../args.ts';
-import { loadConfig, skillsLoadOptions } from '../../config/load.ts';
+import { findSkillsAndConfig, skillsLoadOptions } from '../../config/load.ts';
 import type { SkillpressConfig } from '../../model/config.ts';
 import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
 
@@ -32,18 +32,19 @@ export function formatProblem(p: Problem, root?: string): string {
 }
 
 /**
- * The config (`--config`) and the skills folder a command reads: `--skills`, else a folder
- * argument, else `skills.root`. (Here rather than in ../args.ts, which `skillpress mcp` loads too.)
+ * The config (`--config`, else found from the skills folder upwards) and the skills folder a
+ * command reads: `--skills`, else a folder argument, else `skills.root`. (Here rather than in
+ * ../args.ts, which `skillpress mcp` loads too.)
  */
 export async function configAndSkillsFolder(
   values: { skills?: string; config?: string },
   positionals: string[],
 ): Promise<{ config: SkillpressConfig; root: string }> {
-  const config = await loadConfig(values.config);
-  return {
-    config,
-    root: await requireSkillsFolder(skillsFolderArgument(values.skills, positionals) ?? config.skills.root),
-  };
+  const found = await findSkillsAndConfig({
+    skills: skillsFolderArgument(values.skills, positionals),
+    config: values.config,
+  });
+  return { config: found.config, root: await requireSkillsFolder(found.skills) };
 }
 
 /**
@@ -92,7 +93,7 @@ function summarize(catalog: Catalog, root: string, mode: 'strict' | 'lenient'): 
 }
 
 export const validate: Command = {
-  usage: 'skillpress validate [dir | --skills dir] [--strict] [--json] [--config dir]',
+  usage: 'skillpress validate [dir | --skills dir] [--strict] [--json] [--config file|dir]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },

@@ -1,8 +1,11 @@
 /** The Elasticsearch emitter: two indexes behind aliases, written atomically, read back byte-exact. */
+// First: on a Node.js too old for skillpress, a clear error instead of a missing built-in.
+import '../../lib/node-version.ts';
 import type { Catalog } from '../../model/skill.ts';
 import { progress } from '../../lib/progress.ts';
 import { redactUrl, type ConnectionOptions } from './client.ts';
 import { ingestCatalog, type IngestOptions, type IngestResult } from './ingest.ts';
+import type { IndexNames } from './definitions.ts';
 
 export { ingestCatalog, IngestError, type IngestOptions, type IngestResult, type DocumentFailure } from './ingest.ts';
 export {
@@ -44,6 +47,11 @@ export async function ingestWithProgress(
   try {
     return await ingestCatalog(catalog, {
       ...options,
+      // A line logged mid-ingest replaces the bar instead of being appended to it.
+      log: (line) => {
+        bar?.clear();
+        options.log?.(line);
+      },
       onProgress: (done, total) => {
         bar ??= progress('elasticsearch: indexing', total);
         bar.update(done);
@@ -63,8 +71,13 @@ export async function ingestForBuild(
   catalog: Pick<Catalog, 'skills'>,
   connection: ConnectionOptions,
   log: (line: string) => void,
+  names?: IndexNames,
 ): Promise<IngestResult> {
-  const result = await ingestWithProgress(catalog, { connection, log: (line) => log(`elasticsearch: ${line}`) });
+  const result = await ingestWithProgress(catalog, {
+    connection,
+    ...(names ? { names } : {}),
+    log: (line) => log(`elasticsearch: ${line}`),
+  });
   const where = redactUrl(connection.url);
   log(
     result.changed

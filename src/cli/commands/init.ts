@@ -1,0 +1,49 @@
+/** `skillpress init [dir]`: set up a skills repository (config, .gitignore, Pages workflow) and build it once. */
+import path from 'node:path';
+import { init as runInit } from '../../init/index.ts';
+import { EXIT, parse, type Command } from '../args.ts';
+import { formatProblem, problemsByRule } from './validate.ts';
+
+export const init: Command = {
+  usage:
+    'skillpress init [dir=.] [--site-url https://org.github.io/repo/] [--package spec] [--force] [--no-build] [--json]',
+  async run(argv) {
+    const { values, positionals } = parse(argv, {
+      'site-url': { type: 'string' },
+      package: { type: 'string' },
+      force: { type: 'boolean' },
+      'no-build': { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    const result = await runInit({
+      dir: positionals[0],
+      siteUrl: values['site-url'],
+      packageSpec: values.package,
+      force: values.force,
+      build: !values['no-build'],
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      return result.build && !result.build.ok ? EXIT.invalid : EXIT.ok;
+    }
+    const rel = (p: string): string => path.relative('.', p) || '.';
+    const lines = [
+      `registry "${result.registry.name}", titled "${result.registry.title}"; skills in ${result.skills}/; site base ${result.base}`,
+      ...result.wrote.map((f) => `  wrote ${rel(f)}`),
+    ];
+    if (result.package_placeholder)
+      lines.push(
+        `  edit SKILLPRESS_PACKAGE in ${rel(path.join(result.dir, '.github/workflows/skillpress.yml'))}: the git URL or tarball URL CI installs skillpress from (or pass --package)`,
+      );
+    const b = result.build;
+    if (b) {
+      for (const p of b.problems) lines.push(formatProblem(p, b.skillsRoot));
+      const tally = problemsByRule(b.problems);
+      if (tally) lines.push(tally);
+      lines.push(`built ${b.skills} skill(s) into ${rel(b.out)}: \`skillpress preview --out ${rel(b.out)}\` serves it`);
+    }
+    process.stdout.write(`${lines.join('\n')}\n`);
+    return b && !b.ok ? EXIT.invalid : EXIT.ok;
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * `skillpress <command> --help`: the usage line, then each option on a line of its own. An
+ * option means the same in every command unless the command's own entry below says otherwise.
+ */
+import type { Command } from './args.ts';
+import type { CommandEntry } from './command-list.ts';
+
+/** The name and summary of a command, from the one list of commands. */
+type Named = Pick<CommandEntry, 'name' | 'summary'>;
+
+const OPTIONS: Record<string, string> = {
+  skills: 'the skills folder (default: skills.root of the config, skills/); or give it as the argument',
+  out: 'the output folder (default dist)',
+  config: 'skillpress.json, or the folder holding it (default: found from the skills folder up to the repository root)',
+  previous: 'a previous build (folder or URL) for the change list (default: what is in --out)',
+  base: 'the path the site is served under, e.g. /skills/ (default: site.base of the config)',
+  strict: 'apply every rule of the specification as an error; Elasticsearch gets all skills or none',
+  'no-site': 'build the feeds and the discovery index only',
+  json: 'print the result as JSON',
+  port: 'port on 127.0.0.1 (default 4321; 0: any free port)',
+  es: 'Elasticsearch URL (default: ELASTICSEARCH_URL)',
+  'ca-file': 'CA certificate for an Elasticsearch with its own certificate authority',
+  'index-prefix': 'prefix of the index aliases (<prefix>agent_skills, <prefix>agent_skill_files)',
+  force: 'write new indexes even when Elasticsearch already holds this catalog',
+  feed: 'the feed to serve: a build folder, its feed/v1 folder, or a published site or index URL',
+  'page-size': 'entries per skills/list page (default 100)',
+  poll: 'remote feeds: seconds between checks for a new index.json (default 300; 0: only at start)',
+  'watch-ms': 'local feeds: milliseconds between checks for a rebuild (default 500)',
+  'judge-timeout-ms': "how long best_skill waits for the client's model before its rule decides (default 20000)",
+  'cache-dir': 'where remote feeds are cached',
+  'site-url': 'where the site will be published (https://org.github.io/repo/): its URL and base path',
+  package: "what CI installs skillpress from, a git URL or tarball URL (default: this copy's git origin, if any)",
+  'no-build': 'write the files without building',
+};
+
+/** Where an option means something else in one command. */
+const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
+  preview: {
+    out: 'the built folder to serve (default dist)',
+    base: 'serve under this path instead of the one the build recorded',
+  },
+  get: { out: "rebuild the skill's folder here, byte-exact, instead of printing JSON" },
+  init: { force: 'replace an existing skillpress.json and workflow' },
+  ingest: { strict: 'apply every rule as an error, and write nothing while any skill is invalid' },
+  validate: { strict: 'apply every rule of the specification as an error' },
+  dev: { strict: 'apply every rule of the specification as an error' },
+};
+
+/** Each `--option` of a usage line with what it does, one line each. */
+export function commandHelp(entry: Named, command: Command): string {
+  // A command whose usage already explains its options line by line keeps it.
+  if (command.usage.includes('\n')) return `usage: ${command.usage}\n`;
+  const names = [...new Set([...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))];
+  const width = Math.max(0, ...names.map((n) => n.length + 2));
+  const lines = names.map((n) => {
+    const text = COMMAND_OPTIONS[entry.name]?.[n] ?? OPTIONS[n] ?? '';
+    return `  ${`--${n}`.padEnd(width)}  ${text}`.trimEnd();
+  });
+  return [entry.summary, '', `usage: ${command.usage}`, ...(lines.length ? ['', 'options:', ...lines] : []), ''].join(
+    '\n',
+  );
+}
+
+/** Options a usage line names that have no description (a test keeps this empty). */
+export function undocumentedOptions(entry: Named, command: Command): string[] {
+  if (command.usage.includes('\n')) return [];
+  return [...command.usage.matchAll(/--([a-z][a-z-]*)/g)]
+    .map((m) => m[1]!)
+    .filter((n) => !COMMAND_OPTIONS[entry.name]?.[n] && !OPTIONS[n]);
+}

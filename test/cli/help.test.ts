@@ -1,0 +1,23 @@
+/** `skillpress <command> --help` lists every option of every command, one line each. */
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/command-list.ts';
+import { commandHelp, undocumentedOptions } from '../../src/cli/help.ts';
+
+describe('--help', () => {
+  it('describes every option each command names', async () => {
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      expect([entry.name, undocumentedOptions(entry, command)]).toEqual([entry.name, []]);
+    }
+  });
+
+  it('lists the options one per line under the usage line', async () => {
+    const entry = COMMANDS.find((c) => c.name === 'build')!;
+    const help = commandHelp(entry, await entry.load());
+    expect(help).toMatch(/^usage: skillpress build /m);
+    expect(help).toMatch(/^ {2}--out +the output folder \(default dist\)$/m);
+    expect(help).toMatch(/^ {2}--config +skillpress\.json, or the folder holding it/m);
+    const optionLines = help.split('\n').filter((l) => /^ {2}--/.test(l));
+    expect(optionLines.length).toBe(new Set((await entry.load()).usage.match(/--[a-z][a-z-]*/g)).size);
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * `skillpress init` in a user's skills repository (a temp folder outside this one): infers the
+ * registry's name and title from the git remote (or the folder), the base from --site-url, writes
+ * skillpress.json, the .gitignore lines (once) and the Pages workflow, builds once, and refuses to
+ * replace a config without --force.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const NODE = path.join(REPO, 'node_modules/.bin/node');
+const CLI = path.join(REPO, 'scripts/skillpress.mjs');
+
+let tmp: string;
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'sp-init-'));
+});
+afterEach(() => rm(tmp, { recursive: true, force: true }));
+
+async function skillpress(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return promisify(execFile)(NODE, [CLI, ...args], { cwd, env: { ...process.env, CI: 'true' }, timeout: 240_000 }).then(
+    ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+    (err: { code: number; stdout: string; stderr: string }) => ({
+      code: err.code,
+      stdout: err.stdout,
+      stderr: err.stderr,
+    }),
+  );
+}
+
+async function userRepo(name: string, remote?: string): Promise<string> {
+  const dir = path.join(tmp, name);
+  for (const skill of ['pdf-tools', 'release-notes']) {
+    await mkdir(path.join(dir, 'skills', skill), { recursive: true });
+    await writeFile(
+      path.join(dir, 'skills', skill, 'SKILL.md'),
+      `---\nname: ${skill}\ndescription: Use when working with ${skill.replace('-', ' ')}.\n---\n\n# ${skill}\n`,
+    );
+  }
+  await writeFile(path.join(dir, '.gitignore'), 'node_modules\n/dist\n');
+  await promisify(execFile)('git', ['init', '-q', '-b', 'main', dir]);
+  if (remote) await promisify(execFile)('git', ['-C', dir, 'remote', 'add', 'origin', remote]);
+  return dir;
+}
+
+describe('skillpress init', () => {
+  it('infers the identity from the git remote, writes config, .gitignore and workflow, and builds once', async () => {
+    const dir = await userRepo('checkout', 'git@github.com:acme/agent-skills.git');
+    const r = await skillpress(
+      dir,
+      'init',
+      '--site-url',
+      'https://acme.github.io/agent-skills/',
+      '--package',
+      'git+https://example.org/skillpress.git',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const config = JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8'));
+    expect(config).toEqual({
+      registry: { name: 'acme-agent-skills', title: 'acme/agent-skills', url: 'https://acme.github.io/agent-skills/' },
+      skills: { root: 'skills' },
+      site: { base: '/agent-skills/' },
+    });
+    // `/dist` was there already; only `.cache/` is added.
+    expect(await readFile(path.join(dir, '.gitignore'), 'utf8')).toBe('node_modules\n/dist\n.cache/\n');
+    const workflow = await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8');
+    expect(workflow).toContain('SKILLPRESS_PACKAGE: "git+https://example.org/skillpress.git"');
+    expect(workflow).toContain('branches: ["main"]');
+    expect(workflow).toContain('build skills --out dist --base "${{ steps.pages.outputs.base_path }}/"');
+    for (const action of [
+      'checkout@v6',
+      'setup-node@v6',
+      'configure-pages@v6',
+      'upload-pages-artifact@v5',
+      'deploy-pages@v5',
+    ])
+      expect(workflow).toContain(`actions/${action}`);
+    expect(r.stderr).toContain('config: skillpress.json');
+    const home = await readFile(path.join(dir, 'dist/index.html'), 'utf8');
+    expect(home).toMatch(/<title>[^<]*acme\/agent-skills[^<]*<\/title>/);
+    expect(JSON.parse(await readFile(path.join(dir, 'dist/.skillpress.json'), 'utf8')).base).toBe('/agent-skills/');
+  }, 240_000);
+
+  it('names the catalog after its folder without a remote, and never duplicates .gitignore lines', async () => {
+    const dir = await userRepo('My Skills');
+    await writeFile(path.join(dir, '.gitignore'), 'dist/\n.cache/');
+    const r = await skillpress(tmp, 'init', dir, '--no-build');
+    expect(r.code, r.stderr).toBe(0);
+    const config = JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8'));
+    expect(config.registry).toEqual({ name: 'my-skills', title: 'My Skills' });
+    expect(await readFile(path.join(dir, '.gitignore'), 'utf8')).toBe('dist/\n.cache/');
+    expect(r.stdout).toContain('edit SKILLPRESS_PACKAGE');
+    expect(existsSync(path.join(dir, 'dist'))).toBe(false);
+  });
+
+  it('refuses to replace a config without --force (exit 2)', async () => {
+    const dir = await userRepo('again');
+    await writeFile(path.join(dir, 'skillpress.json'), '{"registry":{"title":"Mine"}}\n');
+    const r = await skillpress(dir, 'init', '--no-build');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('skillpress.json exists; pass --force to replace it');
+    expect(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).toContain('Mine');
+    expect((await skillpress(dir, 'init', '--no-build', '--force')).code).toBe(0);
+    expect(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).toContain('"title": "again"');
+  });
+});
