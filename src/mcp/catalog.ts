@@ -42,6 +42,8 @@ export class FeedCatalog {
   #skillSlots = new Map<string, number>();
   #skillUrls: string[];
   #skillDigests: Buffer;
+  /** Each skill's content digest (the card's `digest`), 32 raw bytes per slot: usage events name what was used. */
+  #contentDigests: Buffer;
   #skills = new Map<string, Promise<FeedSkill>>();
   #body: Promise<void> | undefined;
   #meaning: Promise<SkillVectors> | undefined;
@@ -59,10 +61,12 @@ export class FeedCatalog {
     }
     this.#skillUrls = new Array<string>(index.skills.length);
     this.#skillDigests = Buffer.alloc(index.skills.length * 32);
+    this.#contentDigests = Buffer.alloc(index.skills.length * 32);
     index.skills.forEach((ref, slot) => {
       this.#skillSlots.set(ref.id, slot);
       this.#skillUrls[slot] = ref.url;
       this.#skillDigests.write(ref.sha256, slot * 32, 32, 'hex');
+      this.#contentDigests.write(ref.digest.slice('sha256:'.length), slot * 32, 32, 'hex');
     });
     this.#bodyPart = part(index, 'search_body', BODY_INDEX_FILE);
   }
@@ -90,6 +94,12 @@ export class FeedCatalog {
     const card = this.card(name);
     if (!card) throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
     return card;
+  }
+
+  /** The skill's content digest (`sha256:<hex>`), as its card gives it. */
+  digest(card: CatalogCard): string | undefined {
+    const slot = this.#skillSlots.get(card.id);
+    return slot === undefined ? undefined : `sha256:${this.#contentDigests.toString('hex', slot * 32, slot * 32 + 32)}`;
   }
 
   /** The full skill (level 2 and 3), read on demand and checked against the index's digest. */

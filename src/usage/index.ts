@@ -2,6 +2,7 @@
  * Usage, opt-in: what agents load and how it went (`skillpress mcp --usage`), summed up per skill
  * (`skillpress usage summarize`, `analytics.source` in a build). See docs/usage.md.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import os from 'node:os';
 import { ElasticsearchRecorder } from './elasticsearch.ts';
@@ -38,11 +39,17 @@ export function defaultUsageDir(env: NodeJS.ProcessEnv = process.env): string {
  */
 export function openRecorder(
   target: string,
-  options: { dir?: string; log?: (message: string) => void } = {},
+  options: { dir?: string; log?: (message: string) => void; index?: string } = {},
 ): UsageRecorder {
   if (!isElasticsearchTarget(target)) return new FileRecorder(target, options.log);
   return new ElasticsearchRecorder(target, {
-    spoolDir: path.join(options.dir ?? defaultUsageDir(), 'spool'),
+    // One spool per cluster: events wait for the cluster they were meant for.
+    spoolDir: path.join(
+      options.dir ?? defaultUsageDir(),
+      'spool',
+      createHash('sha256').update(target).digest('hex').slice(0, 12),
+    ),
     log: options.log,
+    index: options.index,
   });
 }

@@ -27,6 +27,7 @@ import {
 } from '../../route/index.ts';
 import type { FeedCatalog } from '../catalog.ts';
 import { cardView } from '../views.ts';
+import type { UsageHook } from '../usage.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
 
 /** How long the client's model has to answer before the rule decides (default). */
@@ -65,7 +66,12 @@ const CandidateOut = z.object({
   meaning: z.number().optional(),
 });
 
-export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
+export function registerBestSkill(
+  server: McpServer,
+  catalog: CatalogRef,
+  judge: JudgeOptions,
+  usage?: UsageHook,
+): void {
   server.registerTool(
     'best_skill',
     {
@@ -104,6 +110,8 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
         ? await modelDecision(ctx, retrieval, judge)
         : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
       if ('resultType' in decision) return decision;
+      const card = decision.id ? c.card(decision.id) : undefined;
+      if (card) usage?.load(c, card, 'best_skill', ctx);
       return answer(c, args.query, retrieval, decision, search_time_ms);
     },
   );
