@@ -78,6 +78,12 @@ export async function serve(options: ServeOptions): Promise<void> {
   setTimeout(catalog, WARM_UP_MS);
 
   const usage = options.usage ? await openUsage(options, log) : undefined;
+  // A client that stops us with a signal: what is still queued goes to the spool, for the next server.
+  const onSignal = (): void => {
+    usage?.recorder.closeSync();
+    process.exit(0);
+  };
+  if (usage) for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, onSignal);
   const servers = new Set<McpServer>();
   serveStdio(
     () => {

@@ -87,7 +87,9 @@ export class ElasticsearchRecorder implements UsageRecorder {
     this.#spool = new FileRecorder(this.#spoolFile, this.#log);
     // Spool files a killed server left: sent with the first batch.
     this.#spoolPending = this.#orphans().length > 0;
-    if (this.#spoolPending) this.#schedule(0);
+    // Connect (load the client, make the index) soon after start, not on the first event and not
+    // during the handshake; spool files a killed server left go with it.
+    this.#schedule(this.#opts.flushMs);
   }
 
   record(event: UsageEvent): void {
@@ -113,6 +115,13 @@ export class ElasticsearchRecorder implements UsageRecorder {
     if (this.#client) await (await this.#client).close().catch(() => undefined);
   }
 
+  closeSync(): void {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    if (this.#queue.length > 0) this.#toSpool(this.#queue.splice(0));
+    this.#spool.closeSync();
+  }
+
   /** Waits until everything recorded so far was sent or spooled (tests, benchmarks). */
   async flush(): Promise<void> {
     await this.#busy;
@@ -127,7 +136,8 @@ export class ElasticsearchRecorder implements UsageRecorder {
       if (this.#busy) return this.#schedule(ms);
       this.#busy = this.#work().finally(() => {
         this.#busy = undefined;
-        if (this.#queue.length > 0 || this.#down) this.#schedule(this.#down ? this.#opts.retryMs : this.#opts.flushMs);
+        if (this.#queue.length > 0 || this.#down || this.#spoolPending)
+          this.#schedule(this.#down ? this.#opts.retryMs : this.#opts.flushMs);
       });
     }, ms);
     // A pending send never keeps the process alive: close() sends or spools what is left.
@@ -137,6 +147,7 @@ export class ElasticsearchRecorder implements UsageRecorder {
   /** The spool first (older events), then the queue. Never throws. */
   async #work(): Promise<void> {
     try {
+      if (!this.#indexReady) await this.#ensureIndex(await this.#connect());
       if (this.#spoolPending) await this.#sendSpool();
       while (this.#queue.length > 0) {
         const batch = this.#queue.slice(0, this.#opts.batch);

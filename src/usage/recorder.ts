@@ -13,6 +13,8 @@ export interface UsageRecorder {
   record(event: UsageEvent): void;
   /** Sends or writes what is pending, then releases the file or connection. */
   close(): Promise<void>;
+  /** On a signal, with no time to send: writes what is pending where the next run finds it. */
+  closeSync(): void;
 }
 
 /** One event as one JSON line. */
@@ -61,6 +63,10 @@ export class FileRecorder implements UsageRecorder {
   }
 
   async close(): Promise<void> {
+    this.closeSync();
+  }
+
+  closeSync(): void {
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
   }
