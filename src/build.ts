@@ -30,6 +30,8 @@ import { codeFingerprint } from './lib/fingerprint.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
+import type { UsageSummary } from './usage/summarize.ts';
+import { USAGE_VERSION } from './model/usage.ts';
 
 /** Named like the flags of `skillpress build`. */
 export interface BuildOptions {
@@ -96,6 +98,8 @@ export interface BuildResult {
   /** Set when imported skills are shown on the site but not re-exported: the site's feed folder. */
   catalog_dir?: string;
   elasticsearch?: unknown;
+  /** What the usage events (`analytics.source`) added up to, when there are any. */
+  usage?: UsageReport;
   /** The site build: pages, and how many skills were rendered or came from the cache. */
   site?: SiteResult;
   reused: BuildReuse;
@@ -154,6 +158,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   const { catalog, local, duplicates } = await stage(ctx.stages, 'load', () => loadSources(skillsRoot, ctx));
   refuseEmpty(catalog, skillsRoot);
+  const usage = await stage(ctx.stages, 'load', () => applyUsage(catalog, local, config, log));
   const previous = await readPrevious(out, options.previous, log);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
   await tokens.save();
@@ -185,12 +190,74 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     changes: feed.changes,
     ...(catalogView ? { catalog_dir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
     ...(elasticsearch !== undefined ? { elasticsearch } : {}),
+    ...(usage ? { usage } : {}),
     ...(site ? { site } : {}),
     reused: { tokens: { counted: tokens.counted, reused: tokens.reused }, archives: feed.archives },
     stages: ctx.stages,
     seconds: (Date.now() - started) / 1000,
     problems,
   };
+}
+
+/** What `build --json` says of the usage events it read. */
+export interface UsageReport {
+  sources: string[];
+  events: number;
+  /** Lines that were not events (the first ones listed, with their line numbers). */
+  skipped: UsageSummary['skipped'];
+  /** Skills given figures. */
+  skills: number;
+  /** Events for skills this catalog does not have: counted, not published. */
+  unknown: Record<string, number>;
+  /** Failing skills, the lowest success rate first (at most 10). */
+  update_candidates: UsageSummary['update_candidates'];
+}
+
+/**
+ * Reads `analytics.source` (if set) and gives this registry's skills their figures. Imported
+ * skills keep their peer's (never merged with ours). A source that cannot be read stops the
+ * build: a catalog published without its figures would say "never used" of every skill.
+ */
+async function applyUsage(
+  catalog: Catalog,
+  local: Catalog,
+  config: SkillpressConfig,
+  log: (line: string) => void,
+): Promise<UsageReport | undefined> {
+  const { source, index, min_reports } = config.analytics;
+  if (source === undefined) return undefined;
+  const sources = typeof source === 'string' ? [source] : source;
+  const { summarizeUsage } = await import('./usage/index.ts');
+  const known = new Set(catalog.skills.map((s) => s.id));
+  const summary = await summarizeUsage(sources, { known, index, minReports: min_reports });
+  let given = 0;
+  // The site's catalog and Elasticsearch's (local) may hold separate objects of one skill.
+  for (const skill of new Set([...catalog.skills, ...local.skills])) {
+    const figures = summary.skills[skill.id];
+    if (!figures || skill.registry !== config.registry.name) continue;
+    const { versions: _perVersion, ...total } = figures;
+    skill.usage = { usage_version: USAGE_VERSION, registry: config.registry.name, ...total };
+    if (skill.id in summary.skills && catalog.skills.includes(skill)) given++;
+  }
+  const unknown = Object.keys(summary.unknown).length;
+  log(
+    `usage: ${summary.events} event(s), figures for ${given} skill(s)` +
+      (unknown ? `; ${unknown} skill(s) not in the catalog (not published)` : '') +
+      (summary.skipped.count ? `; ${summary.skipped.count} line(s) skipped (first: ${describeSkipped(summary)})` : ''),
+  );
+  return {
+    sources,
+    events: summary.events,
+    skipped: summary.skipped,
+    skills: given,
+    unknown: summary.unknown,
+    update_candidates: summary.update_candidates.slice(0, 10),
+  };
+}
+
+function describeSkipped(summary: UsageSummary): string {
+  const first = summary.skipped.lines[0];
+  return first ? `${first.source}:${first.line}: ${first.reason}` : 'none listed';
 }
 
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */

@@ -58,6 +58,11 @@ const COMMANDS: CommandEntry[] = [
     summary: "copy one skill from a feed or .well-known/agent-skills site into an agent's skills folder",
     load: async () => (await import('./commands/install.ts')).install,
   },
+  {
+    name: 'usage',
+    summary: 'sum up usage events (loads, outcomes, stars) per skill: usage summarize',
+    load: async () => (await import('./commands/usage.ts')).usage,
+  },
 ];
 
 function help(): string {

@@ -58,7 +58,12 @@ const Counts = z.object({
 /** The figures of one skill (or one of its versions). */
 export const UsageFigures = z
   .object({
-    usage_version: z.literal(USAGE_VERSION).describe('Version of this part; readers skip a version they do not know.'),
+    usage_version: z
+      .number()
+      .int()
+      .describe(
+        `Version of this part (${USAGE_VERSION}); fields may be added within a version, and readers skip a version they do not know.`,
+      ),
     registry: z
       .string()
       .describe(
