@@ -30,7 +30,7 @@ import { codeFingerprint } from './lib/fingerprint.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
 import type { SiteResult } from './site/build-site.ts';
-import type { UsageSummary } from './usage/summarize.ts';
+import type { Figures, UsageSummary } from './usage/summarize.ts';
 import { USAGE_VERSION } from './model/usage.ts';
 
 /** Named like the flags of `skillpress build`. */
@@ -235,8 +235,10 @@ async function applyUsage(
   for (const skill of new Set([...catalog.skills, ...local.skills])) {
     const figures = summary.skills[skill.id];
     if (!figures || skill.registry !== config.registry.name) continue;
-    const { versions: _perVersion, ...total } = figures;
-    skill.usage = { usage_version: USAGE_VERSION, registry: config.registry.name, ...total };
+    // Per-version figures stay in the summary (usage.json); the feed publishes the totals.
+    const total: Partial<typeof figures> = { ...figures };
+    delete total.versions;
+    skill.usage = { usage_version: USAGE_VERSION, registry: config.registry.name, ...(total as Figures) };
     if (skill.id in summary.skills && catalog.skills.includes(skill)) given++;
   }
   const unknown = Object.keys(summary.unknown).length;
