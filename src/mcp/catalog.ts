@@ -13,6 +13,7 @@ import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 import { checkSchema, parseJson } from '../lib/json.ts';
+import { USAGE_VERSION } from '../model/usage.ts';
 import type { SkillVectors } from '../semantic/skill-vectors.ts';
 
 const SKILL_CACHE_SIZE = 256;
@@ -21,7 +22,11 @@ const SKILL_CACHE_SIZE = 256;
 export type CatalogCard = Pick<
   Card,
   'id' | 'name' | 'description' | 'tags' | 'domain' | 'version' | 'registry' | 'updated_at' | 'tokens'
->;
+> & {
+  /** From the card's usage figures (a version this server reads): what ranking uses of them. */
+  uses?: number;
+  success_rate?: number;
+};
 
 /** A skill or file the agent named that is not in the feed; the message says what to do next. */
 export class NotFoundError extends Error {}
@@ -220,6 +225,10 @@ function compactCards(text: string): CatalogCard[] {
     };
     if (c.domain !== undefined) card.domain = c.domain;
     if (c.version !== undefined) card.version = c.version;
+    if (c.usage?.usage_version === USAGE_VERSION) {
+      card.uses = c.usage.usage_count;
+      if (c.usage.success_rate !== undefined) card.success_rate = c.usage.success_rate;
+    }
     out[i] = card;
   }
   return out;
