@@ -93,3 +93,35 @@ export * from './model/index.ts';
 
 // Errors: every failure skillpress reports is one of these.
 export * from './lib/errors.ts';
+
+// ── Usage, ratings and success rates (opt-in; docs/usage.md) ─────────────────────────────────
+// Record what agents load and how it went, sum it up per skill, and rank by it:
+//   const recorder = openRecorder('usage.jsonl');          // or an Elasticsearch URL
+//   createServer(catalog, { name, version, usage: { recorder, user: userHash(currentUser(), salt) } });
+//   const summary = await summarizeUsage(['usage.jsonl'], { minReports: 5 });
+//   build({ config: { ...config, analytics: { ...config.analytics, source: 'usage.jsonl' } } });
+export {
+  openRecorder,
+  defaultUsageDir,
+  FileRecorder,
+  ElasticsearchRecorder,
+  makeEvent,
+  userHash,
+  currentUser,
+  usageSalt,
+  parseEventLine,
+  parseEventLines,
+  readEventFile,
+  summarizeUsage,
+  UsageTally,
+  DEFAULT_MIN_REPORTS,
+  type UsageRecorder,
+  type UsageSummary,
+  type SkillUsage,
+  type UpdateCandidate,
+  type SummarizeOptions,
+  type SkippedLine,
+} from './usage/index.ts';
+export { withOutcomes, combinedConfidence, breakTiesByUse } from './route/usage.ts';
+export { UsageEvent, UsageFigures, Outcome, USAGE_VERSION, MAX_NOTE } from './model/usage.ts';
+export type { UsageOptions } from './mcp/usage.ts';
