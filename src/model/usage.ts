@@ -6,8 +6,10 @@
  */
 import { z } from 'zod';
 
+import { USAGE_VERSION } from './usage-version.ts';
+
 /** Version of the event lines and of the published figures; a reader skips what it does not know. */
-export const USAGE_VERSION = 1;
+export { USAGE_VERSION };
 
 export const OUTCOMES = ['success', 'failure', 'partial'] as const;
 export const Outcome = z.enum(OUTCOMES);
