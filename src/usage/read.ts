@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidInputError } from '../lib/errors.ts';
-import { UsageEvent, USAGE_VERSION } from '../model/usage.ts';
+import { MAX_NOTE, UsageEvent, USAGE_VERSION } from '../model/usage.ts';
 
 /** A line skipped, where, and why. */
 export interface SkippedLine {
@@ -22,6 +22,34 @@ export interface ParsedLines {
   skipped: SkippedLine[];
 }
 
+/** Events as recorders write them: `at` from toISOString, no field the schema lacks. */
+const ISO_UTC = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const COMMON = ['v', 'id', 'at', 'skill', 'version', 'digest', 'client', 'user', 'type'];
+const FIELDS = { load: new Set([...COMMON, 'via']), outcome: new Set([...COMMON, 'outcome', 'stars', 'note']) };
+const VIA = new Set(['view_skill', 'skills/get', 'resources/read', 'best_skill']);
+const OUTCOME = new Set(['success', 'failure', 'partial']);
+const str = (x: unknown, max: number, min = 0): boolean => typeof x === 'string' && x.length >= min && x.length <= max;
+const optStr = (x: unknown, max: number): boolean => x === undefined || str(x, max);
+
+/**
+ * The fast path: true only for events the zod schema (UsageEvent) accepts unchanged — a subset
+ * of them, those written the way recorders write them. Anything else goes to the schema, which
+ * decides and says why. (Checking a million lines with the schema alone takes most of a summary's time.)
+ */
+function isPlainEvent(e: Record<string, unknown>): boolean {
+  const fields = e.type === 'load' ? FIELDS.load : e.type === 'outcome' ? FIELDS.outcome : undefined;
+  if (!fields) return false;
+  for (const key in e) if (!fields.has(key)) return false;
+  if (e.v !== USAGE_VERSION || !str(e.id, 64, 1) || typeof e.at !== 'string' || !ISO_UTC.test(e.at)) return false;
+  if (!str(e.skill, 300, 1) || !optStr(e.version, 100) || !optStr(e.digest, 100)) return false;
+  if (!optStr(e.client, 200) || !optStr(e.user, 128)) return false;
+  if (e.type === 'load') return VIA.has(e.via as string);
+  const stars = e.stars;
+  if (stars !== undefined && !(Number.isInteger(stars) && (stars as number) >= 1 && (stars as number) <= 5))
+    return false;
+  return OUTCOME.has(e.outcome as string) && optStr(e.note, MAX_NOTE);
+}
+
 /** One line → an event, or why it is not one. */
 export function parseEventLine(line: string): UsageEvent | string {
   let value: unknown;
@@ -30,6 +58,13 @@ export function parseEventLine(line: string): UsageEvent | string {
   } catch {
     return 'not JSON';
   }
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    isPlainEvent(value as Record<string, unknown>)
+  )
+    return value as UsageEvent;
   if (typeof value === 'object' && value !== null && (value as { v?: unknown }).v !== USAGE_VERSION)
     return `unknown event version ${JSON.stringify((value as { v?: unknown }).v)} (this skillpress reads ${USAGE_VERSION})`;
   const parsed = UsageEvent.safeParse(value);

@@ -104,3 +104,27 @@ describe('usage files and their summary', () => {
     expect((await summarizeUsage([path.dirname(file)])).skills.pdf!.usage_count).toBe(2);
   });
 });
+
+describe('the fast path of reading events agrees with the schema', () => {
+  const good = { v: 1, id: 'x', at: '2026-01-01T00:00:00.000Z', skill: 'pdf', type: 'outcome', outcome: 'success' };
+  const cases: Array<[string, object]> = [
+    ['valid', good],
+    ['stars 0', { ...good, stars: 0 }],
+    ['stars 2.5', { ...good, stars: 2.5 }],
+    ['stars "3"', { ...good, stars: '3' }],
+    ['month 13', { ...good, at: '2026-13-01T00:00:00.000Z' }],
+    ['an offset', { ...good, at: '2026-01-01T00:00:00+02:00' }],
+    ['an extra field', { ...good, request: 'secret' }],
+    ['empty skill', { ...good, skill: '' }],
+    ['load without via', { ...good, type: 'load' }],
+    ['note too long', { ...good, note: 'x'.repeat(501) }],
+  ];
+  it.each(cases)('%s', async (_label, event) => {
+    const { parseEventLine } = await import('../../src/usage/read.ts');
+    const { UsageEvent } = await import('../../src/model/usage.ts');
+    const schema = UsageEvent.safeParse(event);
+    const read = parseEventLine(JSON.stringify(event));
+    expect(typeof read !== 'string').toBe(schema.success);
+    if (schema.success) expect(read).toEqual(schema.data);
+  });
+});
