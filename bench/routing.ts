@@ -46,6 +46,7 @@ import {
   RULE,
   ruleJudge,
   strength,
+  withOutcomes,
   type Retrieval,
 } from '../src/route/index.ts';
 import type { SkillVectors } from '../src/semantic/skill-vectors.ts';
@@ -271,6 +272,7 @@ async function main(): Promise<void> {
   const searchRows: string[] = [];
   const bestRows: string[] = [];
   const candidateRows: string[] = [];
+  const outcomeRows: string[] = [];
   const dump: unknown[] = [];
   const all: Outcome[] = [];
   for (const set of chosen) {
@@ -281,6 +283,7 @@ async function main(): Promise<void> {
     }
     const outcomes = await runSet(set);
     all.push(...outcomes);
+    outcomeRows.push(outcomeEffect(set, outcomes));
     for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
       const [search, rule, model, candidates] = report(
         set,
@@ -319,8 +322,40 @@ async function main(): Promise<void> {
   );
   console.log('|---|---|---|---:|---:|---:|---:|');
   console.log(bestRows.join('\n'));
+  console.log(
+    "\nbest_skill's rule with usage figures (src/route/usage.ts): outcomes simulated from the dev split's labels (the rule's pick reported a success when right, a failure when wrong), applied to the test split:\n",
+  );
+  console.log(
+    '| set | skills with a success rate | right, without → with | wrong skill, without → with | picks unchanged without figures |',
+  );
+  console.log('|---|---:|---:|---:|---:|');
+  console.log(outcomeRows.join('\n'));
   if (args.values.dump) writeFileSync(args.values.dump, JSON.stringify(dump, null, 1));
   if (args.values.calibrate) calibrate(all.filter((o) => o.request.split === 'dev'));
+}
+
+/**
+ * What success rates do to the rule: each dev request the rule answered reports a success for
+ * its pick when a right one, else a failure; the success rates (every report counts) then
+ * re-rank the test split's candidates. Without figures the picks must be exactly the same.
+ */
+function outcomeEffect(set: RoutingSet, outcomes: Outcome[]): string {
+  const tally = new Map<string, { ok: number; n: number }>();
+  for (const o of outcomes.filter((x) => x.request.split === 'dev' && x.rule !== undefined)) {
+    const t = tally.get(o.rule!) ?? { ok: 0, n: 0 };
+    t.n++;
+    if (o.request.expect.includes(o.rule!)) t.ok++;
+    tally.set(o.rule!, t);
+  }
+  const rate = (id: string): number | undefined => {
+    const t = tally.get(id);
+    return t ? t.ok / t.n : undefined;
+  };
+  const test = outcomes.filter((o) => o.request.split === 'test');
+  const without = judged(test, (o) => o.rule);
+  const withRates = judged(test, (o) => ruleJudge(withOutcomes(o.retrieval, rate)).id);
+  const unchanged = test.filter((o) => ruleJudge(withOutcomes(o.retrieval, () => undefined)).id === o.rule).length;
+  return `| ${set.name} | ${tally.size} | ${pct(without.right, test.length)} → ${pct(withRates.right, test.length)} | ${pct(without.wrong, test.length)} → ${pct(withRates.wrong, test.length)} | ${unchanged}/${test.length} |`;
 }
 
 /** Meaning weights tried by --calibrate. */
