@@ -78,12 +78,6 @@ export async function serve(options: ServeOptions): Promise<void> {
   setTimeout(catalog, WARM_UP_MS);
 
   const usage = options.usage ? await openUsage(options, log) : undefined;
-  // A client that stops us with a signal: what is still queued goes to the spool, for the next server.
-  const onSignal = (): void => {
-    usage?.recorder.closeSync();
-    process.exit(0);
-  };
-  if (usage) for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, onSignal);
   const servers = new Set<McpServer>();
   serveStdio(
     () => {
@@ -149,6 +143,12 @@ async function openUsage(options: ServeOptions, log: (message: string) => void):
   const recorder = openRecorder(options.usage!, { dir, log, index: options.usageIndex });
   const salt = usageSalt(path.join(dir, 'salt'), options.usageSalt);
   log(`recording usage to ${recorder.target} (loads and outcomes; no request text)`);
+  // A client that stops us with a signal: what is still queued goes to the spool, for the next server.
+  const onSignal = (): void => {
+    recorder.closeSync();
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, onSignal);
   return { recorder, user: userHash(currentUser(), salt) };
 }
 
