@@ -339,6 +339,9 @@ async function main(): Promise<void> {
  * its pick when a right one, else a failure; the success rates (every report counts) then
  * re-rank the test split's candidates. Without figures the picks must be exactly the same.
  */
+/** Reports a skill needs for a success rate in the simulation (the dev split is small: 2 rather than the default 5). */
+const SIMULATED_MIN_REPORTS = Number(process.env.SIMULATED_MIN_REPORTS ?? 2);
+
 function outcomeEffect(set: RoutingSet, outcomes: Outcome[]): string {
   const tally = new Map<string, { ok: number; n: number }>();
   for (const o of outcomes.filter((x) => x.request.split === 'dev' && x.rule !== undefined)) {
@@ -347,15 +350,17 @@ function outcomeEffect(set: RoutingSet, outcomes: Outcome[]): string {
     if (o.request.expect.includes(o.rule!)) t.ok++;
     tally.set(o.rule!, t);
   }
+  // As a build publishes them: no rate below a minimum of reports (analytics.min_reports).
   const rate = (id: string): number | undefined => {
     const t = tally.get(id);
-    return t ? t.ok / t.n : undefined;
+    return t && t.n >= SIMULATED_MIN_REPORTS ? t.ok / t.n : undefined;
   };
   const test = outcomes.filter((o) => o.request.split === 'test');
   const without = judged(test, (o) => o.rule);
   const withRates = judged(test, (o) => ruleJudge(withOutcomes(o.retrieval, rate)).id);
   const unchanged = test.filter((o) => ruleJudge(withOutcomes(o.retrieval, () => undefined)).id === o.rule).length;
-  return `| ${set.name} | ${tally.size} | ${pct(without.right, test.length)} → ${pct(withRates.right, test.length)} | ${pct(without.wrong, test.length)} → ${pct(withRates.wrong, test.length)} | ${unchanged}/${test.length} |`;
+  const rated = [...tally.values()].filter((t) => t.n >= SIMULATED_MIN_REPORTS).length;
+  return `| ${set.name} | ${rated} | ${pct(without.right, test.length)} → ${pct(withRates.right, test.length)} | ${pct(without.wrong, test.length)} → ${pct(withRates.wrong, test.length)} | ${unchanged}/${test.length} |`;
 }
 
 /** Meaning weights tried by --calibrate. */
