@@ -18,7 +18,7 @@ export {
   withOutcomes,
   CONFIDENCE_BLEND,
   NEAR_TIE,
-  OUTCOME_WEIGHT,
+  OUTCOME_PENALTY,
   type SuccessRateOf,
 } from './usage.ts';
 export { modelPrompt, oneLine, parseModelAnswer, replyText, type ModelPrompt } from './model.ts';

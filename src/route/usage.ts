@@ -3,10 +3,12 @@
  * itself, and any change to how it is made, stays separate):
  *
  * - `withOutcomes`: best_skill's candidates are re-ranked by their success rate in use (seed
- *   004's confidence): each score is multiplied by 1 + OUTCOME_WEIGHT·(2·rate − 1), between
- *   0.85 for a skill that always fails and 1.15 for one that always works. A close call goes
- *   to the skill that works; a clear lead is kept. Skills without a published rate (too few
- *   reports, or no figures) keep their score: with no outcomes the ranking is unchanged.
+ *   004's confidence): each score is multiplied by 1 − OUTCOME_PENALTY·(1 − rate), from 0.7 for
+ *   a skill that always fails to 1 for one that always works. A close call goes to the skill
+ *   that works; a clear lead is kept. Only failures move a score: a skill that works does not
+ *   raise its own score, which would shrink the lead of a better match above it and make the
+ *   rule say none (measured: bench:routing). Skills without a published rate (too few reports,
+ *   or no figures) keep their score: with no outcomes the ranking is unchanged.
  * - `combinedConfidence`: the answer's confidence blends the match's evidence with the chosen
  *   skill's success rate, CONFIDENCE_BLEND of it.
  * - `breakTiesByUse`: skills_search's results that score within NEAR_TIE of each other are put
@@ -16,8 +18,8 @@
  */
 import type { Retrieval } from './retrieve.ts';
 
-/** How far a success rate moves a candidate's score (±15% at a rate of 0 or 1). */
-export const OUTCOME_WEIGHT = 0.15;
+/** How much of a candidate's score a success rate of 0 takes away (30%; none at a rate of 1). */
+export const OUTCOME_PENALTY = 0.3;
 /** Share of the answer's confidence that is the chosen skill's success rate. */
 export const CONFIDENCE_BLEND = 0.25;
 /** Scores within this share of each other are a near tie for skills_search. */
@@ -32,7 +34,7 @@ export function withOutcomes(retrieval: Retrieval, successRate: SuccessRateOf): 
     const rate = successRate(c.id);
     if (rate === undefined) return c;
     changed = true;
-    const factor = 1 + OUTCOME_WEIGHT * (2 * rate - 1);
+    const factor = 1 - OUTCOME_PENALTY * (1 - rate);
     // A score below zero (far in meaning) moves the same way: toward zero for a skill that works.
     return { ...c, score: c.score >= 0 ? c.score * factor : c.score / factor };
   });
