@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { z } from 'zod';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI, NODE, ROOT, fixtureFeed, type FixtureFeed } from '../mcp/helpers.ts';
@@ -45,6 +46,10 @@ describe('skillpress mcp --usage <file>', () => {
       });
       expect(best.structuredContent).toMatchObject({ skill: { name: 'trino-debug' } });
       await client.readResource({ uri: 'skill://expense-policy/SKILL.md' });
+      await client.request(
+        { method: 'skills/get', params: { uri: 'skill://expense-policy/SKILL.md' } },
+        z.looseObject({ skill: z.looseObject({}) }),
+      );
       const ok = await client.callTool({
         name: 'report_skill_outcome',
         arguments: { name: 'trino-debug', outcome: 'success', stars: 4, note: 'worked' },
@@ -82,6 +87,7 @@ describe('skillpress mcp --usage <file>', () => {
       ['load', 'pdf-processing', 'view_skill'],
       ['load', 'trino-debug', 'best_skill'],
       ['load', 'expense-policy', 'resources/read'],
+      ['load', 'expense-policy', 'skills/get'],
       ['outcome', 'trino-debug', 'success'],
     ]);
     const first = events[0]!;
