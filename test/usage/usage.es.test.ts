@@ -110,6 +110,8 @@ describe.skipIf(!ES_URL)('Elasticsearch stopped while the server runs', () => {
   beforeAll(async () => {
     tmp = await fixtureFeed();
     await startElasticsearch({ port: OWN_PORT, dir: OWN_DIR });
+    // The node keeps its data between runs: start from no events.
+    await fetch(`${url}/${index}`, { method: 'DELETE' });
   }, 240_000);
   afterAll(async () => {
     await stopElasticsearch({ port: OWN_PORT, dir: OWN_DIR }).catch(() => undefined);
