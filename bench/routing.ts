@@ -46,6 +46,7 @@ import {
   RULE,
   ruleJudge,
   strength,
+  withOutcomes,
   type Retrieval,
 } from '../src/route/index.ts';
 import type { SkillVectors } from '../src/semantic/skill-vectors.ts';
@@ -272,6 +273,7 @@ async function main(): Promise<void> {
   const searchRows: string[] = [];
   const bestRows: string[] = [];
   const candidateRows: string[] = [];
+  const outcomeRows: string[] = [];
   const dump: unknown[] = [];
   const all: Outcome[] = [];
   for (const set of chosen) {
@@ -282,6 +284,7 @@ async function main(): Promise<void> {
     }
     const outcomes = await runSet(set);
     all.push(...outcomes);
+    outcomeRows.push(outcomeEffect(set, outcomes, 'dev', 'test'), outcomeEffect(set, outcomes, 'all', 'all'));
     for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split]) {
       const [search, rule, model, candidates] = report(
         set,
@@ -320,8 +323,52 @@ async function main(): Promise<void> {
   );
   console.log('|---|---|---|---:|---:|---:|---:|');
   console.log(bestRows.join('\n'));
+  console.log(
+    "\nbest_skill's rule with usage figures (src/route/usage.ts): outcomes simulated from the sets' labels (the rule's pick reported a success when right, a failure when wrong), the success rates applied to the held-out split (dev → test) and to the same requests asked again (all → all):\n",
+  );
+  console.log(
+    '| set | outcomes → judged | skills with a success rate | right, without → with | wrong skill, without → with | picks unchanged without figures |',
+  );
+  console.log('|---|---|---:|---:|---:|---:|');
+  console.log(outcomeRows.join('\n'));
   if (args.values.dump) writeFileSync(args.values.dump, JSON.stringify(dump, null, 1));
   if (args.values.calibrate) calibrate(all.filter((o) => o.request.split === 'dev'));
+}
+
+/**
+ * What success rates do to the rule: each dev request the rule answered reports a success for
+ * its pick when a right one, else a failure; the success rates (every report counts) then
+ * re-rank the test split's candidates. Without figures the picks must be exactly the same.
+ */
+/**
+ * Reports a skill needs for a success rate in the simulation: 1, since a set asks for each skill
+ * only once or twice (a build's default is 5).
+ */
+const SIMULATED_MIN_REPORTS = 1;
+
+/**
+ * `from` → `to`: the outcomes of the `from` requests give the rates, the `to` requests are judged
+ * with them. dev → test: held out; all → all: the same requests asked again (users repeat themselves).
+ */
+function outcomeEffect(set: RoutingSet, outcomes: Outcome[], from: 'dev' | 'all', to: 'test' | 'all'): string {
+  const tally = new Map<string, { ok: number; n: number }>();
+  for (const o of outcomes.filter((x) => (from === 'all' || x.request.split === from) && x.rule !== undefined)) {
+    const t = tally.get(o.rule!) ?? { ok: 0, n: 0 };
+    t.n++;
+    if (o.request.expect.includes(o.rule!)) t.ok++;
+    tally.set(o.rule!, t);
+  }
+  // As a build publishes them: no rate below a minimum of reports (analytics.min_reports).
+  const rate = (id: string): number | undefined => {
+    const t = tally.get(id);
+    return t && t.n >= SIMULATED_MIN_REPORTS ? t.ok / t.n : undefined;
+  };
+  const test = outcomes.filter((o) => to === 'all' || o.request.split === to);
+  const without = judged(test, (o) => o.rule);
+  const withRates = judged(test, (o) => ruleJudge(withOutcomes(o.retrieval, rate)).id);
+  const unchanged = test.filter((o) => ruleJudge(withOutcomes(o.retrieval, () => undefined)).id === o.rule).length;
+  const rated = [...tally.values()].filter((t) => t.n >= SIMULATED_MIN_REPORTS).length;
+  return `| ${set.name} | ${from} → ${to} | ${rated} | ${pct(without.right, test.length)} → ${pct(withRates.right, test.length)} | ${pct(without.wrong, test.length)} → ${pct(withRates.wrong, test.length)} | ${unchanged}/${test.length} |`;
 }
 
 /** Meaning weights tried by --calibrate. */

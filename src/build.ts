@@ -38,6 +38,8 @@ import { normalizeBase } from './site/urls.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
 import type { IngestResult } from './emit/elasticsearch/ingest.ts';
+import type { Figures, UsageSummary } from './usage/summarize.ts';
+import { USAGE_VERSION } from './model/usage.ts';
 
 /** A config object as a caller may write it: any field left out takes its default. */
 export type SkillpressConfigInput = z.input<typeof SkillpressConfig>;
@@ -155,6 +157,8 @@ export interface BuildResult {
   catalogDir?: string;
   /** Set when `elasticsearch` was given. */
   elasticsearch?: BuildElasticsearch;
+  /** What the usage events (`analytics.source`) added up to, when there are any. */
+  usage?: UsageReport;
   /** The site build: pages, and how many skills were rendered or came from the cache. */
   site?: SiteResult;
   reused: BuildReuse;
@@ -250,6 +254,7 @@ async function buildWith(
   const { cwd, skillsRoot, skillsDir, configFile } = where;
   const { catalog, local, duplicates } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   refuseEmpty(catalog, skillsRoot);
+  const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, cwd, log));
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
   await tokens.save();
@@ -282,6 +287,7 @@ async function buildWith(
     changes: feed.changes,
     ...(catalogView ? { catalogDir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
     ...(elasticsearch !== undefined ? { elasticsearch } : {}),
+    ...(usage ? { usage } : {}),
     ...(site ? { site } : {}),
     reused: { tokens: { counted: tokens.counted, reused: tokens.reused }, archives: feed.archives },
     stages,
@@ -312,6 +318,70 @@ async function buildConfig(
   });
   log(describeConfig(found, options.skills));
   return { config: found.config, skillsRoot: options.skills ?? found.skills, configFile: found.file ?? null };
+}
+
+/** What `build --json` says of the usage events it read. */
+export interface UsageReport {
+  sources: string[];
+  events: number;
+  /** Lines that were not events (the first ones listed, with their line numbers). */
+  skipped: UsageSummary['skipped'];
+  /** Skills given figures. */
+  skills: number;
+  /** Events for skills this catalog does not have: counted, not published. */
+  unknown: Record<string, number>;
+  /** Failing skills, the lowest success rate first (at most 10). */
+  updateCandidates: UsageSummary['update_candidates'];
+}
+
+/**
+ * Reads `analytics.source` (if set) and gives this registry's skills their figures. Imported
+ * skills keep their peer's (never merged with ours). A source that cannot be read stops the
+ * build: a catalog published without its figures would say "never used" of every skill.
+ */
+async function applyUsage(
+  catalog: Catalog,
+  local: Catalog,
+  config: SkillpressConfig,
+  cwd: string,
+  log: (line: string) => void,
+): Promise<UsageReport | undefined> {
+  const { source, index, min_reports } = config.analytics;
+  if (source === undefined) return undefined;
+  const sources = (typeof source === 'string' ? [source] : source).map((s) => resolveLocation(cwd, s));
+  const { summarizeUsage } = await import('./usage/index.ts');
+  const known = new Set(catalog.skills.map((s) => s.id));
+  const summary = await summarizeUsage(sources, { known, index, minReports: min_reports });
+  let given = 0;
+  // The site's catalog and Elasticsearch's (local) may hold separate objects of one skill.
+  for (const skill of new Set([...catalog.skills, ...local.skills])) {
+    const figures = summary.skills[skill.id];
+    if (!figures || skill.registry !== config.registry.name) continue;
+    // Per-version figures stay in the summary (usage.json); the feed publishes the totals.
+    const total: Partial<typeof figures> = { ...figures };
+    delete total.versions;
+    skill.usage = { usage_version: USAGE_VERSION, registry: config.registry.name, ...(total as Figures) };
+    if (skill.id in summary.skills && catalog.skills.includes(skill)) given++;
+  }
+  const unknown = Object.keys(summary.unknown).length;
+  log(
+    `usage: ${summary.events} event(s), figures for ${given} skill(s)` +
+      (unknown ? `; ${unknown} skill(s) not in the catalog (not published)` : '') +
+      (summary.skipped.count ? `; ${summary.skipped.count} line(s) skipped (first: ${describeSkipped(summary)})` : ''),
+  );
+  return {
+    sources,
+    events: summary.events,
+    skipped: summary.skipped,
+    skills: given,
+    unknown: summary.unknown,
+    updateCandidates: summary.update_candidates.slice(0, 10),
+  };
+}
+
+function describeSkipped(summary: UsageSummary): string {
+  const first = summary.skipped.lines[0];
+  return first ? `${first.source}:${first.line}: ${first.reason}` : 'none listed';
 }
 
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */

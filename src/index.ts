@@ -179,3 +179,19 @@ export {
 // every command finds skillpress.json (from the skills folder up to the repository root).
 export { init, type InitOptions, type InitResult } from './init/index.ts';
 export { findConfig, CONFIG_FILE, type FoundConfig, type FindConfigOptions } from './config/load.ts';
+
+// Usage, ratings and success rates (opt-in; docs/usage.md): record what agents load and how it
+// went, and sum it up per skill for the build to publish and rank by.
+export {
+  openRecorder,
+  summarizeUsage,
+  DEFAULT_MIN_REPORTS,
+  type UsageRecorder,
+  type UsageSummary,
+  type SkillUsage,
+  type UpdateCandidate,
+  type SummarizeOptions,
+  type SkippedLine,
+} from './usage/index.ts';
+export { UsageEvent, UsageFigures, Outcome, USAGE_VERSION, MAX_NOTE } from './model/usage.ts';
+export type { UsageOptions } from './mcp/usage.ts';

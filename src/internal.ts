@@ -46,3 +46,20 @@ export { checkOrigins, type OriginCheck } from './federate/origin.ts';
 export { findSkillsAndConfig, type SkillsAndConfig } from './config/load.ts';
 export { pagesWorkflow, WORKFLOW_PATH } from './init/workflow.ts';
 export { nearNames, didYouMean } from './lib/near-names.ts';
+
+// Usage: the recorders and event helpers `skillpress mcp --usage` is made of, and the ranking
+// steps that use a skill's outcomes.
+export {
+  defaultUsageDir,
+  FileRecorder,
+  ElasticsearchRecorder,
+  makeEvent,
+  userHash,
+  currentUser,
+  usageSalt,
+  parseEventLine,
+  parseEventLines,
+  readEventFile,
+  UsageTally,
+} from './usage/index.ts';
+export { withOutcomes, combinedConfidence, breakTiesByUse } from './route/usage.ts';

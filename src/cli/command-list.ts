@@ -67,4 +67,9 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: "copy one skill from a feed or .well-known/agent-skills site into an agent's skills folder",
     load: async () => (await import('./commands/install.ts')).install,
   },
+  {
+    name: 'usage',
+    summary: 'add usage events up per skill: uses, outcomes, success rate, rating; failing skills first',
+    load: async () => (await import('./commands/usage.ts')).usage,
+  },
 ];

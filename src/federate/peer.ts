@@ -14,6 +14,7 @@
  * publishes as its own is attributed to the peer; one it re-exports keeps its origin and gains
  * the route it came by (`via`). One that comes back to us (a cycle) is not imported.
  */
+import { USAGE_VERSION } from '../model/usage.ts';
 import { MAX_VIA, type FeedSkill } from '../model/feed.ts';
 import type { PeerConfig } from '../model/config.ts';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
@@ -205,7 +206,7 @@ async function importSkill(
   if (fm.registry.visibility !== 'public')
     throw reject('not-public', `visibility is "${fm.registry.visibility}"; only public skills are imported`);
 
-  return assembleSkill({
+  const skill = assembleSkill({
     parsed,
     frontMatter: fm,
     files,
@@ -222,6 +223,10 @@ async function importSkill(
     health: feedSkill.summary.health,
     updated_at: feedSkill.card.updated_at,
   });
+  // The peer's published figures stay the peer's (attributed by their registry), never merged with ours.
+  const usage = feedSkill.card.usage;
+  if (usage?.usage_version === USAGE_VERSION) skill.usage = usage;
+  return skill;
 }
 
 /**

@@ -13,6 +13,7 @@ import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 import { checkSchema, parseJson } from '../lib/json.ts';
+import { USAGE_VERSION } from '../model/usage.ts';
 import type { SkillVectors } from '../semantic/skill-vectors.ts';
 import { errorMessage } from '../lib/errors.ts';
 import { nearNames } from '../lib/near-names.ts';
@@ -23,7 +24,11 @@ const SKILL_CACHE_SIZE = 256;
 export type CatalogCard = Pick<
   Card,
   'id' | 'name' | 'description' | 'tags' | 'domain' | 'version' | 'registry' | 'updated_at' | 'tokens'
->;
+> & {
+  /** From the card's usage figures (a version this server reads): what ranking uses of them. */
+  uses?: number;
+  success_rate?: number;
+};
 
 /** A skill or file the agent named that is not in the feed; the message says what to do next. */
 export class NotFoundError extends Error {}
@@ -57,6 +62,8 @@ export class FeedCatalog {
   #skillSlots = new Map<string, number>();
   #skillUrls: string[];
   #skillDigests: Buffer;
+  /** Each skill's content digest (the card's `digest`), 32 raw bytes per slot: usage events name what was used. */
+  #contentDigests: Buffer;
   #skills = new Map<string, Promise<FeedSkill>>();
   #body: Promise<void> | undefined;
   #meaning: Promise<SkillVectors> | undefined;
@@ -74,10 +81,12 @@ export class FeedCatalog {
     }
     this.#skillUrls = new Array<string>(index.skills.length);
     this.#skillDigests = Buffer.alloc(index.skills.length * 32);
+    this.#contentDigests = Buffer.alloc(index.skills.length * 32);
     index.skills.forEach((ref, slot) => {
       this.#skillSlots.set(ref.id, slot);
       this.#skillUrls[slot] = ref.url;
       this.#skillDigests.write(ref.sha256, slot * 32, 32, 'hex');
+      this.#contentDigests.write(ref.digest.slice('sha256:'.length), slot * 32, 32, 'hex');
     });
     this.#bodyPart = part(index, 'search_body', BODY_INDEX_FILE);
   }
@@ -109,6 +118,12 @@ export class FeedCatalog {
       throw new NotFoundError(`Skill "${name}" not found.${hint} Use skills_search to find the correct name.`);
     }
     return card;
+  }
+
+  /** The skill's content digest (`sha256:<hex>`), as its card gives it. */
+  digest(card: CatalogCard): string | undefined {
+    const slot = this.#skillSlots.get(card.id);
+    return slot === undefined ? undefined : `sha256:${this.#contentDigests.toString('hex', slot * 32, slot * 32 + 32)}`;
   }
 
   /** The full skill (level 2 and 3), read on demand and checked against the index's digest. */
@@ -229,6 +244,10 @@ function compactCards(text: string): CatalogCard[] {
     };
     if (c.domain !== undefined) card.domain = c.domain;
     if (c.version !== undefined) card.version = c.version;
+    if (c.usage?.usage_version === USAGE_VERSION) {
+      card.uses = c.usage.usage_count;
+      if (c.usage.success_rate !== undefined) card.success_rate = c.usage.success_rate;
+    }
     out[i] = card;
   }
   return out;

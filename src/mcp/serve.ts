@@ -15,6 +15,7 @@ import { releaseMemory } from './memory.ts';
 import { CATALOG_PATH, FEED_PATH } from '../lib/layout.ts';
 import { LineTransport } from './transport.ts';
 import { errorMessage } from '../lib/errors.ts';
+import type { UsageOptions } from './usage.ts';
 
 /**
  * The feed loads once the client's opening requests (initialize, then tools/list or whatever
@@ -36,6 +37,12 @@ export interface ServeOptions {
   /** Where a URL feed is cached, so the server starts offline (default: none; the CLI passes `--cache-dir` or `~/.cache/skillpress/feeds`). */
   cacheDir?: string;
   log?: (message: string) => void;
+  /** Record loads and outcomes: a JSON Lines file, or an Elasticsearch URL (docs/usage.md). */
+  usage?: string;
+  /** Salt of the user's hash (SKILLPRESS_USAGE_SALT wins; default: one kept in the usage folder). */
+  usageSalt?: string;
+  /** The usage index on Elasticsearch (default `agent_skill_usage`). */
+  usageIndex?: string;
 }
 
 /**
@@ -83,6 +90,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   };
   setTimeout(catalog, WARM_UP_MS);
 
+  const usage = options.usage ? await openUsage(options, log) : undefined;
   const servers = new Set<McpServer>();
   serveStdio(
     () => {
@@ -92,6 +100,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         pageSize: options.pageSize,
         judgeTimeoutMs: options.judgeTimeoutMs,
         log,
+        ...(usage ? { usage } : {}),
       });
       servers.add(server);
       const previous = server.server.onclose;
@@ -136,7 +145,24 @@ export async function serve(options: ServeOptions): Promise<void> {
       : pollRemote(store, options.pollSeconds ?? 300, reload, log);
   await transport.closed;
   if (timer) clearInterval(timer);
+  await usage?.recorder.close();
   if (fatal) throw fatal;
+}
+
+/** The recorder and the user's hash for `--usage` (loaded only then). */
+async function openUsage(options: ServeOptions, log: (message: string) => void): Promise<UsageOptions> {
+  const { openRecorder, defaultUsageDir, usageSalt, userHash, currentUser } = await import('../usage/index.ts');
+  const dir = defaultUsageDir();
+  const recorder = openRecorder(options.usage!, { dir, log, index: options.usageIndex });
+  const salt = usageSalt(path.join(dir, 'salt'), options.usageSalt);
+  log(`recording usage to ${recorder.target} (loads and outcomes; no request text)`);
+  // A client that stops us with a signal: what is still queued goes to the spool, for the next server.
+  const onSignal = (): void => {
+    recorder.closeSync();
+    process.exit(0);
+  };
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, onSignal);
+  return { recorder, user: userHash(currentUser(), salt) };
 }
 
 /** Reads the body index, then embeds the skills (best_skill's ranking by meaning); failures are logged, and retried on first use. */

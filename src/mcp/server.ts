@@ -9,6 +9,7 @@ import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { registerPrompts } from './prompts.ts';
 import { feedSkillSource } from './skills-source.ts';
 import { JUDGE_TIMEOUT_MS, registerTools, type CatalogRef, type JudgeState } from './tools/index.ts';
+import { usageHook, type UsageOptions } from './usage.ts';
 
 /**
  * What every agent reads before asking anything. It does not name skills: agents discover them
@@ -29,6 +30,8 @@ export interface ServerOptions {
   /** How long best_skill waits for the client's model before the rule decides (default 20 s). */
   judgeTimeoutMs?: number;
   log?: (message: string) => void;
+  /** Record loads and outcomes (and list `report_skill_outcome`); off by default. */
+  usage?: UsageOptions;
 }
 
 /**
@@ -59,10 +62,12 @@ export function createServer(catalog: CatalogRef, options: ServerOptions): McpSe
     },
   );
   const log = options.log ?? (() => {});
-  registerTools(server, catalog, { state: judgeState, timeoutMs: options.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS, log });
+  const usage = options.usage ? usageHook(server, options.usage) : undefined;
+  const judge = { state: judgeState, timeoutMs: options.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS, log };
+  registerTools(server, catalog, judge, usage);
   registerPrompts(server, catalog);
   new SkillsExtension({
-    source: feedSkillSource(catalog, options.pageSize),
+    source: feedSkillSource(catalog, options.pageSize, usage),
     onWarning: (w) => log(`skills: ${w.path}: ${w.message}`),
   }).attach(server);
   return server;

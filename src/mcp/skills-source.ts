@@ -13,6 +13,7 @@ import type { CatalogCard } from './catalog.ts';
 import { UnsafePathError } from '../lib/errors.ts';
 import type { CatalogRef } from './tools/shared.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
+import type { UsageHook } from './usage.ts';
 import { parseSkillUri, skillFileUri, skillPathSegments, skillRootUri } from './uris.ts';
 
 /** skills/list and directory cursors hold the URI of the last entry served. */
@@ -28,19 +29,22 @@ type Entry = {
 };
 type DirectoryChild = { uri: string; name: string; mimeType: string; size?: number };
 
-export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE): SkillSource {
-  return new FeedSkillSource(catalog, pageSize);
+/** With `usage`, skills/get and reading a SKILL.md are recorded as loads. */
+export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE, usage?: UsageHook): SkillSource {
+  return new FeedSkillSource(catalog, pageSize, usage);
 }
 
 class FeedSkillSource implements SkillSource {
   readonly #catalog: CatalogRef;
   readonly #pageSize: number;
+  readonly #usage: UsageHook | undefined;
   /** Cards in URI order (the order SEP-2640 pages in), per snapshot. */
   #ordered: { version: string; cards: CatalogCard[] } | undefined;
 
-  constructor(catalog: CatalogRef, pageSize: number) {
+  constructor(catalog: CatalogRef, pageSize: number, usage: UsageHook | undefined) {
     this.#catalog = catalog;
     this.#pageSize = pageSize;
+    this.#usage = usage;
   }
 
   async list({ cursor }: { cursor?: string }) {
@@ -58,7 +62,9 @@ class FeedSkillSource implements SkillSource {
   async get(uri: string) {
     const found = await this.#locate(uri);
     if (!found || found.path !== 'SKILL.md') return undefined;
-    return this.#entry(found.card);
+    const entry = await this.#entry(found.card);
+    this.#usage?.load(await this.#catalog(), found.card, 'skills/get');
+    return entry;
   }
 
   async read(uri: string): Promise<SkillReadResult | undefined> {
@@ -68,6 +74,7 @@ class FeedSkillSource implements SkillSource {
     const file = (await c.skill(found.card)).files.find((f) => f.path === found.path);
     if (!file || file.skipped) return undefined;
     const { bytes } = await c.file(found.card, file.path);
+    if (file.path === 'SKILL.md') this.#usage?.load(c, found.card, 'resources/read');
     return file.encoding === 'utf-8'
       ? { text: bytes.toString('utf8'), mimeType: file.mime }
       : { bytes: new Uint8Array(bytes), mimeType: file.mime };

@@ -121,6 +121,32 @@ export const DuplicatesConfig = z.object({
     ),
 });
 
+export const AnalyticsConfig = z.object({
+  source: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe(
+      'Usage events the build publishes figures from: JSON Lines files, folders of `*.jsonl` files, or an Elasticsearch URL (the `index` there). A source that cannot be read stops the build. Absent: no figures.',
+    ),
+  index: z
+    .string()
+    .default('agent_skill_usage')
+    .describe('The usage index, for an Elasticsearch source (and `skillpress mcp --usage <URL>`).'),
+  min_reports: z
+    .number()
+    .int()
+    .positive()
+    .default(5)
+    .describe('Outcome reports a skill needs before its success rate is published (and used in ranking).'),
+  salt: z
+    .string()
+    .min(16)
+    .optional()
+    .describe(
+      "Salt of the users' hashes in usage events (SKILLPRESS_USAGE_SALT wins). Absent: a random one kept in the usage cache folder.",
+    ),
+});
+
 export const SkillpressConfig = z.object({
   registry: z
     .object({
@@ -170,5 +196,8 @@ export const SkillpressConfig = z.object({
     })
     .prefault({})
     .describe('The catalog site.'),
+  analytics: AnalyticsConfig.prefault({}).describe(
+    'Usage figures (uses, outcomes, success rate, rating): where the build reads the events (docs/usage.md).',
+  ),
 });
 export type SkillpressConfig = z.infer<typeof SkillpressConfig>;

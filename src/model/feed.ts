@@ -21,6 +21,7 @@
  */
 import { z } from 'zod';
 import { Encoding, Health, HealthStatus } from './skill.ts';
+import { UsageFigures } from './usage.ts';
 
 export const FEED_VERSION = '1';
 
@@ -71,6 +72,9 @@ export const Card = z
     updated_at: z.string().describe('When a file of the skill last changed (ISO 8601; capped by SOURCE_DATE_EPOCH).'),
     digest: Digest.describe("Content digest over every stored file's path and sha256."),
     tokens: z.number().int().nonnegative().describe('Tokens of SKILL.md (front matter + body).'),
+    usage: UsageFigures.optional().describe(
+      "Uses, outcomes, success rate and rating, when the build read usage events (`analytics.source`); an imported skill's are its peer's, attributed by `usage.registry`.",
+    ),
     links: z
       .object({
         skill: z.string().describe("The skill's JSON: `skills/<id>.json`."),

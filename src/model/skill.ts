@@ -4,6 +4,7 @@
  * and the published JSON Schemas are generated from them, so this file is the contract.
  */
 import { z } from 'zod';
+import { UsageFigures } from './usage.ts';
 
 /** Agent Skills specification: 1–64 chars, lowercase ASCII letters, digits, single hyphens inside. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -135,6 +136,8 @@ export const Skill = z.object({
   source: SkillSource,
   health: Health,
   updated_at: z.string(),
+  /** What agents' use of it adds up to: this registry's figures (`analytics.source`), or an imported skill's peer's. */
+  usage: UsageFigures.optional(),
 });
 export type Skill = z.infer<typeof Skill>;
 

@@ -12,4 +12,13 @@ export {
   type Retrieval,
 } from './retrieve.ts';
 export { accepts, evidenceOf, RULE, RULE_TEXT, ruleJudge, strength, type Evidence, type Judgement } from './rule.ts';
+export {
+  breakTiesByUse,
+  combinedConfidence,
+  withOutcomes,
+  CONFIDENCE_BLEND,
+  NEAR_TIE,
+  OUTCOME_PENALTY,
+  type SuccessRateOf,
+} from './usage.ts';
 export { modelPrompt, oneLine, parseModelAnswer, quotedDescription, replyText, type ModelPrompt } from './model.ts';

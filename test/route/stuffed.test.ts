@@ -51,7 +51,7 @@ async function catalogWith(
   cpSync(path.join(FIXTURES, 'skills'), skills, { recursive: true });
   writeStuffedSkill(skills, vocabulary(skills), kind);
   const out = path.join(dir, kind, 'dist');
-  const result = await build({ skills, out, config: path.join(dir, kind, 'config'), site: false });
+  const result = await build({ skills, out, config: {}, site: false });
   const catalog = await FeedCatalog.load(new DirStore(path.join(out, 'feed/v1')));
   await catalog.loadBodyIndex();
   return { result, catalog, meaning: await catalog.meaningIndex() };

@@ -2,7 +2,7 @@
  * `skillpress build`: parses the flags, reads the environment (ELASTICSEARCH_*, SOURCE_DATE_EPOCH)
  * and the working directory, calls `build()` (src/build.ts) and prints its result.
  */
-import { build as runBuild, type BuildElasticsearch, type BuildResult } from '../../build.ts';
+import { build as runBuild, type BuildElasticsearch, type BuildResult, type UsageReport } from '../../build.ts';
 import { sourceDateEpoch } from '../../config/load.ts';
 import { connectionFromEnv, type ConnectionOptions } from '../../emit/elasticsearch/connection.ts';
 import type { SiteResult } from '../../site/build-site.ts';
@@ -78,6 +78,7 @@ export interface BuildJson {
   catalog_dir?: string;
   elasticsearch?: object;
   site?: SiteJson;
+  usage?: object;
   reused: BuildResult['reused'];
   stages: BuildResult['stages'];
   seconds: number;
@@ -115,6 +116,7 @@ export function buildJson(r: BuildResult): BuildJson {
     ...(r.catalogDir !== undefined ? { catalog_dir: r.catalogDir } : {}),
     ...(r.elasticsearch !== undefined ? { elasticsearch: elasticsearchJson(r.elasticsearch) } : {}),
     ...(r.site ? { site: siteJson(r.site) } : {}),
+    ...(r.usage ? { usage: usageJson(r.usage) } : {}),
     reused: r.reused,
     stages: r.stages,
     seconds: r.seconds,
@@ -127,6 +129,12 @@ function elasticsearchJson(es: BuildElasticsearch): object {
   if (!('notIngested' in es)) return es;
   const { notIngested, ...rest } = es;
   return { ...rest, not_ingested: notIngested };
+}
+
+/** The usage report as `--json` prints it (`update_candidates`). */
+function usageJson(usage: UsageReport): object {
+  const { updateCandidates, ...rest } = usage;
+  return { ...rest, update_candidates: updateCandidates };
 }
 
 function siteJson(site: SiteResult): SiteJson {

@@ -8,7 +8,7 @@ import { EXIT, parse, UsageError, type Command } from '../args.ts';
 
 export const mcp: Command = {
   usage:
-    'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir]',
+    'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir] [--usage <file.jsonl | http(s)://elasticsearch>] [--config dir]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       feed: { type: 'string' },
@@ -17,6 +17,8 @@ export const mcp: Command = {
       'watch-ms': { type: 'string' },
       'judge-timeout-ms': { type: 'string' },
       'cache-dir': { type: 'string' },
+      usage: { type: 'string' },
+      config: { type: 'string' },
     });
     const feed = values.feed ?? positionals[0];
     if (!feed)
@@ -27,6 +29,10 @@ export const mcp: Command = {
     const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
     const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
+    // The config is read only to record usage (its salt and index): a plain server reads none.
+    const analytics = values.usage
+      ? (await (await import('../../config/load.ts')).loadConfig(values.config)).analytics
+      : undefined;
     await serve({
       feed,
       name: 'skillpress',
@@ -36,6 +42,7 @@ export const mcp: Command = {
       watchMs,
       judgeTimeoutMs,
       cacheDir: values['cache-dir'] ?? defaultCacheRoot(process.env, homedir()),
+      ...(values.usage ? { usage: values.usage, usageSalt: analytics?.salt, usageIndex: analytics?.index } : {}),
     });
     return EXIT.ok;
   },

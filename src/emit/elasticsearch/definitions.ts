@@ -68,3 +68,13 @@ export function withoutSemanticText(def: IndexDefinition): IndexDefinition {
   );
   return { ...def, mappings: { ...def.mappings, properties } };
 }
+
+/** The usage events index (`skillpress mcp --usage <URL>`): one document per event, its id the event's. */
+export const USAGE_INDEX = 'agent_skill_usage';
+
+export async function loadUsageIndexDefinition(configDir: string = PACKAGE_CONFIG_DIR): Promise<IndexDefinition> {
+  const [mappings, settings] = await Promise.all(
+    ['usage_mappings.json', 'usage_settings.json'].map((f) => readJson(path.join(configDir, f))),
+  );
+  return { mappings: mappings as IndexDefinition['mappings'], settings: settings! };
+}

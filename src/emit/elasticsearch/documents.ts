@@ -104,9 +104,10 @@ export function skillDocument(skill: Skill): SkillDocument {
     digest: skill.digest,
     file_count: skill.files.length,
     total_size_bytes: skill.files.reduce((n, f) => n + f.size, 0),
-    rating: numberFrom(metadata?.rating),
-    usage_count: numberFrom(metadata?.usage_count),
-    success_rate: numberFrom(metadata?.success_rate),
+    // Measured figures (analytics.source) win over what an author wrote in the front matter.
+    rating: skill.usage ? skill.usage.rating : numberFrom(metadata?.rating),
+    usage_count: skill.usage ? skill.usage.usage_count : numberFrom(metadata?.usage_count),
+    success_rate: skill.usage ? skill.usage.success_rate : numberFrom(metadata?.success_rate),
     semantic_content: [skill.name, skill.description, reg.domain, reg.tags.join(' '), skill.body]
       .filter(Boolean)
       .join('\n\n'),

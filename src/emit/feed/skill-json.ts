@@ -117,6 +117,7 @@ export function skillJson(
     updated_at: skill.updated_at,
     digest: skill.digest,
     tokens: skillMd ? (tokensOf(skillMd, opts.tokens) ?? 0) : 0,
+    ...(skill.usage ? { usage: skill.usage } : {}),
     links: cardLinks(skill.id, opts.withArchive),
   };
   const files: FeedFile[] = skill.files.map((f) => {

@@ -22,11 +22,14 @@ import {
   replyText,
   retrieve,
   ruleJudge,
+  combinedConfidence,
+  withOutcomes,
   type Judgement,
   type Retrieval,
 } from '../../route/index.ts';
-import type { FeedCatalog } from '../catalog.ts';
+import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView } from '../views.ts';
+import type { UsageHook } from '../usage.ts';
 import { CardOut, queryText, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
 
 /** How long the client's model has to answer before the rule decides (default). */
@@ -65,7 +68,12 @@ const CandidateOut = z.object({
   meaning: z.number().optional(),
 });
 
-export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
+export function registerBestSkill(
+  server: McpServer,
+  catalog: CatalogRef,
+  judge: JudgeOptions,
+  usage?: UsageHook,
+): void {
   server.registerTool(
     'best_skill',
     {
@@ -97,14 +105,17 @@ export function registerBestSkill(server: McpServer, catalog: CatalogRef, judge:
       const byWordsAlone = (err: Error): undefined => void judge.log(`best_skill ranks by words alone: ${err.message}`);
       const [, meaning] = await Promise.all([c.loadBodyIndex(), c.meaningIndex().catch(byWordsAlone)]);
       const started = performance.now();
-      const retrieval = retrieve(c.search, args.query, { meaning });
+      // Candidates that keep failing in use lose close calls (src/route/usage.ts).
+      const retrieval = withOutcomes(retrieve(c.search, args.query, { meaning }), (id) => c.card(id)?.success_rate);
       const search_time_ms = Math.round((performance.now() - started) * 1000) / 1000;
       const asked = args.judge === 'auto' && retrieval.candidates.length > 0 && offersSampling(server, ctx);
       const decision = asked
         ? await modelDecision(ctx, retrieval, judge)
         : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
       if ('resultType' in decision) return decision;
-      return answer(c, args.query, retrieval, decision, search_time_ms);
+      const card = decision.id ? c.card(decision.id) : undefined;
+      if (card) usage?.load(c, card, 'best_skill', ctx);
+      return answer(c, args.query, retrieval, withSuccessRate(decision, card), search_time_ms);
     },
   );
 }
@@ -200,6 +211,15 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
     content: [{ type: 'text' as const, text }],
     structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } },
   };
+}
+
+/** A chosen skill's confidence blends the match's evidence with its success rate in use, and says so. */
+function withSuccessRate(decision: Decision, card: CatalogCard | undefined): Decision {
+  const rate = card?.success_rate;
+  if (rate === undefined) return decision;
+  const confidence = combinedConfidence(decision.confidence, rate);
+  const reason = `${decision.reason} Confidence ${confidence} blends that evidence with "${card!.id}"'s success rate in use, ${Math.round(rate * 100)}%.`;
+  return { ...decision, confidence, reason };
 }
 
 /** The closest candidates, for the agent to read one with view_skill if it is what the user asked for. */

@@ -10,17 +10,21 @@ import { registerReadSkillFile } from './read-skill-file.ts';
 import { registerSkillsList } from './skills-list.ts';
 import { registerSkillsSearch } from './skills-search.ts';
 import { registerViewSkill } from './view-skill.ts';
+import { registerReportOutcome } from './report-outcome.ts';
 import type { CatalogRef } from './shared.ts';
+import type { UsageHook } from '../usage.ts';
 
 export type { CatalogRef } from './shared.ts';
 export { UNIVERSAL_TOOLS } from './view-skill.ts';
 export { searchSkills, type SearchResult } from './skills-search.ts';
 export { JUDGE_TIMEOUT_MS, type JudgeOptions, type JudgeState } from './best-skill.ts';
 
-export function registerTools(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
+/** With `usage` (recording on), loads are recorded and `report_skill_outcome` is listed too. */
+export function registerTools(server: McpServer, catalog: CatalogRef, judge: JudgeOptions, usage?: UsageHook): void {
   registerSkillsList(server, catalog);
   registerSkillsSearch(server, catalog);
-  registerViewSkill(server, catalog);
+  registerViewSkill(server, catalog, usage);
   registerReadSkillFile(server, catalog);
-  registerBestSkill(server, catalog, judge);
+  registerBestSkill(server, catalog, judge, usage);
+  if (usage) registerReportOutcome(server, catalog, usage);
 }

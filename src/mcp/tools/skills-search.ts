@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { SearchHit } from '../../search/index.ts';
 import { markdownToText } from '../../search/text.ts';
+import { breakTiesByUse } from '../../route/usage.ts';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView, excerpt } from '../views.ts';
 import { CardOut, limitOf, queryText, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
@@ -71,7 +72,13 @@ export async function searchSkills(
 ): Promise<{ total: number; words: string[]; results: SearchResult[] }> {
   await c.loadBodyIndex();
   const page = c.search.searchPage(q, { mode: 'ranked', limit });
-  const results = await Promise.all(page.hits.map((hit) => result(c, hit)));
+  // Near ties go to the skill used most (src/route/usage.ts); without figures the order is the score's.
+  const hits = breakTiesByUse(
+    page.hits,
+    (hit) => hit.score,
+    (hit) => c.card(hit.id)?.uses ?? 0,
+  );
+  const results = await Promise.all(hits.map((hit) => result(c, hit)));
   return { total: page.total, words: page.words.map((w) => w.word), results: results.filter((r) => r !== undefined) };
 }
 

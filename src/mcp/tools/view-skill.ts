@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView, fileView, renderLevel2 } from '../views.ts';
+import type { UsageHook } from '../usage.ts';
 import { CardOut, cardLines, READ_ONLY, skillName, type CatalogRef, withoutDialect } from './shared.ts';
 
 /** The universal tools as seed 002's level-2 template lists them. */
@@ -35,7 +36,7 @@ const FileOut = z.object({
   skipped: z.string().optional(),
 });
 
-export function registerViewSkill(server: McpServer, catalog: CatalogRef): void {
+export function registerViewSkill(server: McpServer, catalog: CatalogRef, usage?: UsageHook): void {
   server.registerTool(
     'view_skill',
     {
@@ -58,9 +59,11 @@ export function registerViewSkill(server: McpServer, catalog: CatalogRef): void 
       ),
       annotations: READ_ONLY,
     },
-    async (args) => {
+    async (args, ctx) => {
       const c = await catalog();
       const card = c.requireCard(args.name);
+      // A load is the instructions reaching the agent; a card or summary is still deciding.
+      if (args.detail === 'full') usage?.load(c, card, 'view_skill', ctx);
       if (args.detail === 'card')
         return {
           content: [{ type: 'text', text: cardLines([card]) }],

@@ -9,6 +9,8 @@
  * - State lives in the URL (./url-state.ts); what a state shows is ./results.ts; the DOM it is
  *   drawn with is ./render.ts.
  */
+import type { UsageFigures } from '../../model/usage.ts';
+import { usageText } from '../usage.ts';
 import { SkillSearch, type SearchDoc } from '../../search/index.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
 import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
@@ -54,6 +56,9 @@ class Catalog {
   #bodyLoading: Promise<void> | undefined;
   /** Update times from cards.json, fetched only when someone sorts by them. */
   #updatedAt: Map<string, string> | undefined;
+  /** Usage figures from cards.json, when the build published any (`data-usage`). */
+  #usage: Map<string, UsageFigures> | undefined;
+  readonly #withUsage: boolean;
   #shown = PAGE_SIZE;
   #active = false;
   #showAllTags = false;
@@ -64,6 +69,7 @@ class Catalog {
     this.#urls = siteUrls(document.body.dataset.base ?? '/');
     this.#feed = root.dataset.feed!;
     this.#localRegistry = root.dataset.registry ?? '';
+    this.#withUsage = root.dataset.usage !== undefined;
     this.#el.input.value = this.#state.q;
     this.#el.sortSelect.value = this.#state.sort;
     this.#el.sortBox.hidden = false;
@@ -124,7 +130,7 @@ class Catalog {
     const state = this.#state;
     const metadataOnly = mode === 'quick' || !index.hasBody;
     const { docs: matched, notes } = matches(index, state.q, metadataOnly);
-    const docs = results(matched, state, this.#updatedAt);
+    const docs = results(matched, state, this.#updatedAt, false, this.#usage);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
     this.#renderFacet(
@@ -135,7 +141,7 @@ class Catalog {
       this.#showAllTags ? Infinity : TAGS_SHOWN,
       (v) => `#${v}`,
     );
-    const domainBase = state.domain ? results(matched, state, this.#updatedAt, true) : docs;
+    const domainBase = state.domain ? results(matched, state, this.#updatedAt, true, this.#usage) : docs;
     this.#renderFacet(
       this.#el.domainFacet,
       domainBase,
@@ -160,7 +166,18 @@ class Catalog {
       ? document.activeElement!.closest<HTMLElement>('li[data-id]')?.dataset.id
       : undefined;
     list.replaceChildren(
-      ...docs.slice(0, this.#shown).map((d) => renderCard(card, d, this.#urls, this.#localRegistry, notes.get(d.id))),
+      ...docs
+        .slice(0, this.#shown)
+        .map((d) =>
+          renderCard(
+            card,
+            d,
+            this.#urls,
+            this.#localRegistry,
+            notes.get(d.id),
+            usageText(this.#usage?.get(d.id), this.#localRegistry),
+          ),
+        ),
     );
     if (focused) list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
     count.textContent = resultsSummary(n, this.#state.q);
@@ -187,11 +204,14 @@ class Catalog {
       this.#el.count.textContent = 'Loading search…';
       await this.#loadIndex();
     }
-    if (this.#state.sort === 'updated' && !this.#updatedAt) {
+    const wantsUsage = this.#withUsage && !this.#usage;
+    if ((this.#state.sort === 'updated' && !this.#updatedAt) || wantsUsage) {
       const cards = (await this.#fetchJson('cards.json').catch(() => ({ skills: [] }))) as {
-        skills: Array<{ id: string; updated_at: string }>;
+        skills: Array<{ id: string; updated_at: string; usage?: UsageFigures }>;
       };
       this.#updatedAt = new Map(cards.skills.map((c) => [c.id, c.updated_at]));
+      if (this.#withUsage)
+        this.#usage = new Map(cards.skills.flatMap((c) => (c.usage ? [[c.id, c.usage] as const] : [])));
     }
     const q = this.#state.q.trim();
     if (q && this.#index!.hasBody) {

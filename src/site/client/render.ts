@@ -40,12 +40,14 @@ export function renderCard(
   urls: SiteUrls,
   localRegistry: string,
   note?: string,
+  usage?: string,
 ): HTMLLIElement {
   const card = template.content.firstElementChild!.cloneNode(true) as HTMLLIElement;
   card.dataset.id = doc.id;
   fill(card, 'name', displayName(doc), urls.skill(doc.id));
   fill(card, 'description', doc.description);
   fill(card, 'match', note);
+  fill(card, 'usage', usage);
   fill(card, 'domain', doc.domain, doc.domain && urls.domain(doc.domain));
   const tag = card.querySelector<HTMLElement>('[data-slot="tag"]')!;
   for (const t of doc.tags ?? []) {

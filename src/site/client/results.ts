@@ -3,6 +3,8 @@
  * summary line. Pure functions over a SkillSearch and the URL state — no DOM — so they are
  * unit-tested without a browser (test/site/results.test.ts).
  */
+import type { UsageFigures } from '../../model/usage.ts';
+import { ratingOf, usesOf } from '../usage.ts';
 import type { SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
 import type { CatalogState } from './url-state.ts';
 
@@ -52,6 +54,7 @@ export function results(
   state: CatalogState,
   updatedAt?: ReadonlyMap<string, string>,
   ignoreDomain = false,
+  usage?: ReadonlyMap<string, UsageFigures>,
 ): SearchDoc[] {
   const filtered = docs.filter(
     (d) => (ignoreDomain || !state.domain || d.domain === state.domain) && state.tags.every((t) => d.tags?.includes(t)),
@@ -61,6 +64,11 @@ export function results(
   if (sort === 'updated') {
     const updated = (d: SearchDoc): string => updatedAt?.get(d.id) ?? '';
     filtered.sort((a, b) => updated(b).localeCompare(updated(a)) || byName(a, b));
+  }
+  if (sort === 'used' || sort === 'rated') {
+    const key = sort === 'used' ? usesOf : ratingOf;
+    const of = (d: SearchDoc): number => key(usage?.get(d.id));
+    filtered.sort((a, b) => of(b) - of(a) || byName(a, b));
   }
   return filtered;
 }

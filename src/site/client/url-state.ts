@@ -3,7 +3,7 @@
  * can be shared. Pure functions of strings (no `location`, no `history`): unit-tested in Node.
  */
 
-export type Sort = 'relevance' | 'name' | 'updated';
+export type Sort = 'relevance' | 'name' | 'updated' | 'used' | 'rated';
 
 export interface CatalogState {
   q: string;
@@ -12,7 +12,7 @@ export interface CatalogState {
   sort: Sort;
 }
 
-const SORTS: readonly string[] = ['relevance', 'name', 'updated'];
+const SORTS: readonly string[] = ['relevance', 'name', 'updated', 'used', 'rated'];
 
 /** The state a query string (`location.search`) describes; anything unknown is ignored. */
 export function readState(search: string): CatalogState {

@@ -1,0 +1,91 @@
+/**
+ * `skillpress usage summarize <files… | folders… | --es URL> [--out usage.json]`: usage events
+ * summed up per skill and version (`summarizeUsage`), printed as a table, written as JSON.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { EXIT, parse, UsageError, type Command } from '../args.ts';
+import { InvalidInputError } from '../../lib/errors.ts';
+import { FEED_PATH } from '../../lib/layout.ts';
+import type { UsageSummary } from '../../usage/index.ts';
+
+const USAGE =
+  'skillpress usage summarize <events.jsonl | folder>… [--es URL] [--index name] [--feed dist] [--min-reports n] [--out usage.json] [--json]';
+
+export const usage: Command = {
+  usage: USAGE,
+  async run(argv) {
+    const { values, positionals } = parse(
+      argv,
+      {
+        es: { type: 'string' },
+        index: { type: 'string' },
+        feed: { type: 'string' },
+        'min-reports': { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      Infinity,
+    );
+    const [sub, ...files] = positionals;
+    if (sub !== 'summarize')
+      throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand: summarize');
+    const sources = [...files, ...(values.es ? [values.es] : [])];
+    if (sources.length === 0) throw new UsageError('give event files, folders of them, or --es <URL>');
+    const minReports = values['min-reports'] === undefined ? undefined : Number(values['min-reports']);
+    if (minReports !== undefined && !(Number.isInteger(minReports) && minReports > 0))
+      throw new UsageError(`--min-reports must be a positive integer (got "${values['min-reports']}")`);
+    const known = values.feed ? await feedSkillIds(values.feed) : undefined;
+    const { summarizeUsage } = await import('../../usage/index.ts');
+    const summary = await summarizeUsage(sources, { minReports, known, index: values.index });
+    if (values.out) await writeFile(values.out, `${JSON.stringify(summary, null, 2)}\n`);
+    process.stdout.write(values.json ? `${JSON.stringify(summary, null, 2)}\n` : report(summary, values.out));
+    return EXIT.ok;
+  },
+};
+
+/** The skill ids of a built feed (a build folder or its `feed/v1`): events for others are reported as unknown. */
+async function feedSkillIds(dir: string): Promise<Set<string>> {
+  for (const file of [path.join(dir, ...FEED_PATH.split('/'), 'cards.json'), path.join(dir, 'cards.json')]) {
+    const text = await readFile(file, 'utf8').catch(() => undefined);
+    if (text === undefined) continue;
+    const cards = JSON.parse(text) as { skills?: Array<{ id: string }> };
+    return new Set((cards.skills ?? []).map((c) => c.id));
+  }
+  throw new InvalidInputError(`--feed ${dir}: no cards.json there (a build folder or its feed/v1)`);
+}
+
+function report(s: UsageSummary, out: string | undefined): string {
+  const lines = [`${s.events} event(s) from ${s.sources.join(', ')}`];
+  const rows = Object.entries(s.skills).sort(([, a], [, b]) => b.usage_count - a.usage_count);
+  if (rows.length > 0) {
+    lines.push('', 'skill  uses  success  failure  partial  success rate  rating (users)  last used');
+    for (const [id, f] of rows) {
+      const rate = f.success_rate === undefined ? '-' : `${Math.round(f.success_rate * 100)}%`;
+      const rating = f.rating === undefined ? '-' : `${f.rating} (${f.rating_count})`;
+      const o = f.outcomes;
+      lines.push(
+        `${id}  ${f.usage_count}  ${o.success}  ${o.failure}  ${o.partial}  ${rate}  ${rating}  ${f.last_used ?? '-'}`,
+      );
+    }
+  }
+  if (s.update_candidates.length > 0)
+    lines.push(
+      '',
+      'failing most (candidates for an update):',
+      ...s.update_candidates
+        .slice(0, 10)
+        .map((c) => `  ${c.skill}: ${c.failure} failure(s) of ${c.reports} report(s), success rate ${c.success_rate}`),
+    );
+  const unknown = Object.entries(s.unknown);
+  if (unknown.length > 0)
+    lines.push('', `not in the catalog (not published): ${unknown.map(([id, n]) => `${id} (${n})`).join(', ')}`);
+  if (s.skipped.count > 0)
+    lines.push(
+      '',
+      `skipped ${s.skipped.count} line(s):`,
+      ...s.skipped.lines.slice(0, 10).map((l) => `  ${l.source}:${l.line}: ${l.reason}`),
+    );
+  if (out) lines.push('', `wrote ${out}`);
+  return `${lines.join('\n')}\n`;
+}

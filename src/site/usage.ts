@@ -1,0 +1,22 @@
+/**
+ * A skill's usage figures as the site shows them, on cards (pages and search results alike) and
+ * skill pages: stars, uses, success rate, and whose figures they are when a peer published them.
+ * Browser-safe.
+ */
+import type { UsageFigures } from '../model/usage.ts';
+import { USAGE_VERSION } from '../model/usage-version.ts';
+
+/** `★ 4.5 (12) · 340 uses · 92% success`, plus `· from acme` for a peer's figures; undefined without figures. */
+export function usageText(usage: UsageFigures | undefined, localRegistry: string): string | undefined {
+  if (!usage || usage.usage_version !== USAGE_VERSION) return undefined;
+  const parts: string[] = [];
+  if (usage.rating !== undefined) parts.push(`★ ${usage.rating.toFixed(1)} (${usage.rating_count})`);
+  parts.push(`${usage.usage_count.toLocaleString('en')} ${usage.usage_count === 1 ? 'use' : 'uses'}`);
+  if (usage.success_rate !== undefined) parts.push(`${Math.round(usage.success_rate * 100)}% success`);
+  if (usage.registry !== localRegistry) parts.push(`figures from ${usage.registry}`);
+  return parts.join(' · ');
+}
+
+/** What the sorts `used` and `rated` order by (a skill without figures comes last). */
+export const usesOf = (u: UsageFigures | undefined): number => u?.usage_count ?? -1;
+export const ratingOf = (u: UsageFigures | undefined): number => u?.rating ?? -1;

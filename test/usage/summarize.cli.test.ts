@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CLI, NODE, tempDir } from '../mcp/helpers.ts';
+
+const run = (args: string[]) =>
+  promisify(execFile)(NODE, [CLI, ...args]).then(
+    (r) => ({ code: 0, ...r }),
+    (err: { code: number; stdout: string; stderr: string }) => err,
+  );
+
+const line = (o: object) =>
+  `${JSON.stringify({ v: 1, id: Math.random().toString(36).slice(2), at: '2026-01-01T00:00:00.000Z', ...o })}\n`;
+
+describe('skillpress usage summarize', () => {
+  let tmp: { dir: string; remove: () => Promise<void> };
+  beforeAll(async () => void (tmp = await tempDir('skillpress-usage-cli-')));
+  afterAll(async () => tmp?.remove());
+
+  test('prints the table, the failing skills and the skipped lines, and writes usage.json', async () => {
+    const file = path.join(tmp.dir, 'events.jsonl');
+    await writeFile(
+      file,
+      line({ type: 'load', skill: 'pdf', via: 'view_skill' }) +
+        'garbage\n' +
+        line({ type: 'outcome', skill: 'pdf', outcome: 'failure', stars: 2, user: 'a' }),
+    );
+    const out = path.join(tmp.dir, 'usage.json');
+    const r = await run(['usage', 'summarize', file, '--out', out, '--min-reports', '1']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/2 event\(s\)/);
+    expect(r.stdout).toMatch(/pdf: 1 failure\(s\) of 1 report\(s\), success rate 0/);
+    expect(r.stdout).toContain(`${file}:2: not JSON`);
+    const summary = JSON.parse(await readFile(out, 'utf8'));
+    expect(summary.skills.pdf).toMatchObject({ usage_count: 1, success_rate: 0, rating: 2 });
+  });
+
+  test('a source that cannot be read is an error naming it', async () => {
+    const r = await run(['usage', 'summarize', path.join(tmp.dir, 'missing.jsonl')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/missing\.jsonl: cannot be read \(ENOENT\)/);
+  });
+});
