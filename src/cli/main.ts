@@ -54,6 +54,21 @@ const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/mcp.ts')).mcp,
   },
   {
+    name: 'new',
+    summary: 'scaffold a skill folder that passes validate --strict (templates: basic, playbook)',
+    load: async () => (await import('./commands/author.ts')).newSkill,
+  },
+  {
+    name: 'versions',
+    summary: "list a skill's recorded versions (version, date, digest, changes)",
+    load: async () => (await import('./commands/author.ts')).versions,
+  },
+  {
+    name: 'rollback',
+    summary: "restore one of a skill's earlier versions, as a new version",
+    load: async () => (await import('./commands/author.ts')).rollback,
+  },
+  {
     name: 'install',
     summary: "copy one skill from a feed or .well-known/agent-skills site into an agent's skills folder",
     load: async () => (await import('./commands/install.ts')).install,
