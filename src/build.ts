@@ -53,6 +53,8 @@ export interface BuildOptions {
   progress?: boolean;
   /** Ingest into Elasticsearch when ELASTICSEARCH_URL is set (default true; `skillpress dev` never does). */
   elasticsearch?: boolean;
+  /** Called with this registry's own skills once loaded (the MCP server's duplicate check keeps them). */
+  onLoaded?: (local: Catalog) => void;
 }
 
 /** Seconds each stage of a build took. */
@@ -224,6 +226,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     sourceDateEpoch: sourceDateEpoch(),
     tokens: ctx.tokens,
   });
+  options.onLoaded?.(local);
   const federated = await federate(local, config, { cacheDir: path.resolve(CACHE_DIR, 'federation'), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {

@@ -252,6 +252,8 @@ function snapshot(skill: Skill): SkillSnapshot {
 async function inStaging<T>(ctx: AuthorContext, name: string, work: (staged: string) => Promise<T>): Promise<T> {
   const state = stateDir(ctx.skills);
   await mkdir(state, { recursive: true });
+  // git ignores the folder (staging, locks, the version store) without the user's .gitignore.
+  await writeFile(path.join(state, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
   const staging = await mkdtemp(path.join(state, 'staging-'));
   try {
     return await work(path.join(staging, name));

@@ -4,7 +4,7 @@
  * changes — a rebuild on disk, or a new index at the URL — then tells connected clients
  * (`list_changed` for tools, resources and prompts, in the era the client speaks).
  */
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -14,6 +14,8 @@ import { createServer } from './server.ts';
 import { releaseMemory } from './memory.ts';
 import { CATALOG_PATH, FEED_PATH } from '../lib/layout.ts';
 import { LineTransport } from './transport.ts';
+import type { AuthoringSession } from './authoring.ts';
+import type { SkillpressConfig } from '../model/config.ts';
 
 /**
  * The feed loads once the client's opening requests (initialize, then tools/list or whatever
@@ -22,7 +24,12 @@ import { LineTransport } from './transport.ts';
 const WARM_UP_MS = 1000;
 
 export interface ServeOptions {
-  feed: string;
+  /** The feed to serve; beside `skills`, the local build folder the server builds into. */
+  feed?: string;
+  /** A writable skills folder: the server builds it, serves the build and adds create_skill and update_skill. */
+  skills?: string;
+  /** The config the skills are built with (`skills` only; default: defaults). */
+  config?: SkillpressConfig;
   name: string;
   version: string;
   pageSize?: number;
@@ -38,8 +45,12 @@ export interface ServeOptions {
 
 export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
+  const authoring = options.skills ? await startAuthoring(options, log) : undefined;
   // A URL feed opens from its cache when it has one, so the server starts offline; it is revalidated right after.
-  const store = await openFeedStore(options.feed, { cacheDir: options.cacheDir, cacheFirst: true });
+  // With --skills the feed is the server's own build: it opens once the first build is done.
+  const store: FeedStore = authoring
+    ? new LazyDirStore(authoring.feedDir, authoring.ready)
+    : await openFeedStore(options.feed!, { cacheDir: options.cacheDir, cacheFirst: true });
 
   // The handshake and tools/list need no catalog, and parsing a big feed would hold up the event
   // loop: answer them first and load the feed on first need, or shortly after start. A feed that
@@ -79,6 +90,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         pageSize: options.pageSize,
         judgeTimeoutMs: options.judgeTimeoutMs,
         log,
+        authoring,
       });
       servers.add(server);
       const previous = server.server.onclose;
@@ -97,6 +109,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     if (reloading) return false;
     reloading = true;
     try {
+      if (authoring) await authoring.ready;
       const next = await loadCatalog(store);
       if (next.version === (await catalog()).version) return true;
       current = Promise.resolve(next);
@@ -117,13 +130,49 @@ export async function serve(options: ServeOptions): Promise<void> {
     }
   };
 
-  const timer =
-    store instanceof DirStore
+  if (authoring) authoring.reload = () => reloadNow(reload);
+  const timer = authoring
+    ? undefined
+    : store instanceof DirStore
       ? watchDir(store, options.watchMs ?? 500, reload)
       : pollRemote(store, options.pollSeconds ?? 300, reload, log);
   await transport.closed;
   if (timer) clearInterval(timer);
   if (fatal) throw fatal;
+}
+
+/** The authoring side (src/mcp/authoring.ts), loaded only with --skills. */
+async function startAuthoring(options: ServeOptions, log: (message: string) => void): Promise<AuthoringSession> {
+  const [{ AuthoringSession }, { SkillpressConfig }] = await Promise.all([
+    import('./authoring.ts'),
+    import('../model/config.ts'),
+  ]);
+  const session = new AuthoringSession({
+    skills: options.skills!,
+    feed: options.feed,
+    config: options.config ?? SkillpressConfig.parse({}),
+    log,
+  });
+  session.ready.catch((err: Error) => log(`cannot build ${options.skills}: ${err.message}`));
+  return session;
+}
+
+/** Reloads after a write: waits out a reload already running, so the answer follows the new feed. */
+async function reloadNow(reload: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    if (await reload()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the rebuilt feed did not load (see the server log)');
+}
+
+/** A feed folder made by the server's first build: opened once that build is done. */
+class LazyDirStore extends DirStore {
+  constructor(dir: string, ready: Promise<void>) {
+    const realRoot = ready.then(() => realpath(dir));
+    realRoot.catch(() => {}); // a failed first build is reported where it is awaited
+    super(dir, { realRoot });
+  }
 }
 
 /** Reads the body index, then embeds the skills (best_skill's ranking by meaning); failures are logged, and retried on first use. */

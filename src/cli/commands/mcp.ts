@@ -7,8 +7,13 @@ import { EXIT, parse, UsageError, type Command } from '../args.ts';
 export const mcp: Command = {
   name: 'mcp',
   summary: 'serve a built feed (dir or URL) to agents over MCP on stdio',
-  usage:
+  usage: [
     'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir]',
+    '       skillpress mcp --skills <dir> [--feed <build dir>] [--config dir] [...]',
+    '',
+    '  --skills dir   serve this skills folder, writable: adds create_skill and update_skill; the server builds it',
+    '                 (into --feed, a local build folder of its own, or beside the skills folder) and rebuilds on every write',
+  ].join('\n'),
   async run(argv) {
     const { values, positionals } = parse(argv, {
       feed: { type: 'string' },
@@ -17,15 +22,22 @@ export const mcp: Command = {
       'watch-ms': { type: 'string' },
       'judge-timeout-ms': { type: 'string' },
       'cache-dir': { type: 'string' },
+      skills: { type: 'string' },
+      config: { type: 'string' },
     });
     const feed = values.feed ?? positionals[0];
-    if (!feed)
-      throw new UsageError('--feed is required (a build folder, a feed folder, or the URL of a published site)');
+    if (!feed && !values.skills)
+      throw new UsageError(
+        '--feed is required (a build folder, a feed folder, or the URL of a published site), or --skills (a skills folder to serve and write)',
+      );
+    if (values.config && !values.skills)
+      throw new UsageError('--config applies to --skills (the folder the server builds)');
     const pageSize = positiveInt(values['page-size'] ?? process.env.SKILLPRESS_MCP_PAGE_SIZE, '--page-size');
     const pollSeconds = positiveInt(values.poll, '--poll', true);
     const watchMs = positiveInt(values['watch-ms'], '--watch-ms');
     const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
+    const config = values.skills ? await (await import('../../config/load.ts')).loadConfig(values.config) : undefined;
     const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
     await serve({
       feed,
@@ -36,6 +48,8 @@ export const mcp: Command = {
       watchMs,
       judgeTimeoutMs,
       cacheDir: values['cache-dir'],
+      skills: values.skills,
+      config,
     });
     return EXIT.ok;
   },

@@ -11,16 +11,25 @@ import { registerSkillsList } from './skills-list.ts';
 import { registerSkillsSearch } from './skills-search.ts';
 import { registerViewSkill } from './view-skill.ts';
 import type { CatalogRef } from './shared.ts';
+import type { Authoring } from '../authoring.ts';
+import { registerAuthoringTools } from './authoring.ts';
 
 export type { CatalogRef } from './shared.ts';
 export { UNIVERSAL_TOOLS } from './view-skill.ts';
 export { searchSkills, type SearchResult } from './skills-search.ts';
 export { JUDGE_TIMEOUT_MS, type JudgeOptions, type JudgeState } from './best-skill.ts';
 
-export function registerTools(server: McpServer, catalog: CatalogRef, judge: JudgeOptions): void {
+/** The catalog tools; create_skill and update_skill too when the server writes a skills folder (`authoring`). */
+export function registerTools(
+  server: McpServer,
+  catalog: CatalogRef,
+  judge: JudgeOptions,
+  authoring?: Authoring,
+): void {
   registerSkillsList(server, catalog);
   registerSkillsSearch(server, catalog);
   registerViewSkill(server, catalog);
   registerReadSkillFile(server, catalog);
   registerBestSkill(server, catalog, judge);
+  if (authoring) registerAuthoringTools(server, authoring);
 }
