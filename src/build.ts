@@ -29,6 +29,8 @@ import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { loadConfig, skillsLoadOptions, sourceDateEpoch } from './config/load.ts';
 import { headersFile } from './serve/headers.ts';
+import { attachHistories } from './author/publish.ts';
+import type { VersionArchives } from './emit/feed/versions.ts';
 import type { SiteResult } from './site/build-site.ts';
 
 /** Named like the flags of `skillpress build`. */
@@ -117,6 +119,7 @@ interface BuildContext {
   log: (line: string) => void;
   tokens: TokenCounts;
   stages: BuildStages;
+  versions?: VersionArchives;
 }
 
 interface Loaded {
@@ -125,6 +128,8 @@ interface Loaded {
   /** This registry's own skills (what Elasticsearch holds, as `skillpress ingest` writes it). */
   local: Catalog;
   duplicates: number;
+  /** Earlier versions' archives, for the feed. */
+  versions: VersionArchives;
 }
 
 interface Written {
@@ -154,10 +159,10 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const tokens = await TokenCounts.open(path.resolve(CACHE_DIR, 'tokens.json'), log);
   const ctx: BuildContext = { config, options, out, log, tokens, stages: { load: 0, feed: 0, output: 0 } };
 
-  const { catalog, local, duplicates } = await stage(ctx.stages, 'load', () => loadSources(skillsRoot, ctx));
+  const { catalog, local, duplicates, versions } = await stage(ctx.stages, 'load', () => loadSources(skillsRoot, ctx));
   refuseEmpty(catalog, skillsRoot);
   const previous = await readPrevious(out, options.previous, log);
-  const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
+  const { feed, catalogView, site } = await writeOutputs(catalog, previous, { ...ctx, versions });
   await tokens.save();
   const elasticsearch =
     options.elasticsearch === false
@@ -227,6 +232,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     tokens: ctx.tokens,
   });
   options.onLoaded?.(local);
+  const versionFiles = await attachHistories(local.skills, skillsRoot, config.registry.name);
   const federated = await federate(local, config, { cacheDir: path.resolve(CACHE_DIR, 'federation'), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {
@@ -234,7 +240,12 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     tokenize: keptWords(path.resolve(CACHE_DIR, 'duplicates')),
   });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
-  return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
+  return {
+    catalog: { ...federated, problems },
+    local,
+    duplicates: duplicates.length,
+    versions: { archives: config.versions.archives, files: versionFiles },
+  };
 }
 
 /**
@@ -306,6 +317,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
         sourceDateEpoch: epoch,
         tokens: ctx.tokens,
         cacheDir,
+        versions: ctx.versions,
         onProgress: (n) => bar?.update(n),
       });
       bar?.done();

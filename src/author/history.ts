@@ -9,7 +9,7 @@
  *   version's files under `files/` and `version.json` (version, date, digest, changes).
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NotFoundError } from '../lib/errors.ts';
@@ -47,11 +47,26 @@ function storeDir(skillsRoot: string, name: string): string {
 
 /** The top of the git work tree holding `dir`, or undefined when it is in none (or git is not installed). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
+  // No `.git` above: no work tree, and no git process started (every build asks).
+  if (!(await hasGitAbove(path.resolve(dir)))) return undefined;
   try {
     const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
     return stdout.trim() || undefined;
   } catch {
     return undefined;
+  }
+}
+
+async function hasGitAbove(dir: string): Promise<boolean> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (
+      await lstat(path.join(at, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    if (path.dirname(at) === at) return false;
   }
 }
 

@@ -58,7 +58,13 @@ const ManifestEntry = z.object({
 const Manifest = z.object({ skills: z.record(z.string(), ManifestEntry) });
 type Manifest = z.infer<typeof Manifest>;
 
-export async function install(source: string, name: string, opts: InstallOptions): Promise<InstallResult> {
+/** `name`, or `name@version` for a version from the skill's published history (skillpress feeds). */
+export async function install(source: string, pinnedName: string, opts: InstallOptions): Promise<InstallResult> {
+  const at = pinnedName.lastIndexOf('@');
+  const name = at > 0 ? pinnedName.slice(0, at) : pinnedName;
+  const pin = at > 0 ? pinnedName.slice(at + 1) : undefined;
+  if (pin === '')
+    throw new UsageError(`${quotePath(pinnedName)}: give a version after "@" (skillpress versions lists them)`);
   const invalid = checkName(name, undefined);
   if (invalid.length > 0)
     throw new UsageError(`skill name ${quotePath(name)} is not valid: ${invalid.map((p) => p.message).join('; ')}`);
@@ -70,7 +76,12 @@ export async function install(source: string, name: string, opts: InstallOptions
   const dir = path.join(to, name);
 
   const located = await locate(source, limits);
-  const published = located.digestOf(name);
+  if (pin !== undefined && !located.pinned)
+    throw new UsageError(
+      `${located.indexUrl} is a discovery index, which lists only the latest versions: install ${name}@${pin} from a skillpress feed`,
+    );
+  const pinned = pin !== undefined ? await located.pinned!(name, pin) : undefined;
+  const published = pinned?.digest ?? located.digestOf(name);
   if (!published) throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}`);
 
   const manifest = await readManifest(to);
@@ -105,7 +116,7 @@ export async function install(source: string, name: string, opts: InstallOptions
     }
   }
 
-  const pkg = await located.fetch(name);
+  const pkg = pinned ? await pinned.fetch() : await located.fetch(name);
   checkSkillMd(pkg.files, name);
   await replaceFolder(to, name, pkg.files);
   manifest.skills[name] = {
