@@ -93,3 +93,46 @@ export * from './model/index.ts';
 
 // Errors: every failure skillpress reports is one of these.
 export * from './lib/errors.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Authoring: agents and people write skills back, every version kept (docs/authoring.md).
+//
+//   import { createSkill, updateSkill, skillVersions, rollbackSkill, scaffoldSkill } from 'skillpress';
+//   await scaffoldSkill({ skills: 'skills', name: 'reset-password', template: 'playbook' });
+//   const made = await createSkill({ skills: 'skills', description: 'Refund a double charge.', body: '# Refund…' });
+//   const { version, changes } = await updateSkill({ skills: 'skills', name: made.name, body: '…', base_version: '1' });
+//   await rollbackSkill({ skills: 'skills', name: made.name, version: '1' }); // restored as a new version
+//   const history = await skillVersions('skills', made.name); // newest first: version, date, digest, changes
+//
+// createSkill: a new skill folder, checked with the loader's rules, the path rule and the
+// duplicate check (created: false with the existing skill's name), written whole, version 1.
+// updateSkill: applies a change, raises metadata.version (integer + 1, or semver patch + 1),
+// answers the changes; base_version makes a concurrent update a VersionConflictError.
+// Each write is one git commit when the skills folder is in a git work tree, else a copy in
+// the version store beside it (`.skillpress/versions/`).
+export {
+  scaffoldSkill,
+  createSkill,
+  updateSkill,
+  rollbackSkill,
+  skillVersions,
+  listVersions,
+  skillFolder,
+  DuplicateIndex,
+  VersionConflictError,
+  MEANING_THRESHOLD,
+  MEANING_TEXT_FLOOR,
+  TEMPLATES,
+  describeChanges,
+  nextVersion,
+  type ScaffoldOptions,
+  type Template,
+  type AuthorContext,
+  type AuthoredFile,
+  type CreateSkillInput,
+  type CreateSkillResult,
+  type UpdateSkillInput,
+  type UpdateSkillResult,
+  type SkillVersion,
+  type DuplicateMatch,
+} from './author/index.ts';
