@@ -17,6 +17,7 @@
 import type { FeedSkill } from '../model/feed.ts';
 import type { PeerConfig } from '../model/config.ts';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
+import { VERSIONS_SCHEMA } from '../model/feed.ts';
 import {
   assembleSkill,
   isLoadable,
@@ -204,7 +205,7 @@ async function importSkill(
   if (fm.registry.visibility !== 'public')
     throw reject('not-public', `visibility is "${fm.registry.visibility}"; only public skills are imported`);
 
-  return assembleSkill({
+  const skill = assembleSkill({
     parsed,
     frontMatter: fm,
     files,
@@ -214,6 +215,14 @@ async function importSkill(
     health: feedSkill.summary.health,
     updated_at: feedSkill.card.updated_at,
   });
+  // The peer's version history is shown as the peer's (what is imported is the version it marks as latest).
+  const versions = feedSkill.versions;
+  if (versions?.schema === VERSIONS_SCHEMA && versions.history.length > 0)
+    skill.history = {
+      registry: versions.registry,
+      entries: versions.history.map(({ version, date, digest, changes }) => ({ version, date, digest, changes })),
+    };
+  return skill;
 }
 
 /**

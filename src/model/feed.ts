@@ -130,7 +130,12 @@ export type SkillVersionOut = z.infer<typeof SkillVersionOut>;
 
 export const SkillVersions = z
   .object({
-    schema: z.literal(VERSIONS_SCHEMA).describe('Layout version of this block.'),
+    schema: z
+      .number()
+      .int()
+      .describe(
+        'Layout version of this block (1). A reader uses the block only when it knows the layout, and ignores it otherwise.',
+      ),
     latest: z
       .string()
       .describe('The version this skill JSON describes (what the discovery index and `links.archive` serve).'),

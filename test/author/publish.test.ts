@@ -13,6 +13,7 @@ import { install } from '../../src/install/index.ts';
 import { sha256Hex } from '../../src/lib/hash.ts';
 import { FeedSkill, DiscoveryIndex } from '../../src/model/feed.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
+import { serveDir } from '../federate/helpers/server.ts';
 
 let tmp: string;
 let out: string;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   await updateSkill({ skills, name: 'greet', body: 'Say hello by name.\n' });
   await createSkill({ ...base, name: 'other', description: 'Another skill without history.', body: 'Other.\n' });
   out = path.join(tmp, 'dist');
-  const config = SkillpressConfig.parse({ versions: { archives: 1 } });
+  const config = SkillpressConfig.parse({ registry: { name: 'upstream' }, versions: { archives: 1 } });
   await build({ skills, out, config, site: false, elasticsearch: false });
   skill = FeedSkill.parse(JSON.parse(await readFile(feedPath('skills/greet.json'), 'utf8')));
 });
@@ -37,7 +38,7 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 
 test('the skill JSON lists every version, newest first; the newest earlier ones keep an archive with its sha256', async () => {
   const v = skill.versions!;
-  expect(v).toMatchObject({ schema: 1, latest: '3', registry: 'local' });
+  expect(v).toMatchObject({ schema: 1, latest: '3', registry: 'upstream' });
   expect(v.history.map((h) => [h.version, h.changes])).toEqual([
     ['3', ['introduction changed']],
     ['2', ['file added: phrases.md']],
@@ -72,6 +73,38 @@ test('install name@version installs that version, checked against its digests', 
   expect(latest).toMatchObject({ version: '3', digest: skill.card.digest });
   await expect(install(out, 'greet@1', { to })).rejects.toThrow(/listed but no longer downloadable/);
   await expect(install(out, 'greet@9', { to })).rejects.toThrow(/has no published version "9".*versions: 3, 2, 1/);
+});
+
+test("federation imports the peer's latest version and shows the peer's history, attributed to it", async () => {
+  const peer = await serveDir(out);
+  try {
+    const skills = path.join(tmp, 'own-skills');
+    await createSkill({
+      skills,
+      name: 'local-one',
+      description: 'A local skill.',
+      body: 'Local.\n',
+      duplicates: false,
+    });
+    const mirror = path.join(tmp, 'mirror');
+    const config = SkillpressConfig.parse({
+      registry: { name: 'mirror' },
+      federation: { peers: [{ name: 'upstream', url: `${peer.url}/` }], reexport: true },
+    });
+    await build({ skills, out: mirror, config, site: false, elasticsearch: false });
+    const imported = FeedSkill.parse(
+      JSON.parse(await readFile(path.join(mirror, 'feed', 'v1', 'skills', 'greet.json'), 'utf8')),
+    );
+    expect(imported.card).toMatchObject({ registry: 'upstream', version: '3', digest: skill.card.digest });
+    expect(imported.versions).toMatchObject({ latest: '3', registry: 'upstream' });
+    expect(imported.versions!.history.map((h) => [h.version, h.archive])).toEqual([
+      ['3', undefined],
+      ['2', undefined],
+      ['1', undefined],
+    ]);
+  } finally {
+    await peer.close();
+  }
 });
 
 test('a tampered archive is refused, and nothing is installed', async () => {
