@@ -12,8 +12,8 @@
  * The folders are copied into a temporary folder first (the server writes into its copy);
  * the build cache is the working directory's `.cache/`, warmed by the server's first build.
  */
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
@@ -67,6 +67,13 @@ const timings = {
   update: [] as number[],
   updateFound: [] as number[],
 };
+/** CPU the server spent (user + system, ms, from /proc): a figure the machine's load does not inflate. */
+const cpu = { create: [] as number[], update: [] as number[] };
+const cpuMs = (): number => {
+  const stat = readFileSync(`/proc/${transport.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+};
 let skillCount: number;
 try {
   await client.connect(transport);
@@ -77,23 +84,27 @@ try {
     // Made-up words, so each skill is new to the catalog and found only by them.
     const word = `zorblax${i}${Date.now().toString(36)}`;
     const started = performance.now();
+    const cpu0 = cpuMs();
     const created = await call('create_skill', {
       name: `bench-${word}`,
       description: `Calibrate the ${word} flux regulator before a warp jump.`,
       body: `# Calibrate the ${word} regulator\n\n## Steps\n\n1. **Do:** read the ${word} gauge.\n2. **Check:** it is in the green band.\n`,
     });
     timings.create.push(ms(started));
+    cpu.create.push(cpuMs() - cpu0);
     const found = await call('skills_search', { query: `${word} flux regulator` });
     timings.createFound.push(ms(started));
     if (found.results?.[0]?.name !== created.name)
       throw new Error(`created ${String(created.name)} was not found first`);
     const extra = `quuxinate${i}`;
     const updating = performance.now();
+    const cpu1 = cpuMs();
     await call('update_skill', {
       name: created.name,
       body: `# Calibrate the ${word} regulator\n\n## Steps\n\n1. Read the gauge.\n\n## Troubleshooting\n\nIf it drifts, ${extra} the coil.\n`,
     });
     timings.update.push(ms(updating));
+    cpu.update.push(cpuMs() - cpu1);
     const again = await call('skills_search', { query: extra });
     timings.updateFound.push(ms(updating));
     if (again.results?.[0]?.name !== created.name) throw new Error(`updated ${String(created.name)} was not found`);
@@ -101,17 +112,18 @@ try {
   const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
   const max = (xs: number[]) => Math.max(...xs);
   const s = (x: number) => (x / 1000).toFixed(2);
+  const load = loadavg()[0]!.toFixed(1);
   console.log(
-    `${skillCount} skills (${sources.map((f) => path.basename(f)).join(', ')}); first build and load ${s(firstBuild)} s; ${rounds} rounds\n`,
+    `load average ${load} on ${cpus().length} cores; ${skillCount} skills (${sources.map((f) => path.basename(f)).join(', ')}); first build and load ${s(firstBuild)} s; ${rounds} rounds\n`,
   );
   console.log(
     table(
-      ['step', 'p50 s', 'max s'],
+      ['step', 'p50 s', 'max s', 'server CPU p50 s'],
       [
-        ['create_skill answered', s(p50(timings.create)), s(max(timings.create))],
-        ['… and found by skills_search', s(p50(timings.createFound)), s(max(timings.createFound))],
-        ['update_skill answered', s(p50(timings.update)), s(max(timings.update))],
-        ['… and found by skills_search', s(p50(timings.updateFound)), s(max(timings.updateFound))],
+        ['create_skill answered', s(p50(timings.create)), s(max(timings.create)), s(p50(cpu.create))],
+        ['… and found by skills_search', s(p50(timings.createFound)), s(max(timings.createFound)), ''],
+        ['update_skill answered', s(p50(timings.update)), s(max(timings.update)), s(p50(cpu.update))],
+        ['… and found by skills_search', s(p50(timings.updateFound)), s(max(timings.updateFound)), ''],
       ],
     ),
   );

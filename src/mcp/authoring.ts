@@ -13,6 +13,7 @@ import type { SkillpressConfig } from '../model/config.ts';
 import type { Catalog } from '../model/skill.ts';
 import { FEED_PATH } from '../lib/layout.ts';
 import { UsageError } from '../lib/errors.ts';
+import type { Embedder } from '../semantic/embedder.ts';
 import type {
   CreateSkillInput,
   CreateSkillResult,
@@ -48,6 +49,7 @@ export class AuthoringSession implements Authoring {
   readonly #log: (message: string) => void;
   #local: Catalog | undefined;
   #index: Promise<DuplicateIndex> | undefined;
+  #embedder: Promise<Embedder> | undefined;
   #building: Promise<unknown> = Promise.resolve();
   /** Set by the server: loads the rebuilt feed and notifies clients. */
   reload: () => Promise<void> = async () => {};
@@ -116,16 +118,23 @@ export class AuthoringSession implements Authoring {
         this.#index = undefined;
       },
     });
-    this.#log(`built ${result.skills} skill(s) from ${this.skills} in ${Math.round(performance.now() - started)} ms`);
+    const stages = Object.entries(result.stages)
+      .map(([stage, seconds]) => `${stage} ${Math.round(seconds * 1000)}`)
+      .join(', ');
+    this.#log(
+      `built ${result.skills} skill(s) from ${this.skills} in ${Math.round(performance.now() - started)} ms (${stages} ms)`,
+    );
   }
 
   /** The duplicate check's index over the skills of the last build, made once per build. */
   #duplicates(): Promise<DuplicateIndex> {
-    this.#index ??= Promise.all([import('../author/duplicate.ts'), import('../semantic/load.ts')]).then(
-      async ([{ DuplicateIndex }, { loadEmbedder }]) =>
+    // The model loads once per server; the index once per build.
+    this.#embedder ??= import('../semantic/load.ts').then(({ loadEmbedder }) => loadEmbedder());
+    this.#index ??= Promise.all([import('../author/duplicate.ts'), this.#embedder]).then(
+      ([{ DuplicateIndex }, embedder]) =>
         new DuplicateIndex(this.#local?.skills ?? [], {
           nearThreshold: this.#config.duplicates.near_threshold,
-          embedder: await loadEmbedder(),
+          embedder,
         }),
     );
     return this.#index;
