@@ -46,11 +46,7 @@ export interface ServeOptions {
 export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
   const authoring = options.skills ? await startAuthoring(options, log) : undefined;
-  // A URL feed opens from its cache when it has one, so the server starts offline; it is revalidated right after.
-  // With --skills the feed is the server's own build: it opens once the first build is done.
-  const store: FeedStore = authoring
-    ? new LazyDirStore(authoring.feedDir, authoring.ready)
-    : await openFeedStore(options.feed!, { cacheDir: options.cacheDir, cacheFirst: true });
+  const store = await openStore(options, authoring);
 
   // The handshake and tools/list need no catalog, and parsing a big feed would hold up the event
   // loop: answer them first and load the feed on first need, or shortly after start. A feed that
@@ -103,42 +99,83 @@ export async function serve(options: ServeOptions): Promise<void> {
     { transport, onerror: (err) => log(err.message) },
   );
 
+  const reload = reloader({
+    store,
+    servers,
+    log,
+    ready: authoring?.ready,
+    catalog,
+    swap: (next) => (current = Promise.resolve(next)),
+  });
+
+  if (authoring) authoring.reload = () => reloadNow(reload);
+  // The server's own build changes only when it writes, and then it reloads itself.
+  const timer = authoring ? undefined : watchFeed(store, options, reload, log);
+  await transport.closed;
+  if (timer) clearInterval(timer);
+  if (fatal) throw fatal;
+}
+
+/**
+ * Loads the feed again and tells every connected client (list_changed); resolves false when it
+ * could not (tried again on the next check). One reload at a time.
+ */
+function reloader(ctx: {
+  store: FeedStore;
+  servers: ReadonlySet<McpServer>;
+  log: (message: string) => void;
+  /** The server's first build, with --skills. */
+  ready: Promise<void> | undefined;
+  catalog: () => Promise<FeedCatalog>;
+  swap: (next: FeedCatalog) => void;
+}): () => Promise<boolean> {
   let reloading = false;
-  /** Loads the feed again; false when it could not (tried again on the next check). */
-  const reload = async (): Promise<boolean> => {
+  return async () => {
     if (reloading) return false;
     reloading = true;
     try {
-      if (authoring) await authoring.ready;
-      const next = await loadCatalog(store);
-      if (next.version === (await catalog()).version) return true;
-      current = Promise.resolve(next);
-      log(`feed changed: now ${next.cards.length} skill(s)`);
-      for (const server of servers) {
+      await ctx.ready;
+      const next = await loadCatalog(ctx.store);
+      if (next.version === (await ctx.catalog()).version) return true;
+      ctx.swap(next);
+      ctx.log(`feed changed: now ${next.cards.length} skill(s)`);
+      for (const server of ctx.servers) {
         server.sendToolListChanged();
         server.sendResourceListChanged();
         server.sendPromptListChanged();
       }
-      warmUp(next, log);
+      warmUp(next, ctx.log);
       return true;
     } catch (err) {
       // A rebuild in progress (parts not yet matching the index) or a broken feed: keep serving the last good one.
-      log(`feed not reloaded (still serving the previous one): ${(err as Error).message}`);
+      ctx.log(`feed not reloaded (still serving the previous one): ${(err as Error).message}`);
       return false;
     } finally {
       reloading = false;
     }
   };
+}
 
-  if (authoring) authoring.reload = () => reloadNow(reload);
-  const timer = authoring
-    ? undefined
-    : store instanceof DirStore
-      ? watchDir(store, options.watchMs ?? 500, reload)
-      : pollRemote(store, options.pollSeconds ?? 300, reload, log);
-  await transport.closed;
-  if (timer) clearInterval(timer);
-  if (fatal) throw fatal;
+/**
+ * A URL feed opens from its cache when it has one, so the server starts offline; it is
+ * revalidated right after. With --skills the feed is the server's own build: it opens once the
+ * first build is done.
+ */
+async function openStore(options: ServeOptions, authoring: AuthoringSession | undefined): Promise<FeedStore> {
+  if (authoring) return new LazyDirStore(authoring.feedDir, authoring.ready);
+  return openFeedStore(options.feed!, { cacheDir: options.cacheDir, cacheFirst: true });
+}
+
+/** Reloads on a rebuild on disk, or on a new index at the URL. */
+function watchFeed(
+  store: FeedStore,
+  options: ServeOptions,
+  reload: () => Promise<boolean>,
+  log: (message: string) => void,
+): NodeJS.Timeout | undefined {
+  return store instanceof DirStore
+    ? watchDir(store, options.watchMs ?? 500, reload)
+    : pollRemote(store, options.pollSeconds ?? 300, reload, log);
 }
 
 /** The authoring side (src/mcp/authoring.ts), loaded only with --skills. */
