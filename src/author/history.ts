@@ -41,6 +41,14 @@ export function stateDir(skillsRoot: string): string {
   return path.join(path.dirname(path.resolve(skillsRoot)), '.skillpress');
 }
 
+/** Makes the state folder, with a `.gitignore` that keeps git from listing it (staging, locks, versions, the server's build). */
+export async function ensureStateDir(skillsRoot: string): Promise<string> {
+  const state = stateDir(skillsRoot);
+  await mkdir(state, { recursive: true });
+  await writeFile(path.join(state, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
+  return state;
+}
+
 function storeDir(skillsRoot: string, name: string): string {
   return path.join(stateDir(skillsRoot), 'versions', path.basename(path.resolve(skillsRoot)), name);
 }

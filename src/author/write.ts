@@ -19,7 +19,15 @@ import { SkillpressConfig } from '../model/config.ts';
 import type { Problem, Skill } from '../model/skill.ts';
 import { describeChanges, type SkillSnapshot } from './changes.ts';
 import { decodeFiles, checkRemovals, type AuthoredFile } from './files.ts';
-import { gitTopLevel, listVersions, recordVersion, stateDir, versionFiles, type SkillVersion } from './history.ts';
+import {
+  ensureStateDir,
+  gitTopLevel,
+  listVersions,
+  recordVersion,
+  stateDir,
+  versionFiles,
+  type SkillVersion,
+} from './history.ts';
 import { withLock } from './lock.ts';
 import { composeSkillMarkdown, editSkillMarkdown, nextVersion, versionOf } from './skill-md.ts';
 import type { DuplicateIndex, DuplicateMatch } from './duplicate.ts';
@@ -250,10 +258,7 @@ function snapshot(skill: Skill): SkillSnapshot {
 
 /** Runs `work` on `<staging>/<name>` and removes the staging folder afterwards, whatever happened. */
 async function inStaging<T>(ctx: AuthorContext, name: string, work: (staged: string) => Promise<T>): Promise<T> {
-  const state = stateDir(ctx.skills);
-  await mkdir(state, { recursive: true });
-  // git ignores the folder (staging, locks, the version store) without the user's .gitignore.
-  await writeFile(path.join(state, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
+  const state = await ensureStateDir(ctx.skills);
   const staging = await mkdtemp(path.join(state, 'staging-'));
   try {
     return await work(path.join(staging, name));

@@ -106,7 +106,9 @@ export class AuthoringSession implements Authoring {
 
   async #buildNow(): Promise<void> {
     const started = performance.now();
-    const { build } = await import('../build.ts');
+    const [{ build }, { ensureStateDir }] = await Promise.all([import('../build.ts'), import('../author/history.ts')]);
+    if (this.out.startsWith(path.join(path.dirname(this.skills), '.skillpress') + path.sep))
+      await ensureStateDir(this.skills);
     const result = await build({
       skills: this.skills,
       out: this.out,

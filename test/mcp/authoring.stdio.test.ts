@@ -238,6 +238,8 @@ describe('skillpress mcp --skills on a git work tree', () => {
         'skill refund-double-charge: version 1',
       ]);
       expect(git('show', '--format=%B', '--no-patch', 'HEAD')).toMatch(/- description changed/);
+      // The server's own folder (staging, locks, its build) stays out of git's way.
+      expect(git('status', '--porcelain', '--untracked-files=all')).not.toMatch(/\.skillpress/);
     } finally {
       await tmp.remove();
     }
