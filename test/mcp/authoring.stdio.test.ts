@@ -40,14 +40,17 @@ interface Server {
   changed: { tools: number };
 }
 
-async function start(args: string[]): Promise<Server> {
+async function start(args: string[], capabilities: Record<string, object> = {}): Promise<Server> {
   const transport = new StdioClientTransport({ command: NODE, args: [CLI, 'mcp', ...args], cwd: ROOT, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const changed = { tools: 0 };
   const client = new Client(
     { name: 'skillpress-test', version: '1.0.0' },
-    { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changed.tools++ } } },
+    {
+      capabilities,
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changed.tools++ } },
+    },
   );
   await client.connect(transport);
   return { client, stderr: () => stderr, changed };
@@ -262,5 +265,45 @@ test('without --skills the server lists no authoring tools and its instructions 
   } finally {
     await server.close();
     await feed.remove();
+  }
+}, 60_000);
+
+test("create_skill drafts the skill with the client's model from a conversation, when the client offers sampling", async () => {
+  const tmp = await tempDir('skillpress-authoring-draft-');
+  const skills = path.join(tmp.dir, 'skills');
+  await writeSkills(skills, FIXTURE);
+  const server = await start(['--skills', skills], { sampling: {} });
+  const asked: string[] = [];
+  server.client.setRequestHandler('sampling/createMessage', async (request) => {
+    asked.push(JSON.stringify(request.params.messages));
+    const draft = {
+      name: 'unlock-account',
+      description: 'Unlock a customer account locked after too many sign-in attempts.',
+      body: '## Conditions\n\n- Locked out.\n\n## Steps\n\n1. **Do:** unlock it.\n   **Check:** sign-in works.\n   **Say:** "You can sign in again."\n\n## Resolution\n\nSigned in.\n',
+    };
+    return {
+      model: 'test',
+      role: 'assistant',
+      content: { type: 'text', text: JSON.stringify(draft) },
+      stopReason: 'endTurn',
+    };
+  });
+  try {
+    const r = (await server.client.callTool({
+      name: 'create_skill',
+      arguments: {
+        conversation:
+          'Customer: I am locked out after typing my password wrong.\nAgent: I unlocked it; try now.\nCustomer: Works, thanks!',
+      },
+    })) as CallToolResult;
+    expect(structured(r)).toMatchObject({ name: 'unlock-account', created: true, version: '1' });
+    expect(asked[0]).toMatch(/locked out/);
+    const view = structured(
+      (await server.client.callTool({ name: 'view_skill', arguments: { name: 'unlock-account' } })) as CallToolResult,
+    );
+    expect(view.instructions).toMatch(/\*\*Do:\*\* unlock it/);
+  } finally {
+    await server.client.close();
+    await tmp.remove();
   }
 }, 60_000);
