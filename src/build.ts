@@ -35,6 +35,8 @@ import { describeConfig, findSkillsAndConfig, resolveConfig, skillsLoadOptions }
 import { headersFile } from './site/headers.ts';
 import { writeBuildRecord } from './site/build-record.ts';
 import { normalizeBase } from './site/urls.ts';
+import { attachHistories } from './author/publish.ts';
+import type { VersionArchives } from './emit/feed/versions.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
 import type { IngestResult } from './emit/elasticsearch/ingest.ts';
@@ -94,6 +96,8 @@ export interface BuildOptions {
   progress?: boolean;
   /** Prefix of the Elasticsearch aliases (`<prefix>agent_skills`, `<prefix>agent_skill_files`). */
   indexPrefix?: string;
+  /** Called with this registry's own skills once loaded (the MCP server's duplicate check keeps them). */
+  onLoaded?: (local: Catalog) => void;
 }
 
 /** Seconds each stage of a build took. */
@@ -181,6 +185,7 @@ interface BuildContext {
   stages: BuildStages;
   /** The cache folder this build uses (`.cache`, or a temporary one when that is a link). */
   cacheDir: string;
+  versions?: VersionArchives;
 }
 
 interface Loaded {
@@ -189,6 +194,8 @@ interface Loaded {
   /** This registry's own skills (what Elasticsearch holds, as `skillpress ingest` writes it). */
   local: Catalog;
   duplicates: number;
+  /** Earlier versions' archives, for the feed. */
+  versions: VersionArchives;
 }
 
 interface Written {
@@ -252,11 +259,11 @@ async function buildWith(
 ): Promise<BuildResult> {
   const { options, out, log, tokens, stages } = ctx;
   const { cwd, skillsRoot, skillsDir, configFile } = where;
-  const { catalog, local, duplicates } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
+  const { catalog, local, duplicates, versions } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   refuseEmpty(catalog, skillsRoot);
   const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, cwd, log));
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
-  const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
+  const { feed, catalogView, site } = await writeOutputs(catalog, previous, { ...ctx, versions });
   await tokens.save();
   const connection = options.elasticsearch;
   const elasticsearch = connection
@@ -415,6 +422,8 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     sourceDateEpoch: options.sourceDateEpoch,
     tokens: ctx.tokens,
   });
+  options.onLoaded?.(local);
+  const versionFiles = await attachHistories(local.skills, skillsRoot, config.registry.name);
   const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {
@@ -422,7 +431,12 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     tokenize: keptWords(cacheFolder(ctx.cacheDir, ['duplicates'], log), log),
   });
   const problems = [...federated.problems, ...duplicateProblems(duplicates, federated.skills, threshold)];
-  return { catalog: { ...federated, problems }, local, duplicates: duplicates.length };
+  return {
+    catalog: { ...federated, problems },
+    local,
+    duplicates: duplicates.length,
+    versions: { archives: config.versions.archives, files: versionFiles },
+  };
 }
 
 /**
@@ -502,6 +516,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
         tokens: ctx.tokens,
         cacheDir,
         signer: ctx.signer,
+        versions: ctx.versions,
         onProgress: (n) => bar?.update(n),
       });
       bar?.done();

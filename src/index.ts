@@ -195,3 +195,26 @@ export {
 } from './usage/index.ts';
 export { UsageEvent, UsageFigures, Outcome, USAGE_VERSION, MAX_NOTE } from './model/usage.ts';
 export type { UsageOptions } from './mcp/usage.ts';
+
+// Authoring: agents and people write skills back, every version kept (docs/authoring.md). Each
+// write is checked with the loader's rules, the path rule and the duplicate check, written whole,
+// and kept as one git commit (a git work tree) or in the version store beside the folder.
+export {
+  scaffoldSkill,
+  createSkill,
+  updateSkill,
+  rollbackSkill,
+  skillVersions,
+  VersionConflictError,
+  TEMPLATES,
+  type ScaffoldOptions,
+  type Template,
+  type AuthorContext,
+  type AuthoredFile,
+  type CreateSkillInput,
+  type CreateSkillResult,
+  type UpdateSkillInput,
+  type UpdateSkillResult,
+  type SkillVersion,
+  type DuplicateMatch,
+} from './author/index.ts';

@@ -63,3 +63,15 @@ export {
   UsageTally,
 } from './usage/index.ts';
 export { withOutcomes, combinedConfidence, breakTiesByUse } from './route/usage.ts';
+
+// Authoring: the pieces the write tools are made of (the duplicate check, versions as the store
+// keeps them, the version counter, the change list).
+export {
+  listVersions,
+  skillFolder,
+  DuplicateIndex,
+  MEANING_THRESHOLD,
+  MEANING_TEXT_FLOOR,
+  describeChanges,
+  nextVersion,
+} from './author/index.ts';

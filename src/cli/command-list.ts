@@ -72,4 +72,19 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'add usage events up per skill: uses, outcomes, success rate, rating; failing skills first',
     load: async () => (await import('./commands/usage.ts')).usage,
   },
+  {
+    name: 'new',
+    summary: 'scaffold a skill folder that passes validate --strict',
+    load: async () => (await import('./commands/author.ts')).newSkill,
+  },
+  {
+    name: 'versions',
+    summary: "a skill's recorded versions: version, date, digest, changes",
+    load: async () => (await import('./commands/author.ts')).versions,
+  },
+  {
+    name: 'rollback',
+    summary: 'restore an earlier version of a skill as a new version',
+    load: async () => (await import('./commands/author.ts')).rollback,
+  },
 ];

@@ -44,6 +44,10 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
   },
   get: { out: "rebuild the skill's folder here, byte-exact, instead of printing JSON" },
   init: { force: 'replace an existing skillpress.json and workflow' },
+  new: {
+    description: 'the description to write into SKILL.md (default: a placeholder to replace)',
+    template: 'basic (a heading and a first step) or playbook (when it applies, Do / Check / Say steps, resolution)',
+  },
   ingest: { strict: 'apply every rule as an error, and write nothing while any skill is invalid' },
   validate: { strict: 'apply every rule of the specification as an error' },
   dev: { strict: 'apply every rule of the specification as an error' },

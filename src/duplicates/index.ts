@@ -21,7 +21,7 @@ export interface Duplicate {
 }
 
 /** Identity of a skill's content apart from its name: body plus every other file's path and digest. */
-function contentKey(skill: Skill): string {
+export function contentKey(skill: Skill): string {
   const files = skill.files
     .filter((f) => f.path !== 'SKILL.md')
     .map((f) => `${f.path}\0${f.sha256}\0${f.size}`)

@@ -18,6 +18,7 @@ import { USAGE_VERSION } from '../model/usage.ts';
 import { MAX_VIA, type FeedSkill } from '../model/feed.ts';
 import type { PeerConfig } from '../model/config.ts';
 import type { Problem, Skill, SkillFile } from '../model/skill.ts';
+import { VERSIONS_SCHEMA } from '../model/feed.ts';
 import { assembleSkill, readSkillMarkdown, skippedFile, storedFile } from '../load/index.ts';
 import { InvalidInputError, SkillpressError, errorMessage } from '../lib/errors.ts';
 import { ByteBudget, Deadline } from '../lib/http.ts';
@@ -226,6 +227,13 @@ async function importSkill(
   // The peer's published figures stay the peer's (attributed by their registry), never merged with ours.
   const usage = feedSkill.card.usage;
   if (usage?.usage_version === USAGE_VERSION) skill.usage = usage;
+  // The peer's version history is shown as the peer's (what is imported is the version it marks as latest).
+  const versions = feedSkill.versions;
+  if (versions?.schema === VERSIONS_SCHEMA && versions.history.length > 0)
+    skill.history = {
+      registry: versions.registry,
+      entries: versions.history.map(({ version, date, digest, changes }) => ({ version, date, digest, changes })),
+    };
   return skill;
 }
 

@@ -33,6 +33,8 @@ export function verify(bytes: Buffer, sha256: string, what: string): Buffer {
 export interface DirStoreOptions {
   /** Most bytes of one file (unset: no limit, for a feed of one's own). */
   maxBytes?: number;
+  /** The folder's real path, when it is known only later (a feed folder a build is still making). */
+  realRoot?: Promise<string>;
 }
 
 /** A feed folder (`dist/feed/v1`). Symlinks that leave the folder are refused. */
@@ -45,7 +47,7 @@ export class DirStore implements FeedStore {
   constructor(root: string, options: DirStoreOptions = {}) {
     this.#root = path.resolve(root);
     this.location = this.#root;
-    this.#realRoot = realpath(this.#root);
+    this.#realRoot = options.realRoot ?? realpath(this.#root);
     this.#maxBytes = options.maxBytes;
   }
 

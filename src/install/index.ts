@@ -66,7 +66,8 @@ const Manifest = z.object({ skills: z.record(z.string(), ManifestEntry) });
 type Manifest = z.infer<typeof Manifest>;
 
 /**
- * Copy skill `name` from a feed or discovery index (`source`: a site URL, a feed URL or folder)
+ * Copy skill `name` (or `name@version`, a version from the skill's published history in a
+ * skillpress feed, digest-checked) from a feed or discovery index (`source`: a site URL, a feed URL or folder)
  * into `<opts.to>/<name>/`. Every digest is checked before anything is written; the folder is
  * replaced in one rename; a re-run downloads nothing when the published digest is unchanged, and
  * a skill edited by hand is never overwritten unless `force` is set.
@@ -80,7 +81,12 @@ type Manifest = z.infer<typeof Manifest>;
  * console.log(result.action, result.dir, result.digest); // 'installed', …/.claude/skills/pdf-tools, sha256:…
  * ```
  */
-export async function install(source: string, name: string, opts: InstallOptions): Promise<InstallResult> {
+export async function install(source: string, pinnedName: string, opts: InstallOptions): Promise<InstallResult> {
+  const at = pinnedName.lastIndexOf('@');
+  const name = at > 0 ? pinnedName.slice(0, at) : pinnedName;
+  const pin = at > 0 ? pinnedName.slice(at + 1) : undefined;
+  if (pin === '')
+    throw new UsageError(`${quotePath(pinnedName)}: give a version after "@" (skillpress versions lists them)`);
   const invalid = checkName(name, undefined);
   if (invalid.length > 0)
     throw new UsageError(`skill name ${quotePath(name)} is not valid: ${invalid.map((p) => p.message).join('; ')}`);
@@ -92,7 +98,12 @@ export async function install(source: string, name: string, opts: InstallOptions
   const dir = path.join(to, name);
 
   const located = await locate(source, limits);
-  const published = located.digestOf(name);
+  if (pin !== undefined && !located.pinned)
+    throw new UsageError(
+      `${located.indexUrl} is a discovery index, which lists only the latest versions: install ${name}@${pin} from a skillpress feed`,
+    );
+  const pinned = pin !== undefined ? await located.pinned!(name, pin) : undefined;
+  const published = pinned?.digest ?? located.digestOf(name);
   if (!published)
     throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}${didYouMean(name, located.names())}`);
 
@@ -128,7 +139,7 @@ export async function install(source: string, name: string, opts: InstallOptions
     }
   }
 
-  const pkg = await located.fetch(name);
+  const pkg = pinned ? await pinned.fetch() : await located.fetch(name);
   checkSkillMd(pkg.files, name);
   const { contentDigest, same, discarded } = await placeSkill(to, name, pkg.files, record, exists && !opts.force);
   manifest.skills[name] = {

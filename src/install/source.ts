@@ -18,6 +18,7 @@ import { httpGet } from '../lib/http.ts';
 import { checkSchema, parseJsonText } from '../lib/json.ts';
 import { DiscoverySkill } from '../model/feed.ts';
 import { FeedReader } from '../feed-reader/reader.ts';
+import { skillDigest } from '../load/read-file.ts';
 import { DirStore } from '../feed-reader/store.ts';
 import { DEFAULT_MAX_INDEX_BYTES, RemoteStore } from '../feed-reader/remote-store.ts';
 import { unpack, type Files } from './archive.ts';
@@ -50,6 +51,12 @@ export interface Located {
   names(): string[];
   /** `name` is a valid skill name: install() checks it before locating the source. */
   fetch(name: string): Promise<Package>;
+  /**
+   * One version of `name` from the skill's published history (skillpress feeds only): its
+   * recorded digest, and how to fetch its archive (checked against the archive's sha256, then
+   * its files against the recorded digest).
+   */
+  pinned?(name: string, version: string): Promise<{ digest: string; fetch: () => Promise<Package> }>;
 }
 
 /** Reads bytes by URL, refusing URLs outside the source root; a NotFoundError when nothing is there. */
@@ -177,7 +184,7 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
       });
   const reader = await FeedReader.open(store, { maxJsonBytes: jsonBytesOf(limits) });
   const indexUrl = found.url.href;
-  return {
+  const located: Located = {
     indexUrl,
     digestOf: (name) => reader.entry(name)?.digest,
     names: () => reader.index.skills.map((s) => s.id),
@@ -191,6 +198,56 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
         else pkg.missing.push({ path: file.path, reason: file.skipped?.reason ?? 'not published' });
       }
       return pkg;
+    },
+    pinned: (name, version) =>
+      pinnedVersion({ site, reader, indexUrl: found.url, limits, latest: () => located.fetch(name) }, name, version),
+  };
+  return located;
+}
+
+/** A version from the skill JSON's `versions.history`: the latest from the feed itself, an earlier one from its archive. */
+async function pinnedVersion(
+  feed: { site: Site; reader: FeedReader; indexUrl: URL; limits: Limits; latest: () => Promise<Package> },
+  name: string,
+  version: string,
+): Promise<{ digest: string; fetch: () => Promise<Package> }> {
+  const { site, reader, indexUrl, limits } = feed;
+  const entry = reader.entry(name);
+  if (!entry) throw new NotFoundError(`no skill "${name}" in ${indexUrl.href}`);
+  const skill = await reader.skill(entry);
+  const history = skill.versions?.history ?? [];
+  const found = history.find((v) => v.version === version);
+  const latest = skill.versions?.latest ?? skill.card.version;
+  const known = [...new Set([latest, ...history.map((v) => v.version)].filter((v) => v !== undefined))];
+  if (version === latest) return { digest: entry.digest, fetch: feed.latest };
+  if (!found)
+    throw new NotFoundError(
+      `skill "${name}" has no published version "${version}" in ${indexUrl.href}${known.length ? ` (versions: ${known.join(', ')})` : ''}`,
+    );
+  const archive = found.archive;
+  if (!archive)
+    throw new NotFoundError(
+      `version ${version} of "${name}" is listed but no longer downloadable from ${indexUrl.href} (the build keeps the archives of its newest earlier versions)`,
+    );
+  return {
+    digest: found.digest,
+    fetch: async () => {
+      const url = site.resolve(archive.url, new URL('.', indexUrl));
+      const { body } = await site.read(url, limits.maxBytes);
+      const actual = sha256Hex(body);
+      if (actual !== archive.sha256)
+        throw new IntegrityError(
+          `${url.href}: sha256 is ${actual}, but the skill JSON lists ${archive.sha256}; refusing to install`,
+          { rule: 'digest-mismatch' },
+        );
+      const unpacked = await unpack(body, limits.maxBytes);
+      const digest = skillDigest([...unpacked.files].map(([p, f]) => ({ path: p, sha256: sha256Hex(f.bytes) })));
+      if (digest !== found.digest)
+        throw new IntegrityError(
+          `${url.href}: its files have digest ${digest}, but version ${version} was recorded as ${found.digest}; refusing to install`,
+          { rule: 'digest-mismatch' },
+        );
+      return { digest: found.digest, version, files: unpacked.files, missing: [] };
     },
   };
 }

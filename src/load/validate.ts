@@ -72,8 +72,8 @@ function charLength(s: string): number {
 /** Longest name lenient mode accepts: it becomes a file name, and file systems stop at 255 bytes. */
 const LENIENT_NAME_MAX = 200;
 
-/** A spec-valid name to suggest for an invalid one, when there is an obvious one. */
-function suggestName(name: string): string | undefined {
+/** A spec-valid name to suggest for an invalid one, when there is an obvious one (the loader's normalization). */
+export function suggestName(name: string): string | undefined {
   const slug = name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

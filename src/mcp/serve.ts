@@ -4,7 +4,7 @@
  * changes — a rebuild on disk, or a new index at the URL — then tells connected clients
  * (`list_changed` for tools, resources and prompts, in the era the client speaks).
  */
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
@@ -16,6 +16,8 @@ import { CATALOG_PATH, FEED_PATH } from '../lib/layout.ts';
 import { LineTransport } from './transport.ts';
 import { errorMessage } from '../lib/errors.ts';
 import type { UsageOptions } from './usage.ts';
+import type { AuthoringSession } from './authoring.ts';
+import type { SkillpressConfig } from '../model/config.ts';
 
 /**
  * The feed loads once the client's opening requests (initialize, then tools/list or whatever
@@ -24,7 +26,12 @@ import type { UsageOptions } from './usage.ts';
 const WARM_UP_MS = 1000;
 
 export interface ServeOptions {
-  feed: string;
+  /** The feed to serve; beside `skills`, the local build folder the server builds into. */
+  feed?: string;
+  /** A writable skills folder: the server builds it, serves the build and adds create_skill and update_skill. */
+  skills?: string;
+  /** The config the skills are built with (`skills` only; default: defaults). */
+  config?: SkillpressConfig;
   name: string;
   version: string;
   pageSize?: number;
@@ -48,7 +55,8 @@ export interface ServeOptions {
 /**
  * What `skillpress mcp` runs: the MCP server over the feed at `options.feed` (folder or URL) on
  * stdin/stdout, answering both protocol eras, reloading when the feed changes (a folder is
- * watched, a URL polled). Resolves when stdin closes.
+ * watched, a URL polled). With `skills`, the server builds that folder, serves the build and
+ * adds create_skill and update_skill. Resolves when stdin closes.
  *
  * @example
  * ```ts
@@ -56,14 +64,15 @@ export interface ServeOptions {
  * await serve({ feed: 'https://skills.example/', name: 'my-skills', version: '1.0.0', cacheDir: '.cache/feeds' });
  * ```
  */
+
 export async function serve(options: ServeOptions): Promise<void> {
   const log = options.log ?? ((m: string) => process.stderr.write(`skillpress mcp: ${m}\n`));
-  // A URL feed opens from its cache when it has one, so the server starts offline; it is revalidated right after.
-  const store = await openFeedStore(options.feed, { cacheDir: options.cacheDir, cacheFirst: true });
+  const authoring = options.skills ? await startAuthoring(options, log) : undefined;
+  const store = await openStore(options, authoring);
 
   // The handshake and tools/list need no catalog, and parsing a big feed would hold up the event
   // loop: answer them first and load the feed on first need, or shortly after start. A feed that
-  // cannot load ends the server, once the requests waiting for it have their error answers.
+  // cannot load ends the server.
   let current: Promise<FeedCatalog> | undefined;
   let fatal: Error | undefined;
   const transport = new LineTransport();
@@ -100,6 +109,7 @@ export async function serve(options: ServeOptions): Promise<void> {
         pageSize: options.pageSize,
         judgeTimeoutMs: options.judgeTimeoutMs,
         log,
+        authoring,
         ...(usage ? { usage } : {}),
       });
       servers.add(server);
@@ -113,36 +123,18 @@ export async function serve(options: ServeOptions): Promise<void> {
     { transport, onerror: (err) => log(err.message) },
   );
 
-  let reloading = false;
-  /** Loads the feed again; false when it could not (tried again on the next check). */
-  const reload = async (): Promise<boolean> => {
-    if (reloading) return false;
-    reloading = true;
-    try {
-      const next = await loadCatalog(store);
-      if (next.version === (await catalog()).version) return true;
-      current = Promise.resolve(next);
-      log(`feed changed: now ${next.cards.length} skill(s)`);
-      for (const server of servers) {
-        server.sendToolListChanged();
-        server.sendResourceListChanged();
-        server.sendPromptListChanged();
-      }
-      warmUp(next, log);
-      return true;
-    } catch (err) {
-      // A rebuild in progress (parts not yet matching the index) or a broken feed: keep serving the last good one.
-      log(`feed not reloaded (still serving the previous one): ${errorMessage(err)}`);
-      return false;
-    } finally {
-      reloading = false;
-    }
-  };
+  const reload = reloader({
+    store,
+    servers,
+    log,
+    ready: authoring?.ready,
+    catalog,
+    swap: (next) => (current = Promise.resolve(next)),
+  });
 
-  const timer =
-    store instanceof DirStore
-      ? watchDir(store, options.watchMs ?? 500, reload)
-      : pollRemote(store, options.pollSeconds ?? 300, reload, log);
+  if (authoring) authoring.reload = () => reloadNow(reload);
+  // The server's own build changes only when it writes, and then it reloads itself.
+  const timer = authoring ? undefined : watchFeed(store, options, reload, log);
   await transport.closed;
   if (timer) clearInterval(timer);
   await usage?.recorder.close();
@@ -163,6 +155,102 @@ async function openUsage(options: ServeOptions, log: (message: string) => void):
   };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, onSignal);
   return { recorder, user: userHash(currentUser(), salt) };
+}
+
+/**
+ * Loads the feed again and tells every connected client (list_changed); resolves false when it
+ * could not (tried again on the next check). One reload at a time.
+ */
+function reloader(ctx: {
+  store: FeedStore;
+  servers: ReadonlySet<McpServer>;
+  log: (message: string) => void;
+  /** The server's first build, with --skills. */
+  ready: Promise<void> | undefined;
+  catalog: () => Promise<FeedCatalog>;
+  swap: (next: FeedCatalog) => void;
+}): () => Promise<boolean> {
+  let reloading = false;
+  return async () => {
+    if (reloading) return false;
+    reloading = true;
+    try {
+      await ctx.ready;
+      const next = await loadCatalog(ctx.store);
+      if (next.version === (await ctx.catalog()).version) return true;
+      ctx.swap(next);
+      ctx.log(`feed changed: now ${next.cards.length} skill(s)`);
+      for (const server of ctx.servers) {
+        server.sendToolListChanged();
+        server.sendResourceListChanged();
+        server.sendPromptListChanged();
+      }
+      warmUp(next, ctx.log);
+      return true;
+    } catch (err) {
+      // A rebuild in progress (parts not yet matching the index) or a broken feed: keep serving the last good one.
+      ctx.log(`feed not reloaded (still serving the previous one): ${errorMessage(err)}`);
+      return false;
+    } finally {
+      reloading = false;
+    }
+  };
+}
+
+/**
+ * A URL feed opens from its cache when it has one, so the server starts offline; it is
+ * revalidated right after. With --skills the feed is the server's own build: it opens once the
+ * first build is done.
+ */
+async function openStore(options: ServeOptions, authoring: AuthoringSession | undefined): Promise<FeedStore> {
+  if (authoring) return new LazyDirStore(authoring.feedDir, authoring.ready);
+  return openFeedStore(options.feed!, { cacheDir: options.cacheDir, cacheFirst: true });
+}
+
+/** Reloads on a rebuild on disk, or on a new index at the URL. */
+function watchFeed(
+  store: FeedStore,
+  options: ServeOptions,
+  reload: () => Promise<boolean>,
+  log: (message: string) => void,
+): NodeJS.Timeout | undefined {
+  return store instanceof DirStore
+    ? watchDir(store, options.watchMs ?? 500, reload)
+    : pollRemote(store, options.pollSeconds ?? 300, reload, log);
+}
+
+/** The authoring side (src/mcp/authoring.ts), loaded only with --skills. */
+async function startAuthoring(options: ServeOptions, log: (message: string) => void): Promise<AuthoringSession> {
+  const [{ AuthoringSession }, { SkillpressConfig }] = await Promise.all([
+    import('./authoring.ts'),
+    import('../model/config.ts'),
+  ]);
+  const session = new AuthoringSession({
+    skills: options.skills!,
+    feed: options.feed,
+    config: options.config ?? SkillpressConfig.parse({}),
+    log,
+  });
+  session.ready.catch((err: Error) => log(`cannot build ${options.skills}: ${err.message}`));
+  return session;
+}
+
+/** Reloads after a write: waits out a reload already running, so the answer follows the new feed. */
+async function reloadNow(reload: () => Promise<boolean>): Promise<void> {
+  for (let tries = 0; tries < 100; tries++) {
+    if (await reload()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('the rebuilt feed did not load (see the server log)');
+}
+
+/** A feed folder made by the server's first build: opened once that build is done. */
+class LazyDirStore extends DirStore {
+  constructor(dir: string, ready: Promise<void>) {
+    const realRoot = ready.then(() => realpath(dir));
+    realRoot.catch(() => {}); // a failed first build is reported where it is awaited
+    super(dir, { realRoot });
+  }
 }
 
 /** Reads the body index, then embeds the skills (best_skill's ranking by meaning); failures are logged, and retried on first use. */

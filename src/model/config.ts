@@ -176,6 +176,20 @@ export const SkillpressConfig = z.object({
     'Skills imported from peer registries and SKILL.md URLs, and the limits on fetching them.',
   ),
   duplicates: DuplicatesConfig.prefault({}).describe('Reporting skills that are identical or nearly so.'),
+  versions: z
+    .object({
+      archives: z
+        .number()
+        .int()
+        .min(0)
+        .max(100)
+        .default(5)
+        .describe(
+          "How many earlier versions of each skill stay downloadable (a `.tar.gz` with its sha256, listed in the skill JSON's `versions`); 0: none. Every recorded version is listed either way.",
+        ),
+    })
+    .prefault({})
+    .describe('The version history the build publishes for skills written with create/update (docs/authoring.md).'),
   site: z
     .object({
       base: z.string().default('/').describe('Path the site is served under, e.g. `/` or `/skills/` (`--base` wins).'),

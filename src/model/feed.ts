@@ -144,6 +144,51 @@ export const OriginSignature = z
   });
 export type OriginSignature = z.infer<typeof OriginSignature>;
 
+/** The version of the `versions` block's own layout: a reader checks it before reading the block. */
+export const VERSIONS_SCHEMA = 1;
+
+export const SkillVersionOut = z
+  .object({
+    version: z.string(),
+    date: z.string().describe('When this version was written (ISO 8601).'),
+    digest: Digest.describe("The skill digest of this version's files (as a card's `digest`)."),
+    changes: z.array(z.string()).describe('What changed from the version before, one line each.'),
+    archive: z
+      .object({
+        url: z
+          .string()
+          .describe('Relative to the feed root: `../../.well-known/agent-skills/versions/<id>/<version>.tar.gz`.'),
+        sha256: Sha256.describe("sha256 of the archive's exact bytes."),
+        bytes: z.number().int().nonnegative(),
+      })
+      .optional()
+      .describe(
+        'An earlier version kept downloadable (`versions.archives` in the config); absent for the latest (use `links.archive`) and older ones.',
+      ),
+  })
+  .meta({ id: 'SkillVersion', description: "One version in a skill's history." });
+export type SkillVersionOut = z.infer<typeof SkillVersionOut>;
+
+export const SkillVersions = z
+  .object({
+    schema: z
+      .number()
+      .int()
+      .describe(
+        'Layout version of this block (1). A reader uses the block only when it knows the layout, and ignores it otherwise.',
+      ),
+    latest: z
+      .string()
+      .describe('The version this skill JSON describes (what the discovery index and `links.archive` serve).'),
+    registry: z.string().describe('Whose history this is: this registry, or the peer an imported skill came from.'),
+    history: z.array(SkillVersionOut).describe('Every recorded version, newest first.'),
+  })
+  .meta({
+    id: 'SkillVersions',
+    description: "A skill's version history (optional; present for skills written with skillpress create/update).",
+  });
+export type SkillVersions = z.infer<typeof SkillVersions>;
+
 export const FeedSkill = z
   .object({
     feed_version: z.literal(FEED_VERSION),
@@ -181,6 +226,9 @@ export const FeedSkill = z
     skill_md: z.string().describe('SKILL.md, exactly as stored.'),
     body: z.string().describe('The markdown body of SKILL.md (after the front matter).'),
     files: z.array(FeedFile).describe('Every file of the skill, SKILL.md included, stored or skipped.'),
+    versions: SkillVersions.optional().describe(
+      "The skill's version history, when it has one (optional; readers that do not know it ignore it).",
+    ),
   })
   .meta({
     id: 'FeedSkill',

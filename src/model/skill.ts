@@ -107,6 +107,15 @@ export const Health = z.object({
 });
 export type Health = z.infer<typeof Health>;
 
+/** One recorded version of a skill (skillpress create/update/rollback, or a peer's published history). */
+export const SkillVersionEntry = z.object({
+  version: z.string(),
+  date: z.string(),
+  digest: z.string(),
+  changes: z.array(z.string()),
+});
+export type SkillVersionEntry = z.infer<typeof SkillVersionEntry>;
+
 export const Skill = z.object({
   /** Stable identifier: the skill name (unique in a catalog). */
   id: z.string(),
@@ -138,6 +147,11 @@ export const Skill = z.object({
   updated_at: z.string(),
   /** What agents' use of it adds up to: this registry's figures (`analytics.source`), or an imported skill's peer's. */
   usage: UsageFigures.optional(),
+  /**
+   * Recorded versions, newest first: this registry's (git commits or the version store, read by
+   * the build), or the history an imported skill's peer published, attributed to `registry`.
+   */
+  history: z.object({ registry: z.string(), entries: z.array(SkillVersionEntry) }).optional(),
 });
 export type Skill = z.infer<typeof Skill>;
 

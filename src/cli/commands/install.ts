@@ -6,8 +6,9 @@ import { quotePath } from '../../lib/paths.ts';
 
 export const install: Command = {
   usage: [
-    'skillpress install <site or feed URL, or folder> <skill> [--to dir | --agent name] [--global] [--force] [--timeout ms] [--max-bytes n] [--json]',
+    'skillpress install <site or feed URL, or folder> <skill>[@version] [--to dir | --agent name] [--global] [--force] [--timeout ms] [--max-bytes n] [--json]',
     '',
+    "  skill@version  one version from the skill's published history (skillpress feeds), digest-checked",
     '  --to dir       skills folder to install into (the skill goes to <dir>/<skill>/)',
     `  --agent name   the agent's usual folder: ${AGENTS.map((a) => a.name).join(', ')} (default: agents → .agents/skills)`,
     "  --global       the agent's folder in your home directory instead of the project's",

@@ -7,8 +7,14 @@ import { defaultCacheRoot } from '../../feed-reader/cache-root.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 
 export const mcp: Command = {
-  usage:
+  usage: [
     'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir] [--usage <file.jsonl | http(s)://elasticsearch>] [--config dir]',
+    '       skillpress mcp --skills <dir> [--feed <build dir>] [--config dir] [...]',
+    '',
+    '  --skills dir   serve this skills folder, writable: adds create_skill and update_skill; the server builds it',
+    '                 (into --feed, a local build folder of its own, or beside the skills folder) and rebuilds on every write',
+    '  --usage where  record loads and outcomes (opt-in) to a JSON Lines file or an Elasticsearch URL; adds report_skill_outcome',
+  ].join('\n'),
   async run(argv) {
     const { values, positionals } = parse(argv, {
       feed: { type: 'string' },
@@ -18,21 +24,31 @@ export const mcp: Command = {
       'judge-timeout-ms': { type: 'string' },
       'cache-dir': { type: 'string' },
       usage: { type: 'string' },
+      skills: { type: 'string' },
       config: { type: 'string' },
     });
     const feed = values.feed ?? positionals[0];
-    if (!feed)
-      throw new UsageError('--feed is required (a build folder, a feed folder, or the URL of a published site)');
+    if (!feed && !values.skills)
+      throw new UsageError(
+        '--feed is required (a build folder, a feed folder, or the URL of a published site), or --skills (a skills folder to serve and write)',
+      );
+    if (values.config && !values.skills && !values.usage)
+      throw new UsageError(
+        '--config applies to --skills (the folder the server builds) and --usage (its salt and index)',
+      );
     const pageSize = positiveInt(values['page-size'] ?? process.env.SKILLPRESS_MCP_PAGE_SIZE, '--page-size');
     const pollSeconds = positiveInt(values.poll, '--poll', true);
     const watchMs = positiveInt(values['watch-ms'], '--watch-ms');
     const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
+    // The config is found from the skills folder up, as build finds it.
+    const { findSkillsAndConfig, loadConfig } = await import('../../config/load.ts');
+    const config = values.skills
+      ? (await findSkillsAndConfig({ skills: values.skills, config: values.config })).config
+      : undefined;
     const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
     // The config is read only to record usage (its salt and index): a plain server reads none.
-    const analytics = values.usage
-      ? (await (await import('../../config/load.ts')).loadConfig(values.config)).analytics
-      : undefined;
+    const analytics = values.usage ? (config ?? (await loadConfig(values.config))).analytics : undefined;
     await serve({
       feed,
       name: 'skillpress',
@@ -43,6 +59,8 @@ export const mcp: Command = {
       judgeTimeoutMs,
       cacheDir: values['cache-dir'] ?? defaultCacheRoot(process.env, homedir()),
       ...(values.usage ? { usage: values.usage, usageSalt: analytics?.salt, usageIndex: analytics?.index } : {}),
+      skills: values.skills,
+      config,
     });
     return EXIT.ok;
   },

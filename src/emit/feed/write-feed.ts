@@ -48,6 +48,7 @@ import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
 import { FileCache, keptText } from '../../lib/file-cache.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
+import { versionsBlock, type VersionArchives } from './versions.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
 import type { Signer } from '../../lib/signing.ts';
 import { originLabel } from '../../model/origin.ts';
@@ -82,6 +83,8 @@ export interface WriteFeedOptions {
   signer?: Signer;
   /** Warnings about the cache (entries refused and made again), one line each. */
   log?: (line: string) => void;
+  /** Earlier versions' archives (published scope): how many per skill, and how to read their files. */
+  versions?: VersionArchives;
 }
 
 export interface FeedSummary {
@@ -318,6 +321,13 @@ async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill>
   const withArchive = !isImported(skill) || ctx.reexport;
   const tokens = await fileTokens(skill.files, ctx.tokens);
   const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens, signer: ctx.opts.signer });
+  const versions = await versionsBlock(skill, {
+    archives: ctx.scope === 'published' ? ctx.opts.versions : undefined,
+    mtime: ctx.archiveMtime,
+    write: (rel, bytes) => void ctx.out.write(rel, bytes),
+    imported: isImported(skill),
+  });
+  if (versions) json.versions = versions;
   const entries = writeRawFiles(skill, json, problems, ctx);
   const written = ctx.out.write(`${ctx.feedPath}/skills/${skill.id}.json`, pretty(json));
   const disc = ctx.scope === 'published' ? await writeArchives(skill, card, entries, ctx) : undefined;

@@ -121,7 +121,7 @@ export function registerBestSkill(
 }
 
 /** Whether the client declared sampling: in the request's envelope (2026-07-28) or at initialize (earlier revisions). */
-function offersSampling(server: McpServer, ctx: ServerContext): boolean {
+export function offersSampling(server: McpServer, ctx: ServerContext): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, { sampling?: unknown } | undefined> | undefined;
   const declared = envelope ? envelope[CLIENT_CAPABILITIES_META_KEY] : server.server.getClientCapabilities();
   return declared?.sampling !== undefined;

@@ -13,18 +13,30 @@ import { registerViewSkill } from './view-skill.ts';
 import { registerReportOutcome } from './report-outcome.ts';
 import type { CatalogRef } from './shared.ts';
 import type { UsageHook } from '../usage.ts';
+import type { Authoring } from '../authoring.ts';
+import { registerAuthoringTools } from './authoring.ts';
 
 export type { CatalogRef } from './shared.ts';
 export { UNIVERSAL_TOOLS } from './view-skill.ts';
 export { searchSkills, type SearchResult } from './skills-search.ts';
 export { JUDGE_TIMEOUT_MS, type JudgeOptions, type JudgeState } from './best-skill.ts';
 
-/** With `usage` (recording on), loads are recorded and `report_skill_outcome` is listed too. */
-export function registerTools(server: McpServer, catalog: CatalogRef, judge: JudgeOptions, usage?: UsageHook): void {
+/**
+ * The catalog tools; `report_skill_outcome` too when usage is recorded (`usage`), and
+ * create_skill and update_skill when the server writes a skills folder (`authoring`).
+ */
+export function registerTools(
+  server: McpServer,
+  catalog: CatalogRef,
+  judge: JudgeOptions,
+  extras: { usage?: UsageHook | undefined; authoring?: Authoring | undefined } = {},
+): void {
+  const { usage, authoring } = extras;
   registerSkillsList(server, catalog);
   registerSkillsSearch(server, catalog);
   registerViewSkill(server, catalog, usage);
   registerReadSkillFile(server, catalog);
   registerBestSkill(server, catalog, judge, usage);
   if (usage) registerReportOutcome(server, catalog, usage);
+  if (authoring) registerAuthoringTools(server, authoring);
 }

@@ -1,0 +1,95 @@
+/**
+ * Is a skill about to be created already in the catalog under another name? Three measures,
+ * any one of which is enough:
+ *
+ * - identical content: the same body and other files as a skill there (src/duplicates);
+ * - near-identical text: TF-IDF cosine of description + body at or above
+ *   `duplicates.near_threshold` (0.85 by default), the build's near-duplicate detector;
+ * - the same purpose: cosine of the name-and-description embeddings (src/semantic, the model
+ *   best_skill ranks with) at or above MEANING_THRESHOLD, with a TF-IDF cosine of at least
+ *   MEANING_TEXT_FLOOR (meaning alone is not enough: templated skills for different services,
+ *   "gemini-automation" and "breeze-automation", come 0.99 close in meaning).
+ */
+import type { Skill } from '../model/skill.ts';
+import { contentKey } from '../duplicates/index.ts';
+import { tfidfVectors, tokenize } from '../duplicates/tfidf.ts';
+import { cosine, type Embedder } from '../semantic/embedder.ts';
+import { purposeText } from '../semantic/skill-vectors.ts';
+
+/**
+ * Cosine of two skills' name-and-description embeddings at or above which they may be one skill
+ * (the seed's 0.95): on the six public catalogs the closest distinct pair is 0.90, a skill with a
+ * reworded description 0.99.
+ */
+export const MEANING_THRESHOLD = 0.95;
+/** The TF-IDF cosine a same-purpose match must also reach. */
+export const MEANING_TEXT_FLOOR = 0.5;
+
+export interface DuplicateMatch {
+  /** The existing skill's name. */
+  name: string;
+  kind: 'identical' | 'near' | 'meaning';
+  similarity: number;
+}
+
+type Indexed = Pick<Skill, 'id' | 'name' | 'description' | 'body' | 'files'>;
+
+export class DuplicateIndex {
+  readonly #skills = new Map<string, { skill: Indexed; key: string; words: string[]; meaning?: Float32Array }>();
+  readonly #nearThreshold: number;
+  readonly #embedder: Embedder | undefined;
+
+  constructor(skills: readonly Indexed[], options: { nearThreshold: number; embedder?: Embedder }) {
+    this.#nearThreshold = options.nearThreshold;
+    this.#embedder = options.embedder;
+    for (const skill of skills) this.put(skill);
+  }
+
+  get size(): number {
+    return this.#skills.size;
+  }
+
+  /** Adds or replaces a skill (after it was written). */
+  put(skill: Indexed): void {
+    this.#skills.set(skill.id, {
+      skill,
+      key: contentKey(skill as Skill),
+      words: tokenize(`${skill.description}\n${skill.body}`),
+    });
+  }
+
+  /** The closest existing skill `candidate` duplicates, or undefined. `except`: a skill not to compare with (itself). */
+  find(candidate: Indexed, except?: string): DuplicateMatch | undefined {
+    const others = [...this.#skills.values()].filter((e) => e.skill.id !== except);
+    const key = contentKey(candidate as Skill);
+    const same = others.find((e) => e.key === key);
+    if (same) return { name: same.skill.name, kind: 'identical', similarity: 1 };
+    const vectors = tfidfVectors([
+      tokenize(`${candidate.description}\n${candidate.body}`),
+      ...others.map((e) => e.words),
+    ]);
+    let best: DuplicateMatch | undefined;
+    const consider = (match: DuplicateMatch, threshold: number) => {
+      if (match.similarity >= threshold && (!best || match.similarity > best.similarity)) best = match;
+    };
+    const text = others.map((_, i) => sparseDot(vectors[0]!, vectors[i + 1]!));
+    others.forEach((e, i) => consider({ name: e.skill.name, kind: 'near', similarity: text[i]! }, this.#nearThreshold));
+    const embedder = this.#embedder;
+    if (embedder) {
+      const q = embedder.embed(purposeText(candidate));
+      others.forEach((e, i) => {
+        if (text[i]! < MEANING_TEXT_FLOOR) return;
+        e.meaning ??= embedder.embed(purposeText(e.skill));
+        consider({ name: e.skill.name, kind: 'meaning', similarity: cosine(q, e.meaning) }, MEANING_THRESHOLD);
+      });
+    }
+    return best && { ...best, similarity: Math.round(Math.min(1, best.similarity) * 1000) / 1000 };
+  }
+}
+
+function sparseDot(a: Map<number, number>, b: Map<number, number>): number {
+  const [small, large] = a.size < b.size ? [a, b] : [b, a];
+  let sum = 0;
+  for (const [term, w] of small) sum += w * (large.get(term) ?? 0);
+  return sum;
+}

@@ -1,0 +1,231 @@
+/**
+ * Every version of a skill written by the authoring calls, kept retrievable:
+ *
+ * - when the skills folder is inside a git work tree, one commit per write, holding only the
+ *   skill's folder; its message lists the changes and carries `Skillpress-Version:` and
+ *   `Skillpress-Digest:` trailers. git runs as a child process with argument arrays, never a shell.
+ * - otherwise a version store beside the skills folder:
+ *   `<parent>/.skillpress/versions/<skills folder name>/<skill>/<version>/` holding the
+ *   version's files under `files/` and `version.json` (version, date, digest, changes).
+ */
+import { execFile } from 'node:child_process';
+import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { NotFoundError } from '../lib/errors.ts';
+import { resolveInside } from '../lib/fs.ts';
+import { pathProblem } from '../lib/paths.ts';
+
+const run = promisify(execFile);
+
+/** One version of a skill, as `skillpress versions` lists it. */
+export interface SkillVersion {
+  version: string;
+  /** ISO 8601. */
+  date: string;
+  /** sha256 over the version's files (`sha256:…`, the feed's skill digest). */
+  digest: string;
+  changes: string[];
+  /** The commit holding this version, when the skills folder is in git. */
+  commit?: string;
+}
+
+/** What is recorded for one write. */
+export interface VersionRecord extends SkillVersion {
+  /** The skill's folder, now holding this version. */
+  dir: string;
+}
+
+/** The folder beside the skills folder where skillpress keeps its state: locks, staging, the version store. */
+export function stateDir(skillsRoot: string): string {
+  return path.join(path.dirname(path.resolve(skillsRoot)), '.skillpress');
+}
+
+/** Makes the state folder, with a `.gitignore` that keeps git from listing it (staging, locks, versions, the server's build). */
+export async function ensureStateDir(skillsRoot: string): Promise<string> {
+  const state = stateDir(skillsRoot);
+  await mkdir(state, { recursive: true });
+  await writeFile(path.join(state, '.gitignore'), '*\n', { flag: 'wx' }).catch(() => undefined);
+  return state;
+}
+
+function storeDir(skillsRoot: string, name: string): string {
+  return path.join(stateDir(skillsRoot), 'versions', path.basename(path.resolve(skillsRoot)), name);
+}
+
+/** The top of the git work tree holding `dir`, or undefined when it is in none (or git is not installed). */
+export async function gitTopLevel(dir: string): Promise<string | undefined> {
+  // No `.git` above: no work tree, and no git process started (every build asks).
+  if (!(await hasGitAbove(path.resolve(dir)))) return undefined;
+  try {
+    const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--show-toplevel'], { encoding: 'utf8' });
+    return stdout.trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function hasGitAbove(dir: string): Promise<boolean> {
+  for (let at = dir; ; at = path.dirname(at)) {
+    if (
+      await lstat(path.join(at, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
+    if (path.dirname(at) === at) return false;
+  }
+}
+
+const GIT_SAFE = ['-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=/dev/null'];
+
+/** Keeps the version just written: a commit, or a copy in the version store. */
+export async function recordVersion(skillsRoot: string, name: string, record: VersionRecord): Promise<SkillVersion> {
+  const top = await gitTopLevel(record.dir);
+  const { dir, ...version } = record;
+  if (top) return { ...version, commit: await commitVersion(top, name, record) };
+  const target = path.join(storeDir(skillsRoot, name), record.version);
+  const staging = `${target}.tmp-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  await cp(dir, path.join(staging, 'files'), { recursive: true, verbatimSymlinks: true });
+  await writeFile(path.join(staging, 'version.json'), JSON.stringify(version, null, 2) + '\n');
+  await rm(target, { recursive: true, force: true });
+  await rename(staging, target);
+  return version;
+}
+
+async function commitVersion(top: string, name: string, record: VersionRecord): Promise<string> {
+  const rel = path.relative(top, record.dir).split(path.sep).join('/');
+  const message = [
+    `skill ${name}: version ${record.version}`,
+    '',
+    ...record.changes.map((c) => `- ${c}`),
+    '',
+    `Skillpress-Version: ${record.version}`,
+    `Skillpress-Digest: ${record.digest}`,
+  ].join('\n');
+  const env = await gitEnv(top);
+  const git = (args: string[]) => run('git', ['-C', top, ...GIT_SAFE, ...args], { env });
+  await git(['add', '-A', '--', rel]);
+  await git(['commit', '--quiet', '--allow-empty', '-m', message, '--only', '--', rel]);
+  const { stdout } = await git(['rev-parse', 'HEAD']);
+  return stdout.toString().trim();
+}
+
+/** An identity for the commit when git has none configured (a CI runner, a container). */
+async function gitEnv(top: string): Promise<NodeJS.ProcessEnv> {
+  const email = await run('git', ['-C', top, 'config', 'user.email']).then(
+    (r) => r.stdout.trim(),
+    () => '',
+  );
+  if (email) return process.env;
+  const who = { name: 'skillpress', email: 'skillpress@localhost' };
+  return {
+    ...process.env,
+    GIT_AUTHOR_NAME: process.env.GIT_AUTHOR_NAME ?? who.name,
+    GIT_AUTHOR_EMAIL: process.env.GIT_AUTHOR_EMAIL ?? who.email,
+    GIT_COMMITTER_NAME: process.env.GIT_COMMITTER_NAME ?? who.name,
+    GIT_COMMITTER_EMAIL: process.env.GIT_COMMITTER_EMAIL ?? who.email,
+  };
+}
+
+/** Every recorded version of a skill, newest first. */
+export async function listVersions(skillsRoot: string, name: string, dir: string): Promise<SkillVersion[]> {
+  const top = await gitTopLevel(dir);
+  if (top) return gitVersions(top, dir);
+  const base = storeDir(skillsRoot, name);
+  const entries = await readdir(base).catch(() => [] as string[]);
+  const versions: SkillVersion[] = [];
+  for (const entry of entries) {
+    if (entry.includes('.tmp-')) continue;
+    const text = await readFile(path.join(base, entry, 'version.json'), 'utf8').catch(() => undefined);
+    if (text) versions.push(JSON.parse(text) as SkillVersion);
+  }
+  return versions.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : compareVersions(b.version, a.version)));
+}
+
+/** Numeric parts compared as numbers: "10" after "9", "1.0.10" after "1.0.9". */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.replace(/^v/, '').split(/[.-]/);
+  const pb = b.replace(/^v/, '').split(/[.-]/);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? '';
+    const y = pb[i] ?? '';
+    const d = /^\d+$/.test(x) && /^\d+$/.test(y) ? Number(x) - Number(y) : x < y ? -1 : x > y ? 1 : 0;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+const FIELD = '\x1f';
+const RECORD = '\x1e';
+
+/** Versions from the commits that carry skillpress's trailers for this folder. */
+async function gitVersions(top: string, dir: string): Promise<SkillVersion[]> {
+  const rel = path.relative(top, dir).split(path.sep).join('/') || '.';
+  const { stdout } = await run('git', ['-C', top, 'log', `--format=%H${FIELD}%aI${FIELD}%B${RECORD}`, '--', rel], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch(() => ({ stdout: '' }));
+  const out: SkillVersion[] = [];
+  for (const entry of stdout.split(RECORD)) {
+    const [commit, date, body] = entry.replace(/^\n/, '').split(FIELD);
+    if (!commit || !date || body === undefined) continue;
+    const version = /^Skillpress-Version: (.+)$/m.exec(body)?.[1];
+    const digest = /^Skillpress-Digest: (.+)$/m.exec(body)?.[1];
+    if (!version || !digest) continue;
+    const changes = [...body.matchAll(/^- (.+)$/gm)].map((m) => m[1]!);
+    out.push({ version, date, digest, changes, commit });
+  }
+  return out;
+}
+
+/** The files (path → bytes) of one recorded version. */
+export async function versionFiles(
+  skillsRoot: string,
+  name: string,
+  dir: string,
+  version: string,
+): Promise<Map<string, Buffer>> {
+  const known = (await listVersions(skillsRoot, name, dir)).find((v) => v.version === version);
+  if (!known)
+    throw new NotFoundError(
+      `Skill "${name}" has no version "${version}". Use skillpress versions ${name} (or the versions list) to see its versions.`,
+    );
+  const top = known.commit ? await gitTopLevel(dir) : undefined;
+  if (top && known.commit) return gitFiles(top, dir, known.commit);
+  const files = new Map<string, Buffer>();
+  const root = path.join(storeDir(skillsRoot, name), version, 'files');
+  await readTree(root, '', files);
+  return files;
+}
+
+async function readTree(root: string, rel: string, out: Map<string, Buffer>): Promise<void> {
+  for (const entry of await readdir(path.join(root, rel), { withFileTypes: true })) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) await readTree(root, child, out);
+    else if (entry.isFile()) out.set(child, await readFile(resolveInside(root, child)));
+  }
+}
+
+async function gitFiles(top: string, dir: string, commit: string): Promise<Map<string, Buffer>> {
+  const rel = path.relative(top, dir).split(path.sep).join('/');
+  const { stdout } = await run('git', ['-C', top, 'ls-tree', '-r', '-z', '--full-tree', commit, '--', rel], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const files = new Map<string, Buffer>();
+  for (const line of stdout.split('\0')) {
+    const m = /^(\d+) blob ([0-9a-f]+)\t(.+)$/s.exec(line);
+    // Regular files only (100644, 100755): a link recorded in history is not restored.
+    if (!m || !m[1]!.startsWith('100')) continue;
+    const inSkill = m[3]!.slice(rel.length + 1);
+    if (pathProblem(inSkill)) continue;
+    const blob = await run('git', ['-C', top, 'cat-file', 'blob', m[2]!], {
+      encoding: 'buffer',
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    files.set(inSkill, blob.stdout);
+  }
+  return files;
+}

@@ -1,0 +1,73 @@
+/**
+ * What the build publishes of the versions the authoring calls recorded (history.ts): each
+ * local skill's history (attached to the Skill), and the files of an earlier version, for its
+ * archive. One `git log` for the whole skills folder, or one listing of the version store.
+ */
+import { execFile } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import type { Skill, SkillVersionEntry } from '../model/skill.ts';
+import { gitTopLevel, listVersions, stateDir, versionFiles } from './history.ts';
+
+const run = promisify(execFile);
+const FIELD = '\x1f';
+const RECORD = '\x1e';
+
+/** Files of one version of a local skill (path → bytes). */
+export type VersionFiles = (skill: Skill, version: string) => Promise<Map<string, Buffer>>;
+
+/** Sets `history` on every local skill that has recorded versions; returns how to read a version's files. */
+export async function attachHistories(
+  skills: readonly Skill[],
+  skillsRoot: string,
+  registry: string,
+): Promise<VersionFiles> {
+  const root = path.resolve(skillsRoot);
+  const local = skills.filter((s) => s.source.kind === 'local');
+  const top = await gitTopLevel(root);
+  const found = top ? await gitHistories(top, root) : await storeHistories(root, local);
+  for (const skill of local) {
+    const entries = found.get(skill.id);
+    if (entries?.length) skill.history = { registry, entries };
+  }
+  return (skill, version) => {
+    const dir = skill.source.kind === 'local' ? path.join(root, skill.source.dir) : root;
+    return versionFiles(root, skill.id, dir, version);
+  };
+}
+
+/** Every skillpress commit under the skills folder, by skill name (from the subject `skill <name>: version <v>`). */
+async function gitHistories(top: string, root: string): Promise<Map<string, SkillVersionEntry[]>> {
+  const rel = path.relative(top, root).split(path.sep).join('/') || '.';
+  const { stdout } = await run(
+    'git',
+    ['-C', top, 'log', '-E', '--grep=^Skillpress-Version: ', `--format=%aI${FIELD}%B${RECORD}`, '--', rel],
+    { maxBuffer: 256 * 1024 * 1024 },
+  ).catch(() => ({ stdout: '' }));
+  const out = new Map<string, SkillVersionEntry[]>();
+  for (const record of stdout.split(RECORD)) {
+    const [date, body] = record.replace(/^\n/, '').split(FIELD);
+    const name = /^skill ([a-z0-9-]+): version /.exec(body ?? '')?.[1];
+    const version = /^Skillpress-Version: (.+)$/m.exec(body ?? '')?.[1];
+    const digest = /^Skillpress-Digest: (.+)$/m.exec(body ?? '')?.[1];
+    if (!date || !name || !version || !digest) continue;
+    const changes = [...body!.matchAll(/^- (.+)$/gm)].map((m) => m[1]!);
+    out.set(name, [...(out.get(name) ?? []), { version, date, digest, changes }]);
+  }
+  return out;
+}
+
+async function storeHistories(root: string, local: readonly Skill[]): Promise<Map<string, SkillVersionEntry[]>> {
+  const out = new Map<string, SkillVersionEntry[]>();
+  const recorded = new Set(await readdir(path.join(stateDir(root), 'versions', path.basename(root))).catch(() => []));
+  for (const skill of local) {
+    if (!recorded.has(skill.id) || skill.source.kind !== 'local') continue;
+    const versions = await listVersions(root, skill.id, path.join(root, skill.source.dir));
+    out.set(
+      skill.id,
+      versions.map(({ version, date, digest, changes }) => ({ version, date, digest, changes })),
+    );
+  }
+  return out;
+}

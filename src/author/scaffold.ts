@@ -1,0 +1,123 @@
+/**
+ * `skillpress new`: a skill folder to start from, valid under `validate --strict`. Two
+ * templates: `basic` (what it does, when to use it, the steps) and `playbook` (when it applies,
+ * numbered Do / Check / Say steps, the resolution).
+ */
+import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { checkName } from '../load/validate.ts';
+import { InvalidInputError, UsageError } from '../lib/errors.ts';
+import { SKILL_FILE } from '../load/find-skills.ts';
+import { composeSkillMarkdown } from './skill-md.ts';
+
+export const TEMPLATES = ['basic', 'playbook'] as const;
+export type Template = (typeof TEMPLATES)[number];
+
+export interface ScaffoldOptions {
+  /** The skills folder (created if missing). */
+  skills: string;
+  name: string;
+  description?: string;
+  template?: Template;
+}
+
+/**
+ * Writes `<skills>/<name>/SKILL.md` from a template (`basic` or `playbook`) that passes
+ * `validate --strict`; returns the folder. Refuses an existing folder, and an invalid name with
+ * the rule and a valid name to use instead.
+ *
+ * @example
+ * ```ts
+ * import { scaffoldSkill } from 'skillpress';
+ * const dir = await scaffoldSkill({ skills: 'skills', name: 'reset-password', template: 'playbook' });
+ * ```
+ */
+export async function scaffoldSkill(options: ScaffoldOptions): Promise<string> {
+  const { name } = options;
+  const template = options.template ?? 'basic';
+  if (!TEMPLATES.includes(template))
+    throw new UsageError(`--template ${String(template)}: use one of ${TEMPLATES.join(', ')}`);
+  const problems = checkName(name, undefined);
+  if (problems.length > 0 || name === '')
+    throw new InvalidInputError(
+      name === '' ? 'name must not be empty' : `${problems.map((p) => `[${p.rule}] ${p.message}`).join('; ')}`,
+      { rule: problems[0]?.rule ?? 'name-required' },
+    );
+  const dir = path.join(path.resolve(options.skills), name);
+  if (await lstat(dir).catch(() => undefined))
+    throw new UsageError(
+      `${dir} already exists: choose another name (such as "${await freeName(options.skills, name)}"), or edit that skill`,
+      { rule: 'exists' },
+    );
+  const title = name
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+  const description =
+    options.description?.trim() ||
+    `TODO: what ${title} does and when to use it (the words a user would say when asking for it).`;
+  const body = template === 'playbook' ? playbook(title) : basic(title);
+  const text = composeSkillMarkdown({ name, description, body, metadata: { version: '1' } });
+  // Written beside and renamed in: the folder appears whole.
+  const staging = `${dir}.new-${process.pid}`;
+  await mkdir(staging, { recursive: true });
+  try {
+    await writeFile(path.join(staging, SKILL_FILE), text, { flag: 'wx' });
+    await rename(staging, dir);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** `name-2`, `name-3` … : the first that is not taken. */
+async function freeName(skills: string, name: string): Promise<string> {
+  for (let n = 2; ; n++) {
+    const candidate = `${name.slice(0, 60)}-${n}`;
+    if (!(await lstat(path.join(path.resolve(skills), candidate)).catch(() => undefined))) return candidate;
+  }
+}
+
+function basic(title: string): string {
+  return `# ${title}
+
+## When to use
+
+- TODO: the requests and situations this skill is for.
+
+## Steps
+
+1. TODO: the first thing to do.
+2. TODO: how to check it worked.
+
+## Notes
+
+- TODO: limits, pitfalls, files of this skill to read (link them, e.g. \`references/guide.md\`).
+`;
+}
+
+function playbook(title: string): string {
+  return `# ${title}
+
+## Conditions
+
+This playbook applies when:
+
+- TODO: the customer's problem, in their words.
+- TODO: what must be true (product, plan, account state).
+
+## Steps
+
+1. **Do:** TODO: the first action (a lookup, a tool call).
+   **Check:** TODO: what the result must show before going on.
+   **Say:** TODO: what to tell the customer.
+2. **Do:** TODO: the next action.
+   **Check:** TODO: how to tell it worked.
+   **Say:** TODO: the update for the customer.
+
+## Resolution
+
+- TODO: what "solved" looks like, and how to confirm it with the customer.
+- TODO: when to escalate, and to whom.
+`;
+}

@@ -1,0 +1,482 @@
+/**
+ * createSkill / updateSkill / rollbackSkill: a skill folder written whole or not at all.
+ *
+ * Every write runs under the skill's lock (lock.ts), builds the new version in a staging folder
+ * beside the skills folder (`<parent>/.skillpress/staging-…`, same file system, so the final step
+ * is a rename), loads the staged skill with the loader's rules (anything the build would refuse is
+ * refused here, named by file, field and rule), swaps it in, and records the version (history.ts).
+ * Files come in checked (files.ts); while writing, no path may pass through a link.
+ */
+import { cp, lstat, mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { loadCatalog } from '../load/index.ts';
+import { SKILL_FILE, findSkills } from '../load/find-skills.ts';
+import { checkName, suggestName } from '../load/validate.ts';
+import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
+import { InvalidInputError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
+import { quotePath } from '../lib/paths.ts';
+import { SkillpressConfig } from '../model/config.ts';
+import type { Problem, Skill } from '../model/skill.ts';
+import { describeChanges, type SkillSnapshot } from './changes.ts';
+import { decodeFiles, checkRemovals, type AuthoredFile } from './files.ts';
+import {
+  ensureStateDir,
+  gitTopLevel,
+  listVersions,
+  recordVersion,
+  stateDir,
+  versionFiles,
+  type SkillVersion,
+} from './history.ts';
+import { withLock } from './lock.ts';
+import { composeSkillMarkdown, editSkillMarkdown, nextVersion, versionOf } from './skill-md.ts';
+import type { DuplicateIndex, DuplicateMatch } from './duplicate.ts';
+
+/** What every authoring call takes: where the skills are, and the config whose loader rules apply. */
+export interface AuthorContext {
+  /** The skills folder. */
+  skills: string;
+  /** Parsed config (default: defaults). Its `skills` limits and ignore rules apply. */
+  config?: SkillpressConfig;
+}
+
+export interface CreateSkillInput extends AuthorContext {
+  /** Default: made from the body's first heading, else the description (the loader's normalization). */
+  name?: string;
+  description: string;
+  body: string;
+  files?: AuthoredFile[];
+  /** Extra `metadata` fields (strings); `version` is set by skillpress. */
+  metadata?: Record<string, string>;
+  /** The catalog to check for duplicates (default: the skills folder, loaded); false: no check. */
+  duplicates?: DuplicateIndex | false;
+}
+
+export interface CreateSkillResult {
+  name: string;
+  /** False when the skill duplicates an existing one: nothing was written, `name` is the existing skill's. */
+  created: boolean;
+  version?: string;
+  /** The skill's folder (absolute). */
+  path?: string;
+  duplicate?: DuplicateMatch;
+  /** The recorded version, with its digest and commit. */
+  recorded?: SkillVersion;
+}
+
+export interface UpdateSkillInput extends AuthorContext {
+  name: string;
+  body?: string;
+  description?: string;
+  files?: AuthoredFile[];
+  remove_files?: string[];
+  /** What the agent changed and why: recorded with the version's changes. */
+  feedback?: string;
+  /** The version the change was made against: a newer one on disk is a conflict. */
+  base_version?: string;
+}
+
+export interface UpdateSkillResult {
+  name: string;
+  version: string;
+  previous_version: string | undefined;
+  changes: string[];
+  path: string;
+  recorded: SkillVersion;
+}
+
+/**
+ * A write that cannot apply because the skill moved on: the message names the current version.
+ *
+ * @example
+ * ```ts
+ * import { updateSkill, VersionConflictError } from 'skillpress';
+ * try {
+ *   await updateSkill({ skills: 'skills', name: 'refund-approval', body: '# Refunds\n…', base_version: '3' });
+ * } catch (err) {
+ *   if (err instanceof VersionConflictError) console.log('now at', err.current);
+ * }
+ * ```
+ */
+export class VersionConflictError extends InvalidInputError {
+  readonly current: string | undefined;
+  constructor(name: string, base: string, current: string | undefined) {
+    super(
+      `Skill "${name}" is at version ${current ?? '1 (unversioned)'}, not ${base}: another update came first. Read it again (view_skill), apply your change to version ${current ?? '1'} and pass base_version "${current ?? '1'}".`,
+      { rule: 'version-conflict' },
+    );
+    this.current = current;
+  }
+}
+
+const configOf = (ctx: AuthorContext): SkillpressConfig => ctx.config ?? SkillpressConfig.parse({});
+const lockFile = (ctx: AuthorContext, name: string) =>
+  path.join(stateDir(ctx.skills), 'locks', `${path.basename(path.resolve(ctx.skills))}--${name}.lock`);
+
+/**
+ * Creates a skill folder `<skills>/<name>/` holding SKILL.md and `files`, as version 1: checked
+ * with the loader's rules, the path rule and the duplicate check (`created: false` with the
+ * existing skill's name), written whole, and recorded (a git commit, or the version store).
+ *
+ * @example
+ * ```ts
+ * import { createSkill } from 'skillpress';
+ * const made = await createSkill({ skills: 'skills', description: 'Refund a double charge.', body: '# Refunds\n…' });
+ * console.log(made.created, made.name, made.version); // true 'refund-a-double-charge' '1'
+ * ```
+ */
+export async function createSkill(input: CreateSkillInput): Promise<CreateSkillResult> {
+  const config = configOf(input);
+  const description = requireText(input.description, 'description');
+  const body = requireText(input.body, 'body');
+  const name = skillNameFor(input.name, body, description);
+  const files = decodeFiles(input.files ?? [], limitsOf(config));
+  const metadata = { ...stringMap(input.metadata ?? {}, 'metadata'), version: '1' };
+  return withLock(lockFile(input, name), `Skill "${name}"`, async () => {
+    const target = path.join(path.resolve(input.skills), name);
+    if (await exists(target))
+      throw new InvalidInputError(
+        `Skill "${name}" already exists (${quotePath(target)}). Use update_skill to change it, or choose another name.`,
+        { rule: 'exists' },
+      );
+    return inStaging(input, name, async (staged) => {
+      await mkdir(staged);
+      await writeFile(path.join(staged, SKILL_FILE), composeSkillMarkdown({ name, description, body, metadata }));
+      await writeFiles(staged, files);
+      const { skill } = await loadStaged(staged, name, config);
+      const index = input.duplicates === undefined ? await defaultIndex(input, config) : input.duplicates;
+      const duplicate = index ? index.find(skill) : undefined;
+      if (duplicate) return { name: duplicate.name, created: false, duplicate };
+      await mkdir(path.dirname(target), { recursive: true });
+      await rename(staged, target);
+      if (index) index.put(skill);
+      const recorded = await recordVersion(input.skills, name, { ...versionOf1(skill), dir: target });
+      return { name, created: true, version: '1', path: target, recorded };
+    });
+  });
+}
+
+const versionOf1 = (skill: Skill) => ({
+  version: '1',
+  date: new Date().toISOString(),
+  digest: skill.digest,
+  changes: ['created'],
+});
+
+/**
+ * Applies a change to an existing skill and raises its version (metadata.version: integer + 1,
+ * or semver patch + 1); answers the changes. With `base_version`, a newer version on disk is a
+ * {@link VersionConflictError}; without it, updates to one skill are serialized.
+ *
+ * @example
+ * ```ts
+ * import { updateSkill } from 'skillpress';
+ * const { version, changes } = await updateSkill({ skills: 'skills', name: 'refund-approval', body: '# Refunds\n…' });
+ * console.log(version, changes); // '4' [ 'body: section "Steps" changed' ]
+ * ```
+ */
+export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillResult> {
+  const config = configOf(input);
+  if (input.description !== undefined) requireText(input.description, 'description');
+  if (input.body !== undefined) requireText(input.body, 'body');
+  const files = decodeFiles(input.files ?? [], limitsOf(config));
+  const removals = checkRemovals(input.remove_files ?? [], config.skills.ignore);
+  if (input.body === undefined && input.description === undefined && files.length === 0 && removals.length === 0)
+    throw new InvalidInputError('nothing to change: pass body, description, files or remove_files', {
+      rule: 'empty-update',
+    });
+  const dir = await skillFolder(input.skills, input.name);
+  return withLock(lockFile(input, input.name), `Skill "${input.name}"`, () =>
+    rewrite(input, dir, config, async (staged, current) => {
+      if (input.base_version !== undefined && String(input.base_version) !== (current ?? '1'))
+        throw new VersionConflictError(input.name, String(input.base_version), current);
+      for (const p of removals) await removeFile(staged, p);
+      await writeFiles(staged, files);
+      return { description: input.description, body: input.body, feedback: input.feedback };
+    }),
+  );
+}
+
+/**
+ * Restores an earlier version's files as a new version (the version counter keeps counting up).
+ *
+ * @example
+ * ```ts
+ * import { rollbackSkill } from 'skillpress';
+ * const restored = await rollbackSkill({ skills: 'skills', name: 'refund-approval', version: '2' });
+ * console.log(restored.version); // the next version, holding version 2's files
+ * ```
+ */
+export async function rollbackSkill(
+  ctx: AuthorContext & { name: string; version: string },
+): Promise<UpdateSkillResult> {
+  const config = configOf(ctx);
+  const dir = await skillFolder(ctx.skills, ctx.name);
+  const old = await versionFiles(ctx.skills, ctx.name, dir, ctx.version);
+  const oldSkillMd = old.get(SKILL_FILE);
+  if (!oldSkillMd) throw new InvalidInputError(`version ${ctx.version} of "${ctx.name}" holds no SKILL.md`);
+  return withLock(lockFile(ctx, ctx.name), `Skill "${ctx.name}"`, () =>
+    rewrite(ctx, dir, config, async (staged) => {
+      await rm(staged, { recursive: true, force: true });
+      await mkdir(staged);
+      await writeFiles(
+        staged,
+        [...old].map(([p, bytes]) => ({ path: p, bytes })),
+      );
+      return { feedback: `rolled back to version ${ctx.version}` };
+    }),
+  );
+}
+
+interface Edit {
+  description?: string;
+  body?: string;
+  feedback?: string;
+}
+
+/** The shared update path: copy, edit, set the next version, validate, swap, record. */
+async function rewrite(
+  ctx: AuthorContext,
+  dir: string,
+  config: SkillpressConfig,
+  edit: (staged: string, current: string | undefined) => Promise<Edit>,
+): Promise<UpdateSkillResult> {
+  const name = path.basename(dir);
+  return inStaging(ctx, name, async (staged) => {
+    await cp(dir, staged, { recursive: true, verbatimSymlinks: true });
+    const before = await loadStaged(staged, name, config, 'all');
+    const current = versionOf(await readFile(path.join(dir, SKILL_FILE), 'utf8'));
+    const change = await edit(staged, current);
+    const version = nextVersion(current);
+    const skillMd = path.join(staged, SKILL_FILE);
+    await writeFile(
+      skillMd,
+      editSkillMarkdown(await readFile(skillMd, 'utf8'), { ...change, version }, `${name}/SKILL.md`),
+    );
+    const after = await loadStaged(staged, name, config, before.strictErrors);
+    const changes = describeChanges(snapshot(before.skill), snapshot(after.skill));
+    if (change.feedback) changes.push(`feedback: ${oneLine(change.feedback)}`);
+    await keepBaseline(ctx.skills, name, dir, current, before.skill);
+    await swapIn(staged, dir);
+    const recorded = await recordVersion(ctx.skills, name, {
+      version,
+      date: new Date().toISOString(),
+      digest: after.skill.digest,
+      changes,
+      dir,
+    });
+    return { name, version, previous_version: current, changes, path: dir, recorded };
+  });
+}
+
+/**
+ * A skill written by hand has no recorded version yet: outside git, its state before the first
+ * update is stored first, so that version stays retrievable too. (In git, it is in git's history.)
+ */
+async function keepBaseline(skills: string, name: string, dir: string, current: string | undefined, skill: Skill) {
+  if (await gitTopLevel(dir)) return;
+  if ((await listVersions(skills, name, dir)).length > 0) return;
+  const date = new Date(Date.now() - 1).toISOString();
+  await recordVersion(skills, name, {
+    version: current ?? '1',
+    date,
+    digest: skill.digest,
+    changes: ['as written before the first update'],
+    dir,
+  });
+}
+
+const oneLine = (text: string): string => {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
+};
+
+function snapshot(skill: Skill): SkillSnapshot {
+  return {
+    description: skill.description,
+    body: skill.body,
+    files: new Map(skill.files.filter((f) => f.path !== SKILL_FILE).map((f) => [f.path, f.sha256])),
+  };
+}
+
+/** Runs `work` on `<staging>/<name>` and removes the staging folder afterwards, whatever happened. */
+async function inStaging<T>(ctx: AuthorContext, name: string, work: (staged: string) => Promise<T>): Promise<T> {
+  const state = await ensureStateDir(ctx.skills);
+  const staging = await mkdtemp(path.join(state, 'staging-'));
+  try {
+    return await work(path.join(staging, name));
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+}
+
+/** Replaces `dir` with `staged`: two renames; if the second fails, the first is undone. */
+async function swapIn(staged: string, dir: string): Promise<void> {
+  const old = `${staged}.previous`;
+  await rename(dir, old);
+  try {
+    await rename(staged, dir);
+  } catch (err) {
+    await rename(old, dir);
+    throw err;
+  }
+}
+
+/**
+ * Loads the staged folder with the loader's rules. Refused: any error the build reports (lenient),
+ * and any error of `--strict` not in `tolerated` (an update may keep a fault the skill already
+ * had, never add one). Every refusing problem is named: file, line, rule, field.
+ */
+async function loadStaged(
+  staged: string,
+  name: string,
+  config: SkillpressConfig,
+  tolerated: ReadonlySet<string> | 'all' = new Set(),
+): Promise<{ skill: Skill; strictErrors: Set<string> }> {
+  const load = (mode: 'strict' | 'lenient') =>
+    loadCatalog(path.dirname(staged), {
+      mode,
+      ignore: config.skills.ignore,
+      maxFileBytes: config.skills.max_file_bytes,
+      maxDepth: 1,
+    });
+  const [lenient, strict] = await Promise.all([load('lenient'), load('strict')]);
+  const key = (p: Problem) => `${p.rule}\0${p.field ?? ''}\0${p.file ?? ''}`;
+  const strictErrors = strict.problems.filter((p) => p.severity === 'error');
+  const refusing = [
+    ...lenient.problems.filter((p) => p.severity === 'error'),
+    ...(tolerated === 'all' ? [] : strictErrors.filter((p) => !tolerated.has(key(p)))),
+  ];
+  if (refusing.length > 0) {
+    const unique = [...new Map(refusing.map((p) => [key(p), p])).values()];
+    throw new InvalidInputError(`${unique.map(formatProblem).join('; ')}; nothing was written`, {
+      rule: unique[0]!.rule,
+    });
+  }
+  const skill = lenient.skills.find((s) => s.id === name);
+  if (!skill) throw new InvalidInputError(`the skill did not load as "${name}"; nothing was written`);
+  return { skill, strictErrors: new Set(strictErrors.map(key)) };
+}
+
+const formatProblem = (p: Problem): string =>
+  `${p.file ?? SKILL_FILE}${p.line ? `:${p.line}` : ''}: [${p.rule}]${p.field ? ` ${p.field}:` : ''} ${p.message}`;
+
+/** Writes decoded files below `root`, never through a link: every existing folder on the way is checked. */
+async function writeFiles(root: string, files: ReadonlyArray<{ path: string; bytes: Buffer }>): Promise<void> {
+  for (const f of files) {
+    const target = await safeTarget(root, f.path);
+    await mkdir(path.dirname(target), { recursive: true });
+    const st = await lstat(target).catch(() => undefined);
+    if (st?.isDirectory())
+      throw new UnsafePathError(`path ${quotePath(f.path)} is a folder of the skill; nothing was written`);
+    if (st) await unlink(target);
+    await writeFile(target, f.bytes, { flag: 'wx' });
+  }
+}
+
+async function removeFile(root: string, rel: string): Promise<void> {
+  const target = await safeTarget(root, rel);
+  const st = await lstat(target).catch(() => undefined);
+  if (!st || st.isDirectory())
+    throw new NotFoundError(`remove_files: ${quotePath(rel)} is not a file of the skill; nothing was written`);
+  await unlink(target);
+}
+
+/** `root/rel`, refusing a path whose folders include a link (which could lead out of the skill). */
+async function safeTarget(root: string, rel: string): Promise<string> {
+  const segments = rel.split('/');
+  let at = root;
+  for (const segment of segments.slice(0, -1)) {
+    at = path.join(at, segment);
+    const st = await lstat(at).catch(() => undefined);
+    if (!st) break;
+    if (st.isSymbolicLink())
+      throw new UnsafePathError(
+        `path ${quotePath(rel)} goes through a link (${quotePath(segment)}); nothing was written`,
+        {
+          rule: 'link',
+        },
+      );
+    if (!st.isDirectory())
+      throw new UnsafePathError(
+        `path ${quotePath(rel)}: ${quotePath(segment)} is a file, not a folder; nothing was written`,
+      );
+  }
+  return path.join(root, ...segments);
+}
+
+/** The folder of the skill called `name`: `<skills>/<name>`, else a folder of that name at any depth. */
+export async function skillFolder(skills: string, name: string): Promise<string> {
+  const problems = checkName(name, undefined);
+  if (problems.length > 0 || name.length === 0)
+    throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
+  const direct = path.join(path.resolve(skills), name);
+  if (await exists(path.join(direct, SKILL_FILE))) return direct;
+  const found = await findSkills(path.resolve(skills), { ignore: ignoreMatcher(DEFAULT_IGNORE), maxDepth: 8 }, []);
+  const match = found.find((f) => path.basename(f.abs) === name);
+  if (!match) throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
+  return match.abs;
+}
+
+/** The name to create under: the given one if valid (else refused with the suggestion), or one made from the text. */
+export function skillNameFor(name: string | undefined, body: string, description: string): string {
+  if (name !== undefined) {
+    const problems = checkName(name, undefined);
+    if (name === '') throw new InvalidInputError('name must not be empty (or leave it out to have one made)');
+    if (problems.length > 0)
+      throw new InvalidInputError(problems.map((p) => `[${p.rule}] ${p.message}`).join('; '), {
+        rule: problems[0]!.rule,
+      });
+    return name;
+  }
+  const heading = /^#{1,2}\s+(.+)$/m.exec(body)?.[1];
+  const source = heading ?? description.split(/\s+/).slice(0, 6).join(' ');
+  const made = suggestName(source) ?? (checkName(source, undefined).length === 0 ? source : undefined);
+  if (!made) throw new InvalidInputError('name is required: no name could be made from the body or description');
+  return made;
+}
+
+function requireText(value: unknown, field: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new InvalidInputError(`${field} is required`);
+  return value;
+}
+
+function stringMap(map: Record<string, unknown>, field: string): Record<string, string> {
+  const out: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(map)) {
+    if (k === 'version') continue;
+    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean')
+      throw new InvalidInputError(`${field}.${k} must be a string`);
+    out.push([k, String(v)]);
+  }
+  // fromEntries defines own properties: a key "__proto__" stays a key.
+  return Object.fromEntries(out);
+}
+
+const limitsOf = (config: SkillpressConfig) => ({
+  maxFileBytes: config.skills.max_file_bytes,
+  ignore: config.skills.ignore,
+});
+
+const exists = (p: string): Promise<boolean> =>
+  lstat(p).then(
+    () => true,
+    () => false,
+  );
+
+/** The default duplicate check: the skills folder as the build loads it, and the meaning model. */
+async function defaultIndex(ctx: AuthorContext, config: SkillpressConfig): Promise<DuplicateIndex> {
+  const [{ DuplicateIndex }, { loadEmbedder }] = await Promise.all([
+    import('./duplicate.ts'),
+    import('../semantic/load.ts'),
+  ]);
+  const catalog = await loadCatalog(ctx.skills, {
+    ignore: config.skills.ignore,
+    maxFileBytes: config.skills.max_file_bytes,
+    maxDepth: config.skills.max_depth,
+  });
+  return new DuplicateIndex(catalog.skills, {
+    nearThreshold: config.duplicates.near_threshold,
+    embedder: await loadEmbedder(),
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * `skillpress new`, `skillpress versions`, `skillpress rollback`: the authoring library
+ * (src/author) from the command line.
+ */
+import path from 'node:path';
+import { EXIT, UsageError, parse, type Command } from '../args.ts';
+import { loadConfig } from '../../config/load.ts';
+import type { Template } from '../../author/index.ts';
+
+/** The skills folder: `--skills`, else the config's `skills.root`. */
+async function skillsAndConfig(values: { skills?: string; config?: string }) {
+  const config = await loadConfig(values.config);
+  return { config, skills: values.skills ?? config.skills.root };
+}
+
+export const newSkill: Command = {
+  usage: 'skillpress new <name> [--skills dir] [--description "…"] [--template basic|playbook] [--config dir]',
+  async run(argv) {
+    const { values, positionals } = parse(argv, {
+      skills: { type: 'string' },
+      description: { type: 'string' },
+      template: { type: 'string' },
+      config: { type: 'string' },
+    });
+    const [name] = positionals;
+    if (!name) throw new UsageError('give the name of the new skill (lowercase letters, digits and hyphens)');
+    const { skills } = await skillsAndConfig(values);
+    const { scaffoldSkill } = await import('../../author/index.ts');
+    const dir = await scaffoldSkill({
+      skills,
+      name,
+      description: values.description,
+      template: values.template as Template | undefined,
+    });
+    const where = path.relative(process.cwd(), dir) || dir;
+    process.stdout.write(`created ${where}/SKILL.md: fill in the TODOs, then run skillpress validate --strict\n`);
+    return EXIT.ok;
+  },
+};
+
+export const versions: Command = {
+  usage: 'skillpress versions <name> [--skills dir] [--config dir] [--json]',
+  async run(argv) {
+    const { values, positionals } = parse(argv, {
+      skills: { type: 'string' },
+      config: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    const [name] = positionals;
+    if (!name) throw new UsageError('give the name of the skill');
+    const { skills } = await skillsAndConfig(values);
+    const { skillVersions } = await import('../../author/index.ts');
+    const list = await skillVersions(skills, name);
+    if (values.json) {
+      process.stdout.write(JSON.stringify(list, null, 2) + '\n');
+      return EXIT.ok;
+    }
+    if (list.length === 0)
+      process.stdout.write(`${name}: no recorded version (versions are recorded by create and update)\n`);
+    for (const v of list) {
+      const commit = v.commit ? `  commit ${v.commit.slice(0, 12)}` : '';
+      process.stdout.write(`${v.version}  ${v.date}  ${v.digest}${commit}\n`);
+      for (const change of v.changes) process.stdout.write(`    - ${change}\n`);
+    }
+    return EXIT.ok;
+  },
+};
+
+export const rollback: Command = {
+  usage: 'skillpress rollback <name> <version> [--skills dir] [--config dir] [--json]',
+  async run(argv) {
+    const { values, positionals } = parse(
+      argv,
+      { skills: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } },
+      2,
+    );
+    const [name, version] = positionals;
+    if (!name || !version) throw new UsageError('give the name of the skill and the version to restore');
+    const { skills, config } = await skillsAndConfig(values);
+    const { rollbackSkill } = await import('../../author/index.ts');
+    const result = await rollbackSkill({ skills, config, name, version });
+    if (values.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    else
+      process.stdout.write(
+        `${name}: version ${version} restored as version ${result.version}\n${result.changes.map((c) => `  - ${c}\n`).join('')}`,
+      );
+    return EXIT.ok;
+  },
+};

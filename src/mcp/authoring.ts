@@ -1,0 +1,155 @@
+/**
+ * The MCP server's write side (`skillpress mcp --skills <dir>`): create_skill and update_skill
+ * write into the skills folder with the authoring library (src/author), then the server builds
+ * the folder into its own feed (`build()` without the site or Elasticsearch, reusing `.cache/`,
+ * so only what changed is made again) and reloads it, telling clients with `list_changed`. The
+ * answer comes once the new version is served, so the next skills_search finds it.
+ *
+ * The feed is built into `<parent of skills>/.skillpress/mcp/<skills folder name>/`, or into the
+ * local folder given with `--feed` (a build folder of its own: it is replaced on every build).
+ */
+import path from 'node:path';
+import type { SkillpressConfig } from '../model/config.ts';
+import type { Catalog } from '../model/skill.ts';
+import { FEED_PATH } from '../lib/layout.ts';
+import { UsageError } from '../lib/errors.ts';
+import type { Embedder } from '../semantic/embedder.ts';
+import type {
+  CreateSkillInput,
+  CreateSkillResult,
+  DuplicateIndex,
+  UpdateSkillInput,
+  UpdateSkillResult,
+} from '../author/index.ts';
+
+type Given<T> = Omit<T, 'skills' | 'config' | 'duplicates'>;
+
+/** What the authoring tools call. */
+export interface Authoring {
+  create(input: Given<CreateSkillInput>): Promise<CreateSkillResult>;
+  update(input: Given<UpdateSkillInput>): Promise<UpdateSkillResult>;
+}
+
+export interface AuthoringOptions {
+  skills: string;
+  /** A local build folder (or its feed/v1) to build into instead of the private one. */
+  feed?: string;
+  config: SkillpressConfig;
+  log: (message: string) => void;
+}
+
+export class AuthoringSession implements Authoring {
+  readonly skills: string;
+  /** The build folder, and its feed folder (what the server serves). */
+  readonly out: string;
+  readonly feedDir: string;
+  /** Settles when the first build is done. */
+  readonly ready: Promise<void>;
+  readonly #config: SkillpressConfig;
+  readonly #log: (message: string) => void;
+  #local: Catalog | undefined;
+  #index: Promise<DuplicateIndex> | undefined;
+  #embedder: Promise<Embedder> | undefined;
+  #building: Promise<unknown> = Promise.resolve();
+  /** Set by the server: loads the rebuilt feed and notifies clients. */
+  reload: () => Promise<void> = async () => {};
+
+  constructor(options: AuthoringOptions) {
+    this.skills = path.resolve(options.skills);
+    this.#config = options.config;
+    this.#log = options.log;
+    this.out = buildFolderFor(this.skills, options.feed);
+    this.feedDir = path.join(this.out, ...FEED_PATH.split('/'));
+    this.ready = this.#build();
+  }
+
+  async create(input: Given<CreateSkillInput>): Promise<CreateSkillResult> {
+    await this.ready;
+    const { createSkill } = await import('../author/index.ts');
+    const result = await createSkill({
+      ...input,
+      skills: this.skills,
+      config: this.#config,
+      duplicates: await this.#duplicates(),
+    });
+    if (result.created) await this.#publish(`created ${result.name} (version ${result.version})`);
+    return result;
+  }
+
+  async update(input: Given<UpdateSkillInput>): Promise<UpdateSkillResult> {
+    await this.ready;
+    const { updateSkill } = await import('../author/index.ts');
+    const result = await updateSkill({ ...input, skills: this.skills, config: this.#config });
+    await this.#publish(`updated ${result.name} to version ${result.version}`);
+    return result;
+  }
+
+  /** Rebuilds and reloads; the write itself is done, so a failure here says so. */
+  async #publish(what: string): Promise<void> {
+    try {
+      await this.#build();
+      await this.reload();
+      this.#log(what);
+    } catch (err) {
+      throw new Error(`${what} in ${this.skills}, but the catalog could not be rebuilt: ${(err as Error).message}`, {
+        cause: err,
+      });
+    }
+  }
+
+  /** One build at a time, each after the previous one. */
+  #build(): Promise<void> {
+    const next = this.#building.catch(() => undefined).then(() => this.#buildNow());
+    this.#building = next;
+    return next;
+  }
+
+  async #buildNow(): Promise<void> {
+    const started = performance.now();
+    const [{ build }, { ensureStateDir }] = await Promise.all([import('../build.ts'), import('../author/history.ts')]);
+    if (this.out.startsWith(path.join(path.dirname(this.skills), '.skillpress') + path.sep))
+      await ensureStateDir(this.skills);
+    const result = await build({
+      skills: this.skills,
+      out: this.out,
+      config: this.#config,
+      site: false,
+      onLoaded: (local) => {
+        this.#local = local;
+        this.#index = undefined;
+      },
+    });
+    const stages = Object.entries(result.stages)
+      .map(([stage, seconds]) => `${stage} ${Math.round(seconds * 1000)}`)
+      .join(', ');
+    this.#log(
+      `built ${result.skills} skill(s) from ${this.skills} in ${Math.round(performance.now() - started)} ms (${stages} ms)`,
+    );
+  }
+
+  /** The duplicate check's index over the skills of the last build, made once per build. */
+  #duplicates(): Promise<DuplicateIndex> {
+    // The model loads once per server; the index once per build.
+    this.#embedder ??= import('../semantic/load.ts').then(({ loadEmbedder }) => loadEmbedder());
+    this.#index ??= Promise.all([import('../author/duplicate.ts'), this.#embedder]).then(
+      ([{ DuplicateIndex }, embedder]) =>
+        new DuplicateIndex(this.#local?.skills ?? [], {
+          nearThreshold: this.#config.duplicates.near_threshold,
+          embedder,
+        }),
+    );
+    return this.#index;
+  }
+}
+
+/** Where the server builds: the folder `--feed` names (a local build folder, or its feed/v1), or its own beside the skills. */
+function buildFolderFor(skills: string, feed: string | undefined): string {
+  if (feed === undefined) return path.join(path.dirname(skills), '.skillpress', 'mcp', path.basename(skills));
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(feed))
+    throw new UsageError(
+      `--feed ${feed}: beside --skills, --feed names the local folder the server builds the skills into, not a URL`,
+    );
+  const resolved = path.resolve(feed);
+  const feedPath = path.join(...FEED_PATH.split('/'));
+  return resolved.endsWith(path.sep + feedPath) ? resolved.slice(0, -feedPath.length - 1) : resolved;
+}

@@ -1,0 +1,246 @@
+/**
+ * The authoring library on real folders: create, update, versions, rollback, duplicates, the
+ * loader's rules, hostile paths, concurrent writers, and one commit per write in a git work tree.
+ * (A *.cli test: recording a version runs `git`.)
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import {
+  createSkill,
+  rollbackSkill,
+  scaffoldSkill,
+  skillVersions,
+  updateSkill,
+  VersionConflictError,
+} from '../../src/author/index.ts';
+import { loadCatalog } from '../../src/load/index.ts';
+
+let tmp: string;
+let skills: string;
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-author-'));
+  skills = path.join(tmp, 'skills');
+  await mkdir(skills);
+});
+afterEach(() => rm(tmp, { recursive: true, force: true }));
+
+const BODY = '# Refund a duplicate charge\n\n## Steps\n\n1. Find both charges.\n2. Refund the later one.\n';
+const refund = (extra: object = {}) => ({
+  skills,
+  name: 'refund-duplicate-charge',
+  description: 'Refund a customer who was charged twice for the same order.',
+  body: BODY,
+  duplicates: false as const,
+  ...extra,
+});
+
+/** Every path under `dir`, relative, sorted. */
+async function tree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true }))
+    out.push(path.relative(dir, path.join(e.parentPath, e.name)));
+  return out.sort();
+}
+
+describe('createSkill', () => {
+  test('writes a skill that passes validate --strict, as version 1, recorded', async () => {
+    const r = await createSkill(refund({ files: [{ path: 'references/policy.md', content: '# Policy\n' }] }));
+    expect(r).toMatchObject({ name: 'refund-duplicate-charge', created: true, version: '1' });
+    const c = await loadCatalog(skills, { mode: 'strict' });
+    expect(c.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(c.skills[0]!.files.map((f) => f.path)).toEqual(['SKILL.md', 'references/policy.md']);
+    expect(c.skills[0]!.registry_fields.version).toBe('1');
+    const versions = await skillVersions(skills, 'refund-duplicate-charge');
+    expect(versions.map((v) => [v.version, v.changes])).toEqual([['1', ['created']]]);
+    expect(versions[0]!.digest).toBe(c.skills[0]!.digest);
+  });
+
+  test('a duplicate of an existing skill is not created: the answer names the existing one', async () => {
+    await createSkill(refund());
+    const { DuplicateIndex } = await import('../../src/author/index.ts');
+    const index = new DuplicateIndex((await loadCatalog(skills)).skills, { nearThreshold: 0.85 });
+    const again = await createSkill(refund({ name: 'double-charge-refund', duplicates: index }));
+    expect(again).toMatchObject({ created: false, name: 'refund-duplicate-charge', duplicate: { kind: 'identical' } });
+    expect(await readdir(skills)).toEqual(['refund-duplicate-charge']);
+  });
+
+  test("invalid input is refused with the loader's rule, and nothing is written", async () => {
+    await expect(createSkill(refund({ name: 'Refund Charge' }))).rejects.toThrow(
+      /\[name-lowercase\] name "Refund Charge" must be lowercase: use "refund-charge"/,
+    );
+    await expect(createSkill(refund({ description: 'x'.repeat(1100) }))).rejects.toThrow(/\[description-length\]/);
+    await expect(createSkill(refund({ description: '' }))).rejects.toThrow(/^description is required$/);
+    await expect(createSkill(refund())).resolves.toMatchObject({ created: true });
+    await expect(createSkill(refund())).rejects.toThrow(/already exists.*Use update_skill/);
+    expect(await readdir(skills)).toEqual(['refund-duplicate-charge']);
+  });
+
+  test('hostile paths, names, sizes and YAML never write outside the skills folder', async () => {
+    const before = await tree(tmp);
+    const paths = [
+      '../x',
+      '/etc/passwd',
+      'a/../../x',
+      'c:evil',
+      'a\\b',
+      'new\nline.md',
+      'esc\u001b.md',
+      '.git/config',
+      'node_modules/x.js',
+      'SKILL.md',
+      'skill.md',
+      'con.txt',
+      'a//b',
+      'dot/./x',
+      `${'l'.repeat(300)}.md`,
+      '',
+    ];
+    for (const p of paths)
+      await expect(createSkill(refund({ files: [{ path: p, content: 'x' }] })), JSON.stringify(p)).rejects.toThrow();
+    await expect(
+      createSkill(refund({ files: [{ path: 'big.bin', content: 'x'.repeat(1024 * 1024 + 1) }] })),
+    ).rejects.toThrow(/over the 1048576-byte limit/);
+    await expect(
+      createSkill(
+        refund({
+          files: [
+            { path: 'a', content: '1' },
+            { path: 'a/b', content: '2' },
+          ],
+        }),
+      ),
+    ).rejects.toThrow(/is a file and also the folder/);
+    for (const name of ['../escape', '/abs', 'a/b', '.', '..', 'x'.repeat(65)])
+      await expect(createSkill(refund({ name }))).rejects.toThrow();
+    expect(await tree(tmp)).toEqual(before);
+    // YAML in the description stays a value: no field is injected.
+    const r = await createSkill(
+      refund({
+        description: 'Refunds.\n---\nname: other\nvisibility: private',
+        metadata: { __proto__: 'x', tags: 'billing' } as Record<string, string>,
+      }),
+    );
+    const [skill] = (await loadCatalog(skills, { mode: 'strict' })).skills;
+    expect(skill!.id).toBe(r.name);
+    expect(skill!.registry_fields.visibility).toBe('public');
+    expect(skill!.description).toContain('name: other');
+  });
+});
+
+describe('updateSkill', () => {
+  test('raises the version, lists the changes; the previous version is retrievable and restored by rollback', async () => {
+    await createSkill(refund());
+    const r = await updateSkill({
+      skills,
+      name: 'refund-duplicate-charge',
+      body: `${BODY}\n## Escalation\n\nOver 500 EUR: ask a supervisor.\n`,
+      files: [{ path: 'scripts/find.py', content: 'print(1)\n' }],
+      feedback: 'large refunds need approval',
+    });
+    expect(r.version).toBe('2');
+    expect(r.changes).toEqual([
+      'section "Escalation" added',
+      'file added: scripts/find.py',
+      'feedback: large refunds need approval',
+    ]);
+    expect((await skillVersions(skills, r.name)).map((v) => v.version)).toEqual(['2', '1']);
+    const back = await rollbackSkill({ skills, name: r.name, version: '1' });
+    expect(back.version).toBe('3');
+    expect(back.changes).toEqual([
+      'section "Escalation" removed',
+      'file removed: scripts/find.py',
+      'feedback: rolled back to version 1',
+    ]);
+    const md = await readFile(path.join(skills, r.name, 'SKILL.md'), 'utf8');
+    expect(md).not.toContain('Escalation');
+    expect(md).toContain('version: "3"');
+  });
+
+  test('semver counts its patch part; a hand-written skill keeps its first state', async () => {
+    await mkdir(path.join(skills, 'sem'));
+    await writeFile(
+      path.join(skills, 'sem', 'SKILL.md'),
+      '---\nname: sem\ndescription: A skill.\n# a comment\nmetadata:\n  version: "1.4.2"\n---\nBody.\n',
+    );
+    const r = await updateSkill({ skills, name: 'sem', description: 'A better skill.' });
+    expect(r).toMatchObject({ version: '1.4.3', previous_version: '1.4.2', changes: ['description changed'] });
+    expect(await readFile(path.join(skills, 'sem', 'SKILL.md'), 'utf8')).toContain('# a comment');
+    expect((await skillVersions(skills, 'sem')).map((v) => v.version)).toEqual(['1.4.3', '1.4.2']);
+  });
+
+  test('an unknown skill, an empty change and a link on the way are refused in words a model can act on', async () => {
+    await expect(updateSkill({ skills, name: 'nope', body: 'x' })).rejects.toThrow(
+      'Skill "nope" not found. Use skills_search to find the correct name.',
+    );
+    await createSkill(refund());
+    await expect(updateSkill({ skills, name: 'refund-duplicate-charge' })).rejects.toThrow(/nothing to change/);
+    const outside = path.join(tmp, 'outside');
+    await mkdir(outside);
+    await symlink(outside, path.join(skills, 'refund-duplicate-charge', 'refs'));
+    await expect(
+      updateSkill({ skills, name: 'refund-duplicate-charge', files: [{ path: 'refs/x.md', content: 'x' }] }),
+    ).rejects.toThrow(/goes through a link|symlink/);
+    expect(await readdir(outside)).toEqual([]);
+  });
+
+  test('concurrent updates lose nothing; a stale base_version is a conflict naming the current version', async () => {
+    await createSkill(refund());
+    const name = 'refund-duplicate-charge';
+    const results = await Promise.all(
+      ['a', 'b', 'c'].map((n) => updateSkill({ skills, name, files: [{ path: `notes/${n}.md`, content: n }] })),
+    );
+    expect(results.map((r) => r.version).sort()).toEqual(['2', '3', '4']);
+    expect((await readdir(path.join(skills, name, 'notes'))).sort()).toEqual(['a.md', 'b.md', 'c.md']);
+    const stale = updateSkill({ skills, name, body: 'Changed.\n', base_version: '2' });
+    await expect(stale).rejects.toBeInstanceOf(VersionConflictError);
+    await expect(stale).rejects.toThrow(/is at version 4, not 2/);
+    await expect(updateSkill({ skills, name, body: 'Changed.\n', base_version: '4' })).resolves.toMatchObject({
+      version: '5',
+    });
+  });
+});
+
+describe('in a git work tree', () => {
+  const git = (...args: string[]) => execFileSync('git', ['-C', tmp, ...args], { encoding: 'utf8' });
+
+  test('each write is one commit of the skill folder only, its message listing the changes', async () => {
+    git('init', '--quiet');
+    await writeFile(path.join(tmp, 'unrelated.txt'), 'not mine\n');
+    git('add', 'unrelated.txt');
+    const created = await createSkill(refund());
+    const updated = await updateSkill({ skills, name: created.name, files: [{ path: 'a.md', content: 'a' }] });
+    const log = git('log', '--format=%s|%(trailers:key=Skillpress-Version,valueonly,separator=)').trim().split('\n');
+    expect(log).toEqual(['skill refund-duplicate-charge: version 2|2', 'skill refund-duplicate-charge: version 1|1']);
+    expect(git('show', '--stat', '--format=%B', 'HEAD')).toMatch(
+      /- file added: a\.md[\s\S]*skills\/refund-duplicate-charge\/a\.md/,
+    );
+    // The unrelated staged file was left staged, not committed.
+    expect(git('status', '--porcelain')).toBe('A  unrelated.txt\n');
+    expect(updated.recorded.commit).toBe(git('rev-parse', 'HEAD').trim());
+    const versions = await skillVersions(skills, created.name);
+    expect(versions.map((v) => v.version)).toEqual(['2', '1']);
+    const back = await rollbackSkill({ skills, name: created.name, version: '1' });
+    expect(back.changes).toContain('file removed: a.md');
+    expect(git('log', '--format=%s').split('\n')[0]).toBe('skill refund-duplicate-charge: version 3');
+  });
+});
+
+describe('scaffoldSkill', () => {
+  test('both templates pass validate --strict; an existing folder and an invalid name are refused with a suggestion', async () => {
+    await scaffoldSkill({ skills, name: 'basic-one' });
+    await scaffoldSkill({ skills, name: 'reset-password', template: 'playbook', description: 'Reset a password.' });
+    const c = await loadCatalog(skills, { mode: 'strict' });
+    expect(c.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    expect(c.skills.map((s) => s.id)).toEqual(['basic-one', 'reset-password']);
+    expect(c.skills[1]!.body).toMatch(
+      /## Conditions[\s\S]*\*\*Do:\*\*[\s\S]*\*\*Check:\*\*[\s\S]*\*\*Say:\*\*[\s\S]*## Resolution/,
+    );
+    await expect(scaffoldSkill({ skills, name: 'basic-one' })).rejects.toThrow(
+      /already exists: choose another name \(such as "basic-one-2"\)/,
+    );
+    await expect(scaffoldSkill({ skills, name: 'My_Skill' })).rejects.toThrow(/\[name-lowercase\].*use "my-skill"/);
+  });
+});

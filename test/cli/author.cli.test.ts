@@ -1,0 +1,66 @@
+/**
+ * `skillpress new`, `versions` and `rollback` as a user runs them: the real binary in a child process.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createSkill, updateSkill } from '../../src/author/index.ts';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const node = path.join(repo, 'node_modules/.bin/node');
+
+function skillpress(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], { cwd: tmp, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let tmp: string;
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-author-cli-'));
+});
+afterAll(() => rm(tmp, { recursive: true, force: true }));
+
+test('skillpress new: both templates pass validate --strict; a taken or invalid name is refused with a suggestion', () => {
+  const basic = skillpress('new', 'csv-report', '--skills', 'skills', '--description', 'Summarise a CSV file.');
+  expect(basic).toMatchObject({ code: 0, stdout: expect.stringContaining('created skills/csv-report/SKILL.md') });
+  expect(skillpress('new', 'reset-password', '--skills', 'skills', '--template', 'playbook').code).toBe(0);
+  const valid = skillpress('validate', '--strict', 'skills');
+  expect(valid.stdout).toMatch(/2 valid skill\(s\).*0 error\(s\)/);
+  expect(valid.code).toBe(0);
+  const taken = skillpress('new', 'csv-report', '--skills', 'skills');
+  expect(taken.code).toBe(2);
+  expect(taken.stderr).toMatch(/already exists: choose another name \(such as "csv-report-2"\)/);
+  const bad = skillpress('new', 'CSV Report', '--skills', 'skills');
+  expect(bad.code).toBe(1);
+  expect(bad.stderr).toMatch(/\[name-lowercase\] name "CSV Report" must be lowercase: use "csv-report"/);
+  expect(skillpress('new', 'x', '--skills', 'skills', '--template', 'fancy').code).toBe(2);
+});
+
+test('skillpress versions lists what create and update recorded; rollback restores one as a new version', async () => {
+  const skills = path.join(tmp, 'store-skills');
+  await createSkill({
+    skills,
+    name: 'greet',
+    description: 'Greet a customer.',
+    body: 'Say hello.\n',
+    duplicates: false,
+  });
+  await updateSkill({ skills, name: 'greet', body: 'Say hello by name.\n' });
+  const listed = skillpress('versions', 'greet', '--skills', skills, '--json');
+  expect(listed.code).toBe(0);
+  const versions = JSON.parse(listed.stdout) as Array<{ version: string; digest: string; changes: string[] }>;
+  expect(versions.map((v) => [v.version, v.changes])).toEqual([
+    ['2', ['introduction changed']],
+    ['1', ['created']],
+  ]);
+  expect(versions[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  const back = skillpress('rollback', 'greet', '1', '--skills', skills);
+  expect(back).toMatchObject({ code: 0, stdout: expect.stringContaining('version 1 restored as version 3') });
+  expect(await readFile(path.join(skills, 'greet', 'SKILL.md'), 'utf8')).toMatch(/version: "3"[\s\S]*Say hello\.\n$/);
+  const missing = skillpress('rollback', 'greet', '9', '--skills', skills);
+  expect(missing.code).toBe(1);
+  expect(missing.stderr).toMatch(/has no version "9"/);
+});

@@ -1,0 +1,309 @@
+/**
+ * `skillpress mcp --skills <dir>` over stdio with the SDK client: create_skill and update_skill
+ * write the folder, the running server serves the new version (list_changed, skills_search,
+ * best_skill), duplicates and bad input are refused in words a model can act on, nothing is
+ * written outside the skills folder, versions are kept (a commit per write in git).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Client, type CallToolResult } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CLI, connect, FIXTURE, fixtureFeed, NODE, ROOT, tempDir, writeSkills, type SkillFiles } from './helpers.ts';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool answers are checked field by field
+const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
+const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
+
+/** Two more skills: best_skill ranks by meaning from five skills up. */
+const MORE: Record<string, Record<string, SkillFiles[string]>> = {
+  'git-bisect': {
+    'SKILL.md':
+      '---\nname: git-bisect\ndescription: Find the commit that introduced a bug with git bisect.\n---\nRun git bisect start, mark good and bad commits, test each step.\n',
+  },
+  'resize-images': {
+    'SKILL.md':
+      '---\nname: resize-images\ndescription: Resize and compress PNG and JPEG images for the web.\n---\nUse sharp to resize images to 1600 pixels wide and compress them.\n',
+  },
+};
+
+const REFUND = {
+  name: 'refund-double-charge',
+  description: 'Refund a customer who was charged twice for the same subscription order.',
+  body: '# Refund a double charge\n\n## Conditions\n\n- The customer sees two identical charges.\n\n## Steps\n\n1. **Do:** look up both charges.\n   **Check:** same amount, same order.\n   **Say:** "I can see the duplicate charge."\n2. **Do:** refund the later charge.\n\n## Resolution\n\nThe refund shows within 5 days.\n',
+};
+
+interface Server {
+  client: Client;
+  stderr: () => string;
+  changed: { tools: number };
+}
+
+async function start(args: string[], capabilities: Record<string, object> = {}): Promise<Server> {
+  const transport = new StdioClientTransport({ command: NODE, args: [CLI, 'mcp', ...args], cwd: ROOT, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const changed = { tools: 0 };
+  const client = new Client(
+    { name: 'skillpress-test', version: '1.0.0' },
+    {
+      capabilities,
+      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changed.tools++ } },
+    },
+  );
+  await client.connect(transport);
+  return { client, stderr: () => stderr, changed };
+}
+
+async function tree(dir: string): Promise<string[]> {
+  return (await readdir(dir, { recursive: true })).map(String).sort();
+}
+
+describe('skillpress mcp --skills', () => {
+  let tmp: Awaited<ReturnType<typeof tempDir>>;
+  let skills: string;
+  let server: Server;
+  const call = (name: string, args: Record<string, unknown>) =>
+    server.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+
+  beforeAll(async () => {
+    tmp = await tempDir('skillpress-authoring-');
+    skills = path.join(tmp.dir, 'skills');
+    await writeSkills(skills, { ...FIXTURE, ...MORE });
+    server = await start(['--skills', skills]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.client.close();
+    await tmp?.remove();
+  });
+
+  test('lists create_skill and update_skill, and says when to use them', async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['create_skill', 'update_skill', 'skills_search']));
+    expect(server.client.getInstructions()).toMatch(/create_skill/);
+  });
+
+  test('create_skill writes version 1; the running server serves it at once and says the list changed', async () => {
+    const before = server.changed.tools;
+    const r = await call('create_skill', REFUND);
+    expect(r.isError).toBeFalsy();
+    expect(structured(r)).toEqual({
+      name: 'refund-double-charge',
+      created: true,
+      version: '1',
+      path: path.join(skills, 'refund-double-charge'),
+    });
+    const found = structured(await call('skills_search', { query: 'charged twice refund' }));
+    expect(found.results[0].name).toBe('refund-double-charge');
+    const best = structured(await call('best_skill', { query: 'a customer was charged twice, refund them' }));
+    expect(best.skill?.name).toBe('refund-double-charge');
+    await expect.poll(() => server.changed.tools, { timeout: 5000 }).toBeGreaterThan(before);
+  });
+
+  test('a duplicate is not created: created false, with the existing skill', async () => {
+    const r = await call('create_skill', { ...REFUND, name: 'duplicate-charge-refund' });
+    expect(structured(r)).toMatchObject({ name: 'refund-double-charge', created: false });
+    expect(text(r)).toMatch(/Use update_skill on "refund-double-charge"/);
+    expect(await readdir(skills)).not.toContain('duplicate-charge-refund');
+  });
+
+  test("bad input: the validator's rule, seed-style messages, and nothing written anywhere", async () => {
+    const before = await tree(tmp.dir);
+    const long = await call('create_skill', { ...REFUND, name: 'long-one', description: 'x'.repeat(1100) });
+    expect(long.isError).toBe(true);
+    expect(text(long)).toMatch(/\[description-length\] description: description is 1100 characters/);
+    const missing = await call('create_skill', { name: 'no-desc', body: 'Body.' });
+    expect(missing.isError).toBe(true);
+    expect(text(missing)).toMatch(/description is required/);
+    for (const p of ['../x', '../../outside.txt', '/tmp/abs', 'a/../../x', '.git/hooks/pre-commit', 'SKILL.md']) {
+      const r = await call('create_skill', {
+        ...REFUND,
+        name: 'hostile',
+        description: 'Hostile.',
+        files: [{ path: p, content: 'x' }],
+      });
+      expect(r.isError, p).toBe(true);
+      expect(text(r), p).toMatch(/nothing was written/);
+    }
+    // Names: a path, a traversal, an absolute path, too long, not a valid name.
+    for (const name of ['../escape', '/etc/cron.d/x', 'a/b', '..', 'x'.repeat(65), 'Bad Name', 'nul\u0000x']) {
+      const r = await call('create_skill', { ...REFUND, name, description: 'Named badly.' });
+      expect(r.isError, name).toBe(true);
+    }
+    // Sizes: a file over skills.max_file_bytes, base64 that is not base64, too many files.
+    const big = await call('create_skill', {
+      ...REFUND,
+      name: 'big-one',
+      description: 'Big.',
+      files: [{ path: 'big.bin', content: 'A'.repeat(1_398_112), encoding: 'base64' }],
+    });
+    expect(text(big)).toMatch(/over the 1048576-byte limit/);
+    const notB64 = await call('create_skill', {
+      ...REFUND,
+      name: 'b64',
+      description: 'B64.',
+      files: [{ path: 'x.bin', content: '!!!', encoding: 'base64' }],
+    });
+    expect(text(notB64)).toMatch(/not valid base64/);
+    // Links: a folder of the skill that is a link is never written through.
+    await symlink(path.join(tmp.dir, 'outside'), path.join(skills, 'expense-policy', 'linked'));
+    await mkdir(path.join(tmp.dir, 'outside'));
+    const through = await call('update_skill', {
+      name: 'expense-policy',
+      files: [{ path: 'linked/planted.md', content: 'x' }],
+    });
+    expect(through.isError).toBe(true);
+    expect(await readdir(path.join(tmp.dir, 'outside'))).toEqual([]);
+    await rm(path.join(skills, 'expense-policy', 'linked'));
+    await rm(path.join(tmp.dir, 'outside'), { recursive: true });
+    const upd = await call('update_skill', { name: 'expense-policy', files: [{ path: '../escape.md', content: 'x' }] });
+    expect(upd.isError).toBe(true);
+    const nf = await call('update_skill', { name: 'nope', body: 'x' });
+    expect(text(nf)).toBe('Skill "nope" not found. Use skills_search to find the correct name.');
+    expect(await tree(tmp.dir)).toEqual(before);
+    // YAML: front matter in the description is a value, not fields; a body cannot reopen the front matter.
+    const yaml = await call('create_skill', {
+      name: 'yaml-probe',
+      description: 'Probe.\n---\nname: evil\nvisibility: private\n---',
+      body: '---\nname: evil\n---\nBody.\n',
+    });
+    expect(structured(yaml)).toMatchObject({ name: 'yaml-probe', created: true });
+    const probe = structured(await call('view_skill', { name: 'yaml-probe' }));
+    expect(probe.skill.description).toContain('name: evil');
+  });
+
+  test('update_skill raises the version and lists the changes; versions and rollback (the CLI) see it', async () => {
+    const r = await call('update_skill', {
+      name: 'refund-double-charge',
+      body: `${REFUND.body}\n## Escalation\n\nOver 500 EUR, ask a supervisor.\n`,
+      files: [{ path: 'references/limits.md', content: '# Limits\n' }],
+      feedback: 'large refunds need a supervisor',
+      base_version: '1',
+    });
+    expect(structured(r)).toEqual({
+      name: 'refund-double-charge',
+      version: '2',
+      previous_version: '1',
+      changes: [
+        'section "Escalation" added',
+        'file added: references/limits.md',
+        'feedback: large refunds need a supervisor',
+      ],
+    });
+    const view = structured(await call('view_skill', { name: 'refund-double-charge' }));
+    expect(view.skill.version).toBe('2');
+    expect(view.instructions).toMatch(/Escalation/);
+    const cli = (...args: string[]) =>
+      spawnSync(NODE, [CLI, ...args, '--skills', skills], { cwd: ROOT, encoding: 'utf8' });
+    const versions = JSON.parse(cli('versions', 'refund-double-charge', '--json').stdout) as Array<{ version: string }>;
+    expect(versions.map((v) => v.version)).toEqual(['2', '1']);
+    expect(cli('rollback', 'refund-double-charge', '1').status).toBe(0);
+    expect(await readFile(path.join(skills, 'refund-double-charge', 'SKILL.md'), 'utf8')).not.toMatch(/Escalation/);
+  });
+
+  test('two concurrent updates lose nothing; a stale base_version is a conflict naming the current version', async () => {
+    const [a, b] = await Promise.all(
+      ['a', 'b'].map((n) =>
+        call('update_skill', { name: 'expense-policy', files: [{ path: `notes/${n}.md`, content: n }] }),
+      ),
+    );
+    expect([structured(a!).version, structured(b!).version].sort()).toEqual(['2', '3']);
+    expect((await readdir(path.join(skills, 'expense-policy', 'notes'))).sort()).toEqual(['a.md', 'b.md']);
+    const stale = await call('update_skill', { name: 'expense-policy', body: 'New.\n', base_version: '2' });
+    expect(stale.isError).toBe(true);
+    expect(text(stale)).toMatch(/is at version 3, not 2/);
+  });
+});
+
+describe('skillpress mcp --skills on a git work tree', () => {
+  test('one commit per write', async () => {
+    const tmp = await tempDir('skillpress-authoring-git-');
+    try {
+      const git = (...args: string[]) => execFileSync('git', ['-C', tmp.dir, ...args], { encoding: 'utf8' });
+      const skills = path.join(tmp.dir, 'skills');
+      await mkdir(skills);
+      await writeSkills(skills, FIXTURE);
+      git('init', '--quiet');
+      const server = await start(['--skills', skills]);
+      try {
+        await server.client.callTool({ name: 'create_skill', arguments: REFUND });
+        await server.client.callTool({
+          name: 'update_skill',
+          arguments: { name: 'refund-double-charge', description: 'Refund a double charge.' },
+        });
+      } finally {
+        await server.client.close();
+      }
+      expect(git('log', '--format=%s').trim().split('\n')).toEqual([
+        'skill refund-double-charge: version 2',
+        'skill refund-double-charge: version 1',
+      ]);
+      expect(git('show', '--format=%B', '--no-patch', 'HEAD')).toMatch(/- description changed/);
+      // The server's own folder (staging, locks, its build) stays out of git's way.
+      expect(git('status', '--porcelain', '--untracked-files=all')).not.toMatch(/\.skillpress/);
+    } finally {
+      await tmp.remove();
+    }
+  }, 60_000);
+});
+
+test('without --skills the server lists no authoring tools and its instructions are unchanged', async () => {
+  const feed = await fixtureFeed();
+  const server = await connect(feed.dist, 'legacy');
+  try {
+    const { tools } = await server.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'best_skill',
+      'read_skill_file',
+      'skills_list',
+      'skills_search',
+      'view_skill',
+    ]);
+    expect(server.client.getInstructions()).not.toMatch(/create_skill/);
+  } finally {
+    await server.close();
+    await feed.remove();
+  }
+}, 60_000);
+
+test("create_skill drafts the skill with the client's model from a conversation, when the client offers sampling", async () => {
+  const tmp = await tempDir('skillpress-authoring-draft-');
+  const skills = path.join(tmp.dir, 'skills');
+  await writeSkills(skills, FIXTURE);
+  const server = await start(['--skills', skills], { sampling: {} });
+  const asked: string[] = [];
+  server.client.setRequestHandler('sampling/createMessage', async (request) => {
+    asked.push(JSON.stringify(request.params.messages));
+    const draft = {
+      name: 'unlock-account',
+      description: 'Unlock a customer account locked after too many sign-in attempts.',
+      body: '## Conditions\n\n- Locked out.\n\n## Steps\n\n1. **Do:** unlock it.\n   **Check:** sign-in works.\n   **Say:** "You can sign in again."\n\n## Resolution\n\nSigned in.\n',
+    };
+    return {
+      model: 'test',
+      role: 'assistant',
+      content: { type: 'text', text: JSON.stringify(draft) },
+      stopReason: 'endTurn',
+    };
+  });
+  try {
+    const r = (await server.client.callTool({
+      name: 'create_skill',
+      arguments: {
+        conversation:
+          'Customer: I am locked out after typing my password wrong.\nAgent: I unlocked it; try now.\nCustomer: Works, thanks!',
+      },
+    })) as CallToolResult;
+    expect(structured(r)).toMatchObject({ name: 'unlock-account', created: true, version: '1' });
+    expect(asked[0]).toMatch(/locked out/);
+    const view = structured(
+      (await server.client.callTool({ name: 'view_skill', arguments: { name: 'unlock-account' } })) as CallToolResult,
+    );
+    expect(view.instructions).toMatch(/\*\*Do:\*\* unlock it/);
+  } finally {
+    await server.client.close();
+    await tmp.remove();
+  }
+}, 60_000);
