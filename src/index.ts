@@ -172,3 +172,16 @@ export {
   type ErrorCode,
   type ErrorDetails,
 } from './lib/errors.ts';
+
+// ---------------------------------------------------------------------------
+// Requirements, tool checks, enable/disable and bundles (docs/requirements.md).
+// ---------------------------------------------------------------------------
+export { readSkillNeeds, parseToolReference, parseRequirement, REQUIRES_KEYS } from './load/requirements.ts';
+export {
+  NEEDS_VERSION,
+  ToolReference,
+  CompatibilityRequirement,
+  ToolStatus,
+  ToolsStatus,
+  SkillNeeds,
+} from './model/requirements.ts';

@@ -21,6 +21,7 @@
  */
 import { z } from 'zod';
 import { Encoding, Health, HealthStatus } from './skill.ts';
+import { SkillNeeds } from './requirements.ts';
 
 export const FEED_VERSION = '1';
 
@@ -152,6 +153,9 @@ export const FeedSkill = z
       compatibility: z.string().optional(),
       allowed_tools: z.array(z.string()),
       requirements: z.array(z.unknown()).default([]),
+      needs: SkillNeeds.optional().describe(
+        'What the skill needs (tools, MCP servers, requirements, target agents, and the result of checking its tools), versioned by its own `version`. Absent in feeds written before it existed.',
+      ),
       author: z.string().optional(),
       owner: z.string().optional(),
       repository_url: z.string().optional(),
@@ -283,6 +287,7 @@ export const PUBLISHED_SCHEMAS = {
   OriginSignature,
   Changes,
   DiscoveryIndex,
+  SkillNeeds,
 } as const;
 
 export { HealthStatus };

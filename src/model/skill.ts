@@ -4,6 +4,7 @@
  * and the published JSON Schemas are generated from them, so this file is the contract.
  */
 import { z } from 'zod';
+import { ToolsStatus } from './requirements.ts';
 
 /** Agent Skills specification: 1–64 chars, lowercase ASCII letters, digits, single hyphens inside. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -135,6 +136,10 @@ export const Skill = z.object({
   source: SkillSource,
   health: Health,
   updated_at: z.string(),
+  /** Set by `checkTools` when the build checked the skill's tools against MCP servers. */
+  tools_status: ToolsStatus.optional(),
+  /** False when the config (`skills.disabled`) or the skill (`metadata.enabled: false`) disables it. */
+  is_enabled: z.boolean().optional(),
 });
 export type Skill = z.infer<typeof Skill>;
 
