@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
+import { checkTools, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -91,6 +92,8 @@ export interface BuildStages {
   /** Swapping the new output in and removing the old. */
   output: number;
   elasticsearch?: number;
+  /** Asking the configured MCP servers for their tools. */
+  tools?: number;
 }
 
 /** What the build took from earlier builds (`.cache/`) instead of making it again. */
@@ -142,6 +145,8 @@ export interface BuildResult {
   stages: BuildStages;
   seconds: number;
   problems: Problem[];
+  /** Set when the config lists `mcp_servers`: each server's state and the tools' statuses counted. */
+  toolsCheck?: Pick<ToolsCheckReport, 'checked_at' | 'servers' | 'counts'>;
 }
 
 /** Where builds keep what later builds reuse: `.cache/` in `cwd`. Deleting it is always safe. */
@@ -223,8 +228,9 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   );
   const ctx: BuildContext = { config, options, out, cacheDir, log, tokens, signer, stages };
 
-  const { catalog, local, duplicates } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
-  refuseEmpty(catalog, skillsRoot);
+  const loaded = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
+  refuseEmpty(loaded.catalog, skillsRoot);
+  const { catalog, local, duplicates, toolsCheck } = await checkToolsIfConfigured(loaded, ctx);
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
   await tokens.save();
@@ -257,10 +263,28 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     ...(catalogView ? { catalogDir: path.join(out, ...CATALOG_PATH.split('/')) } : {}),
     ...(elasticsearch !== undefined ? { elasticsearch } : {}),
     ...(site ? { site } : {}),
+    ...(toolsCheck ? { toolsCheck } : {}),
     reused: { tokens: { counted: tokens.counted, reused: tokens.reused }, archives: feed.archives },
     stages,
     seconds: (Date.now() - started) / 1000,
     problems,
+  };
+}
+
+/** With `mcp_servers` configured: every skill's tools checked against them (`tools_status`). */
+async function checkToolsIfConfigured(
+  loaded: Loaded,
+  ctx: BuildContext,
+): Promise<Loaded & { toolsCheck?: BuildResult['toolsCheck'] }> {
+  if (Object.keys(ctx.config.mcp_servers).length === 0) return loaded;
+  const report = await stage(ctx.stages, 'tools', () => checkTools(loaded.catalog.skills, ctx.config));
+  for (const s of report.servers)
+    ctx.log(`tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${s.error})`}`);
+  return {
+    ...loaded,
+    catalog: { ...loaded.catalog, skills: withToolsStatus(loaded.catalog.skills, report) },
+    local: { ...loaded.local, skills: withToolsStatus(loaded.local.skills, report) },
+    toolsCheck: { checked_at: report.checked_at, servers: report.servers, counts: report.counts },
   };
 }
 

@@ -185,3 +185,12 @@ export {
   ToolsStatus,
   SkillNeeds,
 } from './model/requirements.ts';
+export {
+  checkTools,
+  withToolsStatus,
+  listServerTools,
+  closestNames,
+  type ToolsCheckReport,
+  type ServerReport,
+  type ServerTools,
+} from './tools-check/index.ts';

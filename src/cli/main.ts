@@ -19,6 +19,11 @@ const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/validate.ts')).validate,
   },
   {
+    name: 'check-tools',
+    summary: "check the skills' tools against the MCP servers of mcp_servers",
+    load: async () => (await import('./commands/check-tools.ts')).checkToolsCommand,
+  },
+  {
     name: 'build',
     summary: 'build the feeds, discovery index, archives and site into dist/',
     load: async () => (await import('./commands/build.ts')).build,

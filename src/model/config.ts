@@ -121,6 +121,52 @@ export const DuplicatesConfig = z.object({
     ),
 });
 
+/** An MCP server the catalog's skills may use: a command started over stdio, or a Streamable HTTP URL. */
+export const McpServerConfig = z.union([
+  z
+    .object({
+      command: z.string().min(1).describe('Program started for the check (stdio), e.g. `npx`.'),
+      args: z.array(z.string()).default([]).describe('Its arguments.'),
+      env: z.record(z.string(), z.string()).default({}).describe('Environment variables added to the current ones.'),
+      timeout_ms: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Deadline for this server (`tools_check.timeout_ms` otherwise).'),
+    })
+    .strict(),
+  z
+    .object({
+      url: z.string().url().describe('Streamable HTTP endpoint, e.g. `https://mcp.example.org/mcp`.'),
+      timeout_ms: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Deadline for this server (`tools_check.timeout_ms` otherwise).'),
+    })
+    .strict(),
+]);
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+export const ToolsCheckConfig = z.object({
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .default(15_000)
+    .describe(
+      'Deadline for one server: start, connect and list every tool; a server past it is reported unreachable (and stopped).',
+    ),
+  max_tools: z
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .describe('Most tools read from one server (pages are read until this many).'),
+});
+
 export const SkillpressConfig = z.object({
   registry: z
     .object({
@@ -150,6 +196,13 @@ export const SkillpressConfig = z.object({
     'Skills imported from peer registries and SKILL.md URLs, and the limits on fetching them.',
   ),
   duplicates: DuplicatesConfig.prefault({}).describe('Reporting skills that are identical or nearly so.'),
+  mcp_servers: z
+    .record(z.string().regex(/^[A-Za-z0-9_.-]+$/), McpServerConfig)
+    .default({})
+    .describe(
+      "MCP servers the skills may use, by the name skills give them (`mcp__<name>__tool`, `requires.mcp`): `{ command, args, env }` (stdio) or `{ url }` (Streamable HTTP). When set, `build` and `check-tools` check every skill's tools against them.",
+    ),
+  tools_check: ToolsCheckConfig.prefault({}).describe('Limits of the tools check against `mcp_servers`.'),
   site: z
     .object({
       base: z.string().default('/').describe('Path the site is served under, e.g. `/` or `/skills/` (`--base` wins).'),
