@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
+import { markEnabled } from './enable/index.ts';
 import { checkTools, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
@@ -125,6 +126,8 @@ export interface BuildResult {
   skippedFiles: number;
   /** Private and group skills left out of the public feed. */
   withheld: number;
+  /** Disabled skills (`skills.disabled`, `metadata.enabled: false`): not published, in Elasticsearch with `is_enabled: false`. */
+  disabled: number;
   imported: number;
   /** Imported skills shown on the site but not re-exported (`federation.reexport` is off). */
   importedNotExported: number;
@@ -230,7 +233,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
   const loaded = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   refuseEmpty(loaded.catalog, skillsRoot);
-  const { catalog, local, duplicates, toolsCheck } = await checkToolsIfConfigured(loaded, ctx);
+  const { catalog, local, duplicates, toolsCheck } = await checkToolsIfConfigured(markDisabled(loaded, config), ctx);
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, ctx);
   await tokens.save();
@@ -254,6 +257,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     files: feed.files,
     skippedFiles: feed.skippedFiles,
     withheld: feed.withheld,
+    disabled: feed.disabled,
     imported: catalogView?.imported ?? feed.imported,
     importedNotExported: feed.importedNotExported,
     invalid: new Set(errors.map((p) => p.skill)).size,
@@ -268,6 +272,16 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     stages,
     seconds: (Date.now() - started) / 1000,
     problems,
+  };
+}
+
+/** Every skill with `is_enabled` set: the feed leaves disabled ones out, Elasticsearch keeps them. */
+function markDisabled(loaded: Loaded, config: SkillpressConfig): Loaded {
+  const disabled = config.skills.disabled;
+  return {
+    ...loaded,
+    catalog: { ...loaded.catalog, skills: markEnabled(loaded.catalog.skills, disabled) },
+    local: { ...loaded.local, skills: markEnabled(loaded.local.skills, disabled) },
   };
 }
 

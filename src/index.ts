@@ -194,3 +194,4 @@ export {
   type ServerReport,
   type ServerTools,
 } from './tools-check/index.ts';
+export { markEnabled, disabledBy, setSkillEnabled, type SetEnabledResult } from './enable/index.ts';

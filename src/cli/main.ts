@@ -24,6 +24,16 @@ const COMMANDS: CommandEntry[] = [
     load: async () => (await import('./commands/check-tools.ts')).checkToolsCommand,
   },
   {
+    name: 'enable',
+    summary: 'publish a disabled skill again (removes it from skills.disabled)',
+    load: async () => (await import('./commands/enable.ts')).enable,
+  },
+  {
+    name: 'disable',
+    summary: 'keep a skill out of the feed, the site and the MCP server (adds it to skills.disabled)',
+    load: async () => (await import('./commands/enable.ts')).disable,
+  },
+  {
     name: 'build',
     summary: 'build the feeds, discovery index, archives and site into dist/',
     load: async () => (await import('./commands/build.ts')).build,

@@ -55,6 +55,12 @@ export const SkillsConfig = z.object({
       'Files larger than this are listed with a skip reason instead of stored (a file of exactly this size is kept).',
     ),
   max_depth: z.number().int().positive().default(8).describe('How deep below the root skill folders are looked for.'),
+  disabled: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      'Skills kept out of the feed, the site, the discovery index and the MCP server (Elasticsearch keeps them with `is_enabled: false`): names, or globs where `*` matches any characters. `skillpress enable|disable <name>` edits this list.',
+    ),
 });
 
 export const FederationConfig = z.object({

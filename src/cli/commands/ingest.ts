@@ -3,6 +3,7 @@
  * atomically. Connection from flags or the environment; secrets are never printed.
  */
 import { loadCatalog } from '../../load/index.ts';
+import { markEnabled } from '../../enable/index.ts';
 import {
   connectionFromEnv,
   indexNames,
@@ -49,7 +50,8 @@ export const ingest: Command = {
       json: { type: 'boolean' },
     });
     const { config, root } = await configAndSkillsFolder(values, positionals);
-    const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
+    const loaded = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
+    const catalog = { ...loaded, skills: markEnabled(loaded.skills, config.skills.disabled) };
     const errors = catalog.problems.filter((p) => p.severity === 'error');
     for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');
     if (errors.length > 0) {

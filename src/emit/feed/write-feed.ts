@@ -89,6 +89,8 @@ export interface FeedSummary {
   bytes: number;
   /** Private and group skills left out. */
   withheld: number;
+  /** Disabled skills left out (`skills.disabled`, `metadata.enabled: false`). */
+  disabled: number;
   /** Imported skills written / left out because federation.reexport is off. */
   imported: number;
   importedNotExported: number;
@@ -242,6 +244,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
     files,
     bytes: ctx.out.bytes,
     withheld: chosen.withheld,
+    disabled: chosen.disabled,
     imported,
     importedNotExported: chosen.importedNotExported,
     skippedFiles: written.reduce((n, w) => n + w.skipped, 0),
@@ -276,12 +279,18 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
 function chooseSkills(
   catalog: Catalog,
   ctx: FeedContext,
-): { skills: Skill[]; withheld: number; importedNotExported: number; problems: Problem[] } {
+): { skills: Skill[]; withheld: number; disabled: number; importedNotExported: number; problems: Problem[] } {
   const problems: Problem[] = [];
   let withheld = 0;
+  let disabled = 0;
   let importedNotExported = 0;
   const skills: Skill[] = [];
   for (const s of [...catalog.skills].sort(byId)) {
+    // Disabled (skills.disabled, metadata.enabled: false): never published, kept in Elasticsearch.
+    if (s.is_enabled === false) {
+      disabled++;
+      continue;
+    }
     if (s.registry_fields.visibility !== 'public') {
       withheld++;
       continue;
@@ -302,7 +311,7 @@ function chooseSkills(
     }
     skills.push(s);
   }
-  return { skills, withheld, importedNotExported, problems };
+  return { skills, withheld, disabled, importedNotExported, problems };
 }
 
 /** One skill: its raw files, its JSON, and (published scope) its archives and discovery entry. */
