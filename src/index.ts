@@ -176,7 +176,7 @@ export {
 // ---------------------------------------------------------------------------
 // Requirements, tool checks, enable/disable and bundles (docs/requirements.md).
 // ---------------------------------------------------------------------------
-export { readSkillNeeds, parseToolReference, parseRequirement, REQUIRES_KEYS } from './load/requirements.ts';
+export { readSkillNeeds, REQUIRES_KEYS } from './load/requirements.ts';
 export {
   NEEDS_VERSION,
   ToolReference,
@@ -187,11 +187,9 @@ export {
 } from './model/requirements.ts';
 export {
   checkTools,
-  withToolsStatus,
   listServerTools,
-  closestNames,
   type ToolsCheckReport,
   type ServerReport,
   type ServerTools,
 } from './tools-check/index.ts';
-export { markEnabled, disabledBy, setSkillEnabled, type SetEnabledResult } from './enable/index.ts';
+export { markEnabled, setSkillEnabled, type SetEnabledResult } from './enable/index.ts';

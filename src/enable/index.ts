@@ -35,7 +35,8 @@ function enabledInSkill(skill: Skill): boolean {
  *
  * @example
  * ```ts
- * import { markEnabled } from 'skillpress';
+ * import { loadCatalog, markEnabled } from 'skillpress';
+ * const catalog = await loadCatalog('skills');
  * const skills = markEnabled(catalog.skills, ['legacy-*']);
  * console.log(skills.filter((s) => s.is_enabled === false).map((s) => s.id));
  * ```
