@@ -209,7 +209,7 @@ describe('skillpress check-tools and build', () => {
   it('build puts tools_status into the skill JSON when servers are configured', () => {
     const configDir = writeConfig({ gh: stdio('tools', 'create_issue,list_issues') });
     const out = path.join(dir, 'dist');
-    const r = spawnSync(NODE, [CLI, 'build', '--skills', skillsDir, '--config', configDir, '--out', out, '--no-site'], {
+    const r = spawnSync(NODE, [CLI, 'build', '--skills', skillsDir, '--config', configDir, '--out', out], {
       cwd: dir,
       encoding: 'utf8',
     });
@@ -222,5 +222,17 @@ describe('skillpress check-tools and build', () => {
       skill.summary.needs.tools_status.tools.find((t: { raw: string }) => t.raw === 'mcp__gh__create_issue').status,
     ).toBe('available');
     expect(existsSync(path.join(out, 'feed/v1/skills/plain.json'))).toBe(true);
+    // The skill page says what the skill needs, with a badge per checked tool, before how to install it.
+    const page = readFileSync(path.join(out, 'skills/issues/index.html'), 'utf8');
+    const needs = page.indexOf('What this skill needs');
+    expect(needs).toBeGreaterThan(0);
+    expect(needs).toBeLessThan(page.indexOf('Use it'));
+    expect(page).toMatch(
+      /data-tool="mcp__gh__create_issue"><code>mcp__gh__create_issue<\/code><span class="badge tool-available"/,
+    );
+    expect(page).toMatch(
+      /data-tool="mcp__gh__creat_isue"><code>mcp__gh__creat_isue<\/code><span class="badge tool-missing" title="closest: create_issue/,
+    );
+    expect(readFileSync(path.join(out, 'skills/plain/index.html'), 'utf8')).not.toContain('What this skill needs');
   });
 });
