@@ -14,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
-import { markEnabled } from './enable/index.ts';
+import { disabledNames, markEnabled } from './enable/index.ts';
 import { checkTools, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
@@ -277,7 +277,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
 
 /** Every skill with `is_enabled` set: the feed leaves disabled ones out, Elasticsearch keeps them. */
 function markDisabled(loaded: Loaded, config: SkillpressConfig): Loaded {
-  const disabled = config.skills.disabled;
+  const disabled = disabledNames(config.skills.disabled, config.bundles, loaded.catalog.skills);
   return {
     ...loaded,
     catalog: { ...loaded.catalog, skills: markEnabled(loaded.catalog.skills, disabled) },

@@ -193,3 +193,4 @@ export {
   type ServerTools,
 } from './tools-check/index.ts';
 export { markEnabled, setSkillEnabled, type SetEnabledResult } from './enable/index.ts';
+export { installBundle } from './install/index.ts';

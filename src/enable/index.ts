@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidInputError } from '../lib/errors.ts';
 import type { Skill } from '../model/skill.ts';
+import type { BundleConfig } from '../model/config.ts';
 
 /** `*` matches any characters; everything else is literal. */
 function globRegExp(glob: string): RegExp {
@@ -89,4 +90,38 @@ export async function setSkillEnabled(configDir: string, name: string, enabled: 
   }
   const stillDisabledBy = enabled ? disabledBy(name, disabled) : undefined;
   return { file, changed, disabled, ...(stillDisabledBy ? { stillDisabledBy } : {}) };
+}
+
+/** A bundle's members among `skills`: ids matched by name or glob, or carrying one of its tags. */
+export function bundleMembers(bundle: BundleConfig, skills: readonly Skill[]): string[] {
+  const tags = new Set(bundle.tags.map((t) => t.toLowerCase()));
+  return skills
+    .filter((s) => disabledBy(s.id, bundle.skills) !== undefined || s.registry_fields.tags.some((t) => tags.has(t)))
+    .map((s) => s.id)
+    .sort();
+}
+
+/** `skills.disabled` plus the members of every bundle with `enabled: false`. */
+export function disabledNames(
+  disabled: readonly string[],
+  bundles: Readonly<Record<string, BundleConfig>>,
+  skills: readonly Skill[],
+): string[] {
+  const off = Object.values(bundles).filter((b) => !b.enabled);
+  return [...disabled, ...off.flatMap((b) => bundleMembers(b, skills))];
+}
+
+/** The enabled bundles as the feed index publishes them: members among the published skills. */
+export function publishedBundles(
+  bundles: Readonly<Record<string, BundleConfig>>,
+  published: readonly Skill[],
+): Array<{ name: string; description?: string; skills: string[] }> {
+  return Object.entries(bundles)
+    .filter(([, b]) => b.enabled)
+    .map(([name, b]) => ({
+      name,
+      ...(b.description ? { description: b.description } : {}),
+      skills: bundleMembers(b, published),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
 }

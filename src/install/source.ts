@@ -48,6 +48,8 @@ export interface Located {
   digestOf(name: string): string | undefined;
   /** `name` is a valid skill name: install() checks it before locating the source. */
   fetch(name: string): Promise<Package>;
+  /** The members of bundle `name` the feed index publishes; undefined when it has no such bundle. */
+  bundle?(name: string): string[] | undefined;
 }
 
 /** Reads bytes by URL, refusing URLs outside the source root; a NotFoundError when nothing is there. */
@@ -178,6 +180,7 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
   return {
     indexUrl,
     digestOf: (name) => reader.entry(name)?.digest,
+    bundle: (name) => reader.index.bundles?.find((b) => b.name === name)?.skills,
     async fetch(name) {
       const { entry, skill, files } = await reader.readSkill(name).catch((err: unknown) => {
         throw explainMissing(err, `skill "${name}" is listed in ${indexUrl}, but one of its parts is missing`);

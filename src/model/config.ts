@@ -173,6 +173,22 @@ export const ToolsCheckConfig = z.object({
     .describe('Most tools read from one server (pages are read until this many).'),
 });
 
+export const BundleConfig = z
+  .object({
+    description: z.string().optional().describe('One line about the bundle, in the feed.'),
+    skills: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Member skills: names, or globs where `*` matches any characters.'),
+    tags: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Member skills: every skill with any of these tags (case-insensitive).'),
+    enabled: z.boolean().default(true).describe('False: every member is disabled, as if listed in `skills.disabled`.'),
+  })
+  .strict();
+export type BundleConfig = z.infer<typeof BundleConfig>;
+
 export const SkillpressConfig = z.object({
   registry: z
     .object({
@@ -207,6 +223,12 @@ export const SkillpressConfig = z.object({
     .default({})
     .describe(
       "MCP servers the skills may use, by the name skills give them (`mcp__<name>__tool`, `requires.mcp`): `{ command, args, env }` (stdio) or `{ url }` (Streamable HTTP). When set, `build` and `check-tools` check every skill's tools against them.",
+    ),
+  bundles: z
+    .record(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), BundleConfig)
+    .default({})
+    .describe(
+      'Named groups of skills, enabled or disabled as one, published in the feed index with their members; `skillpress install <source> --bundle <name>` installs them all.',
     ),
   tools_check: ToolsCheckConfig.prefault({}).describe('Limits of the tools check against `mcp_servers`.'),
   site: z

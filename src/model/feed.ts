@@ -217,6 +217,12 @@ export const FeedIndex = z
     skills: z
       .array(z.object({ id: z.string(), url: z.string(), sha256: Sha256, digest: Digest }))
       .describe("Every skill's JSON with its sha256, so a peer can verify what it fetches."),
+    bundles: z
+      .array(z.object({ name: z.string(), description: z.string().optional(), skills: z.array(z.string()) }))
+      .optional()
+      .describe(
+        'Named groups of skills installed together (`skills`: the ids of the members in this feed). Absent: none.',
+      ),
   })
   .meta({
     id: 'FeedIndex',

@@ -3,7 +3,7 @@
  * atomically. Connection from flags or the environment; secrets are never printed.
  */
 import { loadCatalog } from '../../load/index.ts';
-import { markEnabled } from '../../enable/index.ts';
+import { disabledNames, markEnabled } from '../../enable/index.ts';
 import {
   connectionFromEnv,
   indexNames,
@@ -51,7 +51,10 @@ export const ingest: Command = {
     });
     const { config, root } = await configAndSkillsFolder(values, positionals);
     const loaded = await loadCatalog(root, { ...skillsLoadOptions(config), registry: config.registry.name });
-    const catalog = { ...loaded, skills: markEnabled(loaded.skills, config.skills.disabled) };
+    const catalog = {
+      ...loaded,
+      skills: markEnabled(loaded.skills, disabledNames(config.skills.disabled, config.bundles, loaded.skills)),
+    };
     const errors = catalog.problems.filter((p) => p.severity === 'error');
     for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');
     if (errors.length > 0) {

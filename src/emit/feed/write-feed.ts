@@ -47,6 +47,7 @@ import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
 import { FileCache, keptText } from '../../lib/file-cache.ts';
+import { publishedBundles } from '../../enable/index.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
 import type { Signer } from '../../lib/signing.ts';
@@ -508,5 +509,10 @@ function writeIndex(
     parts,
     skills: written.map((w) => ({ id: w.skill.id, url: w.card.links.skill, sha256: w.sha256, digest: w.card.digest })),
   };
+  const bundles = publishedBundles(
+    ctx.opts.config.bundles,
+    written.map((w) => w.skill),
+  );
+  if (bundles.length > 0) index.bundles = bundles;
   ctx.out.write(`${ctx.feedPath}/index.json`, pretty(index));
 }
