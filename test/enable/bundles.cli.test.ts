@@ -31,7 +31,7 @@ describe('bundles', () => {
       }),
     );
     out = path.join(dir, 'dist');
-    const r = await runCli(['build', '--skills', root, '--config', configDir, '--out', out, '--no-site', '--json']);
+    const r = await runCli(['build', '--skills', root, '--config', configDir, '--out', out, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ skills: 4, disabled: 1 });
   });
@@ -46,6 +46,14 @@ describe('bundles', () => {
       { name: 'pdf-kit', description: 'Everything for PDFs', skills: ['ocr', 'pdf-fill', 'pdf-merge'] },
     ]);
     expect(existsSync(path.join(out, 'feed/v1/skills/old-a.json'))).toBe(false);
+    expect(existsSync(path.join(out, 'skills/old-a'))).toBe(false);
+  });
+
+  it("shows a member's bundles on its page, with the command that installs the bundle", () => {
+    const page = readFileSync(path.join(out, 'skills/ocr/index.html'), 'utf8');
+    expect(page).toMatch(/data-bundles><li title="Everything for PDFs"><code>pdf-kit<\/code>/);
+    expect(page).toMatch(/skillpress install \S+ --bundle pdf-kit/);
+    expect(readFileSync(path.join(out, 'skills/other/index.html'), 'utf8')).not.toContain('pdf-kit');
   });
 
   it('skillpress install <source> --bundle installs every member', async () => {
