@@ -23,8 +23,8 @@ const warn = (problems: FieldProblem[], where: Where, message: string): void => 
 };
 
 /**
- * `allowed-tools` split into entries: on whitespace outside parentheses, so `Bash(git add:*)`
- * stays one entry. Unbalanced parentheses end the entry at the next space and are reported.
+ * `allowed-tools` split into entries: on whitespace and commas outside parentheses, so
+ * `Bash(git add:*)` and `Bash(npm:*, pnpm:*)` stay one entry each. Unbalanced parentheses end the entry at the next space and are reported.
  */
 export function splitAllowedTools(text: string): { entries: string[]; unbalanced: string[] } {
   const entries: string[] = [];
@@ -32,7 +32,8 @@ export function splitAllowedTools(text: string): { entries: string[]; unbalanced
   let current = '';
   let depth = 0;
   for (const ch of text) {
-    if (/\s/.test(ch) && depth === 0) {
+    // Commas separate too: many catalogs write `Bash, Read, Write`.
+    if ((/\s/.test(ch) || ch === ',') && depth === 0) {
       if (current) entries.push(current);
       current = '';
       continue;
@@ -43,7 +44,7 @@ export function splitAllowedTools(text: string): { entries: string[]; unbalanced
   }
   if (current && depth > 0) {
     // An unclosed parenthesis: fall back to whitespace for what follows it.
-    const [first, ...rest] = current.split(/\s+/).filter(Boolean);
+    const [first, ...rest] = current.split(/[\s,]+/).filter(Boolean);
     unbalanced.push(first!);
     entries.push(first!, ...rest);
   } else if (current) entries.push(current);

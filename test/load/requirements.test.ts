@@ -19,6 +19,12 @@ describe('allowed-tools', () => {
     expect(needs.mcp_servers).toEqual(['github', 'rube']);
   });
 
+  it('also splits on commas outside parentheses, as many catalogs write the list', () => {
+    const { needs, problems } = readSkillNeeds({ 'allowed-tools': 'Bash, Write,Read Bash(a:*, b:*)' });
+    expect(problems).toEqual([]);
+    expect(needs.tools.map((t) => t.raw)).toEqual(['Bash', 'Write', 'Read', 'Bash(a:*, b:*)']);
+  });
+
   it('keeps server names with single underscores and tool names with double ones', () => {
     expect(parseToolReference('mcp__my_server__list__all')).toMatchObject({ server: 'my_server', tool: 'list__all' });
   });
