@@ -206,8 +206,8 @@ describe('skillpress check-tools and build', () => {
     });
   });
 
-  it('build puts tools_status into the skill JSON when servers are configured', () => {
-    const configDir = writeConfig({ gh: stdio('tools', 'create_issue,list_issues') });
+  it('build puts tools_status into the skill JSON when servers are configured, and goes on when one fails', () => {
+    const configDir = writeConfig({ gh: stdio('tools', 'create_issue,list_issues'), crashes: stdio('crash') });
     const out = path.join(dir, 'dist');
     const r = spawnSync(NODE, [CLI, 'build', '--skills', skillsDir, '--config', configDir, '--out', out], {
       cwd: dir,
@@ -215,6 +215,8 @@ describe('skillpress check-tools and build', () => {
     });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('tools check: gh up, 2 tools');
+    // A server that fails is reported; the build goes on.
+    expect(r.stderr).toMatch(/tools check: crashes unreachable \(the server exited \(code 3\)\)/);
     const skill = JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/issues.json'), 'utf8'));
     expect(skill.summary.needs.mcp_servers).toEqual(['gh', 'nope']);
     expect(skill.summary.needs.tools_status.checked_at).toMatch(/^\d{4}-/);
