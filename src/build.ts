@@ -15,6 +15,8 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile }
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
 import { invalidSkills } from './load/invalid.ts';
+import { disabledNames, markEnabled } from './enable/index.ts';
+import { checkTools, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -110,6 +112,8 @@ export interface BuildStages {
   /** Swapping the new output in and removing the old. */
   output: number;
   elasticsearch?: number;
+  /** Asking the configured MCP servers for their tools. */
+  tools?: number;
 }
 
 /** What the build took from earlier builds (`.cache/`) instead of making it again. */
@@ -147,6 +151,8 @@ export interface BuildResult {
   skippedFiles: number;
   /** Private and group skills left out of the public feed. */
   withheld: number;
+  /** Disabled skills (`skills.disabled`, `metadata.enabled: false`): not published, in Elasticsearch with `is_enabled: false`. */
+  disabled: number;
   imported: number;
   /** Imported skills shown on the site but not re-exported (`federation.reexport` is off). */
   importedNotExported: number;
@@ -169,6 +175,8 @@ export interface BuildResult {
   stages: BuildStages;
   seconds: number;
   problems: Problem[];
+  /** Set when the config lists `mcp_servers`: each server's state and the tools' statuses counted. */
+  toolsCheck?: Pick<ToolsCheckReport, 'checked_at' | 'servers' | 'counts'>;
 }
 
 /** Where builds keep what later builds reuse: `.cache/` in `cwd`. Deleting it is always safe. */
@@ -259,8 +267,12 @@ async function buildWith(
 ): Promise<BuildResult> {
   const { options, out, log, tokens, stages } = ctx;
   const { cwd, skillsRoot, skillsDir, configFile } = where;
-  const { catalog, local, duplicates, versions } = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
-  refuseEmpty(catalog, skillsRoot);
+  const loaded = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
+  refuseEmpty(loaded.catalog, skillsRoot);
+  const { catalog, local, duplicates, versions, toolsCheck } = await checkToolsIfConfigured(
+    markDisabled(loaded, ctx.config),
+    ctx,
+  );
   const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, cwd, log));
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, { ...ctx, versions });
@@ -286,6 +298,7 @@ async function buildWith(
     files: feed.files,
     skippedFiles: feed.skippedFiles,
     withheld: feed.withheld,
+    disabled: feed.disabled,
     imported: catalogView?.imported ?? feed.imported,
     importedNotExported: feed.importedNotExported,
     invalid: new Set(errors.map((p) => p.skill)).size,
@@ -296,10 +309,38 @@ async function buildWith(
     ...(elasticsearch !== undefined ? { elasticsearch } : {}),
     ...(usage ? { usage } : {}),
     ...(site ? { site } : {}),
+    ...(toolsCheck ? { toolsCheck } : {}),
     reused: { tokens: { counted: tokens.counted, reused: tokens.reused }, archives: feed.archives },
     stages,
     seconds: (Date.now() - started) / 1000,
     problems,
+  };
+}
+
+/** Every skill with `is_enabled` set: the feed leaves disabled ones out, Elasticsearch keeps them. */
+function markDisabled(loaded: Loaded, config: SkillpressConfig): Loaded {
+  const disabled = disabledNames(config.skills.disabled, config.bundles, loaded.catalog.skills);
+  return {
+    ...loaded,
+    catalog: { ...loaded.catalog, skills: markEnabled(loaded.catalog.skills, disabled) },
+    local: { ...loaded.local, skills: markEnabled(loaded.local.skills, disabled) },
+  };
+}
+
+/** With `mcp_servers` configured: every skill's tools checked against them (`tools_status`). */
+async function checkToolsIfConfigured(
+  loaded: Loaded,
+  ctx: BuildContext,
+): Promise<Loaded & { toolsCheck?: BuildResult['toolsCheck'] }> {
+  if (Object.keys(ctx.config.mcp_servers).length === 0) return loaded;
+  const report = await stage(ctx.stages, 'tools', () => checkTools(loaded.catalog.skills, ctx.config));
+  for (const s of report.servers)
+    ctx.log(`tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${s.error})`}`);
+  return {
+    ...loaded,
+    catalog: { ...loaded.catalog, skills: withToolsStatus(loaded.catalog.skills, report) },
+    local: { ...loaded.local, skills: withToolsStatus(loaded.local.skills, report) },
+    toolsCheck: { checked_at: report.checked_at, servers: report.servers, counts: report.counts },
   };
 }
 

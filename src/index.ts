@@ -218,3 +218,18 @@ export {
   type SkillVersion,
   type DuplicateMatch,
 } from './author/index.ts';
+
+// Requirements, tool checks, enabled and disabled skills, bundles (docs/requirements.md): what a
+// skill needs, checked against real MCP servers; bundles installed as one.
+export { readSkillNeeds } from './load/requirements.ts';
+export {
+  NEEDS_VERSION,
+  ToolReference,
+  CompatibilityRequirement,
+  ToolStatus,
+  ToolsStatus,
+  SkillNeeds,
+} from './model/requirements.ts';
+export { checkTools, type ToolsCheckReport, type ServerReport } from './tools-check/index.ts';
+export { setSkillEnabled, type SetEnabledResult } from './enable/index.ts';
+export { installBundle } from './install/index.ts';

@@ -75,3 +75,8 @@ export {
   describeChanges,
   nextVersion,
 } from './author/index.ts';
+
+// Requirements: the `requires` keys read, one server's tool listing, and marking skills enabled.
+export { REQUIRES_KEYS } from './load/requirements.ts';
+export { listServerTools, type ServerTools } from './tools-check/index.ts';
+export { markEnabled } from './enable/index.ts';

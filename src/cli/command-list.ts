@@ -27,6 +27,21 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/validate.ts')).validate,
   },
   {
+    name: 'check-tools',
+    summary: 'check every tool the skills reference against the MCP servers of mcp_servers (stdio or Streamable HTTP)',
+    load: async () => (await import('./commands/check-tools.ts')).checkToolsCommand,
+  },
+  {
+    name: 'enable',
+    summary: 'publish a disabled skill again (removes it from skills.disabled)',
+    load: async () => (await import('./commands/enable.ts')).enable,
+  },
+  {
+    name: 'disable',
+    summary: 'keep a skill out of the feed, the site and the MCP server (adds it to skills.disabled)',
+    load: async () => (await import('./commands/enable.ts')).disable,
+  },
+  {
     name: 'build',
     summary:
       'feeds, discovery index, archives and the site into dist/; ingests into Elasticsearch when ELASTICSEARCH_URL is set',

@@ -311,3 +311,27 @@ async function writeManifest(to: string, manifest: Manifest): Promise<void> {
   const skills = Object.fromEntries(Object.entries(manifest.skills).sort(([a], [b]) => (a < b ? -1 : 1)));
   await atomicWrite(path.join(to, MANIFEST), JSON.stringify({ skills }, null, 2) + '\n');
 }
+
+/**
+ * Install every member of bundle `bundle` that a skillpress feed publishes (its index's
+ * `bundles`), one by one as {@link install} does; the results in member order.
+ *
+ * @example
+ * ```ts
+ * import { installBundle } from 'skillpress';
+ * const results = await installBundle('https://skills.example/', 'pdf-kit', { to: '.agents/skills' });
+ * console.log(results.map((r) => `${r.name}: ${r.action}`));
+ * ```
+ */
+export async function installBundle(source: string, bundle: string, opts: InstallOptions): Promise<InstallResult[]> {
+  const limits: Limits = {
+    timeoutMs: opts.limits?.timeoutMs ?? 30_000,
+    maxBytes: opts.limits?.maxBytes ?? 50 * 1024 * 1024,
+  };
+  const located = await locate(source, limits);
+  const members = located.bundle?.(bundle);
+  if (!members) throw new NotFoundError(`no bundle "${bundle}" in ${located.indexUrl}`);
+  const results: InstallResult[] = [];
+  for (const name of members) results.push(await install(source, name, opts));
+  return results;
+}

@@ -57,6 +57,8 @@ export interface Located {
    * its files against the recorded digest).
    */
   pinned?(name: string, version: string): Promise<{ digest: string; fetch: () => Promise<Package> }>;
+  /** The members of bundle `name` the feed index publishes; undefined when it has no such bundle. */
+  bundle?(name: string): string[] | undefined;
 }
 
 /** Reads bytes by URL, refusing URLs outside the source root; a NotFoundError when nothing is there. */
@@ -188,6 +190,7 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
     indexUrl,
     digestOf: (name) => reader.entry(name)?.digest,
     names: () => reader.index.skills.map((s) => s.id),
+    bundle: (name) => reader.index.bundles?.find((b) => b.name === name)?.skills,
     async fetch(name) {
       const { entry, skill, files } = await reader.readSkill(name).catch((err: unknown) => {
         throw explainMissing(err, `skill "${name}" is listed in ${indexUrl}, but one of its parts is missing`);

@@ -104,10 +104,29 @@ export const VALIDATION_RULES = {
     ...FORGIVEN,
     meaning: '`allowed-tools` is neither a space-separated string nor a list of strings',
   },
+  'allowed-tools-syntax': {
+    ...WARNING,
+    meaning:
+      'an `allowed-tools` entry is not a tool reference (`Name`, `Name(capability)`, `mcp__server__tool`) or opens a parenthesis it never closes; it is left out of the tools checked',
+  },
+  'requires-format': {
+    ...WARNING,
+    meaning:
+      '`requires` is not a mapping, `requires.mcp` is not a list of server names, or `requires` has a key skillpress does not read (it reads `mcp`)',
+  },
+  'requirements-format': {
+    ...WARNING,
+    meaning:
+      'an entry of `metadata.requirements` (or `requirements`) is not `type:target[>=min][<=max][?]` with type product, tool, api or environment; it is left out',
+  },
+  'target-agents-format': {
+    ...WARNING,
+    meaning: '`metadata.target_agents` (or `target_agents`) is not a list of names or a comma-separated string',
+  },
   'unknown-field': {
     ...FORGIVEN,
     meaning:
-      'a top-level field the specification does not define: move it under `metadata` (lenient accepts registry fields such as `tags` silently)',
+      'a top-level field the specification does not define: move it under `metadata` (lenient accepts registry fields such as `tags`, and `requires`, `requirements`, `target_agents`, silently)',
   },
   'visibility-value': {
     ...ERROR,

@@ -20,6 +20,7 @@
  * | visibility not public/private/group                             | error  | error (skipped)                  |
  */
 import { INDEXED_DESCRIPTION_CHARS, MAX_TAG_CHARS, MAX_TAGS, indexedTags } from '../model/bounds.ts';
+import { readSkillNeeds, splitAllowedTools } from './requirements.ts';
 import {
   COMPATIBILITY_MAX,
   DESCRIPTION_MAX,
@@ -204,6 +205,10 @@ const REGISTRY_KEYS = new Set([
   'repository_url',
   'repository-url',
   'repository',
+  // What a skill needs (docs/requirements.md): read by readSkillNeeds.
+  'requires',
+  'requirements',
+  'target_agents',
 ]);
 
 const isEmpty = (v: unknown): boolean => v === undefined || v === null;
@@ -264,6 +269,7 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
     });
   }
 
+  problems.push(...readSkillNeeds(data).problems);
   const registry = readRegistryFields(data, result.metadata);
   problems.push(...registry.problems);
   result.registry = registry.fields;
@@ -344,7 +350,7 @@ function validateMetadata(
 /** allowed-tools (experimental): a space-separated string or a YAML list of strings. */
 function validateAllowedTools(tools: unknown, soft: Severity, problems: FieldProblem[]): string[] {
   if (isEmpty(tools)) return [];
-  if (typeof tools === 'string') return tools.split(/\s+/).filter(Boolean);
+  if (typeof tools === 'string') return splitAllowedTools(tools).entries;
   if (Array.isArray(tools)) {
     if (!tools.every((t) => typeof t === 'string')) {
       problems.push({

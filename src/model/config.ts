@@ -55,6 +55,12 @@ export const SkillsConfig = z.object({
       'Files larger than this are listed with a skip reason instead of stored (a file of exactly this size is kept).',
     ),
   max_depth: z.number().int().positive().default(8).describe('How deep below the root skill folders are looked for.'),
+  disabled: z
+    .array(z.string().min(1))
+    .default([])
+    .describe(
+      'Skills kept out of the feed, the site, the discovery index and the MCP server (Elasticsearch keeps them with `is_enabled: false`): names, or globs where `*` matches any characters. `skillpress enable|disable <name>` edits this list.',
+    ),
 });
 
 export const FederationConfig = z.object({
@@ -147,6 +153,68 @@ export const AnalyticsConfig = z.object({
     ),
 });
 
+/** An MCP server the catalog's skills may use: a command started over stdio, or a Streamable HTTP URL. */
+export const McpServerConfig = z.union([
+  z
+    .object({
+      command: z.string().min(1).describe('Program started for the check (stdio), e.g. `npx`.'),
+      args: z.array(z.string()).default([]).describe('Its arguments.'),
+      env: z.record(z.string(), z.string()).default({}).describe('Environment variables added to the current ones.'),
+      timeout_ms: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Deadline for this server (`tools_check.timeout_ms` otherwise).'),
+    })
+    .strict(),
+  z
+    .object({
+      url: z.string().url().describe('Streamable HTTP endpoint, e.g. `https://mcp.example.org/mcp`.'),
+      timeout_ms: z
+        .number()
+        .int()
+        .positive()
+        .optional()
+        .describe('Deadline for this server (`tools_check.timeout_ms` otherwise).'),
+    })
+    .strict(),
+]);
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+export const ToolsCheckConfig = z.object({
+  timeout_ms: z
+    .number()
+    .int()
+    .positive()
+    .default(15_000)
+    .describe(
+      'Deadline for one server: start, connect and list every tool; a server past it is reported unreachable (and stopped).',
+    ),
+  max_tools: z
+    .number()
+    .int()
+    .positive()
+    .default(10_000)
+    .describe('Most tools read from one server (pages are read until this many).'),
+});
+
+export const BundleConfig = z
+  .object({
+    description: z.string().optional().describe('One line about the bundle, in the feed.'),
+    skills: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Member skills: names, or globs where `*` matches any characters.'),
+    tags: z
+      .array(z.string().min(1))
+      .default([])
+      .describe('Member skills: every skill with any of these tags (case-insensitive).'),
+    enabled: z.boolean().default(true).describe('False: every member is disabled, as if listed in `skills.disabled`.'),
+  })
+  .strict();
+export type BundleConfig = z.infer<typeof BundleConfig>;
+
 export const SkillpressConfig = z.object({
   registry: z
     .object({
@@ -190,6 +258,19 @@ export const SkillpressConfig = z.object({
     })
     .prefault({})
     .describe('The version history the build publishes for skills written with create/update (docs/authoring.md).'),
+  mcp_servers: z
+    .record(z.string().regex(/^[A-Za-z0-9_.-]+$/), McpServerConfig)
+    .default({})
+    .describe(
+      "MCP servers the skills may use, by the name skills give them (`mcp__<name>__tool`, `requires.mcp`): `{ command, args, env }` (stdio) or `{ url }` (Streamable HTTP). When set, `build` and `check-tools` check every skill's tools against them.",
+    ),
+  bundles: z
+    .record(z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/), BundleConfig)
+    .default({})
+    .describe(
+      'Named groups of skills, enabled or disabled as one, published in the feed index with their members; `skillpress install <source> --bundle <name>` installs them all.',
+    ),
+  tools_check: ToolsCheckConfig.prefault({}).describe('Limits of the tools check against `mcp_servers`.'),
   site: z
     .object({
       base: z.string().default('/').describe('Path the site is served under, e.g. `/` or `/skills/` (`--base` wins).'),

@@ -22,6 +22,7 @@
 import { z } from 'zod';
 import { Encoding, Health, HealthStatus } from './skill.ts';
 import { UsageFigures } from './usage.ts';
+import { SkillNeeds } from './requirements.ts';
 
 export const FEED_VERSION = '1';
 
@@ -201,6 +202,9 @@ export const FeedSkill = z
       compatibility: z.string().optional(),
       allowed_tools: z.array(z.string()),
       requirements: z.array(z.unknown()).default([]),
+      needs: SkillNeeds.optional().describe(
+        'What the skill needs (tools, MCP servers, requirements, target agents, and the result of checking its tools), versioned by its own `version`. Absent in feeds written before it existed.',
+      ),
       author: z.string().optional(),
       owner: z.string().optional(),
       repository_url: z.string().optional(),
@@ -272,6 +276,12 @@ export const FeedIndex = z
     skills: z
       .array(z.object({ id: z.string(), url: z.string(), sha256: Sha256, digest: Digest }))
       .describe("Every skill's JSON with its sha256, so a peer can verify what it fetches."),
+    bundles: z
+      .array(z.object({ name: z.string(), description: z.string().optional(), skills: z.array(z.string()) }))
+      .optional()
+      .describe(
+        'Named groups of skills installed together (`skills`: the ids of the members in this feed). Absent: none.',
+      ),
   })
   .meta({
     id: 'FeedIndex',
@@ -342,6 +352,7 @@ export const PUBLISHED_SCHEMAS = {
   OriginSignature,
   Changes,
   DiscoveryIndex,
+  SkillNeeds,
 } as const;
 
 export { HealthStatus };

@@ -42,3 +42,13 @@ export {
 } from './feed.ts';
 export { PeerConfig, SkillsConfig, FederationConfig, DuplicatesConfig, SkillpressConfig } from './config.ts';
 export { configJsonSchema } from './config-schema.ts';
+export {
+  NEEDS_VERSION,
+  ToolReference,
+  RequirementType,
+  CompatibilityRequirement,
+  ToolStatusValue,
+  ToolStatus,
+  ToolsStatus,
+  SkillNeeds,
+} from './requirements.ts';

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { UsageFigures } from './usage.ts';
+import { ToolsStatus } from './requirements.ts';
 
 /** Agent Skills specification: 1–64 chars, lowercase ASCII letters, digits, single hyphens inside. */
 export const SKILL_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -152,6 +153,10 @@ export const Skill = z.object({
    * the build), or the history an imported skill's peer published, attributed to `registry`.
    */
   history: z.object({ registry: z.string(), entries: z.array(SkillVersionEntry) }).optional(),
+  /** Set by `checkTools` when the build checked the skill's tools against MCP servers. */
+  tools_status: ToolsStatus.optional(),
+  /** False when the config (`skills.disabled`) or the skill (`metadata.enabled: false`) disables it. */
+  is_enabled: z.boolean().optional(),
 });
 export type Skill = z.infer<typeof Skill>;
 

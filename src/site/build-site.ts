@@ -143,7 +143,12 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   let keyBase = '';
   // Once Astro has bundled the site's code (the assets' names are known), before it renders.
   const placeKept = async (): Promise<void> => {
-    keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, readIndex(feedDir).registry);
+    // Skill pages show the registry and the bundles their skill is in: a change to either renders them again.
+    const feedIndex = readIndex(feedDir);
+    keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, {
+      registry: feedIndex.registry,
+      bundles: feedIndex.bundles ?? [],
+    });
     plan = placeKeptPages({
       skills,
       siteDir,

@@ -6,7 +6,7 @@
  *   there is one, the versions of Astro and of what it compiles with, and the names of the
  *   scripts and styles Astro just bundled (named by content hash, so any change to code that
  *   reaches the browser changes them);
- * - the URLs of this build and the registry every page shows;
+ * - the URLs of this build, the registry every page shows and the bundles skill pages show;
  * - the skill's JSON (by sha256: card, summary, every file's metadata and digest) and, for the
  *   skill's page, its rendered SKILL.md (by sha256).
  *

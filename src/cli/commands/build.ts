@@ -69,6 +69,7 @@ export interface BuildJson {
   files: number;
   skipped_files: number;
   withheld: number;
+  disabled: number;
   imported: number;
   imported_not_exported: number;
   invalid: number;
@@ -107,6 +108,7 @@ export function buildJson(r: BuildResult): BuildJson {
     files: r.files,
     skipped_files: r.skippedFiles,
     withheld: r.withheld,
+    disabled: r.disabled,
     imported: r.imported,
     imported_not_exported: r.importedNotExported,
     invalid: r.invalid,
@@ -171,7 +173,7 @@ function summaryLine(r: BuildResult): string {
   const tally = problemsByRule(r.problems);
   return [
     `built ${r.skills} skill(s), ${r.files} file(s)${r.skippedFiles ? ` (${r.skippedFiles} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s`,
-    `  withheld (private/group): ${r.withheld}; imported: ${r.imported}${r.importedNotExported ? ` (${r.importedNotExported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}duplicates under other names: ${r.duplicates}; invalid skills: ${r.invalid}`,
+    `  withheld (private/group): ${r.withheld}; ${r.disabled ? `disabled: ${r.disabled}; ` : ''}imported: ${r.imported}${r.importedNotExported ? ` (${r.importedNotExported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}duplicates under other names: ${r.duplicates}; invalid skills: ${r.invalid}`,
     `  changes: ${c.added} added, ${c.updated} updated, ${c.removed} removed`,
     `  reused from .cache/: token counts of ${r.reused.tokens.reused} of ${r.reused.tokens.reused + r.reused.tokens.counted} texts, archives of ${r.reused.archives.reused} of ${r.reused.archives.reused + r.reused.archives.built} skills`,
     ...(r.site ? [siteLine(r.site)] : []),

@@ -3,6 +3,7 @@
  * atomically. Connection from flags or the environment; secrets are never printed.
  */
 import { loadCatalog } from '../../load/index.ts';
+import { disabledNames, markEnabled } from '../../enable/index.ts';
 import {
   connectionFromEnv,
   indexNames,
@@ -49,11 +50,16 @@ export const ingest: Command = {
       json: { type: 'boolean' },
     });
     const { config, root } = await configAndSkillsFolder(values, positionals);
-    const catalog = await loadCatalog(root, {
+    const loaded = await loadCatalog(root, {
       ...skillsLoadOptions(config),
       registry: config.registry.name,
       mode: values.strict ? 'strict' : 'lenient',
     });
+    // A disabled skill stays in Elasticsearch, marked is_enabled: false, for internal readers.
+    const catalog = {
+      ...loaded,
+      skills: markEnabled(loaded.skills, disabledNames(config.skills.disabled, config.bundles, loaded.skills)),
+    };
     for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');
     const invalid = invalidSkills(catalog);
     if (invalid.length > 0 && values.strict) {

@@ -5,6 +5,8 @@
  */
 import type { Skill, SkillFile } from '../../model/skill.ts';
 import { sha256Hex } from '../../lib/hash.ts';
+import { readSkillNeeds } from '../../load/requirements.ts';
+import type { CompatibilityRequirement, ToolsStatus } from '../../model/requirements.ts';
 
 /** A document of `agent_skills`: metadata only (no skill_markdown, no resources, as in seed 000). */
 export interface SkillDocument {
@@ -19,6 +21,14 @@ export interface SkillDocument {
   license?: string;
   compatibility?: string;
   allowed_tools: string[];
+  /** What the skill needs (`allowed-tools` parsed, `requires.mcp`, requirements, target agents). */
+  tool_references: Array<{ tool: string; server?: string; capabilities: string[] }>;
+  required_mcp_servers: string[];
+  requirements: CompatibilityRequirement[];
+  target_agents: string[];
+  tools_status?: ToolsStatus;
+  /** False for a disabled skill: kept for internal readers, never published. */
+  is_enabled: boolean;
   metadata?: Record<string, string>;
   frontmatter: Record<string, unknown>;
   visibility: string;
@@ -81,6 +91,7 @@ function numberFrom(value: string | undefined): number | undefined {
 export function skillDocument(skill: Skill): SkillDocument {
   const reg = skill.registry_fields;
   const metadata = skill.frontmatter.metadata as Record<string, string> | undefined;
+  const { needs } = readSkillNeeds(skill.frontmatter);
   return {
     skill_id: skill.id,
     name: skill.name,
@@ -93,6 +104,12 @@ export function skillDocument(skill: Skill): SkillDocument {
     license: skill.license,
     compatibility: skill.compatibility,
     allowed_tools: skill.allowed_tools,
+    tool_references: needs.tools.map(({ tool, server, capabilities }) => ({ tool, server, capabilities })),
+    required_mcp_servers: needs.mcp_servers,
+    requirements: needs.requirements,
+    target_agents: needs.target_agents,
+    ...(skill.tools_status ? { tools_status: skill.tools_status } : {}),
+    is_enabled: skill.is_enabled !== false,
     metadata,
     // Round-trip through JSON so YAML dates and the like are stored as they serialise.
     frontmatter: JSON.parse(JSON.stringify(skill.frontmatter)) as Record<string, unknown>,

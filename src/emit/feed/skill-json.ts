@@ -6,6 +6,8 @@ import type { TokenCounts } from '../../lib/token-counts.ts';
 import { encodePath } from '../../lib/paths.ts';
 import type { Signer } from '../../lib/signing.ts';
 import { errorMessage } from '../../lib/errors.ts';
+import { readSkillNeeds } from '../../load/requirements.ts';
+import type { SkillNeeds, ToolsStatus } from '../../model/requirements.ts';
 
 export const SKILL_MD = 'SKILL.md';
 
@@ -79,6 +81,13 @@ function sourceUrl(skill: Skill): string | undefined {
   return undefined;
 }
 
+/** What a skill needs, from its front matter, with the tools check's result when there is one. */
+export function skillNeeds(skill: Skill, toolsStatus?: ToolsStatus): SkillNeeds {
+  const { needs } = readSkillNeeds(skill.frontmatter);
+  const status = toolsStatus ?? skill.tools_status;
+  return status ? { ...needs, tools_status: status } : needs;
+}
+
 export interface SkillJsonResult {
   card: Card;
   skill: FeedSkill;
@@ -134,7 +143,7 @@ export function skillJson(
       ...(f.executable ? { executable: true as const } : {}),
     };
   });
-  const requirements = skill.frontmatter.requirements;
+  const needs = skillNeeds(skill);
   const src = sourceUrl(skill);
   const signature = originSignature(skill, opts.signer);
   const feedSkill: FeedSkill = {
@@ -145,7 +154,8 @@ export function skillJson(
       ...(skill.license !== undefined ? { license: skill.license } : {}),
       ...(skill.compatibility !== undefined ? { compatibility: skill.compatibility } : {}),
       allowed_tools: skill.allowed_tools,
-      requirements: Array.isArray(requirements) ? requirements : [],
+      requirements: needs.requirements,
+      needs,
       ...(rf.author !== undefined ? { author: rf.author } : {}),
       ...(rf.owner !== undefined ? { owner: rf.owner } : {}),
       ...(rf.repository_url !== undefined ? { repository_url: rf.repository_url } : {}),

@@ -47,6 +47,7 @@ import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
 import { FileCache, keptText } from '../../lib/file-cache.ts';
+import { publishedBundles } from '../../enable/index.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
 import { versionsBlock, type VersionArchives } from './versions.ts';
 import { TokenCounts } from '../../lib/token-counts.ts';
@@ -94,6 +95,8 @@ export interface FeedSummary {
   bytes: number;
   /** Private and group skills left out. */
   withheld: number;
+  /** Disabled skills left out (`skills.disabled`, `metadata.enabled: false`). */
+  disabled: number;
   /** Imported skills written / left out because federation.reexport is off. */
   imported: number;
   importedNotExported: number;
@@ -247,6 +250,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
     files,
     bytes: ctx.out.bytes,
     withheld: chosen.withheld,
+    disabled: chosen.disabled,
     imported,
     importedNotExported: chosen.importedNotExported,
     skippedFiles: written.reduce((n, w) => n + w.skipped, 0),
@@ -287,12 +291,18 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
 function chooseSkills(
   catalog: Catalog,
   ctx: FeedContext,
-): { skills: Skill[]; withheld: number; importedNotExported: number; problems: Problem[] } {
+): { skills: Skill[]; withheld: number; disabled: number; importedNotExported: number; problems: Problem[] } {
   const problems: Problem[] = [];
   let withheld = 0;
+  let disabled = 0;
   let importedNotExported = 0;
   const skills: Skill[] = [];
   for (const s of [...catalog.skills].sort(byId)) {
+    // Disabled (skills.disabled, metadata.enabled: false): never published, kept in Elasticsearch.
+    if (s.is_enabled === false) {
+      disabled++;
+      continue;
+    }
     if (s.registry_fields.visibility !== 'public') {
       withheld++;
       continue;
@@ -313,7 +323,7 @@ function chooseSkills(
     }
     skills.push(s);
   }
-  return { skills, withheld, importedNotExported, problems };
+  return { skills, withheld, disabled, importedNotExported, problems };
 }
 
 /** One skill: its raw files, its JSON, and (published scope) its archives and discovery entry. */
@@ -517,5 +527,10 @@ function writeIndex(
     parts,
     skills: written.map((w) => ({ id: w.skill.id, url: w.card.links.skill, sha256: w.sha256, digest: w.card.digest })),
   };
+  const bundles = publishedBundles(
+    ctx.opts.config.bundles,
+    written.map((w) => w.skill),
+  );
+  if (bundles.length > 0) index.bundles = bundles;
   ctx.out.write(`${ctx.feedPath}/index.json`, pretty(index));
 }

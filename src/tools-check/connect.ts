@@ -1,0 +1,180 @@
+/**
+ * List the tools of one MCP server, within a deadline. A stdio server is started in a process
+ * group of its own and the whole group is killed afterwards, whatever happened (a server that
+ * spawns helpers leaves none behind); an HTTP server is only asked.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  deserializeMessage,
+  serializeMessage,
+} from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { McpServerConfig } from '../model/config.ts';
+
+/** Most bytes of one stdio line (a JSON-RPC message) read from a server. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** Most pages of tools/list followed: a server that pages forever is reported, not followed. */
+const MAX_PAGES = 200;
+
+export type ServerTools =
+  { ok: true; tools: string[]; truncated: boolean; ms: number } | { ok: false; error: string; ms: number };
+
+/** stdio to a child started in its own process group; a line that is not JSON-RPC ends the session. */
+class GroupStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly child: ChildProcess;
+  /** Set when the server wrote something that is not MCP: the check fails at once. */
+  ongarbage?: (error: Error) => void;
+  #pending = '';
+
+  constructor(spec: { command: string; args: string[]; env: Record<string, string> }) {
+    this.child = spawn(spec.command, spec.args, {
+      detached: true,
+      stdio: ['pipe', 'pipe', 'ignore'],
+      env: { ...process.env, ...spec.env },
+    });
+  }
+
+  async start(): Promise<void> {
+    const fail = (err: Error): void => this.onerror?.(err);
+    this.child.on('error', fail);
+    this.child.on('exit', (code, signal) => {
+      fail(new Error(`the server exited (${signal ?? `code ${code}`})`));
+      this.onclose?.();
+    });
+    this.child.stdin!.on('error', fail);
+    this.child.stdout!.setEncoding('utf8');
+    this.child.stdout!.on('data', (chunk: string) => this.#read(chunk));
+  }
+
+  /** Whole lines, each one JSON-RPC message; anything else (or a line over the bound) ends the check. */
+  #read(chunk: string): void {
+    this.#pending += chunk;
+    let newline = this.#pending.indexOf('\n');
+    while (newline >= 0) {
+      const line = this.#pending.slice(0, newline).replace(/\r$/, '');
+      this.#pending = this.#pending.slice(newline + 1);
+      let message: JSONRPCMessage;
+      try {
+        message = deserializeMessage(line);
+      } catch {
+        return this.#garbage(`the server wrote something that is not MCP: ${JSON.stringify(line.slice(0, 80))}`);
+      }
+      this.onmessage?.(message);
+      newline = this.#pending.indexOf('\n');
+    }
+    if (this.#pending.length > MAX_MESSAGE_BYTES) this.#garbage(`a message over ${MAX_MESSAGE_BYTES} bytes`);
+  }
+
+  #garbage(message: string): void {
+    this.#pending = '';
+    this.child.stdout!.removeAllListeners('data');
+    this.ongarbage?.(new Error(message));
+    killGroup(this.child);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve) => {
+      if (!this.child.stdin?.writable) return resolve();
+      this.child.stdin.write(serializeMessage(message), () => resolve());
+    });
+  }
+
+  async close(): Promise<void> {
+    killGroup(this.child);
+  }
+}
+
+/** SIGKILL to the child's whole process group (it leads one: spawned detached). */
+export function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+type CheckTransport = Transport & { child?: ChildProcess; ongarbage?: (error: Error) => void };
+
+function transportFor(spec: McpServerConfig): CheckTransport {
+  if ('url' in spec) return new StreamableHTTPClientTransport(new URL(spec.url));
+  return new GroupStdioTransport(spec);
+}
+
+async function listAll(
+  client: Client,
+  maxTools: number,
+  signal: AbortSignal,
+): Promise<{ tools: string[]; truncated: boolean }> {
+  const tools: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.listTools(cursor ? { cursor } : {}, { signal, cacheMode: 'bypass' });
+    for (const t of result.tools) {
+      if (tools.length >= maxTools) return { tools, truncated: true };
+      tools.push(t.name);
+    }
+    cursor = result.nextCursor;
+    if (!cursor) return { tools, truncated: false };
+  }
+  return { tools, truncated: true };
+}
+
+/**
+ * Connect to one server, list its tools (every page, at most `maxTools`), and disconnect, all
+ * within `timeoutMs`; a stdio server started here is killed (its process group) in every case.
+ *
+ * @example
+ * ```ts
+ * import { listServerTools } from 'skillpress/internal';
+ * const r = await listServerTools({ command: 'node', args: ['server.mjs'], env: {} }, { timeoutMs: 5000, maxTools: 1000 });
+ * console.log(r.ok ? r.tools : r.error);
+ * ```
+ */
+export async function listServerTools(
+  spec: McpServerConfig,
+  opts: { timeoutMs: number; maxTools: number },
+): Promise<ServerTools> {
+  const started = Date.now();
+  const ms = (): number => Date.now() - started;
+  const abort = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new Error(`no answer within ${opts.timeoutMs} ms`));
+    }, opts.timeoutMs);
+  });
+  let transport: CheckTransport | undefined;
+  // The SDK reads every page of tools/list itself (up to listMaxPages); the deadline bounds the time.
+  const client = new Client({ name: 'skillpress-check-tools', version: '1' }, { listMaxPages: MAX_PAGES });
+  try {
+    transport = transportFor(spec);
+    const failed = new Promise<never>((_, reject) => {
+      transport!.ongarbage = reject;
+      transport!.child?.on('error', (err) => reject(new Error(`could not start the server: ${err.message}`)));
+      transport!.child?.on('exit', (code, signal) =>
+        reject(new Error(`the server exited (${signal ?? `code ${code}`})`)),
+      );
+    });
+    const work = (async () => {
+      await client.connect(transport!, { timeout: opts.timeoutMs, signal: abort.signal });
+      return listAll(client, opts.maxTools, abort.signal);
+    })();
+    const listed = await Promise.race([work, deadline, failed]);
+    return { ok: true, ...listed, ms: ms() };
+  } catch (err) {
+    return { ok: false, error: (err as Error).message.replace(/\s+/g, ' ').slice(0, 300), ms: ms() };
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+    if (transport?.child) killGroup(transport.child);
+    // close() of an HTTP transport may wait on the network: never past a second.
+    await Promise.race([client.close().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
+  }
+}

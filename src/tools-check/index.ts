@@ -1,0 +1,141 @@
+/**
+ * Check every skill's tools against the MCP servers the config lists (`mcp_servers`): each
+ * server is asked once (all at the same time, each within its deadline), then every tool a skill
+ * references gets a status: available, missing (with the closest names), server unreachable, or
+ * not checked (an agent's built-in tool, or a server the config does not list).
+ */
+import { readSkillNeeds } from '../load/requirements.ts';
+import type { SkillpressConfig } from '../model/config.ts';
+import type { ToolStatus, ToolsStatus } from '../model/requirements.ts';
+import type { Skill } from '../model/skill.ts';
+import { listServerTools, type ServerTools } from './connect.ts';
+
+export { listServerTools, type ServerTools } from './connect.ts';
+
+export interface ServerReport {
+  name: string;
+  transport: 'stdio' | 'http';
+  status: 'up' | 'unreachable';
+  tools?: number;
+  truncated?: boolean;
+  error?: string;
+  ms: number;
+}
+
+export interface ToolsCheckReport {
+  checked_at: string;
+  servers: ServerReport[];
+  skills: Array<{ id: string; tools: ToolStatus[] }>;
+  counts: Record<ToolStatus['status'], number>;
+}
+
+/** Edit distance, for "did you mean": bounded inputs (tool names), so the plain table is fine. */
+function distance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** The three names of `names` closest to `name` (case-insensitive). */
+export function closestNames(name: string, names: readonly string[]): string[] {
+  const n = name.toLowerCase();
+  return names
+    .map((candidate) => ({ candidate, d: distance(n, candidate.toLowerCase().slice(0, 200)) }))
+    .sort((x, y) => x.d - y.d || (x.candidate < y.candidate ? -1 : 1))
+    .slice(0, 3)
+    .map((x) => x.candidate);
+}
+
+function statusOf(
+  ref: { raw: string; tool: string; server?: string },
+  servers: ReadonlyMap<string, ServerTools>,
+): ToolStatus {
+  const base = { raw: ref.raw, tool: ref.tool, ...(ref.server ? { server: ref.server } : {}) };
+  if (!ref.server) return { ...base, status: 'not_checked', detail: "an agent's built-in tool" };
+  const server = servers.get(ref.server);
+  if (!server) return { ...base, status: 'not_checked', detail: `no server "${ref.server}" in mcp_servers` };
+  if (!server.ok) return { ...base, status: 'server_unreachable', detail: server.error };
+  if (ref.tool === '*' || server.tools.includes(ref.tool)) return { ...base, status: 'available' };
+  return { ...base, status: 'missing', closest: closestNames(ref.tool, server.tools) };
+}
+
+/** One skill's statuses: each tool reference, then each required server (`mcp:<name>`) no tool names. */
+export function skillToolStatuses(skill: Skill, servers: ReadonlyMap<string, ServerTools>): ToolStatus[] {
+  const { needs } = readSkillNeeds(skill.frontmatter);
+  const out = needs.tools.map((t) => statusOf(t, servers));
+  const named = new Set(needs.tools.flatMap((t) => (t.server ? [t.server] : [])));
+  for (const server of needs.mcp_servers)
+    if (!named.has(server)) out.push(statusOf({ raw: `mcp:${server}`, tool: '*', server }, servers));
+  return out;
+}
+
+/** Ask each configured server (those some skill needs, or all when `all`) for its tools, in parallel. */
+async function askServers(
+  config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
+  wanted: ReadonlySet<string> | undefined,
+): Promise<{ results: Map<string, ServerTools>; reports: ServerReport[] }> {
+  const entries = Object.entries(config.mcp_servers).filter(([name]) => !wanted || wanted.has(name));
+  const listed = await Promise.all(
+    entries.map(([, spec]) =>
+      listServerTools(spec, {
+        timeoutMs: spec.timeout_ms ?? config.tools_check.timeout_ms,
+        maxTools: config.tools_check.max_tools,
+      }),
+    ),
+  );
+  const results = new Map(entries.map(([name], i) => [name, listed[i]!]));
+  const reports = entries.map(([name, spec], i): ServerReport => {
+    const r = listed[i]!;
+    const transport = 'url' in spec ? 'http' : 'stdio';
+    return r.ok
+      ? { name, transport, status: 'up', tools: r.tools.length, ...(r.truncated ? { truncated: true } : {}), ms: r.ms }
+      : { name, transport, status: 'unreachable', error: r.error, ms: r.ms };
+  });
+  return { results, reports };
+}
+
+/**
+ * Check the skills' tools against `config.mcp_servers`. Servers no skill needs are still asked
+ * (a typo in a skill then shows as "not checked" beside a server that is up). Never throws for a
+ * server's failure: it is reported, and its tools are `server_unreachable`.
+ *
+ * @example
+ * ```ts
+ * import { checkTools, loadCatalog, loadConfig } from 'skillpress';
+ * const config = await loadConfig('config');
+ * const { skills } = await loadCatalog('skills');
+ * const report = await checkTools(skills, config);
+ * console.log(report.counts); // { available: 12, missing: 1, server_unreachable: 0, not_checked: 30 }
+ * ```
+ */
+export async function checkTools(
+  skills: readonly Skill[],
+  config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
+  opts: { now?: Date } = {},
+): Promise<ToolsCheckReport> {
+  const { results, reports } = await askServers(config, undefined);
+  const checked_at = (opts.now ?? new Date()).toISOString();
+  const counts = { available: 0, missing: 0, server_unreachable: 0, not_checked: 0 };
+  const out = skills.map((skill) => {
+    const tools = skillToolStatuses(skill, results);
+    for (const t of tools) counts[t.status]++;
+    return { id: skill.id, tools };
+  });
+  return { checked_at, servers: reports, skills: out, counts };
+}
+
+/** The skills with `tools_status` set from a report (skills without tools are left as they are). */
+export function withToolsStatus(skills: readonly Skill[], report: ToolsCheckReport): Skill[] {
+  const byId = new Map(report.skills.map((s) => [s.id, s.tools]));
+  return skills.map((skill) => {
+    const tools = byId.get(skill.id);
+    if (!tools?.length) return skill;
+    const status: ToolsStatus = { checked_at: report.checked_at, tools };
+    return { ...skill, tools_status: status };
+  });
+}
