@@ -23,11 +23,16 @@ const LAYERS = {
   'feed-reader': ['lib', 'model', 'load'],
   duplicates: ['lib', 'model'],
   federate: ['lib', 'model', 'load', 'feed-reader'],
-  'emit/feed': ['lib', 'model', 'load', 'feed-reader', 'search'],
+  'emit/feed': ['lib', 'model', 'load', 'feed-reader', 'search', 'enable'],
   'emit/elasticsearch': ['lib', 'model', 'load'],
   site: ['lib', 'model', 'search'],
   install: ['lib', 'model', 'load', 'feed-reader'],
-  mcp: ['lib', 'model', 'feed-reader', 'route', 'search', 'semantic'],
+  usage: ['lib', 'model', 'emit/elasticsearch'],
+  author: ['lib', 'model', 'load', 'duplicates', 'semantic'],
+  enable: ['lib', 'model'],
+  'tools-check': ['lib', 'model', 'load'],
+  // With --skills the server builds the folder it writes to (build.ts) and writes through author/.
+  mcp: ['lib', 'model', 'feed-reader', 'route', 'search', 'semantic', 'usage', 'author', 'build.ts'],
   'elasticsearch.ts': ['lib', 'model', 'emit/elasticsearch'],
   'build.ts': [
     'lib',
@@ -40,8 +45,13 @@ const LAYERS = {
     'emit/elasticsearch',
     'elasticsearch.ts',
     'site',
+    'author',
+    'usage',
+    'enable',
+    'tools-check',
   ],
   serve: ['lib', 'model', 'config', 'build.ts', 'site'],
+  init: ['lib', 'model', 'config', 'build.ts', 'site'],
 };
 /** Only the commands and the library's entry sit above everything; nothing imports them. */
 const TOP = ['cli', 'index.ts'];

@@ -57,7 +57,7 @@ const transport = new StdioClientTransport({
 });
 const client = new Client({ name: 'bench-authoring', version: '1.0.0' });
 const call = async (name: string, args: Record<string, unknown>) => {
-  const r = (await client.callTool({ name, arguments: args }, { timeout: 600_000 })) as CallToolResult;
+  const r = await client.callTool({ name, arguments: args }, { timeout: 600_000 });
   if (r.isError) throw new Error(`${name}: ${(r.content[0] as { text: string }).text}`);
   return structured(r);
 };

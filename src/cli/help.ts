@@ -28,7 +28,8 @@ const OPTIONS: Record<string, string> = {
   'watch-ms': 'local feeds: milliseconds between checks for a rebuild (default 500)',
   'judge-timeout-ms': "how long best_skill waits for the client's model before its rule decides (default 20000)",
   'cache-dir': 'where remote feeds are cached',
-  usage: 'record loads and outcomes (opt-in) to this JSON Lines file or Elasticsearch URL, and offer report_skill_outcome',
+  usage:
+    'record loads and outcomes (opt-in) to this JSON Lines file or Elasticsearch URL, and offer report_skill_outcome',
   'site-url': 'where the site will be published (https://org.github.io/repo/): its URL and base path',
   package: "what CI installs skillpress from, a git URL or tarball URL (default: this copy's git origin, if any)",
   'no-build': 'write the files without building',

@@ -16,7 +16,17 @@
  * bytes, are still reused).
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, linkSync, mkdirSync, openSync, readSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { UsageError } from './errors.ts';
@@ -72,7 +82,9 @@ export function cacheSecret(cacheDir: string): { secret: Buffer; source: string 
   const env = process.env[CACHE_KEY_ENV];
   if (env) {
     if (env.length < MIN_ENV_LENGTH)
-      throw new UsageError(`${CACHE_KEY_ENV} is ${env.length} characters long; the cache key needs at least ${MIN_ENV_LENGTH}`);
+      throw new UsageError(
+        `${CACHE_KEY_ENV} is ${env.length} characters long; the cache key needs at least ${MIN_ENV_LENGTH}`,
+      );
     return { secret: Buffer.from(env, 'utf8'), source: CACHE_KEY_ENV };
   }
   const file = cacheSecretFile();

@@ -163,7 +163,7 @@ export async function listServerTools(
       );
     });
     const work = (async () => {
-      await client.connect(transport!, { timeout: opts.timeoutMs, signal: abort.signal });
+      await client.connect(transport, { timeout: opts.timeoutMs, signal: abort.signal });
       return listAll(client, opts.maxTools, abort.signal);
     })();
     const listed = await Promise.race([work, deadline, failed]);

@@ -226,7 +226,7 @@ export class ElasticsearchRecorder implements UsageRecorder {
   #connect(): Promise<Client> {
     this.#client ??= import('../emit/elasticsearch/client.ts').then(({ createClient }) => {
       const client = createClient({ url: this.#url });
-      return client.child({ requestTimeout: this.#opts.requestTimeoutMs, maxRetries: 0 } as never) as Client;
+      return client.child({ requestTimeout: this.#opts.requestTimeoutMs, maxRetries: 0 });
     });
     return this.#client;
   }
@@ -236,7 +236,7 @@ export class ElasticsearchRecorder implements UsageRecorder {
     const def = await loadUsageIndexDefinition(this.#configDir);
     if (!(await client.indices.exists({ index: this.#index }))) {
       await client.indices.create(
-        { index: this.#index, mappings: def.mappings as never, settings: def.settings as never },
+        { index: this.#index, mappings: def.mappings as never, settings: def.settings },
         { ignore: [400] }, // made meanwhile by another server (resource_already_exists_exception)
       );
     }

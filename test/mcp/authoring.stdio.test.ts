@@ -12,7 +12,6 @@ import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI, connect, FIXTURE, fixtureFeed, NODE, ROOT, tempDir, writeSkills, type SkillFiles } from './helpers.ts';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool answers are checked field by field
 const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
@@ -64,8 +63,7 @@ describe('skillpress mcp --skills', () => {
   let tmp: Awaited<ReturnType<typeof tempDir>>;
   let skills: string;
   let server: Server;
-  const call = (name: string, args: Record<string, unknown>) =>
-    server.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  const call = (name: string, args: Record<string, unknown>) => server.client.callTool({ name, arguments: args });
 
   beforeAll(async () => {
     tmp = await tempDir('skillpress-authoring-');
@@ -289,17 +287,17 @@ test("create_skill drafts the skill with the client's model from a conversation,
     };
   });
   try {
-    const r = (await server.client.callTool({
+    const r = await server.client.callTool({
       name: 'create_skill',
       arguments: {
         conversation:
           'Customer: I am locked out after typing my password wrong.\nAgent: I unlocked it; try now.\nCustomer: Works, thanks!',
       },
-    })) as CallToolResult;
+    });
     expect(structured(r)).toMatchObject({ name: 'unlock-account', created: true, version: '1' });
     expect(asked[0]).toMatch(/locked out/);
     const view = structured(
-      (await server.client.callTool({ name: 'view_skill', arguments: { name: 'unlock-account' } })) as CallToolResult,
+      await server.client.callTool({ name: 'view_skill', arguments: { name: 'unlock-account' } }),
     );
     expect(view.instructions).toMatch(/\*\*Do:\*\* unlock it/);
   } finally {

@@ -21,7 +21,7 @@ const SKILLS: Record<string, SkillFiles> = {
   },
 };
 const QUERY = 'clean up my messy CSV files and remove duplicate rows';
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool results are read as the tests assert them
+
 const structured = (r: CallToolResult) => r.structuredContent as Record<string, any>;
 
 describe('ranking with usage figures', () => {
