@@ -2,9 +2,10 @@
  * Every page type of the site in Chromium, as a phone and as a screen reader would meet it:
  * no horizontal overflow at 390 px, and axe-core (npm axe-core) finds no serious or critical
  * violation, in the light and the dark scheme. Also: the filter column appears only when the
- * catalog has tags or domains to filter by.
+ * catalog has tags or domains to filter by; a skill page leads with how to use the skill.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -39,6 +40,7 @@ async function openInPlace(page: Page): Promise<void> {
   await page.waitForSelector('[data-viewer] .t-keyword');
 }
 
+const SCREENSHOTS = path.resolve('test-results/screenshots');
 const skip = skipWithoutChromium();
 let fixture: BuiltFixture;
 let plain: BuiltFixture;
@@ -149,4 +151,27 @@ describe.skipIf(skip)('filters', () => {
     ]);
     await page.close();
   });
+});
+
+describe.skipIf(skip)('skill page', () => {
+  for (const width of [390, 1280]) {
+    it(`leads with how to use the skill at ${width} px: the install command above SKILL.md, not scrolling sideways`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${server.url}skills/invoice-reconciler/`);
+      const install = (await page.locator('#skills-add-snippet').boundingBox())!;
+      const mcp = (await page.locator('#mcp-snippet').boundingBox())!;
+      const body = (await page.locator('[data-skill-body]').boundingBox())!;
+      expect(install.y + install.height).toBeLessThan(body.y);
+      expect(mcp.y + mcp.height).toBeLessThan(body.y);
+      // On a screen, the command is in the first view.
+      if (width >= 1280) expect(install.y + install.height).toBeLessThan(900);
+      // The command wraps instead of scrolling, and its copy button is shown.
+      const scrolls = await page.$eval('#skills-add-snippet', (e) => e.scrollWidth > e.clientWidth);
+      expect(scrolls).toBe(false);
+      expect(await page.locator('[data-copy="skills-add-snippet"]').isVisible()).toBe(true);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `skill-${width}.png`), fullPage: true });
+      await page.close();
+    });
+  }
 });
