@@ -56,6 +56,22 @@ const UNTAGGED: FixtureSkill[] = ['alpha-notes', 'beta-notes'].map((name) => ({
   body: `# ${name}\n\nNothing to filter by here.\n`,
 }));
 
+/** Untagged skills in category folders (as openai/skills has), one of them in a lone `general` domain. */
+const FOLDERED: FixtureSkill[] = [
+  ['.curated/gamma-notes', ''],
+  ['.curated/delta-notes', '\nmetadata:\n  domain: general'],
+  ['.system/epsilon-notes', ''],
+].map(([dir, extra]) => {
+  const name = dir!.split('/')[1]!;
+  return {
+    name: dir!,
+    frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.${extra}`,
+    body: `# ${name}\n\nFiled in a folder.\n`,
+  };
+});
+let foldered: BuiltFixture;
+let folderedServer: StaticServer;
+
 beforeAll(async () => {
   if (skip) return;
   // A long registry title: the header must still fit a phone.
@@ -63,6 +79,8 @@ beforeAll(async () => {
   [fixture, plain] = await Promise.all([buildFixtureSite({ config }), buildFixtureSite({ skills: UNTAGGED })]);
   server = await serveStatic({ root: fixture.outDir });
   plainServer = await serveStatic({ root: plain.outDir });
+  foldered = await buildFixtureSite({ skills: FOLDERED });
+  folderedServer = await serveStatic({ root: foldered.outDir });
   browser = await launchChromium();
   axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
@@ -73,6 +91,8 @@ afterAll(async () => {
   await plainServer?.close();
   await fixture?.cleanup();
   await plain?.cleanup();
+  await folderedServer?.close();
+  await foldered?.cleanup();
 });
 
 interface Violation {
@@ -149,6 +169,38 @@ describe.skipIf(skip)('filters', () => {
     expect(await page.$$eval('#results > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual([
       'beta-notes',
     ]);
+    await page.close();
+  });
+});
+
+describe.skipIf(skip)('facets from what the catalog has', () => {
+  const navLabels = (page: Page) => page.$$eval('.nav-list a', (l) => l.map((a) => a.textContent?.trim()));
+
+  it('offers no Tags page for a catalog without tags or folders', async () => {
+    const page = await browser.newPage();
+    await page.goto(plainServer.url);
+    expect(await navLabels(page)).toEqual(['Catalog', 'About']);
+    await page.close();
+  });
+
+  it('turns category folders into a facet, and shows no domain column for one domain', async () => {
+    const page = await browser.newPage();
+    await page.goto(folderedServer.url);
+    expect(await navLabels(page)).toEqual(['Catalog', 'Folders', 'About']);
+    expect(await page.locator('[data-facet="domain"]').count()).toBe(0);
+    expect(await page.locator('[data-facet="tag"]').count()).toBe(0);
+    const folders = await page.$$eval('[data-facet="folder"] .facet-item', (l) =>
+      l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()),
+    );
+    expect(folders).toEqual(['.curated/ 2', '.system/ 1']);
+    await page.click('[data-facet="folder"] .facet-item:has-text(".curated/")');
+    await page.waitForSelector('h1:has-text(".curated/")');
+    const ids = await page.$$eval('.card', (l) => l.map((c) => (c as HTMLElement).dataset.id).sort());
+    expect(ids).toEqual(['delta-notes', 'gamma-notes']);
+    // The browse page lists the folders, and no empty Tags section.
+    await page.goto(`${folderedServer.url}tags/`);
+    expect(await page.locator('#folders-h').count()).toBe(1);
+    expect(await page.locator('#tags-h').count()).toBe(0);
     await page.close();
   });
 });
