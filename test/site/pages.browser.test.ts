@@ -227,3 +227,26 @@ describe.skipIf(skip)('skill page', () => {
     });
   }
 });
+
+describe.skipIf(skip)('search shortcuts', () => {
+  it('focuses search with / and Ctrl-K, and Esc clears it, then leaves it', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    const focused = () => page.evaluate(() => document.activeElement?.id);
+    await page.keyboard.press('/');
+    expect(await focused()).toBe('q');
+    // The '/' focused the box and was not typed into it.
+    expect(await page.inputValue('#q')).toBe('');
+    await page.keyboard.type('invoice');
+    await page.waitForSelector('#results[data-state^="invoice|"]');
+    await page.keyboard.press('Escape');
+    expect(await page.inputValue('#q')).toBe('');
+    await page.waitForSelector('#results[data-state^="|"]');
+    expect(await focused()).toBe('q');
+    await page.keyboard.press('Escape');
+    expect(await focused()).not.toBe('q');
+    await page.keyboard.press('Control+k');
+    expect(await focused()).toBe('q');
+    await page.close();
+  });
+});
