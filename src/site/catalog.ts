@@ -41,7 +41,10 @@ export interface CatalogFacets {
   tags: Facet[];
   /** Only when skills are in more than one domain: a single `general` filters nothing. */
   domains: Facet[];
-  /** Folder groups, only where no skill carries tags and skills are in more than one group. */
+  /**
+   * Folder groups, only where no skill carries tags, skills are in more than one group, and at
+   * least half of them are in one (a few nested skills among hundreds at the top sort nothing).
+   */
   folders: Facet[];
 }
 
@@ -58,10 +61,11 @@ export function catalogFacets(cards: readonly Card[]): CatalogFacets {
   const tags = facets(cards, tagsOf);
   const domains = facets(cards, domainOf);
   const folders = tags.length === 0 ? facets(cards, folderOf) : [];
+  const filed = folders.reduce((n, f) => n + f.count, 0);
   return {
     tags,
     domains: domains.length > 1 ? domains : [],
-    folders: folders.length > 1 ? folders : [],
+    folders: folders.length > 1 && filed * 2 >= cards.length ? folders : [],
   };
 }
 

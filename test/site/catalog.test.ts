@@ -37,6 +37,9 @@ describe('catalogFacets', () => {
     expect(browseLabel(found)).toBe('Folders');
     // One folder for all filters nothing.
     expect(catalogFacets(cards.slice(0, 2)).folders).toEqual([]);
+    // Nor do a few nested skills among many at the top.
+    const mostlyTop = [...cards, card('d'), card('e'), card('f'), card('g')];
+    expect(catalogFacets(mostlyTop).folders).toEqual([]);
   });
 
   it('prefers tags to folders, and keeps domains when there are several', () => {
