@@ -51,6 +51,12 @@ export const Card = z
     description: z.string().describe('`description` from the front matter.'),
     tags: z.array(z.string()),
     domain: z.string().optional(),
+    folder: z
+      .string()
+      .optional()
+      .describe(
+        "The folder holding the skill's folder, relative to the skills folder, `/`-separated (`.curated`, `plugins/git/skills`): catalogs sort skills into folders where they carry no tags. Absent for a skill at the top and for imported skills.",
+      ),
     version: z.string().optional(),
     registry: z
       .string()

@@ -1,7 +1,9 @@
 /**
  * The default judge of `best_skill` (seed 004): exactly one skill that fits a request, or none,
- * decided by a stated rule over what retrieval knows — no model. The rule is returned with
- * every answer so the agent (and the person reading the transcript) knows why.
+ * decided by a stated rule over what retrieval knows — no model. Each answer gives its reason in
+ * one plain sentence (what the top skill matched, against the runner-up); the rule itself is
+ * documented (docs/design/routing.md, `RULE_TEXT`) rather than repeated in every answer, where it
+ * would spend the agent's context for nothing.
  *
  * The evidence that the top candidate is the skill asked for is a logistic function of four
  * things retrieval measures: how much of the request it covers (each word weighted by how rare
@@ -44,6 +46,7 @@ export interface Judgement {
   reason: string;
 }
 
+/** The rule in words, with its fitted numbers (for docs and people; answers do not carry it). */
 export const RULE_TEXT =
   `Rule: evidence = σ(${RULE.weights.coverage}·coverage + ${RULE.weights.metadataCoverage}·coverage in name, description or tags + ` +
   `${RULE.weights.lead}·lead over the runner-up + ${RULE.weights.meaning}·closeness in meaning ${RULE.bias < 0 ? '−' : '+'} ${Math.abs(RULE.bias)}) for the top-ranked skill (coverage: ` +
@@ -88,30 +91,31 @@ export function accepts(e: Evidence, p: number, rule = RULE): boolean {
 export function ruleJudge(retrieval: Retrieval): Judgement {
   const [top, second] = retrieval.candidates;
   if (retrieval.words.length === 0)
-    return { id: undefined, confidence: 1, reason: `The request has no meaningful words to match. ${RULE_TEXT}` };
-  if (!top)
-    return { id: undefined, confidence: 1, reason: `No skill shares a meaningful word with the request. ${RULE_TEXT}` };
+    return { id: undefined, confidence: 1, reason: 'The request has no meaningful words to match.' };
+  if (!top) return { id: undefined, confidence: 1, reason: 'No skill shares a meaningful word with the request.' };
   const e = evidenceOf(top, second);
   const p = strength(e);
-  const why =
-    `Top: "${top.id}" covers ${pct(e.coverage)} of the request (${pct(e.metadataCoverage)} in name, description or tags; ` +
-    `words: ${top.words.map((w) => w.word).join(', ') || 'none'}${top.meaning === undefined ? '' : `; closeness in meaning ${round(top.meaning)}`})${runnerUp(second, e.lead)}: evidence ${round(p)}.`;
+  const matched = `${pct(e.coverage)} of the request (${top.words.map((w) => w.word).join(', ') || 'no word'})`;
   if (!accepts(e, p))
     return {
       id: undefined,
       confidence: round(1 - p),
-      reason: `${why} Not enough to say it is the skill asked for. ${RULE_TEXT}`,
+      reason: `The closest skill, "${top.id}", matches ${matched}${runnerUp(second, e.lead)}, not enough to say it is the one asked for.`,
     };
-  return { id: top.id, confidence: round(p), reason: `${why} ${RULE_TEXT}` };
+  const metadata = e.metadataCoverage > 0 ? `, ${pct(e.metadataCoverage)} in its name, description or tags` : '';
+  return {
+    id: top.id,
+    confidence: round(p),
+    reason: `"${top.id}" matches ${matched}${metadata}${runnerUp(second, e.lead)}.`,
+  };
 }
 
 /** How the top candidate stands against the runner-up. */
 function runnerUp(second: Candidate | undefined, lead: number): string {
   if (!second) return ', with no runner-up';
   // A keyword query lists skills whose metadata holds every word first, whatever their score.
-  if (lead < 0)
-    return ` and ranks above "${second.id}" by matching every word in what it says it is for, though "${second.id}" scores higher`;
-  return ` and leads "${second.id}" by ${pct(lead)}`;
+  if (lead < 0) return `, and ranks above "${second.id}" by having every word in what it says it is for`;
+  return `, and leads "${second.id}" by ${pct(lead)}`;
 }
 
 function pct(x: number): string {

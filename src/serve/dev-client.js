@@ -1,38 +1,62 @@
+/* global document, EventSource, location */
 // skillpress dev, in the page: reload after a rebuild is served; while a rebuild is not served
-// (it brought new errors), show its problems over the page. Served by src/serve/dev-server.ts,
-// which adds this script to every page with the number of the build the page comes from.
+// (it brought new errors), show its problems over the page; the served build's warnings show
+// folded under their count. Served by src/serve/dev-server.ts, which adds this script to every
+// page with the number of the build the page comes from.
 const pageBuild = Number(new URL(import.meta.url).searchParams.get('build'));
 const BOX = 'skillpress-dev-problems';
+const WARNINGS = 'skillpress-dev-warnings';
 
-function show(status) {
-  const old = document.getElementById(BOX);
-  if (status.ok) return old?.remove();
-  const box = old ?? document.createElement('aside');
-  box.id = BOX;
-  box.setAttribute('role', 'alert');
-  // Styles through the CSSOM: the pages' Content-Security-Policy allows no inline style attribute.
-  Object.assign(box.style, {
+/** A fixed box at the bottom of the page. Styles through the CSSOM: the pages' Content-Security-Policy allows no inline style attribute. */
+function box(id, background) {
+  const el = document.getElementById(id) ?? document.createElement('aside');
+  el.id = id;
+  Object.assign(el.style, {
     position: 'fixed',
     insetInline: '1rem',
     bottom: '1rem',
     zIndex: '100',
     maxHeight: '50vh',
     overflow: 'auto',
-    padding: '1rem',
+    padding: '0.75rem 1rem',
     borderRadius: '8px',
-    background: '#7f1d1d',
+    background,
     color: '#fff',
     font: '14px/1.45 ui-monospace, monospace',
   });
+  if (!el.isConnected) document.body.append(el);
+  return el;
+}
+
+function lines(text) {
+  const list = document.createElement('pre');
+  Object.assign(list.style, { margin: '0.5rem 0 0', whiteSpace: 'pre-wrap' });
+  list.textContent = text.join('\n');
+  return list;
+}
+
+function showProblems(status) {
+  if (status.ok) return document.getElementById(BOX)?.remove();
+  const el = box(BOX, '#7f1d1d');
+  el.setAttribute('role', 'alert');
   const title = document.createElement('strong');
   title.textContent = status.failure
     ? 'skillpress dev: the build failed; this page is the last good build.'
     : 'skillpress dev: this change has problems; this page is the last good build.';
-  const list = document.createElement('pre');
-  Object.assign(list.style, { margin: '0.5rem 0 0', whiteSpace: 'pre-wrap' });
-  list.textContent = (status.failure ? [status.failure] : status.problems).join('\n');
-  box.replaceChildren(title, list);
-  if (!old) document.body.append(box);
+  el.replaceChildren(title, lines(status.failure ? [status.failure] : status.problems));
+}
+
+function showWarnings(status) {
+  const warnings = status.warnings ?? [];
+  // Problems first: one box at a time.
+  if (warnings.length === 0 || !status.ok) return document.getElementById(WARNINGS)?.remove();
+  const el = box(WARNINGS, '#78350f');
+  const details = document.createElement('details');
+  const summary = document.createElement('summary');
+  summary.textContent = `skillpress dev: ${warnings.length} warning${warnings.length === 1 ? '' : 's'} in this catalog`;
+  Object.assign(summary.style, { cursor: 'pointer', fontWeight: '700' });
+  details.replaceChildren(summary, lines(warnings));
+  el.replaceChildren(details);
 }
 
 const events = new EventSource('/__skillpress/events');
@@ -40,5 +64,6 @@ events.onmessage = (e) => {
   const status = JSON.parse(e.data);
   if (!status) return;
   if (status.served !== pageBuild) return location.reload();
-  show(status);
+  showProblems(status);
+  showWarnings(status);
 };

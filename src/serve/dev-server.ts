@@ -6,8 +6,13 @@
  * A rebuild that brings new errors (a broken SKILL.md) is not served: the last good build stays,
  * and its problems show on every open page (./dev-client.js) and through `onBuild`. A build is
  * good when its errors are among those of the build being served, so a catalog that starts with
- * some invalid skills can still be worked on.
+ * some invalid skills can still be worked on. The served build's warnings show on the pages too,
+ * folded under their count.
+ *
+ * The watcher is ready before the first build starts, so an edit saved while it runs is built
+ * next. The builds' temp folder goes on `close()`, and, should the process end without it, on exit.
  */
+import { rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -25,6 +30,8 @@ export interface DevServerOptions extends Pick<BuildOptions, 'skills' | 'config'
   port?: number;
   /** One line per problem, for the pages' overlay. */
   describeProblem: (p: Problem, skillsDir: string) => string;
+  /** When a build starts (`build` counts them from 1). */
+  onBuildStart?: (build: number) => void;
   /** After every build, served or not. */
   onBuild?: (status: BuildStatus) => void;
 }
@@ -36,6 +43,10 @@ export interface BuildStatus {
   ok: boolean;
   /** Errors the served build does not have: why this build is not served. */
   newErrors: string[];
+  /** Warnings of the build being served, one line each (`describeProblem`). */
+  warnings: string[];
+  /** Those of `warnings` the previously served build did not have (all of them on the first). */
+  newWarnings: string[];
   result?: BuildResult;
   /** Set when the build itself failed (an invalid config, an unreadable folder). */
   failure?: string;
@@ -69,7 +80,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const outs = [path.join(work, 'a'), path.join(work, 'b')];
   const clients = new Set<ServerResponse>();
   const client = await readFile(CLIENT, 'utf8');
-  let served: { dir: string; build: number; errors: Set<string> } | undefined;
+  let served: { dir: string; build: number; errors: Set<string>; warnings: string[] } | undefined;
   let status: BuildStatus | undefined;
   let builds = 0;
 
@@ -80,6 +91,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const rebuild = async (): Promise<void> => {
     const started = Date.now();
     const n = ++builds;
+    options.onBuildStart?.(n);
     // Never into the folder being served: a build that is not served must not replace it.
     const out = served?.dir === outs[0] ? outs[1]! : outs[0]!;
     try {
@@ -94,12 +106,20 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       const errors = errorsOf(result.problems);
       const known = served?.errors;
       const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
-      if (newErrors.length === 0) served = { dir: out, build: n, errors: new Set(errors.map(errorKey)) };
+      const before = new Set(served?.warnings);
+      if (newErrors.length === 0) {
+        const warnings = result.problems
+          .filter((p) => p.severity === 'warning')
+          .map((p) => options.describeProblem(p, skillsDir));
+        served = { dir: out, build: n, errors: new Set(errors.map(errorKey)), warnings };
+      }
       status = {
         build: n,
         served: served!.build,
         ok: newErrors.length === 0,
         newErrors: newErrors.map((p) => options.describeProblem(p, skillsDir)),
+        warnings: served!.warnings,
+        newWarnings: served!.build === n ? served!.warnings.filter((w) => !before.has(w)) : [],
         result,
         seconds: (Date.now() - started) / 1000,
       };
@@ -109,6 +129,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         served: served?.build ?? 0,
         ok: false,
         newErrors: [],
+        warnings: served?.warnings ?? [],
+        newWarnings: [],
         failure: errorMessage(err),
         seconds: (Date.now() - started) / 1000,
       };
@@ -147,16 +169,21 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         () => `<script type="module" src="${ROUTES}client.js?build=${served?.build ?? 0}"></script></body>`,
       ),
   });
-  await rebuild();
+  // A process that ends without close() (an uncaught error, process.exit) still leaves no builds behind.
+  const removeWork = (): void => rmSync(work, { recursive: true, force: true });
+  process.once('exit', removeWork);
   const configDir = typeof options.config === 'string' ? options.config : 'config';
-  const watcher = watchSources([skillsDir, configDir], work, rebuild);
+  const sources = await watchSources([skillsDir, configDir], work, rebuild);
+  await sources.first;
   return {
     url: server.url,
     close: async () => {
-      await watcher.close();
+      await sources.watcher.close();
+      await sources.idle();
       for (const res of clients) res.end();
       await server.close();
       await rm(work, { recursive: true, force: true });
+      process.off('exit', removeWork);
     },
   };
 }
@@ -164,16 +191,31 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
 /** What the pages' script needs: whether to reload, and what to show. */
 function publicStatus(status: BuildStatus | undefined) {
   return status
-    ? { build: status.build, served: status.served, ok: status.ok, problems: status.newErrors, failure: status.failure }
+    ? {
+        build: status.build,
+        served: status.served,
+        ok: status.ok,
+        problems: status.newErrors,
+        warnings: status.warnings,
+        failure: status.failure,
+      }
     : null;
+}
+
+interface Sources {
+  watcher: FSWatcher;
+  /** The first build, started once the watcher is ready. */
+  first: Promise<void>;
+  /** Resolves when no build is running. */
+  idle(): Promise<void>;
 }
 
 /**
  * Watch the skills folder and the config (chokidar: Node's own recursive watch loses files an
- * editor replaces by renaming); after a change settles, rebuild — one build at a time, and once
- * more if anything changed while it ran.
+ * editor replaces by renaming), then build; after a change settles, rebuild — one build at a
+ * time, and once more if anything changed while it ran (the first build included).
  */
-function watchSources(folders: string[], work: string, rebuild: () => Promise<void>): FSWatcher {
+async function watchSources(folders: string[], work: string, rebuild: () => Promise<void>): Promise<Sources> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -191,11 +233,23 @@ function watchSources(folders: string[], work: string, rebuild: () => Promise<vo
   // Our own writes (the render cache, the builds) are not changes to the sources.
   const ignored = (file: string): boolean =>
     isInsideDir(file, work) || isInsideDir(file, cache) || /[/\\](\.git|node_modules)([/\\]|$)/.test(file);
-  return watch(
+  const watcher = watch(
     folders.map((f) => path.resolve(f)),
     { ignoreInitial: true, ignored },
   ).on('all', () => {
     clearTimeout(timer);
     timer = setTimeout(run, SETTLE_MS);
   });
+  await new Promise<void>((resolve) => watcher.once('ready', resolve));
+  run();
+  const first = running!;
+  return {
+    watcher,
+    first,
+    idle: async () => {
+      clearTimeout(timer);
+      again = false;
+      while (running) await running;
+    },
+  };
 }

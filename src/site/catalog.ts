@@ -26,6 +26,49 @@ export function facets(cards: readonly Card[], pick: (c: Card) => readonly strin
 export const tagsOf = (c: Card): readonly string[] => c.tags;
 export const domainOf = (c: Card): readonly string[] => (c.domain ? [c.domain] : []);
 
+/**
+ * The folder group a skill is filed under: the first folder of its path below the skills folder,
+ * skipping `skills` and a leading `plugins` (`.curated/pdf` → `.curated`; `plugins/git/skills/x`
+ * → `git`; `qdrant-scaling/setup` → `qdrant-scaling`). None for a skill at the top.
+ */
+export function folderOf(c: Pick<Card, 'folder'>): readonly string[] {
+  const parts = (c.folder ?? '').split('/').filter((p) => p !== '' && p !== 'skills');
+  if (parts[0] === 'plugins' && parts.length > 1) parts.shift();
+  return parts.length > 0 ? [parts[0]!] : [];
+}
+
+export interface CatalogFacets {
+  tags: Facet[];
+  /** Only when skills are in more than one domain: a single `general` filters nothing. */
+  domains: Facet[];
+  /**
+   * Folder groups, only where no skill carries tags, skills are in more than one group, and at
+   * least half of them are in one (a few nested skills among hundreds at the top sort nothing).
+   */
+  folders: Facet[];
+}
+
+/** What the browse page (`/tags/`) is called for these facets; undefined when it has nothing to list. */
+export function browseLabel(f: CatalogFacets): string | undefined {
+  if (f.tags.length > 0) return 'Tags';
+  if (f.folders.length > 0) return 'Folders';
+  if (f.domains.length > 0) return 'Domains';
+  return undefined;
+}
+
+/** The facets a catalog has something to filter by; the others are empty (and not shown). */
+export function catalogFacets(cards: readonly Card[]): CatalogFacets {
+  const tags = facets(cards, tagsOf);
+  const domains = facets(cards, domainOf);
+  const folders = tags.length === 0 ? facets(cards, folderOf) : [];
+  const filed = folders.reduce((n, f) => n + f.count, 0);
+  return {
+    tags,
+    domains: domains.length > 1 ? domains : [],
+    folders: folders.length > 1 && filed * 2 >= cards.length ? folders : [],
+  };
+}
+
 export function pageCount(total: number): number {
   return Math.max(1, Math.ceil(total / PAGE_SIZE));
 }

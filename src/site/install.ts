@@ -52,3 +52,13 @@ export function mcpConfig(index: FeedIndex, site: string, command = DEFAULT_COMM
     2,
   );
 }
+
+/**
+ * Pretty JSON with each array of plain values on one line (`"args": ["mcp", "--feed", "…"]`):
+ * a snippet at the top of a page should be short. Strings with brackets are left as they are.
+ */
+export function withShortArrays(json: string): string {
+  return json.replace(/\[\n(\s*"[^"\n[\]]*",?\n)+\s*\]/g, (array) =>
+    JSON.stringify(JSON.parse(array) as unknown[]).replaceAll('","', '", "'),
+  );
+}

@@ -51,6 +51,8 @@ export interface SiteUrls {
   fileView(id: string, filePath: string): string;
   tag(tag: string): string;
   domain(domain: string): string;
+  /** The page of a folder group (src/site/catalog.ts `folderOf`). */
+  folder(folder: string): string;
   /** A part of the feed the site reads in the browser (search index, cards). */
   feed(rel: string): string;
   /** A part of the published feed (`feed/v1`, what peers read). */
@@ -92,6 +94,7 @@ export function siteUrls(baseInput: string, options: SiteUrlOptions = {}): SiteU
     fileView: (id, filePath) => `${skill(id)}files/${encodePath(filePath)}/`,
     tag: (tag) => `${base}tags/${slug(tag)}/`,
     domain: (domain) => `${base}domains/${slug(domain)}/`,
+    folder: (folder) => `${base}folders/${slug(folder)}/`,
     feed,
     publicFeed: (rel) => `${base}${PUBLIC_FEED_PATH}/${rel}`,
     discovery: `${base}.well-known/agent-skills/index.json`,

@@ -55,7 +55,10 @@ describe('routing the fixture requests', () => {
     else if (verdict.id !== undefined) expect(want).toContain(verdict.id);
     expect(verdict.confidence).toBeGreaterThanOrEqual(0);
     expect(verdict.confidence).toBeLessThanOrEqual(1);
-    expect(verdict.reason).toMatch(/Rule: evidence/);
+    // One plain sentence: the rule's formula is in the docs, not in every answer.
+    expect(verdict.reason).not.toMatch(/σ|Rule:|evidence/);
+    expect(verdict.reason).toMatch(/^[^\n]{10,300}\.$/);
+    expect(verdict.reason.match(/\. [A-Z]/g)).toBeNull();
   });
 
   it("best_skill rule answers requests that say what they need in the catalog's words", () => {

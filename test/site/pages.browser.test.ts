@@ -2,9 +2,10 @@
  * Every page type of the site in Chromium, as a phone and as a screen reader would meet it:
  * no horizontal overflow at 390 px, and axe-core (npm axe-core) finds no serious or critical
  * violation, in the light and the dark scheme. Also: the filter column appears only when the
- * catalog has tags or domains to filter by.
+ * catalog has tags or domains to filter by; a skill page leads with how to use the skill.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -39,6 +40,7 @@ async function openInPlace(page: Page): Promise<void> {
   await page.waitForSelector('[data-viewer] .t-keyword');
 }
 
+const SCREENSHOTS = path.resolve('test-results/screenshots');
 const skip = skipWithoutChromium();
 let fixture: BuiltFixture;
 let plain: BuiltFixture;
@@ -54,6 +56,22 @@ const UNTAGGED: FixtureSkill[] = ['alpha-notes', 'beta-notes'].map((name) => ({
   body: `# ${name}\n\nNothing to filter by here.\n`,
 }));
 
+/** Untagged skills in category folders (as openai/skills has), one of them in a lone `general` domain. */
+const FOLDERED: FixtureSkill[] = [
+  ['.curated/gamma-notes', ''],
+  ['.curated/delta-notes', '\nmetadata:\n  domain: general'],
+  ['.system/epsilon-notes', ''],
+].map(([dir, extra]) => {
+  const name = dir!.split('/')[1]!;
+  return {
+    name: dir!,
+    frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.${extra}`,
+    body: `# ${name}\n\nFiled in a folder.\n`,
+  };
+});
+let foldered: BuiltFixture;
+let folderedServer: StaticServer;
+
 beforeAll(async () => {
   if (skip) return;
   // A long registry title: the header must still fit a phone.
@@ -61,6 +79,8 @@ beforeAll(async () => {
   [fixture, plain] = await Promise.all([buildFixtureSite({ config }), buildFixtureSite({ skills: UNTAGGED })]);
   server = await serveStatic({ root: fixture.outDir });
   plainServer = await serveStatic({ root: plain.outDir });
+  foldered = await buildFixtureSite({ skills: FOLDERED });
+  folderedServer = await serveStatic({ root: foldered.outDir });
   browser = await launchChromium();
   axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
@@ -71,6 +91,8 @@ afterAll(async () => {
   await plainServer?.close();
   await fixture?.cleanup();
   await plain?.cleanup();
+  await folderedServer?.close();
+  await foldered?.cleanup();
 });
 
 interface Violation {
@@ -147,6 +169,84 @@ describe.skipIf(skip)('filters', () => {
     expect(await page.$$eval('#results > li', (l) => l.map((c) => (c as HTMLElement).dataset.id))).toEqual([
       'beta-notes',
     ]);
+    await page.close();
+  });
+});
+
+describe.skipIf(skip)('facets from what the catalog has', () => {
+  const navLabels = (page: Page) => page.$$eval('.nav-list a', (l) => l.map((a) => a.textContent?.trim()));
+
+  it('offers no Tags page for a catalog without tags or folders', async () => {
+    const page = await browser.newPage();
+    await page.goto(plainServer.url);
+    expect(await navLabels(page)).toEqual(['Catalog', 'About']);
+    await page.close();
+  });
+
+  it('turns category folders into a facet, and shows no domain column for one domain', async () => {
+    const page = await browser.newPage();
+    await page.goto(folderedServer.url);
+    expect(await navLabels(page)).toEqual(['Catalog', 'Folders', 'About']);
+    expect(await page.locator('[data-facet="domain"]').count()).toBe(0);
+    expect(await page.locator('[data-facet="tag"]').count()).toBe(0);
+    const folders = await page.$$eval('[data-facet="folder"] .facet-item', (l) =>
+      l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()),
+    );
+    expect(folders).toEqual(['.curated/ 2', '.system/ 1']);
+    await page.click('[data-facet="folder"] .facet-item:has-text(".curated/")');
+    await page.waitForSelector('h1:has-text(".curated/")');
+    const ids = await page.$$eval('.card', (l) => l.map((c) => (c as HTMLElement).dataset.id).sort());
+    expect(ids).toEqual(['delta-notes', 'gamma-notes']);
+    // The browse page lists the folders, and no empty Tags section.
+    await page.goto(`${folderedServer.url}tags/`);
+    expect(await page.locator('#folders-h').count()).toBe(1);
+    expect(await page.locator('#tags-h').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe.skipIf(skip)('skill page', () => {
+  for (const width of [390, 1280]) {
+    it(`leads with how to use the skill at ${width} px: the install command above SKILL.md, not scrolling sideways`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${server.url}skills/invoice-reconciler/`);
+      const install = (await page.locator('#skills-add-snippet').boundingBox())!;
+      const mcp = (await page.locator('#mcp-snippet').boundingBox())!;
+      const body = (await page.locator('[data-skill-body]').boundingBox())!;
+      expect(install.y + install.height).toBeLessThan(body.y);
+      expect(mcp.y + mcp.height).toBeLessThan(body.y);
+      // On a screen, the command is in the first view.
+      if (width >= 1280) expect(install.y + install.height).toBeLessThan(900);
+      // The command wraps instead of scrolling, and its copy button is shown.
+      const scrolls = await page.$eval('#skills-add-snippet', (e) => e.scrollWidth > e.clientWidth);
+      expect(scrolls).toBe(false);
+      expect(await page.locator('[data-copy="skills-add-snippet"]').isVisible()).toBe(true);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `skill-${width}.png`), fullPage: true });
+      await page.close();
+    });
+  }
+});
+
+describe.skipIf(skip)('search shortcuts', () => {
+  it('focuses search with / and Ctrl-K, and Esc clears it, then leaves it', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    const focused = () => page.evaluate(() => document.activeElement?.id);
+    await page.keyboard.press('/');
+    expect(await focused()).toBe('q');
+    // The '/' focused the box and was not typed into it.
+    expect(await page.inputValue('#q')).toBe('');
+    await page.keyboard.type('invoice');
+    await page.waitForSelector('#results[data-state^="invoice|"]');
+    await page.keyboard.press('Escape');
+    expect(await page.inputValue('#q')).toBe('');
+    await page.waitForSelector('#results[data-state^="|"]');
+    expect(await focused()).toBe('q');
+    await page.keyboard.press('Escape');
+    expect(await focused()).not.toBe('q');
+    await page.keyboard.press('Control+k');
+    expect(await focused()).toBe('q');
     await page.close();
   });
 });

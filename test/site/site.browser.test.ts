@@ -213,11 +213,11 @@ describe.skipIf(skip)('skill page', () => {
       expect.stringContaining('SKILL.md'),
       expect.stringContaining('match.py'),
     ]);
-    // The ecosystem's installer first, then skillpress, then the MCP configuration.
+    // The ecosystem's installer first, then the MCP configuration, then (folded) skillpress.
     const snippets = await page.locator('.snippet pre').allTextContents();
     expect(snippets[0]).toBe(`npx skills add ${server.url} --skill invoice-reconciler`);
-    expect(snippets[1]).toBe(`skillpress install ${server.url} invoice-reconciler`);
-    expect(snippets[2]).toContain('"mcp"');
+    expect(snippets[1]).toContain('"mcp"');
+    expect(snippets[2]).toBe(`skillpress install ${server.url} invoice-reconciler`);
     // No file's content is on the skill page.
     expect(await page.locator('[data-file-panel]').count()).toBe(0);
     expect(errors).toEqual([]);
@@ -319,6 +319,8 @@ describe.skipIf(skip)('skill page', () => {
     expect(await page.locator('[data-skill-body] img').getAttribute('src')).toBe(
       '/feed/v1/files/pdf-toolkit/assets/logo.png',
     );
+    // Code is highlighted when it scrolls into view (below the install snippets at the top).
+    await page.locator('[data-skill-body] pre code.language-python').first().scrollIntoViewIfNeeded();
     await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().waitFor();
     expect(await page.locator('[data-skill-body] pre code.language-python .t-keyword').first().textContent()).toBe(
       'from',

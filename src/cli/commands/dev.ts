@@ -1,12 +1,36 @@
 /**
  * `skillpress dev`: build, serve on 127.0.0.1, rebuild when the skills or the config change,
- * reload open pages (src/serve/dev-server.ts). Prints one line per build, and the problems of a
- * build that is not served.
+ * reload open pages (src/serve/dev-server.ts). Prints one line per build, the warnings a served
+ * build brings (all of them on the first), and the problems of a build that is not served. Ctrl-C,
+ * SIGTERM and SIGHUP (the terminal closed) all stop it and remove its temp folder.
  */
 import { startDevServer, type BuildStatus } from '../../serve/dev-server.ts';
 import { EXIT, parse, requireSkillsFolder, skillsFolderArgument, type Command } from '../args.ts';
-import { parsePort, portInUse, untilInterrupted } from './preview.ts';
+import { parsePort, portInUse } from './preview.ts';
 import { formatProblem } from './validate.ts';
+
+/** Warnings listed in the terminal after a build; the rest are counted (all show on the pages). */
+const WARNINGS_LISTED = 20;
+
+/** Resolves on Ctrl-C, SIGTERM or SIGHUP. */
+function untilStopped(): Promise<void> {
+  return new Promise((resolve) => {
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => resolve());
+  });
+}
+
+/** The warnings the served build brought, when it brought any. */
+function reportWarnings(status: BuildStatus): void {
+  const fresh = status.newWarnings;
+  if (fresh.length === 0) return;
+  const listed = fresh.slice(0, WARNINGS_LISTED);
+  const more = fresh.length - listed.length;
+  process.stderr.write(
+    `dev: ${fresh.length} ${status.build === 1 ? '' : 'new '}warning(s), ${status.warnings.length} in all:\n` +
+      listed.map((l) => `  ${l}\n`).join('') +
+      (more > 0 ? `  …and ${more} more (skillpress validate lists them all)\n` : ''),
+  );
+}
 
 function report(status: BuildStatus): void {
   const site = status.result?.site;
@@ -21,6 +45,7 @@ function report(status: BuildStatus): void {
     process.stderr.write(
       `dev: build ${status.build}: ${status.result!.skills} skills in ${status.seconds.toFixed(1)} s${rendered}\n`,
     );
+  reportWarnings(status);
 }
 
 export const dev: Command = {
@@ -36,6 +61,8 @@ export const dev: Command = {
     const port = parsePort(values.port, 4321);
     const skills = skillsFolderArgument(values.skills, positionals);
     if (skills !== undefined) await requireSkillsFolder(skills);
+    // Listening before the first build: a signal during it still stops dev the clean way.
+    const stopped = untilStopped();
     const server = await startDevServer({
       skills,
       config: values.config,
@@ -44,10 +71,11 @@ export const dev: Command = {
       cwd: process.cwd(),
       port,
       describeProblem: formatProblem,
+      onBuildStart: (n) => process.stderr.write(`dev: build ${n} started\n`),
       onBuild: report,
     }).catch((err: unknown) => portInUse(err, port));
     process.stdout.write(`dev: serving at ${server.url} (Ctrl-C to stop)\n`);
-    await untilInterrupted();
+    await stopped;
     await server.close();
     return EXIT.ok;
   },

@@ -1,4 +1,5 @@
 /** One catalog Skill → its card (level 1) and its full feed JSON (levels 2 and 3). */
+import path from 'node:path';
 import type { Problem, Skill, SkillFile } from '../../model/skill.ts';
 import { FEED_VERSION, type Card, type FeedFile, type FeedSkill } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
@@ -103,6 +104,13 @@ function originSignature(skill: Skill, signer: Signer | undefined): FeedSkill['o
   return signer?.sign({ registry: skill.registry, id: skill.id, digest: skill.digest });
 }
 
+/** The card's `folder`: where a local skill sits below the skills folder, when not at the top. */
+function folderOf(skill: Skill): { folder?: string } {
+  if (skill.source.kind !== 'local') return {};
+  const parent = path.posix.dirname(skill.source.dir);
+  return parent === '.' || parent === '' ? {} : { folder: parent };
+}
+
 export function skillJson(
   skill: Skill,
   opts: { withArchive: boolean; tokens: FileTokens; signer?: Signer },
@@ -118,6 +126,7 @@ export function skillJson(
     description: skill.description,
     tags: rf.tags,
     ...(rf.domain !== undefined ? { domain: rf.domain } : {}),
+    ...folderOf(skill),
     ...(rf.version !== undefined ? { version: rf.version } : {}),
     registry: skill.registry,
     // An imported skill keeps its origin (registry) and the route it came by (federation).

@@ -181,7 +181,7 @@ function fromReply(reply: unknown, retrieval: Retrieval): Decision {
 
 function fallback(retrieval: Retrieval, why: string): Decision {
   const rule = ruleJudge(retrieval);
-  return { ...rule, reason: `The rule decided: ${why}. ${rule.reason}`, decided_by: 'rule' };
+  return { ...rule, reason: `The rule decided (${why}): ${rule.reason}`, decided_by: 'rule' };
 }
 
 async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decision: Decision, search_time_ms: number) {

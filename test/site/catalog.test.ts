@@ -1,0 +1,56 @@
+/** Which facets a catalog shows: only those it has something to filter by. */
+import { describe, expect, it } from 'vitest';
+import type { Card } from '../../src/model/feed.ts';
+import { browseLabel, catalogFacets, folderOf } from '../../src/site/catalog.ts';
+
+const card = (id: string, extra: Partial<Card> = {}): Card => ({ id, name: id, tags: [], ...extra }) as Card;
+
+describe('folderOf', () => {
+  it("files a skill under the first folder of its path, skipping 'skills' and a leading 'plugins'", () => {
+    expect(folderOf({ folder: '.curated' })).toEqual(['.curated']);
+    expect(folderOf({ folder: 'plugins/git/skills' })).toEqual(['git']);
+    expect(folderOf({ folder: 'qdrant-scaling/scaling-data-volume' })).toEqual(['qdrant-scaling']);
+    expect(folderOf({ folder: 'anthropics+skills/skills' })).toEqual(['anthropics+skills']);
+    expect(folderOf({})).toEqual([]);
+    expect(folderOf({ folder: 'skills' })).toEqual([]);
+  });
+});
+
+describe('catalogFacets', () => {
+  it('shows no domain column for a single domain, and no browse page when there is nothing to browse', () => {
+    const found = catalogFacets([card('a', { domain: 'general' }), card('b')]);
+    expect(found).toEqual({ tags: [], domains: [], folders: [] });
+    expect(browseLabel(found)).toBeUndefined();
+  });
+
+  it('offers folders where skills carry no tags and sit in more than one folder', () => {
+    const cards = [
+      card('a', { folder: '.curated' }),
+      card('b', { folder: '.curated' }),
+      card('c', { folder: '.system' }),
+    ];
+    const found = catalogFacets(cards);
+    expect(found.folders).toEqual([
+      { value: '.curated', count: 2 },
+      { value: '.system', count: 1 },
+    ]);
+    expect(browseLabel(found)).toBe('Folders');
+    // One folder for all filters nothing.
+    expect(catalogFacets(cards.slice(0, 2)).folders).toEqual([]);
+    // Nor do a few nested skills among many at the top.
+    const mostlyTop = [...cards, card('d'), card('e'), card('f'), card('g')];
+    expect(catalogFacets(mostlyTop).folders).toEqual([]);
+  });
+
+  it('prefers tags to folders, and keeps domains when there are several', () => {
+    const cards = [
+      card('a', { folder: '.curated', tags: ['pdf'], domain: 'docs' }),
+      card('b', { folder: '.system', domain: 'ops' }),
+    ];
+    const found = catalogFacets(cards);
+    expect(found.tags).toEqual([{ value: 'pdf', count: 1 }]);
+    expect(found.folders).toEqual([]);
+    expect(found.domains.map((d) => d.value)).toEqual(['docs', 'ops']);
+    expect(browseLabel(found)).toBe('Tags');
+  });
+});
