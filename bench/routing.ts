@@ -76,6 +76,13 @@ interface Outcome {
   request: Request;
   searchRank: number; // 1-based position of the first expected skill in skills_search, 0: absent
   searchEmpty: boolean;
+  /** How many results skills_search counts as strong, and how many it found. */
+  strong: number;
+  total: number;
+  /** The right skill is among the results but folded among the weaker ones. */
+  rightFolded: boolean;
+  /** 1-based rank of the first expected skill for the request's 2 and 3 most telling words as a keyword query; 0: absent. */
+  keywordRanks: [number, number];
   rule: string | undefined;
   model: string | undefined;
   searchMs: number;
@@ -177,8 +184,13 @@ async function runRequest(
   let t = performance.now();
   const search = await searchSkills(catalog, request.request, 10);
   const searchMs = performance.now() - t;
-  const names = search.results.map((r) => r.name);
-  const searchRank = names.findIndex((n) => request.expect.includes(n)) + 1;
+  const everything = catalog.search.searchPage(request.request, { limit: Infinity, meaning });
+  // skills_search's results are the shared ranking's first: their ids (several skills may share a name) are those hits'.
+  const shown = everything.hits.slice(0, search.results.length);
+  if (shown.some((h, i) => h.doc.name !== search.results[i]!.name))
+    throw new Error(`${request.id}: skills_search and the shared ranking disagree`);
+  const searchRank = shown.findIndex((h) => fits(request, { id: h.id, name: h.doc.name })) + 1;
+  const rightAt = everything.hits.findIndex((h) => fits(request, { id: h.id, name: h.doc.name }));
   t = performance.now();
   const retrieval = retrieve(catalog.search, request.request, { meaning });
   const rule = ruleJudge(retrieval).id;
@@ -193,6 +205,10 @@ async function runRequest(
     request,
     searchRank,
     searchEmpty: search.results.length === 0,
+    strong: everything.strong,
+    total: everything.total,
+    rightFolded: rightAt >= 0 && !everything.hits[rightAt]!.strong,
+    keywordRanks: [keywordRank(catalog, meaning, request, 2), keywordRank(catalog, meaning, request, 3)],
     rule,
     model: structured.skill?.name,
     searchMs,
@@ -200,6 +216,24 @@ async function runRequest(
     retrieval,
     retrieveWith,
   };
+}
+
+/** Whether a skill is one the request expects: by name, or by id where a catalog holds several skills of one name. */
+function fits(request: Request, skill: { id: string; name: string }): boolean {
+  return request.expect.includes(skill.name) || request.expect.includes(skill.id);
+}
+
+/** The request cut to its `n` most telling words (highest idf over the catalog), searched as keywords. */
+function keywordRank(catalog: FeedCatalog, meaning: SkillVectors, request: Request, n: number): number {
+  const { words } = catalog.search.searchPage(request.request, { limit: 0 });
+  const telling = words
+    .filter((w) => w.documents > 0)
+    .sort((a, b) => a.documents - b.documents)
+    .slice(0, n)
+    .map((w) => w.word);
+  const q = words.map((w) => w.word).filter((w) => telling.includes(w));
+  const hits = catalog.search.search(q.join(' '), { limit: 10, meaning });
+  return hits.findIndex((h) => fits(request, { id: h.id, name: h.doc.name })) + 1;
 }
 
 function quantile(xs: number[], q: number): number {
@@ -220,8 +254,14 @@ function judged(
   let wrong = 0;
   for (const [i, o] of outcomes.entries()) {
     const chosen = pick(o, i);
-    const fits = o.request.expect.length > 0;
-    if (chosen === undefined ? !fits : o.request.expect.includes(chosen)) right++;
+    const oneFits = o.request.expect.length > 0;
+    if (
+      chosen === undefined
+        ? !oneFits
+        : o.request.expect.includes(chosen) ||
+          o.retrieval.candidates.some((c) => c.id === chosen && o.request.expect.includes(c.name))
+    )
+      right++;
     else if (chosen === undefined) {
       noneWhenFits++;
       if (candidateRank(o) >= 1 && candidateRank(o) <= NEAREST_SHOWN) nearestShown++;
@@ -232,7 +272,7 @@ function judged(
 
 /** 1-based position of the first expected skill among best_skill's candidates; 0: absent. */
 function candidateRank(o: Outcome): number {
-  return o.retrieval.candidates.findIndex((c) => o.request.expect.includes(c.name)) + 1;
+  return o.retrieval.candidates.findIndex((c) => fits(o.request, c)) + 1;
 }
 
 function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
@@ -244,6 +284,12 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
     `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${j.nearestShown}/${j.noneWhenFits} | ${pct(j.wrong, outcomes.length)} |`;
   return [
     `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(
+      outcomes.map((o) => o.strong),
+      0.5,
+    )} of ${quantile(
+      outcomes.map((o) => o.total),
+      0.5,
+    )} | ${fitting.filter((o) => o.rightFolded).length} | ${quantile(
       outcomes.map((o) => o.searchMs),
       0.5,
     ).toFixed(1)} / ${quantile(
@@ -259,6 +305,10 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
       outcomes.map((o) => o.bestMs),
       0.95,
     ).toFixed(1)} ms |`,
+    ...([0, 1] as const).map(
+      (k) =>
+        `| ${set.name} | ${split} | ${k + 2} | ${pct(fitting.filter((o) => o.keywordRanks[k] === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.keywordRanks[k] >= 1 && o.keywordRanks[k] <= 3).length, fitting.length)} |`,
+    ),
   ];
 }
 
@@ -271,6 +321,7 @@ async function main(): Promise<void> {
   const searchRows: string[] = [];
   const bestRows: string[] = [];
   const candidateRows: string[] = [];
+  const keywordRows: string[] = [];
   const dump: unknown[] = [];
   const all: Outcome[] = [];
   for (const set of chosen) {
@@ -282,7 +333,7 @@ async function main(): Promise<void> {
     const outcomes = await runSet(set);
     all.push(...outcomes);
     for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
-      const [search, rule, model, candidates] = report(
+      const [search, rule, model, candidates, keywords2, keywords3] = report(
         set,
         outcomes.filter((o) => o.request.split === split),
         split,
@@ -290,6 +341,7 @@ async function main(): Promise<void> {
       searchRows.push(search!);
       bestRows.push(rule!, model!);
       candidateRows.push(candidates!);
+      keywordRows.push(keywords2!, keywords3!);
     }
     dump.push(
       ...outcomes.map((o) => ({
@@ -304,9 +356,15 @@ async function main(): Promise<void> {
     );
   }
   console.log('\nskills_search, the request as the query (requests that one skill fits):\n');
-  console.log('| set | split | requests | right skill first | in the top 3 | empty | p50 / p95 |');
-  console.log('|---|---|---|---:|---:|---:|---:|');
+  console.log(
+    '| set | split | requests | right skill first | in the top 3 | empty | strong of all results (median) | right skill among the weaker | p50 / p95 |',
+  );
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
   console.log(searchRows.join('\n'));
+  console.log("\nskills_search, the request's 2 or 3 most telling words (rarest in the catalog) as a keyword query:\n");
+  console.log('| set | split | words | right skill first | in the top 3 |');
+  console.log('|---|---|---:|---:|---:|');
+  console.log(keywordRows.join('\n'));
   console.log(
     "\nbest_skill's candidates, ranked by words and meaning (requests that one skill fits; rule + retrieval time in process):\n",
   );

@@ -5,6 +5,7 @@
  * embeddings sit in a narrow band that differs between requests, z-scores are comparable.
  * Browser-safe.
  */
+import type { MeaningIndex } from '../search/hybrid.ts';
 import { cosine, type Embedder } from './embedder.ts';
 
 export interface DescribedSkill {
@@ -23,8 +24,9 @@ export function purposeText(skill: DescribedSkill): string {
   return `${skill.name.replace(/[-_]+/g, ' ')}: ${skill.description}`;
 }
 
-export class SkillVectors {
+export class SkillVectors implements MeaningIndex {
   readonly skills: readonly DescribedSkill[];
+  readonly slotIds: readonly string[];
   readonly #embedder: Embedder;
   /** skills.length × dims, row by row. */
   readonly #matrix: Float32Array;
@@ -37,6 +39,7 @@ export class SkillVectors {
     this.#matrix =
       matrix ?? embedRange(embedder, skills, 0, skills.length, new Float32Array(skills.length * embedder.dims));
     this.#slots = new Map(skills.map((skill, i) => [skill.id, i]));
+    this.slotIds = skills.map((skill) => skill.id);
   }
 
   /**

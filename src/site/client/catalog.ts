@@ -13,7 +13,7 @@ import { SkillSearch, type SearchDoc } from '../../search/index.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
 import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { renderCard, renderChip, renderFacetItems } from './render.ts';
-import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc } from './results.ts';
+import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc, unfolded } from './results.ts';
 import { isActive, readState, stateQuery, toggle, type CatalogState, type Sort } from './url-state.ts';
 
 /**
@@ -55,6 +55,10 @@ class Catalog {
   /** Update times from cards.json, fetched only when someone sorts by them. */
   #updatedAt: Map<string, string> | undefined;
   #shown = PAGE_SIZE;
+  /** Whether the reader opened the fold of weaker matches. */
+  #foldOpen = false;
+  /** Results before the fold in the list on screen (all of them when nothing is folded). */
+  #beforeFold = 0;
   #active = false;
   #showAllTags = false;
   #refineTimer: ReturnType<typeof setTimeout> | undefined;
@@ -123,7 +127,7 @@ class Catalog {
     const started = performance.now();
     const state = this.#state;
     const metadataOnly = mode === 'quick' || !index.hasBody;
-    const { docs: matched, notes } = matches(index, state.q, metadataOnly);
+    const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly);
     const docs = results(matched, state, this.#updatedAt);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
@@ -144,29 +148,39 @@ class Catalog {
       Infinity,
       (v) => v,
     );
-    this.#renderList(docs, notes);
+    const folding = state.sort === 'relevance' && state.q.trim() !== '';
+    this.#renderList(docs, notes, folding ? new Set(matched.slice(0, strong).map((d) => d.id)) : undefined);
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
     list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}`;
   }
 
-  #renderList(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>): void {
+  /** `strongIds`: the strong matches, when weaker ones are folded (a query ranked by relevance). */
+  #renderList(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>, strongIds?: ReadonlySet<string>): void {
     const { list, count, empty, more, pagination, card } = this.#el;
-    const n = docs.length;
+    const n = strongIds ? unfolded(docs, strongIds, this.#foldOpen) : docs.length;
+    const weaker = docs.length - n;
+    this.#beforeFold = n;
     // A later render (the body refinement, a submit's update) must not take the focus away from
     // a result the reader moved to: it goes back to the same skill's card when it is still listed.
     const focused = list.contains(document.activeElement)
       ? document.activeElement!.closest<HTMLElement>('li[data-id]')?.dataset.id
       : undefined;
     list.replaceChildren(
-      ...docs.slice(0, this.#shown).map((d) => renderCard(card, d, this.#urls, this.#localRegistry, notes.get(d.id))),
+      ...docs
+        .slice(0, Math.min(n, this.#shown))
+        .map((d) => renderCard(card, d, this.#urls, this.#localRegistry, notes.get(d.id))),
     );
     if (focused) list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
-    count.textContent = resultsSummary(n, this.#state.q);
+    count.textContent = resultsSummary(n, this.#state.q, weaker);
     empty.hidden = n > 0;
-    more.hidden = n <= this.#shown;
-    more.textContent = `Show more (${n - Math.min(n, this.#shown)} left)`;
+    more.hidden = n <= this.#shown && weaker === 0;
+    more.textContent =
+      n > this.#shown
+        ? `Show more (${n - Math.min(n, this.#shown)} left)`
+        : `Show ${weaker} weaker ${weaker === 1 ? 'match' : 'matches'}`;
+    more.dataset.fold = n > this.#shown ? '' : 'weaker';
     pagination.hidden = true;
   }
 
@@ -180,7 +194,7 @@ class Catalog {
   }
 
   async #update(resetShown = true): Promise<void> {
-    if (resetShown) this.#shown = PAGE_SIZE;
+    if (resetShown) [this.#shown, this.#foldOpen] = [PAGE_SIZE, false];
     history.replaceState(null, '', stateQuery(this.#state) || location.pathname);
     this.#active = true;
     if (!this.#index) {
@@ -230,7 +244,8 @@ class Catalog {
     });
     more.addEventListener('click', () => {
       const first = list.children.length;
-      this.#shown += PAGE_SIZE;
+      if (this.#beforeFold <= this.#shown) this.#foldOpen = true;
+      else this.#shown += PAGE_SIZE;
       this.#render();
       list.children[first]?.querySelector('a')?.focus();
     });
