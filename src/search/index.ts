@@ -374,6 +374,11 @@ export class SkillSearch {
     return this.meta.index.documentCount;
   }
 
+  /** The skills' ids in index order (the order of the feed's skill vectors). */
+  get ids(): readonly string[] {
+    return this.meta.index.ids;
+  }
+
   /** The stored card fields of one skill, if it is in the index. */
   doc(id: string): SearchDoc | undefined {
     const d = this.numbers.get(id);

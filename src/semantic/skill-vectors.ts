@@ -43,6 +43,20 @@ export class SkillVectors implements MeaningIndex {
   }
 
   /**
+   * Skill vectors made at build time (the feed's `skill-vectors.bin`, ./feed-vectors.ts), one
+   * row per id; `embedder` embeds the requests.
+   */
+  static fromMatrix(embedder: Embedder, ids: readonly string[], matrix: Float32Array): SkillVectors {
+    if (matrix.length !== ids.length * embedder.dims)
+      throw new Error(`skill vectors: ${matrix.length / embedder.dims} rows for ${ids.length} skills`);
+    return new SkillVectors(
+      embedder,
+      ids.map((id) => ({ id, name: '', description: '' })),
+      matrix,
+    );
+  }
+
+  /**
    * Embeds the skills a chunk at a time, yielding between chunks: a server warming this up in the
    * background (10,000 skills take seconds) still answers the requests that arrive meanwhile.
    */
