@@ -9,7 +9,8 @@
  * - State lives in the URL (./url-state.ts); what a state shows is ./results.ts; the DOM it is
  *   drawn with is ./render.ts.
  */
-import { SkillSearch, type SearchDoc } from '../../search/index.ts';
+import { queryWords, SkillSearch, usesMeaning, type MeaningIndex, type SearchDoc } from '../../search/index.ts';
+import { SiteMeaning } from './meaning.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
 import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { renderCard, renderChip, renderFacetItems } from './render.ts';
@@ -47,9 +48,13 @@ class Catalog {
   readonly #el: ReturnType<typeof elements>;
   readonly #urls: SiteUrls;
   readonly #feed: string;
+  readonly #model: string;
   readonly #localRegistry: string;
   #state: CatalogState = readState(location.search);
   #index: SkillSearch | undefined;
+  #meaning: SiteMeaning | undefined;
+  /** Closeness in meaning, ready for this query. */
+  #meaningFor: { q: string; index: MeaningIndex } | undefined;
   #loading: Promise<SkillSearch> | undefined;
   #bodyLoading: Promise<void> | undefined;
   /** Update times from cards.json, fetched only when someone sorts by them. */
@@ -67,6 +72,7 @@ class Catalog {
     this.#el = elements(root);
     this.#urls = siteUrls(document.body.dataset.base ?? '/');
     this.#feed = root.dataset.feed!;
+    this.#model = root.dataset.model ?? '';
     this.#localRegistry = root.dataset.registry ?? '';
     this.#el.input.value = this.#state.q;
     this.#el.sortSelect.value = this.#state.sort;
@@ -82,7 +88,11 @@ class Catalog {
   }
 
   #loadIndex(): Promise<SkillSearch> {
-    this.#loading ??= this.#fetchJson('search.json').then((json) => (this.#index = SkillSearch.load(json)));
+    this.#loading ??= this.#fetchJson('search.json').then((json) => {
+      const index = SkillSearch.load(json);
+      this.#meaning = new SiteMeaning(this.#model, this.#feed, index.ids);
+      return (this.#index = index);
+    });
     this.#loading.catch(() => {
       this.#loading = undefined;
       this.#el.count.textContent = 'Search is unavailable right now: the search index could not be loaded.';
@@ -127,7 +137,8 @@ class Catalog {
     const started = performance.now();
     const state = this.#state;
     const metadataOnly = mode === 'quick' || !index.hasBody;
-    const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly);
+    const meaning = this.#meaningFor?.q === state.q.trim() ? this.#meaningFor.index : undefined;
+    const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly, meaning);
     const docs = results(matched, state, this.#updatedAt);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
@@ -153,7 +164,7 @@ class Catalog {
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
-    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}`;
+    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}${meaning ? '+meaning' : ''}`;
   }
 
   /** `strongIds`: the strong matches, when weaker ones are folded (a query ranked by relevance). */
@@ -213,6 +224,21 @@ class Catalog {
       this.#refineTimer = setTimeout(() => this.#render('full'), REFINE_AFTER_MS);
     } else this.#render();
     if (q) this.#loadBody();
+    if (q && usesMeaning(queryWords(q).length)) this.#loadMeaning(q);
+  }
+
+  /** Ranks `q` by meaning too once the catalog's meaning and the query's token shards are here. */
+  #loadMeaning(q: string): void {
+    if (!this.#meaning || this.#meaningFor?.q === q) return;
+    this.#meaning
+      .forQuery(q)
+      .then((index) => {
+        if (this.#state.q.trim() !== q) return;
+        this.#meaningFor = { q, index };
+        this.#render();
+      })
+      // Words still rank it.
+      .catch(() => {});
   }
 
   #toggle(kind: 'tag' | 'domain', value: string): void {
