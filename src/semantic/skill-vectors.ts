@@ -6,7 +6,7 @@
  * Browser-safe.
  */
 import type { MeaningIndex } from '../search/hybrid.ts';
-import { cosine, type Embedder } from './embedder.ts';
+import type { Embedder } from './embedder.ts';
 
 export interface DescribedSkill {
   id: string;
@@ -80,7 +80,13 @@ export class SkillVectors implements MeaningIndex {
     const dims = this.#embedder.dims;
     const q = this.#embedder.embed(request);
     const sims = new Float32Array(n);
-    for (let i = 0; i < n; i++) sims[i] = cosine(q, this.#matrix.subarray(i * dims, (i + 1) * dims));
+    const m = this.#matrix;
+    // The rows are read in place (no view per skill): at 10,000 skills this loop is most of a query's cost.
+    for (let i = 0, row = 0; i < n; i++, row += dims) {
+      let sum = 0;
+      for (let k = 0; k < dims; k++) sum += q[k]! * m[row + k]!;
+      sims[i] = sum;
+    }
     return zScores(sims);
   }
 }
