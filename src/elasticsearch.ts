@@ -7,7 +7,8 @@ import type { Client } from '@elastic/elasticsearch';
 import type { ConnectionOptions } from './emit/elasticsearch/index.ts';
 
 type Emitter = typeof import('./emit/elasticsearch/index.ts');
-type AsyncCall = 'ingestCatalog' | 'getSkillById' | 'getSkillFiles' | 'validateIndex' | 'writeSkillFolder';
+type AsyncCall =
+  'ingestCatalog' | 'getSkillById' | 'getSkillFiles' | 'validateIndex' | 'writeSkillFolder' | 'searchElasticsearch';
 
 const emitter = (): Promise<Emitter> => import('./emit/elasticsearch/index.ts');
 
@@ -22,6 +23,7 @@ export const getSkillById = onFirstCall('getSkillById');
 export const getSkillFiles = onFirstCall('getSkillFiles');
 export const validateIndex = onFirstCall('validateIndex');
 export const writeSkillFolder = onFirstCall('writeSkillFolder');
+export const searchElasticsearch = onFirstCall('searchElasticsearch');
 
 /**
  * A client for the read-back calls. `connection` wins over the environment `skillpress ingest`

@@ -88,6 +88,36 @@ export type {
   IndexCheck,
 } from './emit/elasticsearch/index.ts';
 
+// --- Meaning everywhere: the hybrid ranking, skill vectors in the feed, hybrid Elasticsearch search ---
+/**
+ * The shared hybrid ranking's formula and its pieces (used by `SkillSearch#searchPage` with
+ * `{ meaning }`): `fusedScore(wordScore, bestWordScore, closeness)` = wordScore / best + 0.3 × closeness.
+ * @example
+ * const meaning = await catalog.meaningIndex(); // or SkillVectors.fromMatrix(embedder, search.ids, matrix)
+ * search.searchPage('make our internal CLI repo public', { meaning, limit: 10 });
+ */
+export { fusedScore, strongCount, usesMeaning, WEAK_BELOW, type MeaningIndex } from './search/hybrid.ts';
+/**
+ * The feed's int8 skill vectors (`skill-vectors.bin`) and the model split for the site.
+ * @example
+ * const { dims, matrix } = decodeSkillVectors(await readFile('dist/feed/v1/skill-vectors.bin'));
+ */
+export {
+  decodeSkillVectors,
+  encodeSkillVectors,
+  SKILL_VECTORS_FILE,
+  TOKEN_SHARD_ROWS,
+} from './semantic/feed-vectors.ts';
+/**
+ * Hybrid search (BM25 + kNN over `purpose_vector`) in Elasticsearch without an inference endpoint;
+ * loaded on first call.
+ * @example
+ * const { hits, method } = await searchElasticsearch('the database lookups are sluggish', { size: 5 });
+ */
+export { searchElasticsearch } from './elasticsearch.ts';
+export type { HybridHit, HybridSearchOptions } from './emit/elasticsearch/index.ts';
+// --- end of meaning everywhere ---
+
 // The model: zod schemas and the types inferred from them.
 export * from './model/index.ts';
 
