@@ -20,8 +20,8 @@ import type { StaticVectors } from './embedder.ts';
 export const SKILL_VECTORS_FILE = 'skill-vectors.bin';
 /** The folder, beside the feed's files, holding the model split for the site. */
 export const SITE_MODEL_DIR = 'model';
-/** Token vector rows per shard: 128 × (4 + 256) bytes ≈ 33 KB, about 12 KB compressed. */
-export const TOKEN_SHARD_ROWS = 128;
+/** Token vector rows per shard: 16 × (4 + 256) bytes ≈ 4 KB (int8 values barely compress): a query fetches about one shard a token. */
+export const TOKEN_SHARD_ROWS = 16;
 
 const MAGIC = 0x31565053; // "SPV1", little endian
 const HEADER = 16;
