@@ -82,10 +82,22 @@ export class SkillVectors implements MeaningIndex {
     const sims = new Float32Array(n);
     const m = this.#matrix;
     // The rows are read in place (no view per skill): at 10,000 skills this loop is most of a query's cost.
+    // Four sums at a time: fewer loop steps and independent additions (the order is fixed, so the
+    // server and the browser still compute the same numbers).
+    const tail = dims - (dims % 4);
     for (let i = 0, row = 0; i < n; i++, row += dims) {
-      let sum = 0;
-      for (let k = 0; k < dims; k++) sum += q[k]! * m[row + k]!;
-      sims[i] = sum;
+      let a = 0;
+      let b = 0;
+      let c = 0;
+      let d = 0;
+      for (let k = 0; k < tail; k += 4) {
+        a += q[k]! * m[row + k]!;
+        b += q[k + 1]! * m[row + k + 1]!;
+        c += q[k + 2]! * m[row + k + 2]!;
+        d += q[k + 3]! * m[row + k + 3]!;
+      }
+      for (let k = tail; k < dims; k++) a += q[k]! * m[row + k]!;
+      sims[i] = a + b + c + d;
     }
     return zScores(sims);
   }
