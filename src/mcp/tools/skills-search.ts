@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { SearchHit } from '../../search/index.ts';
+import { queryWords, usesMeaning, type SearchHit } from '../../search/index.ts';
 import { markdownToText } from '../../search/text.ts';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView, excerpt } from '../views.ts';
@@ -75,7 +75,12 @@ export async function searchSkills(
   q: string,
   limit: number,
 ): Promise<{ total: number; strong: number; words: string[]; results: SearchResult[] }> {
-  const [, meaning] = await Promise.all([c.loadBodyIndex(), c.meaningIndex().catch(() => undefined)]);
+  // Keyword queries are ranked by words: they never wait for the catalog's meaning.
+  const wantsMeaning = usesMeaning(queryWords(q).length);
+  const [, meaning] = await Promise.all([
+    c.loadBodyIndex(),
+    wantsMeaning ? c.meaningIndex().catch(() => undefined) : undefined,
+  ]);
   const page = c.search.searchPage(q, { mode: 'ranked', limit, ...(meaning && { meaning }) });
   const results = await Promise.all(page.hits.map((hit) => result(c, hit)));
   return {
