@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
-import { queryWords, usesMeaning, type SearchHit } from '../../search/index.ts';
+import type { SearchHit } from '../../search/index.ts';
 import { markdownToText } from '../../search/text.ts';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView, excerpt } from '../views.ts';
@@ -75,7 +75,9 @@ export async function searchSkills(
   q: string,
   limit: number,
 ): Promise<{ total: number; strong: number; words: string[]; results: SearchResult[] }> {
-  // Keyword queries are ranked by words: they never wait for the catalog's meaning.
+  // Keyword queries are ranked by words: they never wait for the catalog's meaning. (The search
+  // module is loaded with the feed; imported here, it would load before tools/list is answered.)
+  const { queryWords, usesMeaning } = await import('../../search/index.ts');
   const wantsMeaning = usesMeaning(queryWords(q).length);
   const [, meaning] = await Promise.all([
     c.loadBodyIndex(),
