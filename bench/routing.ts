@@ -58,6 +58,8 @@ const WORK = path.join(ROOT, '.cache/bench-routing');
 
 const RoutingSet = z.object({
   name: z.string(),
+  /** Set by --small: the set this one is cut from (its requests, over one of its sources). */
+  subsetOf: z.string().optional(),
   description: z.string(),
   sources: z.array(z.string()).min(1),
   requests: z.array(
@@ -77,6 +79,13 @@ interface Outcome {
   request: Request;
   searchRank: number; // 1-based position of the first expected skill in skills_search, 0: absent
   searchEmpty: boolean;
+  /** How many results skills_search counts as strong, and how many it found. */
+  strong: number;
+  total: number;
+  /** The right skill is among the results but folded among the weaker ones. */
+  rightFolded: boolean;
+  /** 1-based rank of the first expected skill for the request's 2 and 3 most telling words as a keyword query; 0: absent. */
+  keywordRanks: [number, number];
   rule: string | undefined;
   model: string | undefined;
   searchMs: number;
@@ -94,6 +103,7 @@ const args = parseArgs({
     reuse: { type: 'boolean' },
     dump: { type: 'string' },
     calibrate: { type: 'boolean' },
+    small: { type: 'boolean' },
   },
 });
 const catalogsDir = args.positionals[0];
@@ -154,6 +164,9 @@ async function oracleClient(
 async function runSet(set: RoutingSet): Promise<Outcome[]> {
   const feed = await feedFor(set);
   const catalog = await FeedCatalog.load(new DirStore(feed));
+  // A set cut to one of its sources: a request fits the skills of that source it listed, none when it listed none there.
+  if (set.subsetOf)
+    set.requests = set.requests.map((r) => ({ ...r, expect: r.expect.filter((name) => catalog.card(name)) }));
   await catalog.loadBodyIndex();
   const meaning = await catalog.meaningIndex();
   let current: string[] = [];
@@ -179,15 +192,21 @@ async function runRequest(
   let t = performance.now();
   const search = await searchSkills(catalog, request.request, 10);
   const searchMs = performance.now() - t;
-  const names = search.results.map((r) => r.name);
-  const searchRank = names.findIndex((n) => request.expect.includes(n)) + 1;
+  const everything = catalog.search.searchPage(request.request, { limit: Infinity, meaning });
+  // skills_search's results are the shared ranking's first: their ids (several skills may share a name) are those hits'.
+  const shown = everything.hits.slice(0, search.results.length);
+  if (shown.some((h, i) => h.doc.name !== search.results[i]!.name))
+    throw new Error(`${request.id}: skills_search and the shared ranking disagree`);
+  const searchRank = shown.findIndex((h) => fits(request, { id: h.id, name: h.doc.name })) + 1;
+  const rightAt = everything.hits.findIndex((h) => fits(request, { id: h.id, name: h.doc.name }));
   t = performance.now();
   const retrieval = retrieve(catalog.search, request.request, { meaning });
   const rule = ruleJudge(retrieval).id;
   const bestMs = performance.now() - t;
   const viaModel = await client.callTool({ name: 'best_skill', arguments: { query: request.request } });
   const structured = viaModel.structuredContent as { skill: { name: string } | null; decided_by: string };
-  if (structured.decided_by !== 'model')
+  // With no candidate at all there is nothing to ask the model.
+  if (structured.decided_by !== 'model' && retrieval.candidates.length > 0)
     throw new Error(`${request.id}: the sampling path was not taken (${JSON.stringify(structured).slice(0, 200)})`);
   const retrieveWith = (meaningWeight: number): Retrieval =>
     retrieve(catalog.search, request.request, { meaning, meaningWeight });
@@ -195,6 +214,10 @@ async function runRequest(
     request,
     searchRank,
     searchEmpty: search.results.length === 0,
+    strong: everything.strong,
+    total: everything.total,
+    rightFolded: rightAt >= 0 && !everything.hits[rightAt]!.strong,
+    keywordRanks: [keywordRank(catalog, meaning, request, 2), keywordRank(catalog, meaning, request, 3)],
     rule,
     model: structured.skill?.name,
     searchMs,
@@ -202,6 +225,24 @@ async function runRequest(
     retrieval,
     retrieveWith,
   };
+}
+
+/** Whether a skill is one the request expects: by name, or by id where a catalog holds several skills of one name. */
+function fits(request: Request, skill: { id: string; name: string }): boolean {
+  return request.expect.includes(skill.name) || request.expect.includes(skill.id);
+}
+
+/** The request cut to its `n` most telling words (highest idf over the catalog), searched as keywords. */
+function keywordRank(catalog: FeedCatalog, meaning: SkillVectors, request: Request, n: number): number {
+  const { words } = catalog.search.searchPage(request.request, { limit: 0 });
+  const telling = words
+    .filter((w) => w.documents > 0)
+    .sort((a, b) => a.documents - b.documents)
+    .slice(0, n)
+    .map((w) => w.word);
+  const q = words.map((w) => w.word).filter((w) => telling.includes(w));
+  const hits = catalog.search.search(q.join(' '), { limit: 10, meaning });
+  return hits.findIndex((h) => fits(request, { id: h.id, name: h.doc.name })) + 1;
 }
 
 function quantile(xs: number[], q: number): number {
@@ -222,8 +263,14 @@ function judged(
   let wrong = 0;
   for (const [i, o] of outcomes.entries()) {
     const chosen = pick(o, i);
-    const fits = o.request.expect.length > 0;
-    if (chosen === undefined ? !fits : o.request.expect.includes(chosen)) right++;
+    const oneFits = o.request.expect.length > 0;
+    if (
+      chosen === undefined
+        ? !oneFits
+        : o.request.expect.includes(chosen) ||
+          o.retrieval.candidates.some((c) => c.id === chosen && o.request.expect.includes(c.name))
+    )
+      right++;
     else if (chosen === undefined) {
       noneWhenFits++;
       if (candidateRank(o) >= 1 && candidateRank(o) <= NEAREST_SHOWN) nearestShown++;
@@ -234,7 +281,7 @@ function judged(
 
 /** 1-based position of the first expected skill among best_skill's candidates; 0: absent. */
 function candidateRank(o: Outcome): number {
-  return o.retrieval.candidates.findIndex((c) => o.request.expect.includes(c.name)) + 1;
+  return o.retrieval.candidates.findIndex((c) => fits(o.request, c)) + 1;
 }
 
 function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
@@ -246,6 +293,12 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
     `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${j.nearestShown}/${j.noneWhenFits} | ${pct(j.wrong, outcomes.length)} |`;
   return [
     `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(
+      outcomes.map((o) => o.strong),
+      0.5,
+    )} of ${quantile(
+      outcomes.map((o) => o.total),
+      0.5,
+    )} | ${fitting.filter((o) => o.rightFolded).length} | ${quantile(
       outcomes.map((o) => o.searchMs),
       0.5,
     ).toFixed(1)} / ${quantile(
@@ -261,6 +314,10 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
       outcomes.map((o) => o.bestMs),
       0.95,
     ).toFixed(1)} ms |`,
+    ...([0, 1] as const).map(
+      (k) =>
+        `| ${set.name} | ${split} | ${k + 2} | ${pct(fitting.filter((o) => o.keywordRanks[k] === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.keywordRanks[k] >= 1 && o.keywordRanks[k] <= 3).length, fitting.length)} |`,
+    ),
   ];
 }
 
@@ -269,11 +326,13 @@ async function main(): Promise<void> {
     .filter((f) => f.endsWith('.json'))
     .sort();
   const sets = files.map((f) => RoutingSet.parse(JSON.parse(readFileSync(path.join(SETS, f), 'utf8'))));
-  const chosen = sets.filter((s) => !args.values.set || args.values.set.includes(s.name));
+  const named = sets.filter((s) => !args.values.set || args.values.set.includes(s.name));
+  const chosen = args.values.small ? named.flatMap(smallCatalogs) : named;
   const searchRows: string[] = [];
   const bestRows: string[] = [];
   const candidateRows: string[] = [];
   const outcomeRows: string[] = [];
+  const keywordRows: string[] = [];
   const dump: unknown[] = [];
   const all: Outcome[] = [];
   for (const set of chosen) {
@@ -285,8 +344,8 @@ async function main(): Promise<void> {
     const outcomes = await runSet(set);
     all.push(...outcomes);
     outcomeRows.push(outcomeEffect(set, outcomes, 'dev', 'test'), outcomeEffect(set, outcomes, 'all', 'all'));
-    for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split]) {
-      const [search, rule, model, candidates] = report(
+    for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
+      const [search, rule, model, candidates, keywords2, keywords3] = report(
         set,
         outcomes.filter((o) => o.request.split === split),
         split,
@@ -294,6 +353,7 @@ async function main(): Promise<void> {
       searchRows.push(search!);
       bestRows.push(rule!, model!);
       candidateRows.push(candidates!);
+      keywordRows.push(keywords2!, keywords3!);
     }
     dump.push(
       ...outcomes.map((o) => ({
@@ -308,9 +368,15 @@ async function main(): Promise<void> {
     );
   }
   console.log('\nskills_search, the request as the query (requests that one skill fits):\n');
-  console.log('| set | split | requests | right skill first | in the top 3 | empty | p50 / p95 |');
-  console.log('|---|---|---|---:|---:|---:|---:|');
+  console.log(
+    '| set | split | requests | right skill first | in the top 3 | empty | strong of all results (median) | right skill among the weaker | p50 / p95 |',
+  );
+  console.log('|---|---|---|---:|---:|---:|---:|---:|---:|');
   console.log(searchRows.join('\n'));
+  console.log("\nskills_search, the request's 2 or 3 most telling words (rarest in the catalog) as a keyword query:\n");
+  console.log('| set | split | words | right skill first | in the top 3 |');
+  console.log('|---|---|---:|---:|---:|');
+  console.log(keywordRows.join('\n'));
   console.log(
     "\nbest_skill's candidates, ranked by words and meaning (requests that one skill fits; rule + retrieval time in process):\n",
   );
@@ -369,6 +435,26 @@ function outcomeEffect(set: RoutingSet, outcomes: Outcome[], from: 'dev' | 'all'
   const unchanged = test.filter((o) => ruleJudge(withOutcomes(o.retrieval, () => undefined)).id === o.rule).length;
   const rated = [...tally.values()].filter((t) => t.n >= SIMULATED_MIN_REPORTS).length;
   return `| ${set.name} | ${from} → ${to} | ${rated} | ${pct(without.right, test.length)} → ${pct(withRates.right, test.length)} | ${pct(without.wrong, test.length)} → ${pct(withRates.wrong, test.length)} | ${unchanged}/${test.length} |`;
+}
+
+/** Catalogs of at most this many skills are small (--small). */
+const SMALL_CATALOG = 20;
+
+/**
+ * --small: each source of a set holding at most SMALL_CATALOG skills, as a set of its own with
+ * all the set's requests — those for skills of other sources become requests no skill fits.
+ */
+function smallCatalogs(set: RoutingSet): RoutingSet[] {
+  if (set.sources.length < 2) return [];
+  return set.sources.flatMap((source) => {
+    const dir = path.join(catalogsDir!, source);
+    if (!existsSync(dir) || countSkills(dir) > SMALL_CATALOG) return [];
+    return [{ ...set, name: `${set.name}:${source}`, subsetOf: set.name, sources: [source] }];
+  });
+}
+
+function countSkills(dir: string): number {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === 'SKILL.md').length;
 }
 
 /** Meaning weights tried by --calibrate. */

@@ -92,6 +92,38 @@ async function firstSearchBytes(site: string): Promise<{ scripts: number; index:
   return { scripts, index: gz(await readFile(path.join(site, 'feed/v1/search.json'))) };
 }
 
+/** Requests whose first meaning ranking is measured: a short one and a long one. */
+const MEANING_QUERIES = [
+  'make our internal CLI repo public next month',
+  'can you pull all the tables out of Q3_board_report.pdf and give them to me as csv files',
+];
+
+/**
+ * What the first query ranked by meaning downloads beyond the first search: the feed's skill
+ * vectors, the tokenizer's configuration and vocabulary, the tokenizer's code (a chunk loaded
+ * on demand) and the token shards of the query's own tokens.
+ */
+async function firstMeaningBytes(site: string, query: string): Promise<{ fixed: number; shards: number }> {
+  const { loadEmbedder } = await import('../src/semantic/load.ts');
+  const { shardOf, tokenShardFile } = await import('../src/semantic/feed-vectors.ts');
+  const read = (rel: string): Promise<Buffer> => readFile(path.join(site, rel));
+  const astro = await readdir(path.join(site, '_astro'));
+  let code = 0;
+  for (const f of astro.filter((f) => f.endsWith('.js'))) {
+    const text = await readFile(path.join(site, '_astro', f), 'utf8');
+    if (text.includes('BertPreTokenizer')) code += gz(text);
+  }
+  const fixed =
+    gz(await read('feed/v1/skill-vectors.bin')) +
+    gz(await read('_model/tokenizer.json')) +
+    gz(await read('_model/vocab.txt')) +
+    code;
+  const shards = new Set((await loadEmbedder()).tokenIds(query).map(shardOf));
+  let bytes = 0;
+  for (const shard of shards) bytes += gz(await read(`_model/${tokenShardFile(shard)}`));
+  return { fixed, shards: bytes };
+}
+
 /** Change one skill's SKILL.md the way an author would: a line added to its body. */
 async function editOneSkill(skillsDir: string, result: BuildResult): Promise<string> {
   const entries = await readdir(skillsDir, { recursive: true });
@@ -170,11 +202,12 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
   const total = all.reduce((n, f) => n + f.bytes, 0);
   const noSiteTotal = (await files(path.join(work, 'out-no-site'))).reduce((n, f) => n + f.bytes, 0);
   const first = await firstSearchBytes(m.siteDir);
+  const meaning = await Promise.all(MEANING_QUERIES.map((q) => firstMeaningBytes(m.siteDir, q)));
   process.stdout.write(
     `\n| pages | count | largest (raw / gzip) | median (raw / gzip) |\n|---|---:|---:|---:|\n` +
       `| skill pages | ${sp.count} | ${kb(sp.largest[0])} / ${kb(sp.largest[1])} (${sp.largest[2]}) | ${kb(sp.median[0])} / ${kb(sp.median[1])} |\n` +
       `| file pages | ${fp.count} | ${kb(fp.largest[0])} / ${kb(fp.largest[1])} | ${kb(fp.median[0])} / ${kb(fp.median[1])} |\n` +
-      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. Edited: ${m.edited}.\n`,
+      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. The first query ranked by meaning downloads ${meaning.map((x) => kb(x.fixed + x.shards)).join(' or ')} more gzip (skill vectors, tokenizer and its code: ${kb(meaning[0]!.fixed)}; the query's token shards: ${meaning.map((x) => kb(x.shards)).join(' or ')}). Edited: ${m.edited}.\n`,
   );
 }
 

@@ -7,7 +7,8 @@ import type { Client } from '@elastic/elasticsearch';
 import type { ConnectionOptions } from './emit/elasticsearch/index.ts';
 
 type Emitter = typeof import('./emit/elasticsearch/index.ts');
-type AsyncCall = 'ingestCatalog' | 'getSkillById' | 'getSkillFiles' | 'validateIndex' | 'writeSkillFolder';
+type AsyncCall =
+  'ingestCatalog' | 'getSkillById' | 'getSkillFiles' | 'validateIndex' | 'writeSkillFolder' | 'searchElasticsearch';
 
 const emitter = (): Promise<Emitter> => import('./emit/elasticsearch/index.ts');
 
@@ -82,6 +83,19 @@ export const validateIndex = onFirstCall('validateIndex');
  * ```
  */
 export const writeSkillFolder = onFirstCall('writeSkillFolder');
+/**
+ * The skills of `agent_skills` best matching a request, by words (BM25) and meaning (kNN over
+ * `purpose_vector`, filled at ingest with the shipped model): no inference endpoint needed. An
+ * RRF retriever where the cluster has one, else a query and a knn clause summed.
+ *
+ * @example
+ * ```ts
+ * import { searchElasticsearch } from 'skillpress';
+ * const { hits, method } = await searchElasticsearch('the database lookups are sluggish', { size: 5 });
+ * console.log(method, hits.map((h) => h.skill_id));
+ * ```
+ */
+export const searchElasticsearch = onFirstCall('searchElasticsearch');
 
 /**
  * A client for the read-back calls, connected to `connection` (default http://127.0.0.1:9200, no

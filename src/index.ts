@@ -121,6 +121,12 @@ export type {
   IndexCheck,
 } from './emit/elasticsearch/index.ts';
 
+// Hybrid search in Elasticsearch (BM25 and kNN over `purpose_vector`, no inference endpoint
+// needed), loaded on first call; the ranking's meaning index, as `SkillSearch#searchPage` takes it.
+export { searchElasticsearch } from './elasticsearch.ts';
+export type { HybridHit, HybridSearchOptions } from './emit/elasticsearch/index.ts';
+export type { MeaningIndex } from './search/hybrid.ts';
+
 // The model: zod schemas and the types inferred from them (also `skillpress/model`).
 export {
   SKILL_NAME_PATTERN,

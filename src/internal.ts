@@ -80,3 +80,12 @@ export {
 export { REQUIRES_KEYS } from './load/requirements.ts';
 export { listServerTools, type ServerTools } from './tools-check/index.ts';
 export { markEnabled } from './enable/index.ts';
+
+// Meaning: the hybrid ranking's formula and its pieces, and the feed's int8 skill vectors.
+export { fusedScore, strongCount, usesMeaning, WEAK_BELOW } from './search/hybrid.ts';
+export {
+  decodeSkillVectors,
+  encodeSkillVectors,
+  SKILL_VECTORS_FILE,
+  TOKEN_SHARD_ROWS,
+} from './semantic/feed-vectors.ts';

@@ -68,6 +68,7 @@ export class FeedCatalog {
   #body: Promise<void> | undefined;
   #meaning: Promise<SkillVectors> | undefined;
   #bodyPart: { path: string; sha256: string } | undefined;
+  #vectorsPart: { path: string; sha256: string } | undefined;
 
   private constructor(store: FeedStore, index: FeedIndex, version: string, cards: CatalogCard[], search: SkillSearch) {
     this.store = store;
@@ -89,6 +90,7 @@ export class FeedCatalog {
       this.#contentDigests.write(ref.digest.slice('sha256:'.length), slot * 32, 32, 'hex');
     });
     this.#bodyPart = part(index, 'search_body', BODY_INDEX_FILE);
+    this.#vectorsPart = index.parts.skill_vectors && part(index, 'skill_vectors', 'skill-vectors.bin');
   }
 
   static async load(store: FeedStore): Promise<FeedCatalog> {
@@ -205,19 +207,34 @@ export class FeedCatalog {
   }
 
   /**
-   * What each skill says it is for, embedded with the model shipped in the package: made once
-   * per snapshot (about 0.25 ms per skill, yielding to the event loop as it goes), when the
-   * server warms up after loading the feed or on the first best_skill, whichever comes first.
-   * The model and its tokenizer load only here, never before tools/list is answered.
+   * Closeness in meaning to what each skill says it is for: the feed's skill vectors (made at
+   * build time, digest checked) with the model shipped in the package embedding the requests;
+   * for a feed without them, the skills embedded here (about 0.25 ms per skill, yielding to the
+   * event loop as it goes). Made once per snapshot, when the server warms up after loading the
+   * feed or on the first search, whichever comes first. The model and its tokenizer load only
+   * here, never before tools/list is answered.
    */
   meaningIndex(): Promise<SkillVectors> {
     if (!this.#meaning) {
-      this.#meaning = Promise.all([import('../semantic/load.ts'), import('../semantic/skill-vectors.ts')]).then(
-        async ([{ loadEmbedder }, { SkillVectors }]) => SkillVectors.build(await loadEmbedder(), this.cards),
-      );
+      this.#meaning = this.#readMeaning();
       this.#meaning.catch(() => (this.#meaning = undefined));
     }
     return this.#meaning;
+  }
+
+  async #readMeaning(): Promise<SkillVectors> {
+    const [{ loadEmbedder }, { SkillVectors }, { decodeSkillVectors }] = await Promise.all([
+      import('../semantic/load.ts'),
+      import('../semantic/skill-vectors.ts'),
+      import('../semantic/feed-vectors.ts'),
+    ]);
+    const embedder = await loadEmbedder();
+    const vectors = this.#vectorsPart;
+    if (!vectors) return SkillVectors.build(embedder, this.cards);
+    const { dims, matrix } = decodeSkillVectors(await this.store.read(vectors.path, vectors.sha256), vectors.path);
+    if (dims !== embedder.dims)
+      throw new Error(`${vectors.path}: vectors of ${dims} dimensions, the model makes ${embedder.dims}`);
+    return SkillVectors.fromMatrix(embedder, this.search.ids, matrix);
   }
 }
 

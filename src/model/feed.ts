@@ -277,7 +277,9 @@ export const FeedIndex = z
     parts: z
       .record(z.string(), FeedPart)
       .describe(
-        'Every other part with its sha256, keyed by name: `cards`, `search`, `search_body`, `changes`, `schema:<Name>`. URLs relative to the feed root.',
+        'Every other part with its sha256, keyed by name: `cards`, `search`, `search_body`, `skill_vectors`, `changes`, `schema:<Name>`. URLs relative to the feed root. ' +
+          "`skill_vectors` (skill-vectors.bin, optional) holds each skill's embedding of its name and description by the static model shipped in the package, in the order of search.json's documents: " +
+          'the bytes `SPV1`, uint32 count, uint32 dims, uint32 0 (little endian), then count float32 scales, then count × dims int8 values (a value is its scale × the int8); 4 + dims bytes per skill.',
       ),
     skills: z
       .array(z.object({ id: z.string(), url: z.string(), sha256: Sha256, digest: Digest }))

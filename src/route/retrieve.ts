@@ -12,7 +12,7 @@
 // this before it answers tools/list, and the index engine (MiniSearch and all) loads with the feed.
 import { idf } from '../search/match.ts';
 import type { QueryWord, SearchHit, SkillSearch, WordMatch } from '../search/index.ts';
-import type { DescribedSkill, SkillVectors } from '../semantic/skill-vectors.ts';
+import type { MeaningIndex } from '../search/hybrid.ts';
 
 /** Fields that describe what a skill is for; `body` and `paths` only mention things. */
 const METADATA_FIELDS = new Set(['name', 'description', 'tags', 'domain']);
@@ -60,31 +60,21 @@ const INEXACT_CREDIT = 0.25;
 /** How many candidates a judge sees. */
 const CANDIDATES = 5;
 
-/**
- * How much a standard deviation of closeness in meaning counts against the word score, scaled
- * so that the best word match scores 1 (calibrated on the routing sets' dev half).
- */
-export const MEANING_WEIGHT = 0.3;
-/** Word matches ranked again with meaning: enough that a skill far down on words can rise. */
-const WORD_POOL = 50;
-/** Skills sharing no word with the request that may still be candidates by meaning alone… */
-const MEANING_POOL = 10;
-/** …when they stand this many standard deviations above the catalog's mean closeness. */
-const MEANING_ALONE = 2;
+/** How much a standard deviation of closeness in meaning counts: the shared ranking's weight (../search/hybrid.ts). */
+export { MEANING_WEIGHT } from '../search/hybrid.ts';
 
 export interface RetrieveOptions {
   /** How many candidates (default 5). */
   limit?: number;
-  /** The catalog's skill embeddings: rank by meaning as well as words. */
-  meaning?: SkillVectors;
+  /** The catalog's closeness in meaning: rank by meaning as well as words. */
+  meaning?: MeaningIndex;
   /** Overrides MEANING_WEIGHT (calibration). */
   meaningWeight?: number;
 }
 
 /**
- * The candidates for a request (best first), each with the evidence a judge needs: the word
- * score, the share of the request's words it covers, and closeness in meaning when `meaning` is
- * given. {@link ruleJudge} then picks one skill or none.
+ * The shared ranking (mode `ranked`, with meaning when given: the same order as `skills_search`
+ * and the site) narrowed to `limit` candidates, each with its evidence.
  *
  * @example
  * ```ts
@@ -99,53 +89,14 @@ export interface RetrieveOptions {
 export function retrieve(search: SkillSearch, request: string, options: RetrieveOptions = {}): Retrieval {
   const limit = options.limit ?? CANDIDATES;
   const page = search.searchPage(request, {
-    limit: options.meaning ? Math.max(limit, WORD_POOL) : limit,
+    limit,
     mode: 'ranked',
+    ...(options.meaning && { meaning: options.meaning }),
+    ...(options.meaningWeight !== undefined && { meaningWeight: options.meaningWeight }),
   });
   const n = search.size;
   const words = page.words.map((w): RequestWord => ({ ...w, weight: idf(w.documents, n) }));
-  const byWords = page.hits.map((hit) => candidate(hit, words));
-  const candidates = options.meaning
-    ? withMeaning(byWords, request, options.meaning, options.meaningWeight ?? MEANING_WEIGHT)
-    : byWords;
-  return { request, words, candidates: candidates.slice(0, limit), catalogSize: n };
-}
-
-/** The word matches and the skills closest in meaning, ranked by word score (best = 1) + weight × closeness. */
-function withMeaning(byWords: Candidate[], request: string, meaning: SkillVectors, weight: number): Candidate[] {
-  const closeness = meaning.closeness(request);
-  const best = Math.max(0, ...byWords.map((c) => c.wordScore)) || 1;
-  const pool = byWords.map((c): Candidate => {
-    // A skill the index lacks (none: both come from one catalog) would count as the catalog's mean.
-    const slot = meaning.slot(c.id);
-    const near = slot === undefined ? 0 : closeness[slot]!;
-    return { ...c, meaning: near, score: c.wordScore / best + weight * near };
-  });
-  const matched = new Set(byWords.map((c) => c.id));
-  const alone: number[] = [];
-  for (let slot = 0; slot < closeness.length; slot++) {
-    if (closeness[slot]! >= MEANING_ALONE && !matched.has(meaning.skills[slot]!.id)) alone.push(slot);
-  }
-  alone.sort((a, b) => closeness[b]! - closeness[a]!);
-  for (const slot of alone.slice(0, MEANING_POOL))
-    pool.push(meaningOnly(meaning.skills[slot]!, closeness[slot]!, weight));
-  return pool.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-}
-
-function meaningOnly(skill: DescribedSkill, closeness: number, weight: number): Candidate {
-  const { id, name, description } = skill;
-  return {
-    id,
-    name,
-    description,
-    score: weight * closeness,
-    wordScore: 0,
-    meaning: closeness,
-    words: [],
-    coverage: 0,
-    weightedCoverage: 0,
-    metadataCoverage: 0,
-  };
+  return { request, words, candidates: page.hits.map((hit) => candidate(hit, words)), catalogSize: n };
 }
 
 function candidate(hit: SearchHit, words: readonly RequestWord[]): Candidate {
@@ -163,8 +114,8 @@ function candidate(hit: SearchHit, words: readonly RequestWord[]): Candidate {
     name: hit.doc.name,
     description: hit.doc.description,
     score: hit.score,
-    wordScore: hit.score,
-    meaning: undefined,
+    wordScore: hit.wordScore,
+    meaning: hit.meaning,
     words: hit.words,
     coverage: hit.coverage,
     weightedCoverage: weighted / total,

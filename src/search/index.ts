@@ -41,6 +41,16 @@ import {
   type TermHits,
 } from './match.ts';
 import { ScorePool, type Scores } from './scores.ts';
+import {
+  fusedScore,
+  MEANING_ALONE,
+  MEANING_ALONE_MAX,
+  MEANING_WEIGHT,
+  usesMeaning,
+  WEAK_BELOW,
+  wordScoreOf,
+  type MeaningIndex,
+} from './hybrid.ts';
 import { TermIndex } from './term-index.ts';
 import {
   bodyTerms,
@@ -56,6 +66,7 @@ import {
 
 import { indexedDescription, indexedTags } from '../model/bounds.ts';
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
+export { fusedScore, MEANING_WEIGHT, strongCount, usesMeaning, WEAK_BELOW, type MeaningIndex } from './hybrid.ts';
 
 /** What the feed builder hands over for each public skill. */
 export interface SearchEntry {
@@ -110,6 +121,13 @@ export interface SearchOptions {
   mode?: SearchMode;
   /** Ignore the body index even when it is attached. */
   metadataOnly?: boolean;
+  /**
+   * The catalog's closeness in meaning (./hybrid.ts): mode `ranked` then ranks a query of three
+   * words or more by words and meaning, and lists skills close in meaning that share no word.
+   */
+  meaning?: MeaningIndex;
+  /** Overrides MEANING_WEIGHT (calibration). */
+  meaningWeight?: number;
 }
 
 /** One meaningful word of a query: stop words and filler ("please", "help me") are left out. */
@@ -138,6 +156,12 @@ export interface SearchHit {
   words: WordMatch[];
   /** Share of the query's words it matched, 0–1. */
   coverage: number;
+  /** The score by words alone (equal to `score` when meaning did not rank the query). */
+  wordScore: number;
+  /** Closeness in meaning (standard deviations above the catalog's mean), when meaning ranked the query. */
+  meaning?: number;
+  /** False for a weak match: scoring under WEAK_BELOW × the first result's (listed after the strong ones). */
+  strong: boolean;
   /** The stored card fields. */
   doc: SearchDoc;
 }
@@ -145,6 +169,8 @@ export interface SearchHit {
 export interface SearchPage {
   /** How many skills match (before `limit`). */
   total: number;
+  /** How many of them are strong matches (they come first; the rest are weaker, see WEAK_BELOW). */
+  strong: number;
   hits: SearchHit[];
   /** The words the query was searched with. */
   words: QueryWord[];
@@ -181,6 +207,11 @@ export const BODY_WEIGHT = 0.5;
 const EXACT_NAME_BONUS = 3;
 /** A query of at most this many words is a keyword query: mode `ranked` lists skills whose metadata matches all of them first. */
 const KEYWORD_QUERY_WORDS = 3;
+/**
+ * A keyword query's skills whose metadata holds every word score this many times more
+ * (calibrated on the routing sets, docs/design/search.md).
+ */
+const COMPLETE_BONUS = 1.15;
 /** Score arrays kept for reuse between searches: enough for a few-word query over both indexes. */
 const SPARE_SCORES = 16;
 
@@ -332,8 +363,8 @@ export class SkillSearch {
   private mask: Uint8Array | undefined;
   /** Scratch for matchesOf: which returned hit a document is. */
   private slots: Int32Array | undefined;
-  /** Scratch for rank in mode `ranked`: which documents matched every word. */
-  private complete: Uint8Array | undefined;
+  /** Document number ↔ slot of each meaning index searched with. */
+  private readonly meaningSlots = new WeakMap<MeaningIndex, { slotOf: Int32Array; docOf: Int32Array }>();
 
   private constructor(meta: TermIndex) {
     this.meta = {
@@ -387,6 +418,11 @@ export class SkillSearch {
     return this.meta.index.documentCount;
   }
 
+  /** The skills' ids in index order (the order of the feed's skill vectors). */
+  get ids(): readonly string[] {
+    return this.meta.index.ids;
+  }
+
   /** The stored card fields of one skill, if it is in the index. */
   doc(id: string): SearchDoc | undefined {
     const d = this.numbers.get(id);
@@ -427,7 +463,7 @@ export class SkillSearch {
           ? []
           : [{ word, meta: planToken(this.meta, q, last), body: useBody ? planToken(this.body!, q, last) : undefined }]; // undefined: punctuation only
       });
-      if (plans.length === 0) return { total: 0, hits: [], words: [] };
+      if (plans.length === 0) return { total: 0, strong: 0, hits: [], words: [] };
       // When every word must match, score the word that reads the fewest postings first, then
       // the others only on the documents it matched.
       const cost = (p: (typeof plans)[number]): number => p.meta.postings + (p.body?.postings ?? 0);
@@ -464,52 +500,95 @@ export class SkillSearch {
     this.exactNameBonus(query, words, total.values);
     const values = total.values;
     // In mode `ranked`, a score counts in proportion to how much of the query the skill covers,
-    // and for a keyword query skills whose metadata matches every word come first (complete[d] =
-    // 1). A longer request is ranked by score alone: a skill holding every word of a long request
-    // is seldom the one it asks for.
-    const keywords = mode === 'ranked' && perToken.length <= KEYWORD_QUERY_WORDS;
-    const complete = keywords ? this.markComplete(perToken, total) : undefined;
-    if (mode === 'ranked') scaleByCoverage(words, perToken, total, this.size);
+    // and for a keyword query skills whose metadata matches every word get a bonus. A longer
+    // request is ranked by score (and meaning) alone: a skill holding every word of a long
+    // request is seldom the one it asks for.
+    if (mode === 'ranked') {
+      scaleByCoverage(words, perToken, total, this.size);
+      if (perToken.length <= KEYWORD_QUERY_WORDS) this.favourComplete(perToken, total);
+    }
+    const meaning = mode === 'ranked' && usesMeaning(words.length) ? options.meaning : undefined;
+    const fused = meaning && this.fuseMeaning(query, meaning, total, options.meaningWeight ?? MEANING_WEIGHT);
     const ids = this.meta.index.ids;
     const idOrder = this.idOrder;
-    // Complete matches first (mode `ranked`), then higher score; equal scores by id.
+    // Higher score first; equal scores by id.
     const before = (a: number, b: number): boolean =>
-      complete !== undefined && complete[a] !== complete[b]
-        ? complete[a]! > complete[b]!
-        : values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!));
-    try {
-      const { best, count } = topDocuments(
-        total,
-        before,
-        options.limit ?? Infinity,
-        options.filter && ((d) => options.filter!(this.docAt(d))),
+      values[a]! > values[b]! || (values[a] === values[b] && (idOrder ? a < b : ids[a]! < ids[b]!));
+    const keep = options.filter && ((d: number) => options.filter!(this.docAt(d)));
+    const { best, count } = topDocuments(total, before, options.limit ?? Infinity, keep);
+    const strongFrom = best.length > 0 && values[best[0]!]! > 0 ? WEAK_BELOW * values[best[0]!]! : -Infinity;
+    const strong = countAtLeast(total, strongFrom, keep);
+    const matches = this.matchesOf(
+      best,
+      perToken,
+      words.map((w) => w.word),
+    );
+    const hits = best.map((d, h): SearchHit => {
+      const { words: fieldsOf, exact } = matches[h]!;
+      const matched = fieldsOf.flatMap((fields, i) =>
+        fields.length > 0 ? [{ word: words[i]!.word, fields, exact: exact[i]! }] : [],
       );
-      const matches = this.matchesOf(
-        best,
-        perToken,
-        words.map((w) => w.word),
-      );
-      const hits = best.map((d, h): SearchHit => {
-        const { words: fieldsOf, exact } = matches[h]!;
-        const matched = fieldsOf.flatMap((fields, i) =>
-          fields.length > 0 ? [{ word: words[i]!.word, fields, exact: exact[i]! }] : [],
-        );
-        return {
-          id: ids[d]!,
-          score: values[d]!,
-          terms: Object.keys(matches[h]!.terms),
-          match: matches[h]!.terms,
-          words: matched,
-          coverage: matched.length / words.length,
-          doc: this.docAt(d),
-        };
-      });
-      // In mode `all` the words were scored on the rarest word's skills only: report what matched.
-      const reported = words.map((w) => (w.documents < 0 ? { ...w, documents: count } : w));
-      return { total: count, hits, words: reported };
-    } finally {
-      if (complete) for (let i = 0; i < total.count; i++) complete[total.docs[i]!] = 0;
+      const near = fused?.closenessOf(d);
+      const hit: SearchHit = {
+        id: ids[d]!,
+        score: values[d]!,
+        terms: Object.keys(matches[h]!.terms),
+        match: matches[h]!.terms,
+        words: matched,
+        coverage: matched.length / words.length,
+        wordScore: near === undefined ? values[d]! : wordScoreOf(values[d]!, fused!.bestWordScore, near, fused!.weight),
+        strong: values[d]! >= strongFrom,
+        doc: this.docAt(d),
+      };
+      if (near !== undefined) hit.meaning = near;
+      return hit;
+    });
+    // In mode `all` the words were scored on the rarest word's skills only: report what matched.
+    const reported = words.map((w) => (w.documents < 0 ? { ...w, documents: count } : w));
+    return { total: count, strong, hits, words: reported };
+  }
+
+  /**
+   * Ranks the scored skills by words and meaning (./hybrid.ts): each score becomes the fused
+   * score, and the skills sharing no word but close enough in meaning are added.
+   */
+  private fuseMeaning(
+    query: string,
+    meaning: MeaningIndex,
+    total: Scores,
+    weight: number,
+  ): { bestWordScore: number; weight: number; closenessOf: (d: number) => number } {
+    const { slotOf, docOf } = this.slotsFor(meaning);
+    const closeness = meaning.closeness(query);
+    const near = (d: number): number => (slotOf[d]! < 0 ? 0 : closeness[slotOf[d]!]!);
+    const values = total.values;
+    let bestWordScore = 0;
+    for (let i = 0; i < total.count; i++) bestWordScore = Math.max(bestWordScore, values[total.docs[i]!]!);
+    for (let i = 0; i < total.count; i++) {
+      const d = total.docs[i]!;
+      values[d] = fusedScore(values[d]!, bestWordScore, near(d), weight);
     }
+    const alone: number[] = [];
+    for (let slot = 0; slot < closeness.length; slot++) {
+      const d = docOf[slot]!;
+      if (closeness[slot]! >= MEANING_ALONE && d >= 0 && values[d] === 0) alone.push(slot);
+    }
+    alone.sort((a, b) => closeness[b]! - closeness[a]! || a - b);
+    for (const slot of alone.slice(0, MEANING_ALONE_MAX)) total.add(docOf[slot]!, weight * closeness[slot]!);
+    return { bestWordScore, weight, closenessOf: near };
+  }
+
+  /** Document number ↔ slot of a meaning index, worked out once per index. */
+  private slotsFor(meaning: MeaningIndex): { slotOf: Int32Array; docOf: Int32Array } {
+    let known = this.meaningSlots.get(meaning);
+    if (!known) {
+      const slotOf = new Int32Array(this.size).fill(-1);
+      const docOf = Int32Array.from(meaning.slotIds, (id) => this.numbers.get(id) ?? -1);
+      docOf.forEach((d, slot) => d >= 0 && (slotOf[d] = slot));
+      known = { slotOf, docOf };
+      this.meaningSlots.set(meaning, known);
+    }
+    return known;
   }
 
   /** An exact name match wins: × 6 when the whole query is the name, × 3 when one of its words or tokens is. */
@@ -527,17 +606,16 @@ export class SkillSearch {
   }
 
   /**
-   * Marks (in a reused byte array) the scored documents whose metadata — name, description, tags,
-   * domain, headings, file paths — holds every word: what a skill says it is for, not a word its
-   * long instructions happen to mention ("create", "file").
+   * Multiplies by COMPLETE_BONUS the score of each skill whose metadata — name, description, tags,
+   * domain, headings, file paths — holds every word of a keyword query: what a skill says it is
+   * for, not a word its long instructions happen to mention ("create", "file"). A bonus, not a
+   * group of its own: a complete match far weaker than a partial one stays below it.
    */
-  private markComplete(perToken: readonly TokenScores[], total: Scores): Uint8Array {
-    const complete = (this.complete ??= new Uint8Array(this.size));
+  private favourComplete(perToken: readonly TokenScores[], total: Scores): void {
     for (let i = 0; i < total.count; i++) {
       const d = total.docs[i]!;
-      complete[d] = perToken.every((t) => t.meta.scores.values[d]! > 0) ? 1 : 0;
+      if (perToken.every((t) => t.meta.scores.values[d]! > 0)) total.values[d]! *= COMPLETE_BONUS;
     }
-    return complete;
   }
 
   /**
@@ -678,6 +756,16 @@ function compoundParts(token: string): string[] {
   if (isNoiseWord(token)) return [token];
   const parts = tokenizeText(token).filter((p) => p !== token);
   return parts.length > 1 ? parts : [token];
+}
+
+/** How many documents of `total` (passing `keep`) score at least `floor`. */
+function countAtLeast(total: Scores, floor: number, keep?: (d: number) => boolean): number {
+  let n = 0;
+  for (let i = 0; i < total.count; i++) {
+    const d = total.docs[i]!;
+    if (total.values[d]! >= floor && (!keep || keep(d))) n++;
+  }
+  return n;
 }
 
 /**

@@ -36,6 +36,7 @@ import {
   type PagePlan,
 } from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
+import { writeSiteModel } from '../semantic/site-model.ts';
 import { renderPlans, siteDataPlugin, type RenderPlan, type SiteData } from './site-data.ts';
 import { normalizeBase, siteUrls } from './urls.ts';
 
@@ -176,6 +177,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
       { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key },
     );
     cache.prune();
+    writeSiteModel(siteDir);
     await moveDir(siteDir, path.resolve(opts.outDir));
     if (opts.previousOutDir) takeFolders(plan, opts.previousOutDir, path.resolve(opts.outDir));
     return {

@@ -8,6 +8,7 @@ import type { Catalog, Skill } from '../../src/model/skill.ts';
 import { Cards, Changes, DiscoveryIndex, FeedIndex, FeedSkill, PUBLISHED_SCHEMAS } from '../../src/model/feed.ts';
 import { writeFeed, type FeedSummary } from '../../src/emit/feed/index.ts';
 import { SkillSearch } from '../../src/search/index.ts';
+import { decodeSkillVectors } from '../../src/semantic/feed-vectors.ts';
 import {
   GROUP_MARKER,
   IGNORED_MARKER,
@@ -228,7 +229,14 @@ describe('feed documents', () => {
       expect(bytes.length).toBe(part.bytes);
     }
     expect(Object.keys(index.parts).sort()).toEqual(
-      ['cards', 'changes', 'search', 'search_body', ...Object.keys(PUBLISHED_SCHEMAS).map((n) => `schema:${n}`)].sort(),
+      [
+        'cards',
+        'changes',
+        'search',
+        'search_body',
+        'skill_vectors',
+        ...Object.keys(PUBLISHED_SCHEMAS).map((n) => `schema:${n}`),
+      ].sort(),
     );
     for (const s of index.skills) {
       const bytes = readFileSync(path.join(feedDir, ...s.url.split('/').map(decodeURIComponent)));
@@ -238,6 +246,10 @@ describe('feed documents', () => {
     const cards = Cards.parse(json(path.join(feedDir, 'cards.json')));
     expect(cards.skills.map((c) => c.id)).toEqual(['kitchen-sink', 'only-skill-md']);
     Changes.parse(json(path.join(feedDir, 'changes.json')));
+    // One int8 vector per skill, in search.json's order: 16 bytes of header, then 4 + 256 bytes a skill.
+    const vectors = decodeSkillVectors(readFileSync(path.join(feedDir, 'skill-vectors.bin')));
+    expect(vectors.matrix.length).toBe(cards.skills.length * vectors.dims);
+    expect(index.parts.skill_vectors!.bytes).toBe(16 + cards.skills.length * (4 + vectors.dims));
   });
 
   it('publishes a JSON Schema for each document', () => {

@@ -1,8 +1,10 @@
 /**
- * One index and one ranking: the catalog site's search (in Chromium, with the body index loaded)
- * lists skills in the same order as the MCP server's `skills_search` for the same query —
- * keyword queries and requests in users' words — and a card says which words its skill matched
- * when `skills_search` reports it matched only some of them.
+ * One index and one ranking: the catalog site's search (in Chromium, with the body index loaded,
+ * and the catalog's meaning for a request of several words) lists skills in the same order as the
+ * MCP server's `skills_search` for the same query — keyword queries, requests in users' words,
+ * and requests that share no word with the skill they mean — and a card says which words its
+ * skill matched when `skills_search` reports it matched only some of them. Weak matches are
+ * folded on the site: the list before the fold is skills_search's strong matches.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,9 +12,10 @@ import type { Browser } from 'playwright-core';
 import { DirStore } from '../../src/feed-reader/index.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { searchSkills } from '../../src/mcp/tools/index.ts';
+import { queryWords, usesMeaning } from '../../src/search/index.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
-import { buildFixtureSite, type BuiltFixture } from './helpers/fixture.ts';
+import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
 
 const QUERIES = [
   'audit',
@@ -21,7 +24,31 @@ const QUERIES = [
   'forecast the budget for next quarter',
   'check the supplier invoices against the purchase orders please',
   'extract',
+  // Requests in other words than the skills': meaning ranks them too.
+  'projection of spending next year',
+  'reimbursement claims that violate the rules',
 ];
+
+/** A catalog of distinct purposes, and requests that share no word with the skill they mean. */
+const MEANING_SKILLS: FixtureSkill[] = [
+  ['dotnet-timezone', 'Handle time zones and daylight saving time transitions correctly in .NET applications.'],
+  ['aws-cost-optimize', 'Find ways to reduce the AWS bill: idle resources, rightsizing, reserved capacity.'],
+  ['sponsor-finder', "Find which of a project's dependencies accept sponsorship or funding, and how to give."],
+  ['pdf-forms', 'Fill in and extract the fields of PDF forms.'],
+  ['release-notes', 'Write release notes from merged pull requests.'],
+  ['sql-tuning', 'Speed up slow SQL queries with indexes and better plans.'],
+  ['slide-deck', 'Create presentation slides from an outline.'],
+  ['docker-images', 'Make container images smaller and builds faster.'],
+  ['open-source-prep', 'Prepare a private repository for open-sourcing: license, secret scan, contributing guide.'],
+].map(([name, description]) => ({
+  name: name!,
+  frontmatter: `name: ${name}\ndescription: ${JSON.stringify(description)}`,
+  body: `# ${name}\n`,
+}));
+const ONLY_MEANING = {
+  'make our internal CLI repo public next month': 'open-source-prep',
+  'the database lookups are sluggish': 'sql-tuning',
+} as const;
 
 const skip = skipWithoutChromium();
 let fixture: BuiltFixture;
@@ -50,23 +77,34 @@ interface SiteResult {
   note: string | undefined;
 }
 
-/** The site's results for a query, in order, once the body index has loaded. */
-async function siteResults(query: string): Promise<SiteResult[]> {
+/**
+ * The site's results for a query, in order, once the body index (and for a request of several
+ * words, the catalog's meaning) has loaded: those before the fold, and all of them once the fold
+ * of weaker matches is opened.
+ */
+async function siteResults(query: string, at = server): Promise<{ strong: SiteResult[]; all: SiteResult[] }> {
   const page = await browser.newPage();
-  try {
-    await page.goto(`${server.url}?q=${encodeURIComponent(query)}`);
-    // The full ranking needs the body index, which the page loads after its first search.
-    await page.waitForFunction(
-      (q) => document.querySelector('#results')?.getAttribute('data-state') === `${q}|||relevance|body`,
-      query,
-      { timeout: 15_000 },
-    );
-    return await page.$$eval('#results > li.card', (cards) =>
+  const read = (): Promise<SiteResult[]> =>
+    page.$$eval('#results > li.card', (cards) =>
       cards.map((c) => ({
         name: (c as HTMLElement).dataset.id!,
         note: c.querySelector('.card-match')?.textContent ?? undefined,
       })),
     );
+  try {
+    await page.goto(`${at.url}?q=${encodeURIComponent(query)}`);
+    // The full ranking needs the body index, which the page loads after its first search.
+    const state = `${query}|||relevance|body${usesMeaning(queryWords(query).length) ? '+meaning' : ''}`;
+    await page.waitForFunction((s) => document.querySelector('#results')?.getAttribute('data-state') === s, state, {
+      timeout: 15_000,
+    });
+    const strong = await read();
+    const fold = page.locator('[data-more][data-fold="weaker"]:visible');
+    if ((await fold.count()) > 0) {
+      await fold.click();
+      await page.waitForFunction((n) => document.querySelectorAll('#results > li.card').length > n, strong.length);
+    }
+    return { strong, all: await read() };
   } finally {
     await page.close();
   }
@@ -77,15 +115,19 @@ describe.skipIf(skip)('the site and skills_search rank alike', () => {
     const site = await siteResults(query);
     const answer = await searchSkills(catalog, query, 25);
     const partial = (r: (typeof answer.results)[number]): string | undefined =>
-      r.coverage < 1
-        ? `Matches ${r.matched.length} of ${answer.words.length} words: ${r.matched.map((m) => m.word).join(', ')}`
-        : undefined;
-    expect(site.length).toBeGreaterThan(0);
-    expect(site).toEqual(answer.results.map((r) => ({ name: r.name, note: partial(r) })));
+      r.coverage >= 1
+        ? undefined
+        : r.matched.length === 0
+          ? 'Close in meaning; no word in common'
+          : `Matches ${r.matched.length} of ${answer.words.length} words: ${r.matched.map((m) => m.word).join(', ')}`;
+    const expected = answer.results.map((r) => ({ name: r.name, note: partial(r) }));
+    expect(site.strong.length).toBeGreaterThan(0);
+    expect(site.strong).toEqual(expected.slice(0, answer.strong));
+    expect(site.all).toEqual(expected);
   });
 
   it("a request in users' words reaches skills matching part of it, and their cards say which of its words", async () => {
-    const site = await siteResults('can you pull the tables out of this PDF report for me');
+    const site = (await siteResults('can you pull the tables out of this PDF report for me')).all;
     const partial = site.filter((r) => r.note);
     expect(partial.length).toBeGreaterThan(0);
     expect(partial.length).toBeLessThan(site.length);
@@ -93,5 +135,32 @@ describe.skipIf(skip)('the site and skills_search rank alike', () => {
       const [, k, n] = /^Matches (\d+) of (\d+) words: \S/.exec(note!) ?? [];
       expect(Number(k), note).toBeLessThan(Number(n));
     }
+  });
+});
+
+describe.skipIf(skip)('requests only meaning answers', () => {
+  let meaningFixture: BuiltFixture;
+  let meaningServer: StaticServer;
+  let meaningCatalog: FeedCatalog;
+
+  beforeAll(async () => {
+    meaningFixture = await buildFixtureSite({ skills: MEANING_SKILLS });
+    meaningServer = await serveStatic({ root: meaningFixture.outDir });
+    meaningCatalog = await FeedCatalog.load(new DirStore(path.join(meaningFixture.outDir, 'feed/v1')));
+  });
+
+  afterAll(async () => {
+    await meaningServer?.close();
+    await meaningFixture?.cleanup();
+  });
+
+  it.each(Object.entries(ONLY_MEANING))('%s → %s, on the site as in skills_search', async (query, skill) => {
+    const answer = await searchSkills(meaningCatalog, query, 25);
+    const hit = answer.results.find((r) => r.name === skill);
+    expect(hit?.matched).toEqual([]);
+    expect(answer.results[0]?.name).toBe(skill);
+    const site = await siteResults(query, meaningServer);
+    expect(site.strong[0]).toEqual({ name: skill, note: 'Close in meaning; no word in common' });
+    expect(site.all.map((r) => r.name)).toEqual(answer.results.map((r) => r.name));
   });
 });

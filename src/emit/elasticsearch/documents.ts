@@ -43,6 +43,8 @@ export interface SkillDocument {
   usage_count?: number;
   success_rate?: number;
   semantic_content: string;
+  /** The skill's name and description embedded by the static model (unit length); absent when not embedded. */
+  purpose_vector?: number[];
   created_at: string;
   updated_at: string;
 }
@@ -157,10 +159,21 @@ export interface IndexOperation {
 }
 
 /** Every document of the catalog, skills sorted by id and files by path (a stable order). */
-export function* catalogOperations(skills: readonly Skill[]): Generator<IndexOperation> {
+/**
+ * `vectorOf`: each skill's purpose vector (`purpose_vector`, for kNN and the hybrid query), or
+ * undefined to leave it out — as for a skill whose text has no token (a zero vector, which
+ * cosine similarity refuses).
+ */
+export function* catalogOperations(
+  skills: readonly Skill[],
+  vectorOf?: (skill: Skill) => number[] | undefined,
+): Generator<IndexOperation> {
   const sorted = [...skills].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   for (const skill of sorted) {
-    yield { target: 'skills', id: skill.id, doc: skillDocument(skill) };
+    const doc = skillDocument(skill);
+    const vector = vectorOf?.(skill);
+    if (vector) doc.purpose_vector = vector;
+    yield { target: 'skills', id: skill.id, doc };
     const files = [...skill.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     for (const file of files)
       yield { target: 'files', id: fileDocumentId(skill.id, file.path), doc: fileDocument(skill, file) };

@@ -36,6 +36,14 @@ export {
   type IndexNames,
   type IndexDefinitions,
 } from './definitions.ts';
+export {
+  searchElasticsearch,
+  hybridQuery,
+  KNN_BOOST,
+  LEXICAL_FIELDS,
+  type HybridHit,
+  type HybridSearchOptions,
+} from './search.ts';
 export { fileDocumentId, skillDocument, fileDocument, type SkillDocument, type FileDocument } from './documents.ts';
 
 /** Ingest with a progress line on a terminal; used by `skillpress ingest` and `build`. */

@@ -31,6 +31,7 @@ import {
   type IndexDefinitions,
   type IndexNames,
 } from './definitions.ts';
+import type { Skill } from '../../model/skill.ts';
 import { catalogOperations, type IndexOperation } from './documents.ts';
 
 export interface IngestOptions {
@@ -124,7 +125,8 @@ export async function ingestCatalog(
     await assertReachable(client, conn);
     const names = indexNames(options.names);
     const definitions = options.definitions ?? (await loadIndexDefinitions(options.configDir));
-    const operations = (): Generator<IndexOperation> => catalogOperations(catalog.skills);
+    const vectorOf = await purposeVectors(definitions, log);
+    const operations = (): Generator<IndexOperation> => catalogOperations(catalog.skills, vectorOf);
     const { digest, total } = digestAndCount(operations(), definitions);
 
     const live = await liveStates(client, names, log);
@@ -197,6 +199,35 @@ export async function ingestCatalog(
   } finally {
     if (!options.client) await client.close();
   }
+}
+
+/**
+ * Each skill's purpose vector (the static model's embedding of its name and description, as in
+ * the feed's skill vectors), when the mapping has `purpose_vector`; made once per skill and kept
+ * for the digest pass and the bulk pass. An unreadable model leaves the field out, and says so.
+ */
+async function purposeVectors(
+  definitions: IndexDefinitions,
+  log: (line: string) => void,
+): Promise<((skill: Skill) => number[] | undefined) | undefined> {
+  if (definitions.skills.mappings.properties.purpose_vector?.type !== 'dense_vector') return undefined;
+  const [{ loadEmbedder }, { purposeText }] = await Promise.all([
+    import('../../semantic/load.ts'),
+    import('../../semantic/skill-vectors.ts'),
+  ]);
+  const embedder = await loadEmbedder().catch((err: Error) => {
+    log(`purpose_vector left out: the meaning model could not be read (${err.message})`);
+    return undefined;
+  });
+  if (!embedder) return undefined;
+  const made = new Map<string, number[] | undefined>();
+  return (skill) => {
+    if (!made.has(skill.id)) {
+      const v = embedder.embed(purposeText(skill));
+      made.set(skill.id, v.some((x) => x !== 0) ? Array.from(v, (x) => Math.round(x * 1e6) / 1e6) : undefined);
+    }
+    return made.get(skill.id);
+  };
 }
 
 /**

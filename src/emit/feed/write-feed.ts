@@ -27,6 +27,10 @@ import {
 import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
+import type { Embedder } from '../../semantic/embedder.ts';
+import { encodeSkillVectors, SKILL_VECTORS_FILE } from '../../semantic/feed-vectors.ts';
+import { loadEmbedder } from '../../semantic/load.ts';
+import { purposeText } from '../../semantic/skill-vectors.ts';
 import {
   BODY_INDEX_FILE,
   SEARCH_FILE,
@@ -72,6 +76,8 @@ export interface WriteFeedOptions {
   /** Folder below outDir (default `feed/v1` for published, `catalog/v1` for catalog). */
   feedPath?: string;
   onProgress?: (done: number, total: number) => void;
+  /** Told what the feed leaves out and why (the skill vectors, when the model cannot be read). */
+  onWarning?: (message: string) => void;
   /** Token counts kept between builds (default: counted afresh). */
   tokens?: TokenCounts;
   /**
@@ -227,7 +233,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   );
   const problems = [...chosen.problems, ...written.flatMap((w) => w.problems)];
   const cards = written.map((w) => w.card);
-  const { parts, changeList } = writeParts(written, ctx);
+  const { parts, changeList } = writeParts(written, ctx, await skillEmbedder(ctx));
   ctx.archives.cache?.prune();
   ctx.files?.prune();
   ctx.bodyTerms?.prune();
@@ -468,13 +474,34 @@ function keptBodyTerms(cache: FileCache | undefined): (markdown: string) => stri
     : bodyTerms;
 }
 
+/**
+ * The model that embeds each skill's purpose into the feed (`skill-vectors.bin`, read by the MCP
+ * server and the site for ranking by meaning); without it (an unreadable model) the feed has no
+ * vectors and readers embed the skills themselves or rank by words.
+ */
+async function skillEmbedder(ctx: FeedContext): Promise<Embedder | undefined> {
+  try {
+    return await loadEmbedder();
+  } catch (err) {
+    ctx.opts.onWarning?.(`skill vectors not written: ${(err as Error).message}`);
+    return undefined;
+  }
+}
+
+function skillVectorBytes(embedder: Embedder, cards: readonly Card[]): Uint8Array {
+  const matrix = new Float32Array(cards.length * embedder.dims);
+  cards.forEach((card, i) => matrix.set(embedder.embed(purposeText(card)), i * embedder.dims));
+  return encodeSkillVectors(matrix, embedder.dims);
+}
+
 /** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
 function writeParts(
   written: WrittenSkill[],
   ctx: FeedContext,
+  embedder: Embedder | undefined,
 ): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
   const parts: FeedIndex['parts'] = {};
-  const part = (key: string, rel: string, data: string): void => {
+  const part = (key: string, rel: string, data: string | Uint8Array): void => {
     const w = ctx.out.write(`${ctx.feedPath}/${rel}`, data);
     parts[key] = { url: encodePath(rel), sha256: w.sha256, bytes: w.bytes };
   };
@@ -488,6 +515,8 @@ function writeParts(
   );
   part('search', SEARCH_FILE, JSON.stringify(search));
   part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
+  // In search.json's order: readers pair the rows with its documents.
+  if (embedder) part('skill_vectors', SKILL_VECTORS_FILE, skillVectorBytes(embedder, cards));
 
   const previous = ctx.opts.previous;
   const changeList = computeChanges(cards, previous, ctx.generatedAt);

@@ -39,6 +39,7 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
           limit: z.number(),
           words: z.array(z.string()),
           total: z.number(),
+          strong: z.number().describe('Matches that are not weak (they come first)'),
           results: z.array(SearchResultOut),
         }),
       ),
@@ -46,14 +47,16 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
     },
     async (args) => {
       const c = await catalog();
-      const { total, words, results } = await searchSkills(c, args.query, args.limit);
+      const { total, strong, words, results } = await searchSkills(c, args.query, args.limit);
+      const weaker = total > strong ? ` (${total - strong} of them weaker)` : '';
       const text =
         total === 0
           ? `No skill shares a meaningful word with "${args.query}". Try other words (what the task is about, the file type, the tool), or skills_list to browse.`
-          : `${total} skill(s) match "${args.query}"; top ${results.length}:\n` + results.map(resultLine).join('\n');
+          : `${total} skill(s) match "${args.query}"${weaker}; top ${results.length}:\n` +
+            results.map(resultLine).join('\n');
       return {
         content: [{ type: 'text', text }],
-        structuredContent: { query: args.query, limit: args.limit, words, total, results },
+        structuredContent: { query: args.query, limit: args.limit, words, total, strong, results },
       };
     },
   );
@@ -64,14 +67,24 @@ function resultLine(r: SearchResult): string {
   return `- ${r.name} (score ${r.score}, matched ${Math.round(r.coverage * 100)}%: ${words}): ${r.excerpt}`;
 }
 
-/** skills_search's work, also used by the router prompt and the routing benchmark. */
+/**
+ * skills_search's work, also used by the router prompt and the routing benchmark: the shared
+ * ranking, by words and meaning (words alone while the catalog's meaning cannot be read).
+ */
 export async function searchSkills(
   c: FeedCatalog,
   q: string,
   limit: number,
-): Promise<{ total: number; words: string[]; results: SearchResult[] }> {
-  await c.loadBodyIndex();
-  const page = c.search.searchPage(q, { mode: 'ranked', limit });
+): Promise<{ total: number; strong: number; words: string[]; results: SearchResult[] }> {
+  // Keyword queries are ranked by words: they never wait for the catalog's meaning. (The search
+  // module is loaded with the feed; imported here, it would load before tools/list is answered.)
+  const { queryWords, usesMeaning } = await import('../../search/index.ts');
+  const wantsMeaning = usesMeaning(queryWords(q).length);
+  const [, meaning] = await Promise.all([
+    c.loadBodyIndex(),
+    wantsMeaning ? c.meaningIndex().catch(() => undefined) : undefined,
+  ]);
+  const page = c.search.searchPage(q, { mode: 'ranked', limit, ...(meaning && { meaning }) });
   // Near ties go to the skill used most (src/route/usage.ts); without figures the order is the score's.
   const hits = breakTiesByUse(
     page.hits,
@@ -79,7 +92,12 @@ export async function searchSkills(
     (hit) => c.card(hit.id)?.uses ?? 0,
   );
   const results = await Promise.all(hits.map((hit) => result(c, hit)));
-  return { total: page.total, words: page.words.map((w) => w.word), results: results.filter((r) => r !== undefined) };
+  return {
+    total: page.total,
+    strong: page.strong,
+    words: page.words.map((w) => w.word),
+    results: results.filter((r) => r !== undefined),
+  };
 }
 
 async function result(c: FeedCatalog, hit: SearchHit): Promise<SearchResult | undefined> {

@@ -11,11 +11,12 @@
  */
 import type { UsageFigures } from '../../model/usage.ts';
 import { usageText } from '../usage.ts';
-import { SkillSearch, type SearchDoc } from '../../search/index.ts';
+import { queryWords, SkillSearch, usesMeaning, type MeaningIndex, type SearchDoc } from '../../search/index.ts';
+import { SiteMeaning } from './meaning.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
 import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { renderCard, renderChip, renderFacetItems } from './render.ts';
-import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc } from './results.ts';
+import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc, unfolded } from './results.ts';
 import { isActive, readState, stateQuery, toggle, type CatalogState, type Sort } from './url-state.ts';
 
 /**
@@ -49,9 +50,13 @@ class Catalog {
   readonly #el: ReturnType<typeof elements>;
   readonly #urls: SiteUrls;
   readonly #feed: string;
+  readonly #model: string;
   readonly #localRegistry: string;
   #state: CatalogState = readState(location.search);
   #index: SkillSearch | undefined;
+  #meaning: SiteMeaning | undefined;
+  /** Closeness in meaning, ready for this query. */
+  #meaningFor: { q: string; index: MeaningIndex } | undefined;
   #loading: Promise<SkillSearch> | undefined;
   #bodyLoading: Promise<void> | undefined;
   /** Update times from cards.json, fetched only when someone sorts by them. */
@@ -60,6 +65,10 @@ class Catalog {
   #usage: Map<string, UsageFigures> | undefined;
   readonly #withUsage: boolean;
   #shown = PAGE_SIZE;
+  /** Whether the reader opened the fold of weaker matches. */
+  #foldOpen = false;
+  /** Results before the fold in the list on screen (all of them when nothing is folded). */
+  #beforeFold = 0;
   #active = false;
   #showAllTags = false;
   #refineTimer: ReturnType<typeof setTimeout> | undefined;
@@ -68,6 +77,7 @@ class Catalog {
     this.#el = elements(root);
     this.#urls = siteUrls(document.body.dataset.base ?? '/');
     this.#feed = root.dataset.feed!;
+    this.#model = root.dataset.model ?? '';
     this.#localRegistry = root.dataset.registry ?? '';
     this.#withUsage = root.dataset.usage !== undefined;
     this.#el.input.value = this.#state.q;
@@ -84,7 +94,11 @@ class Catalog {
   }
 
   #loadIndex(): Promise<SkillSearch> {
-    this.#loading ??= this.#fetchJson('search.json').then((json) => (this.#index = SkillSearch.load(json)));
+    this.#loading ??= this.#fetchJson('search.json').then((json) => {
+      const index = SkillSearch.load(json);
+      this.#meaning = new SiteMeaning(this.#model, this.#feed, index.ids);
+      return (this.#index = index);
+    });
     this.#loading.catch(() => {
       this.#loading = undefined;
       this.#el.count.textContent = 'Search is unavailable right now: the search index could not be loaded.';
@@ -129,7 +143,8 @@ class Catalog {
     const started = performance.now();
     const state = this.#state;
     const metadataOnly = mode === 'quick' || !index.hasBody;
-    const { docs: matched, notes } = matches(index, state.q, metadataOnly);
+    const meaning = this.#meaningFor?.q === state.q.trim() ? this.#meaningFor.index : undefined;
+    const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly, meaning);
     const docs = results(matched, state, this.#updatedAt, false, this.#usage);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
@@ -150,16 +165,20 @@ class Catalog {
       Infinity,
       (v) => v,
     );
-    this.#renderList(docs, notes);
+    const folding = state.sort === 'relevance' && state.q.trim() !== '';
+    this.#renderList(docs, notes, folding ? new Set(matched.slice(0, strong).map((d) => d.id)) : undefined);
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
-    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}`;
+    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}${meaning ? '+meaning' : ''}`;
   }
 
-  #renderList(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>): void {
+  /** `strongIds`: the strong matches, when weaker ones are folded (a query ranked by relevance). */
+  #renderList(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>, strongIds?: ReadonlySet<string>): void {
     const { list, count, empty, more, pagination, card } = this.#el;
-    const n = docs.length;
+    const n = strongIds ? unfolded(docs, strongIds, this.#foldOpen) : docs.length;
+    const weaker = docs.length - n;
+    this.#beforeFold = n;
     // A later render (the body refinement, a submit's update) must not take the focus away from
     // a result the reader moved to: it goes back to the same skill's card when it is still listed.
     const focused = list.contains(document.activeElement)
@@ -167,7 +186,7 @@ class Catalog {
       : undefined;
     list.replaceChildren(
       ...docs
-        .slice(0, this.#shown)
+        .slice(0, Math.min(n, this.#shown))
         .map((d) =>
           renderCard(
             card,
@@ -180,10 +199,14 @@ class Catalog {
         ),
     );
     if (focused) list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
-    count.textContent = resultsSummary(n, this.#state.q);
+    count.textContent = resultsSummary(n, this.#state.q, weaker);
     empty.hidden = n > 0;
-    more.hidden = n <= this.#shown;
-    more.textContent = `Show more (${n - Math.min(n, this.#shown)} left)`;
+    more.hidden = n <= this.#shown && weaker === 0;
+    more.textContent =
+      n > this.#shown
+        ? `Show more (${n - Math.min(n, this.#shown)} left)`
+        : `Show ${weaker} weaker ${weaker === 1 ? 'match' : 'matches'}`;
+    more.dataset.fold = n > this.#shown ? '' : 'weaker';
     pagination.hidden = true;
   }
 
@@ -197,7 +220,7 @@ class Catalog {
   }
 
   async #update(resetShown = true): Promise<void> {
-    if (resetShown) this.#shown = PAGE_SIZE;
+    if (resetShown) [this.#shown, this.#foldOpen] = [PAGE_SIZE, false];
     history.replaceState(null, '', stateQuery(this.#state) || location.pathname);
     this.#active = true;
     if (!this.#index) {
@@ -219,6 +242,21 @@ class Catalog {
       this.#refineTimer = setTimeout(() => this.#render('full'), REFINE_AFTER_MS);
     } else this.#render();
     if (q) this.#loadBody();
+    if (q && usesMeaning(queryWords(q).length)) this.#loadMeaning(q);
+  }
+
+  /** Ranks `q` by meaning too once the catalog's meaning and the query's token shards are here. */
+  #loadMeaning(q: string): void {
+    if (!this.#meaning || this.#meaningFor?.q === q) return;
+    this.#meaning
+      .forQuery(q)
+      .then((index) => {
+        if (this.#state.q.trim() !== q) return;
+        this.#meaningFor = { q, index };
+        this.#render();
+      })
+      // Words still rank it.
+      .catch(() => {});
   }
 
   #toggle(kind: 'tag' | 'domain', value: string): void {
@@ -250,7 +288,8 @@ class Catalog {
     });
     more.addEventListener('click', () => {
       const first = list.children.length;
-      this.#shown += PAGE_SIZE;
+      if (this.#beforeFold <= this.#shown) this.#foldOpen = true;
+      else this.#shown += PAGE_SIZE;
       this.#render();
       list.children[first]?.querySelector('a')?.focus();
     });

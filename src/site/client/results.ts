@@ -5,7 +5,7 @@
  */
 import type { UsageFigures } from '../../model/usage.ts';
 import { ratingOf, usesOf } from '../usage.ts';
-import type { SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
+import type { MeaningIndex, SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
 import type { CatalogState } from './url-state.ts';
 
 export interface FacetEntry {
@@ -19,27 +19,37 @@ export interface Matches {
   docs: SearchDoc[];
   /** By skill id, for the skills that matched only some of the query's words: what their card says (`matchNote`). */
   notes: Map<string, string>;
+  /** How many of `docs` are strong matches (they come first; the rest are folded as weaker). */
+  strong: number;
 }
 
-/** The skills the query matches, ranked as `skills_search` ranks them, and which matched only part of it. */
-export function matches(search: SkillSearch, q: string, metadataOnly: boolean): Matches {
-  if (!q.trim()) return { docs: search.all(), notes: new Map() };
-  const page = search.searchPage(q, { metadataOnly });
+/**
+ * The skills the query matches, ranked as `skills_search` ranks them (by meaning too, once the
+ * catalog's meaning is loaded and the query has several words), and which matched only part of it.
+ */
+export function matches(search: SkillSearch, q: string, metadataOnly: boolean, meaning?: MeaningIndex): Matches {
+  if (!q.trim()) {
+    const docs = search.all();
+    return { docs, notes: new Map(), strong: docs.length };
+  }
+  const page = search.searchPage(q, { metadataOnly, ...(meaning && { meaning }) });
   const notes = new Map<string, string>();
   for (const hit of page.hits) {
     const note = matchNote(hit.words, page.words.length);
     if (note) notes.set(hit.id, note);
   }
-  return { docs: page.hits.map((h) => h.doc), notes };
+  return { docs: page.hits.map((h) => h.doc), notes, strong: page.strong };
 }
 
 /**
  * `Matches 2 of 3 words: reduce, GCP` for a skill that matched only some of the query's
  * meaningful words (ranked search lists those after the skills matching all of them): a reader
- * sees why it is there. Undefined when it matched every word.
+ * sees why it is there; `Close in meaning; no word in common` for one found by meaning alone.
+ * Undefined when it matched every word.
  */
 export function matchNote(matched: readonly WordMatch[], queryWords: number): string | undefined {
   if (matched.length >= queryWords) return undefined;
+  if (matched.length === 0) return 'Close in meaning; no word in common';
   return `Matches ${matched.length} of ${queryWords} words: ${matched.map((m) => m.word).join(', ')}`;
 }
 
@@ -92,8 +102,19 @@ export function facetEntries(
 export const tagsOfDoc = (d: SearchDoc): readonly string[] => d.tags ?? [];
 export const domainOfDoc = (d: SearchDoc): readonly string[] => (d.domain ? [d.domain] : []);
 
-/** `3 skills for “pdf”`, `1 skill`. */
-export function resultsSummary(count: number, q: string): string {
+/** `3 skills for “pdf”`, `1 skill`, `12 skills for “review my terraform” and 250 weaker matches`. */
+export function resultsSummary(count: number, q: string, weaker = 0): string {
   const noun = count === 1 ? 'skill' : 'skills';
-  return q.trim() ? `${count} ${noun} for “${q.trim()}”` : `${count} ${noun}`;
+  const more = weaker > 0 ? ` and ${weaker} weaker ${weaker === 1 ? 'match' : 'matches'}` : '';
+  return q.trim() ? `${count} ${noun} for “${q.trim()}”${more}` : `${count} ${noun}`;
+}
+
+/**
+ * How many of the filtered results to show before the fold: the strong ones (at least one), or
+ * every one once the reader opened the fold.
+ */
+export function unfolded(docs: readonly SearchDoc[], strongIds: ReadonlySet<string>, open: boolean): number {
+  if (open) return docs.length;
+  const n = docs.findIndex((d) => !strongIds.has(d.id));
+  return n < 0 ? docs.length : Math.max(1, n);
 }

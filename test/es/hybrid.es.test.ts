@@ -1,0 +1,85 @@
+/**
+ * Meaning in Elasticsearch without an inference endpoint: ingest fills `purpose_vector` with the
+ * static model's embedding of each skill's name and description, and the hybrid query (BM25 +
+ * kNN, by RRF where the license offers it, else summed) finds a skill by meaning when the request
+ * shares no word with it — and still by words when it does.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@elastic/elasticsearch';
+import { ingestCatalog } from '../../src/emit/elasticsearch/index.ts';
+import { hybridQuery, searchElasticsearch } from '../../src/emit/elasticsearch/search.ts';
+import { loadCatalog } from '../../src/load/index.ts';
+import {
+  deleteIndexesWithPrefix,
+  ES_URL,
+  prefixedNames,
+  removeDirs,
+  skillMd,
+  tempDir,
+  testClient,
+  uniquePrefix,
+  writeSkill,
+} from './helpers.ts';
+
+const SKILLS: Record<string, string> = {
+  'dotnet-timezone': 'Handle time zones and daylight saving time transitions correctly in .NET applications.',
+  'aws-cost-optimize': 'Find ways to reduce the AWS bill: idle resources, rightsizing, reserved capacity.',
+  'sponsor-finder': "Find which of a project's dependencies accept sponsorship or funding, and how to give.",
+  'pdf-forms': 'Fill in and extract the fields of PDF forms.',
+  'release-notes': 'Write release notes from merged pull requests.',
+  'sql-tuning': 'Speed up slow SQL queries with indexes and better plans.',
+  'slide-deck': 'Create presentation slides from an outline.',
+  'docker-images': 'Make container images smaller and builds faster.',
+};
+
+const prefix = uniquePrefix('hybrid');
+const names = prefixedNames(prefix);
+let client: Client;
+let dir: string;
+
+beforeAll(async () => {
+  if (!ES_URL) return;
+  client = testClient();
+  dir = await tempDir('hybrid');
+  for (const [name, description] of Object.entries(SKILLS))
+    await writeSkill(dir, name, { 'SKILL.md': skillMd(name, description) });
+  await ingestCatalog(await loadCatalog(dir), { client, names });
+});
+
+afterAll(async () => {
+  if (!ES_URL) return;
+  await deleteIndexesWithPrefix(client, prefix);
+  await client.close();
+  await removeDirs(dir);
+});
+
+describe.skipIf(!ES_URL)('hybrid search in Elasticsearch, without inference', () => {
+  it('stores each skill’s purpose vector, unit length, at ingest', async () => {
+    const res = await client.get<{ purpose_vector: number[] }>({ index: names.skills, id: 'sql-tuning' });
+    const v = res._source!.purpose_vector;
+    expect(v).toHaveLength(256);
+    expect(Math.hypot(...v)).toBeCloseTo(1, 3);
+  });
+
+  it('finds by meaning a skill that shares no word with the request', async () => {
+    const lexical = await client.search({
+      index: names.skills,
+      query: hybridQuery('the database lookups are sluggish', [], 'sum').query as object,
+    });
+    expect(lexical.hits.hits.map((h) => h._id)).not.toContain('sql-tuning');
+    const { hits, method } = await searchElasticsearch('the database lookups are sluggish', { client, names });
+    expect(['rrf', 'sum']).toContain(method);
+    expect(hits[0]?.skill_id).toBe('sql-tuning');
+  });
+
+  it('still ranks by words a request that says the skill’s own words, both ways of combining', async () => {
+    for (const method of ['sum', 'rrf'] as const) {
+      const found = await searchElasticsearch('fill the fields of a PDF form', { client, names, method }).catch(
+        (err: Error) => err,
+      );
+      // RRF needs a license that offers it; the default way falls back to the sum where it does not.
+      if (found instanceof Error) expect(method).toBe('rrf');
+      else expect(found.hits[0]?.skill_id).toBe('pdf-forms');
+    }
+  });
+});
