@@ -153,6 +153,14 @@ export const AnalyticsConfig = z.object({
     ),
 });
 
+/** One server's own deadline, for either kind of server. */
+const ServerDeadline = z
+  .number()
+  .int()
+  .positive()
+  .optional()
+  .describe('Deadline for this server (`tools_check.timeout_ms` otherwise).');
+
 /** An MCP server the catalog's skills may use: a command started over stdio, or a Streamable HTTP URL. */
 export const McpServerConfig = z.union([
   z
@@ -160,23 +168,13 @@ export const McpServerConfig = z.union([
       command: z.string().min(1).describe('Program started for the check (stdio), e.g. `npx`.'),
       args: z.array(z.string()).default([]).describe('Its arguments.'),
       env: z.record(z.string(), z.string()).default({}).describe('Environment variables added to the current ones.'),
-      timeout_ms: z
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .describe('Deadline for this server (`tools_check.timeout_ms` otherwise).'),
+      timeout_ms: ServerDeadline,
     })
     .strict(),
   z
     .object({
       url: z.string().url().describe('Streamable HTTP endpoint, e.g. `https://mcp.example.org/mcp`.'),
-      timeout_ms: z
-        .number()
-        .int()
-        .positive()
-        .optional()
-        .describe('Deadline for this server (`tools_check.timeout_ms` otherwise).'),
+      timeout_ms: ServerDeadline,
     })
     .strict(),
 ]);
