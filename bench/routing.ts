@@ -344,7 +344,7 @@ async function main(): Promise<void> {
     const outcomes = await runSet(set);
     all.push(...outcomes);
     outcomeRows.push(outcomeEffect(set, outcomes, 'dev', 'test'), outcomeEffect(set, outcomes, 'all', 'all'));
-    for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split!]) {
+    for (const split of args.values.split === 'all' ? ['dev', 'test'] : [args.values.split]) {
       const [search, rule, model, candidates, keywords2, keywords3] = report(
         set,
         outcomes.filter((o) => o.request.split === split),

@@ -1,4 +1,3 @@
-/* global document, EventSource, location */
 // skillpress dev, in the page: reload after a rebuild is served; while a rebuild is not served
 // (it brought new errors), show its problems over the page; the served build's warnings show
 // folded under their count. Served by src/serve/dev-server.ts, which adds this script to every
