@@ -33,6 +33,8 @@ export default defineConfig({
       exclude: ['src/site/client/**', 'src/**/*.d.ts'],
       reporter: ['text-summary', 'json-summary', 'html'],
       reportsDirectory: 'test-results/coverage',
+      // The summary line in CI names the coverage even when a test failed.
+      reportOnFailure: true,
       // The unit layer alone measures 66.0% statements, 59.2% branches, 63.9% functions and
       // 67.5% lines (authoring, usage and tool checks are mostly tested through the CLI and
       // stdio layers, which run in child processes); the whole run covers more, so this floor
