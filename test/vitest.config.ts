@@ -35,11 +35,11 @@ export default defineConfig({
       reportsDirectory: 'test-results/coverage',
       // The summary line in CI names the coverage even when a test failed.
       reportOnFailure: true,
-      // The unit layer alone measures 66.0% statements, 59.2% branches, 63.9% functions and
-      // 67.5% lines (authoring, usage and tool checks are mostly tested through the CLI and
-      // stdio layers, which run in child processes); the whole run covers more, so this floor
-      // holds for either.
-      thresholds: { statements: 65, branches: 58, functions: 63, lines: 66 },
+      // CI's whole run (every layer, `npm test -- --coverage`) measures 76.5% statements, 67.0%
+      // branches, 76.2% functions and 77.9% lines; the floor sits a little under. The unit layer
+      // alone covers less (66% of statements: authoring, usage and tool checks are mostly tested
+      // through the CLI and the MCP server in child processes, which are not counted).
+      thresholds: { statements: 75, branches: 65, functions: 74, lines: 76 },
     },
     projects: [
       // Unit files share their worker's module graph (isolate: false): re-importing zod, the SDK
