@@ -5,7 +5,7 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { InvalidInputError } from '../lib/errors.ts';
+import { InvalidInputError, errorMessage } from '../lib/errors.ts';
 import type { Skill } from '../model/skill.ts';
 import type { BundleConfig } from '../model/config.ts';
 
@@ -72,7 +72,7 @@ export async function setSkillEnabled(configDir: string, name: string, enabled: 
   try {
     data = raw === undefined ? {} : (JSON.parse(raw) as Record<string, unknown>);
   } catch (err) {
-    throw new InvalidInputError(`${file}: not valid JSON (${(err as Error).message}); nothing was changed`);
+    throw new InvalidInputError(`${file}: not valid JSON (${errorMessage(err)}); nothing was changed`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw new InvalidInputError(`${file}: expected a JSON object; nothing was changed`);

@@ -82,14 +82,7 @@ type Manifest = z.infer<typeof Manifest>;
  * ```
  */
 export async function install(source: string, pinnedName: string, opts: InstallOptions): Promise<InstallResult> {
-  const at = pinnedName.lastIndexOf('@');
-  const name = at > 0 ? pinnedName.slice(0, at) : pinnedName;
-  const pin = at > 0 ? pinnedName.slice(at + 1) : undefined;
-  if (pin === '')
-    throw new UsageError(`${quotePath(pinnedName)}: give a version after "@" (skillpress versions lists them)`);
-  const invalid = checkName(name, undefined);
-  if (invalid.length > 0)
-    throw new UsageError(`skill name ${quotePath(name)} is not valid: ${invalid.map((p) => p.message).join('; ')}`);
+  const { name, pin } = parsePinnedName(pinnedName);
   const limits: Limits = {
     timeoutMs: opts.limits?.timeoutMs ?? 30_000,
     maxBytes: opts.limits?.maxBytes ?? 50 * 1024 * 1024,
@@ -162,6 +155,19 @@ export async function install(source: string, pinnedName: string, opts: InstallO
     ...(discarded.length > 0 ? { discarded } : {}),
     from: located.indexUrl,
   };
+}
+
+/** `name` or `name@version`, the name checked as the loader checks it. */
+function parsePinnedName(pinnedName: string): { name: string; pin: string | undefined } {
+  const at = pinnedName.lastIndexOf('@');
+  const name = at > 0 ? pinnedName.slice(0, at) : pinnedName;
+  const pin = at > 0 ? pinnedName.slice(at + 1) : undefined;
+  if (pin === '')
+    throw new UsageError(`${quotePath(pinnedName)}: give a version after "@" (skillpress versions lists them)`);
+  const invalid = checkName(name, undefined);
+  if (invalid.length > 0)
+    throw new UsageError(`skill name ${quotePath(name)} is not valid: ${invalid.map((p) => p.message).join('; ')}`);
+  return { name, pin };
 }
 
 /**

@@ -9,7 +9,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { InvalidInputError, UsageError } from './errors.ts';
+import { InvalidInputError, UsageError, errorMessage } from './errors.ts';
 import { isInsideDir } from './fs.ts';
 
 /** What a signature covers. */
@@ -147,6 +147,6 @@ function readPrivateKey(pem: string, where: string): KeyObject {
   try {
     return createPrivateKey(pem);
   } catch (err) {
-    throw new InvalidInputError(`${where}: not a PEM private key (${(err as Error).message})`, { rule: 'signing-key' });
+    throw new InvalidInputError(`${where}: not a PEM private key (${errorMessage(err)})`, { rule: 'signing-key' });
   }
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { SkillpressConfig } from '../model/config.ts';
 import type { Catalog } from '../model/skill.ts';
 import { FEED_PATH } from '../lib/layout.ts';
-import { UsageError } from '../lib/errors.ts';
+import { UsageError, errorMessage } from '../lib/errors.ts';
 import type { Embedder } from '../semantic/embedder.ts';
 import type {
   CreateSkillInput,
@@ -91,7 +91,7 @@ export class AuthoringSession implements Authoring {
       await this.reload();
       this.#log(what);
     } catch (err) {
-      throw new Error(`${what} in ${this.skills}, but the catalog could not be rebuilt: ${(err as Error).message}`, {
+      throw new Error(`${what} in ${this.skills}, but the catalog could not be rebuilt: ${errorMessage(err)}`, {
         cause: err,
       });
     }

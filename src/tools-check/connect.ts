@@ -12,6 +12,7 @@ import {
 } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '../model/config.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 /** Most bytes of one stdio line (a JSON-RPC message) read from a server. */
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
@@ -169,7 +170,7 @@ export async function listServerTools(
     const listed = await Promise.race([work, deadline, failed]);
     return { ok: true, ...listed, ms: ms() };
   } catch (err) {
-    return { ok: false, error: (err as Error).message.replace(/\s+/g, ' ').slice(0, 300), ms: ms() };
+    return { ok: false, error: errorMessage(err).replace(/\s+/g, ' ').slice(0, 300), ms: ms() };
   } finally {
     clearTimeout(timer);
     abort.abort();

@@ -7,7 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { InvalidInputError } from '../lib/errors.ts';
+import { InvalidInputError, errorMessage } from '../lib/errors.ts';
 import { MAX_NOTE, UsageEvent, USAGE_VERSION } from '../model/usage.ts';
 
 /** A line skipped, where, and why. */
@@ -127,7 +127,7 @@ export async function readEventFile(file: string, onEvent: (event: UsageEvent) =
     }
   } catch (err) {
     throw new InvalidInputError(
-      `usage source ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      `usage source ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})`,
     );
   }
   if (rest !== '') skipped.push({ source: file, line: lineNo + 1, reason: 'torn last line (no newline)' });

@@ -6,6 +6,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { UsageEvent } from '../model/usage.ts';
+import { errorMessage } from '../lib/errors.ts';
 
 export interface UsageRecorder {
   /** Where the events go, for the log (a file path or a redacted URL). */
@@ -56,7 +57,7 @@ export class FileRecorder implements UsageRecorder {
       this.#failed = false;
       return true;
     } catch (err) {
-      if (!this.#failed) this.#log(`usage: cannot append to ${this.target}: ${(err as Error).message}`);
+      if (!this.#failed) this.#log(`usage: cannot append to ${this.target}: ${errorMessage(err)}`);
       this.#failed = true;
       return false;
     }

@@ -59,6 +59,7 @@ import type { Signer } from '../../lib/signing.ts';
 import { originLabel } from '../../model/origin.ts';
 
 import { CATALOG_PATH, DISCOVERY_PATH, FEED_PATH } from '../../lib/layout.ts';
+import { errorMessage } from '../../lib/errors.ts';
 
 export interface WriteFeedOptions {
   /** Build output folder; the feed goes to `<outDir>/feed/v1` (or `feedPath`). */
@@ -483,7 +484,7 @@ async function skillEmbedder(ctx: FeedContext): Promise<Embedder | undefined> {
   try {
     return await loadEmbedder();
   } catch (err) {
-    ctx.opts.onWarning?.(`skill vectors not written: ${(err as Error).message}`);
+    ctx.opts.onWarning?.(`skill vectors not written: ${errorMessage(err)}`);
     return undefined;
   }
 }
