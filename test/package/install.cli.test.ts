@@ -8,6 +8,7 @@
  * Dependencies come from npm's cache when it has them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userNpmEnv } from '../helpers/npm-env.ts';
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -20,7 +21,7 @@ const repo = fileURLToPath(new URL('../..', import.meta.url));
 const node = path.join(repo, 'node_modules/.bin/node');
 const pkg = JSON.parse(await readFile(path.join(repo, 'package.json'), 'utf8')) as { version: string; files: string[] };
 const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build-lib.ts'];
-const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`, CI: 'true' };
+const env = userNpmEnv(node);
 const NPM_QUIET = ['--prefer-offline', '--no-audit', '--no-fund'];
 
 let work: string;

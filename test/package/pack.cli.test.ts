@@ -9,6 +9,7 @@
  * suites' CLI runs in this working tree. Dependencies come from npm's cache when it has them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { userNpmEnv } from '../helpers/npm-env.ts';
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -27,8 +28,8 @@ const BUILD_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 's
 
 let work: string;
 let project: string;
-/** PATH with this repository's Node 22 first, as `npm test` has it. */
-const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`, CI: 'true' };
+/** PATH with this repository's Node 22 first, without npm's run context (see the helper). */
+const env = userNpmEnv(node);
 
 async function run(
   cmd: string,
