@@ -12,14 +12,14 @@
  * The watcher is ready before the first build starts, so an edit saved while it runs is built
  * next. The builds' temp folder goes on `close()`, and, should the process end without it, on exit.
  */
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { build, type BuildOptions, type BuildResult } from '../build.ts';
-import { findSkillsAndConfig, resolveConfig } from '../config/load.ts';
+import { findSkillsAndConfig, resolveConfig, type FoundConfig } from '../config/load.ts';
 import type { Problem } from '../model/skill.ts';
 import { isInsideDir } from '../lib/fs.ts';
 import { serveStatic } from './static-server.ts';
@@ -172,8 +172,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   // A process that ends without close() (an uncaught error, process.exit) still leaves no builds behind.
   const removeWork = (): void => rmSync(work, { recursive: true, force: true });
   process.once('exit', removeWork);
-  const configDir = typeof options.config === 'string' ? options.config : 'config';
-  const sources = await watchSources([skillsDir, configDir], work, rebuild);
+  const sources = await watchSources([skillsDir, ...configPaths(options.config, found)], work, rebuild);
   await sources.first;
   return {
     url: server.url,
@@ -200,6 +199,14 @@ function publicStatus(status: BuildStatus | undefined) {
         failure: status.failure,
       }
     : null;
+}
+
+/** The config to watch: the file in use, or where one would be found (a new one is picked up). */
+function configPaths(given: DevServerOptions['config'], found: FoundConfig | undefined): string[] {
+  if (typeof given === 'string') return [given];
+  if (!found) return [];
+  if (found.file) return [found.file];
+  return [path.join(found.root, 'config'), path.join(found.root, 'skillpress.json')];
 }
 
 interface Sources {
@@ -233,14 +240,19 @@ async function watchSources(folders: string[], work: string, rebuild: () => Prom
   // Our own writes (the render cache, the builds) are not changes to the sources.
   const ignored = (file: string): boolean =>
     isInsideDir(file, work) || isInsideDir(file, cache) || /[/\\](\.git|node_modules)([/\\]|$)/.test(file);
+  // chokidar says ready at once when one of its paths is missing, before the others are watched
+  // (an edit saved during the first build was lost): missing paths are added once it is ready.
+  const paths = folders.map((f) => path.resolve(f));
+  const missing = paths.filter((p) => !existsSync(p));
   const watcher = watch(
-    folders.map((f) => path.resolve(f)),
+    paths.filter((p) => !missing.includes(p)),
     { ignoreInitial: true, ignored },
   ).on('all', () => {
     clearTimeout(timer);
     timer = setTimeout(run, SETTLE_MS);
   });
   await new Promise<void>((resolve) => watcher.once('ready', resolve));
+  if (missing.length > 0) watcher.add(missing);
   run();
   const first = running!;
   return {
