@@ -14,13 +14,20 @@ import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
+import { LoadMemo } from './load/load-memo.ts';
 import { invalidSkills } from './load/invalid.ts';
 import { disabledNames, markEnabled } from './enable/index.ts';
 import { checkTools, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
-import { loadPreviousFeed, writeFeed, type FeedSummary, type PreviousFeed } from './emit/feed/index.ts';
+import {
+  loadPreviousFeed,
+  takeKeptFolders,
+  writeFeed,
+  type FeedSummary,
+  type PreviousFeed,
+} from './emit/feed/index.ts';
 import { CATALOG_PATH, FEED_PATH } from './lib/layout.ts';
 import type { Catalog, Problem } from './model/skill.ts';
 import type { z } from 'zod';
@@ -100,7 +107,35 @@ export interface BuildOptions {
   indexPrefix?: string;
   /** Called with this registry's own skills once loaded (the MCP server's duplicate check keeps them). */
   onLoaded?: (local: Catalog) => void;
+  /**
+   * What a long-running process keeps between its builds (`skillpress dev`, `skillpress mcp
+   * --skills`): skill folders that did not change since the session's last build are not read
+   * again. Default: every skill is read.
+   */
+  session?: BuildSession;
 }
+
+/**
+ * Kept by a process that builds the same catalog again and again, and passed to every
+ * {@link build} as `session`: each build reads only the skill folders that changed since the last.
+ *
+ * @example
+ * ```ts
+ * import { build, BuildSession } from 'skillpress';
+ * const session = new BuildSession();
+ * await build({ skills: 'skills', out: 'dist', site: false, session });
+ * const again = await build({ skills: 'skills', out: 'dist', site: false, session }); // reads what changed
+ * console.log(again.reused.skills);
+ * ```
+ */
+export class BuildSession {
+  constructor() {
+    loadsOf.set(this, new LoadMemo());
+  }
+}
+
+/** Each session's loaded skills, by folder: kept out of the class's public surface. */
+const loadsOf = new WeakMap<BuildSession, LoadMemo>();
 
 /** Seconds each stage of a build took. */
 export interface BuildStages {
@@ -122,6 +157,10 @@ export interface BuildReuse {
   tokens: { counted: number; reused: number };
   /** Skills whose archives were made, or taken from the archive cache. */
   archives: FeedSummary['archives'];
+  /** Skills whose stored files were moved from the output being replaced (feed-only builds), not written again. */
+  fileFolders: number;
+  /** Skills taken as the session's last build loaded them (their folders unchanged): `session` only. */
+  skills: number;
 }
 
 /**
@@ -310,7 +349,12 @@ async function buildWith(
     ...(usage ? { usage } : {}),
     ...(site ? { site } : {}),
     ...(toolsCheck ? { toolsCheck } : {}),
-    reused: { tokens: { counted: tokens.counted, reused: tokens.reused }, archives: feed.archives },
+    reused: {
+      tokens: { counted: tokens.counted, reused: tokens.reused },
+      archives: feed.archives,
+      fileFolders: feed.keptFolders.length,
+      skills: (options.session && loadsOf.get(options.session)?.reused) ?? 0,
+    },
     stages,
     seconds: (Date.now() - started) / 1000,
     problems,
@@ -462,6 +506,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     registry: config.registry.name,
     sourceDateEpoch: options.sourceDateEpoch,
     tokens: ctx.tokens,
+    ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
   options.onLoaded?.(local);
   const versionFiles = await attachHistories(local.skills, skillsRoot, config.registry.name);
@@ -549,6 +594,11 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
       const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
       const cacheDir = cacheFolder(ctx.cacheDir, ['feed'], ctx.log);
       const published = await writeFeed(catalog, {
+        // Unchanged skills' file folders are moved from the output being replaced, right before
+        // the swap. Not when the site is built: its file pages are made from the new feed's files.
+        ...(options.site === false && existsSync(path.join(out, FEED_PATH, 'index.json'))
+          ? { previousOutDir: out }
+          : {}),
         log: ctx.log,
         outDir: data,
         config,
@@ -606,6 +656,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     }
     await stage(ctx.stages, 'output', async () => {
       await mkdir(site, { recursive: true });
+      takeKeptFolders(feed, out);
       await swapIn(staging, data, site, out);
     });
     return { feed, catalogView, site: siteResult };

@@ -17,6 +17,7 @@
 import './lib/node-version.ts';
 export {
   build,
+  BuildSession,
   type BuildOptions,
   type BuildResult,
   type BuildElasticsearch,
@@ -42,7 +43,7 @@ export { federate, type FederateOptions } from './federate/index.ts';
 export { findDuplicates, type Duplicate } from './duplicates/index.ts';
 
 // The feed: writing, and reading it back (a folder or a published URL).
-export { writeFeed, type WriteFeedOptions, type FeedSummary } from './emit/feed/index.ts';
+export { writeFeed, takeKeptFolders, type WriteFeedOptions, type FeedSummary } from './emit/feed/index.ts';
 export { FEED_PATH, CATALOG_PATH, DISCOVERY_PATH } from './lib/layout.ts';
 export { loadPreviousFeed, type PreviousFeed } from './emit/feed/index.ts';
 export {

@@ -89,3 +89,4 @@ export {
   SKILL_VECTORS_FILE,
   TOKEN_SHARD_ROWS,
 } from './semantic/feed-vectors.ts';
+export { LoadMemo } from './load/load-memo.ts';

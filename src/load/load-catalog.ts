@@ -19,6 +19,7 @@ import { skillDigest } from './read-file.ts';
 import type { ValidationMode } from './validate.ts';
 import { SKILL_FILE, byCodeUnit, findSkills } from './find-skills.ts';
 import { loadSkill, type LoadResult } from './load-skill.ts';
+import type { LoadMemo } from './load-memo.ts';
 
 export interface LoadOptions {
   mode?: ValidationMode;
@@ -31,6 +32,8 @@ export interface LoadOptions {
   sourceDateEpoch?: number;
   /** Token counts kept between builds (default: counted afresh). */
   tokens?: TokenCounts;
+  /** Skills loaded by earlier calls of this process, reused where their folders did not change. */
+  memo?: LoadMemo;
 }
 
 /**
@@ -81,7 +84,9 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
       message: `no SKILL.md found in ${quotePath(root)} or its sub-folders: a skill is a folder holding a SKILL.md file`,
     });
   }
-  const loaded = await pMap(found, (f) => loadSkill(f, opts), 16);
+  const memo = options.memo;
+  memo?.begin(new Set(found.map((f) => f.abs)));
+  const loaded = await pMap(found, (f) => (memo ? memo.load(f, opts, loadSkill) : loadSkill(f, opts)), 16);
   for (const result of loaded) problems.push(...result.problems);
   const skills = uniqueNames(loaded, problems);
   return { skills, problems: sortProblems(problems) };

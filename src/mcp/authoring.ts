@@ -14,6 +14,7 @@ import type { Catalog } from '../model/skill.ts';
 import { FEED_PATH } from '../lib/layout.ts';
 import { UsageError, errorMessage } from '../lib/errors.ts';
 import type { Embedder } from '../semantic/embedder.ts';
+import type { BuildSession } from '../build.ts';
 import type {
   CreateSkillInput,
   CreateSkillResult,
@@ -51,6 +52,8 @@ export class AuthoringSession implements Authoring {
   #index: Promise<DuplicateIndex> | undefined;
   #embedder: Promise<Embedder> | undefined;
   #building: Promise<unknown> = Promise.resolve();
+  /** Between builds: only the skill folders a write changed are read again. */
+  #session: BuildSession | undefined;
   /** Set by the server: loads the rebuilt feed and notifies clients. */
   reload: () => Promise<void> = async () => {};
 
@@ -106,7 +109,11 @@ export class AuthoringSession implements Authoring {
 
   async #buildNow(): Promise<void> {
     const started = performance.now();
-    const [{ build }, { ensureStateDir }] = await Promise.all([import('../build.ts'), import('../author/history.ts')]);
+    const [{ build, BuildSession }, { ensureStateDir }] = await Promise.all([
+      import('../build.ts'),
+      import('../author/history.ts'),
+    ]);
+    this.#session ??= new BuildSession();
     if (this.out.startsWith(path.join(path.dirname(this.skills), '.skillpress') + path.sep))
       await ensureStateDir(this.skills);
     const result = await build({
@@ -114,6 +121,7 @@ export class AuthoringSession implements Authoring {
       out: this.out,
       config: this.#config,
       site: false,
+      session: this.#session,
       onLoaded: (local) => {
         this.#local = local;
         this.#index = undefined;

@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { build, type BuildOptions, type BuildResult } from '../build.ts';
+import { build, BuildSession, type BuildOptions, type BuildResult } from '../build.ts';
 import { findSkillsAndConfig, resolveConfig, type FoundConfig } from '../config/load.ts';
 import type { Problem } from '../model/skill.ts';
 import { isInsideDir } from '../lib/fs.ts';
@@ -83,6 +83,8 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   let served: { dir: string; build: number; errors: Set<string>; warnings: string[] } | undefined;
   let status: BuildStatus | undefined;
   let builds = 0;
+  // Between rebuilds: only the skill folders that changed are read again.
+  const session = new BuildSession();
 
   const broadcast = (): void => {
     for (const res of clients) res.write(`data: ${JSON.stringify(publicStatus(status))}\n\n`);
@@ -102,6 +104,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
         strict: options.strict,
         cwd: options.cwd,
         out,
+        session,
       });
       const errors = errorsOf(result.problems);
       const known = served?.errors;

@@ -18,12 +18,12 @@
  * is complete (`takeFolders`).
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import module from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FileCache } from '../lib/file-cache.ts';
-import { sha256File } from '../lib/hash.ts';
+import { folderMatches, realFolder } from '../lib/folder-match.ts';
 import { resolveInside } from '../lib/fs.ts';
 import type { FeedSkill } from '../model/feed.ts';
 import type { SkillJson } from './feed-data.ts';
@@ -173,11 +173,6 @@ function placeKept(cache: FileCache, key: string, file: string): boolean {
   return cache.place(key, file) !== undefined;
 }
 
-/** `dir` when it is a folder itself (not a link to one). */
-function realFolder(dir: string): string | undefined {
-  return lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
-}
-
 /** A skill's pages as this build would place them: path in its folder → the sha256 kept for it (undefined when one is not kept). */
 function expectedPages(skill: FeedSkill, sha: string, ctx: PlanContext): Map<string, string> | undefined {
   const pages = new Map<string, string>();
@@ -197,31 +192,6 @@ function expectedPages(skill: FeedSkill, sha: string, ctx: PlanContext): Map<str
     pages.set(rel, digest);
   }
   return pages;
-}
-
-/**
- * How many files `dir` holds when they are exactly `expected` (no other file, no other folder,
- * no link, each file's sha256 as expected); undefined otherwise.
- */
-function folderMatches(dir: string, expected: Map<string, string> | undefined): number | undefined {
-  if (!expected || !realFolder(dir)) return undefined;
-  const folders = new Set(
-    [...expected.keys()].flatMap((rel) =>
-      rel
-        .split(path.sep)
-        .slice(0, -1)
-        .map((_, i, parts) => parts.slice(0, i + 1).join(path.sep)),
-    ),
-  );
-  let files = 0;
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const rel = path.relative(dir, path.join(e.parentPath, e.name));
-    if (e.isDirectory() && folders.has(rel)) continue;
-    const digest = e.isFile() ? expected.get(rel) : undefined;
-    if (digest === undefined || sha256File(path.join(dir, rel))?.sha256 !== digest) return undefined;
-    files++;
-  }
-  return files === expected.size ? files : undefined;
 }
 
 /**

@@ -6,7 +6,7 @@
  * true (scope `published`), or always (scope `catalog`: the site's view, see build.ts).
  * Output is reproducible: the same catalog and SOURCE_DATE_EPOCH give the same bytes.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Catalog, Problem, Skill } from '../../model/skill.ts';
@@ -50,6 +50,7 @@ import {
 import { computeChanges, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
+import { folderMatches, realFolder } from '../../lib/folder-match.ts';
 import { FileCache, keptText } from '../../lib/file-cache.ts';
 import { publishedBundles } from '../../enable/index.ts';
 import { SKILL_MD, fileTokens, skillJson } from './skill-json.ts';
@@ -66,6 +67,14 @@ export interface WriteFeedOptions {
   outDir: string;
   config: SkillpressConfig;
   previous?: PreviousFeed;
+  /**
+   * The output this one will replace (published scope): an unchanged skill's `files/<id>/` folder
+   * that holds exactly the files this build would write (each checked against its sha256) is not
+   * written again; it is listed in `keptFolders`, and {@link takeKeptFolders} moves it into the
+   * new feed once nothing but the swap is left. On the disks builds run on, making a folder or a
+   * file costs far more than reading one back.
+   */
+  previousOutDir?: string;
   /** Seconds since the epoch: generated_at and archive mtimes. Unset: now, archives at 0. */
   sourceDateEpoch?: number;
   /**
@@ -113,6 +122,8 @@ export interface FeedSummary {
   /** Skills whose archives were made in this build, or taken from the archive cache. */
   archives: { built: number; reused: number };
   problems: Problem[];
+  /** Skills whose `files/<id>/` folder is to be taken from `previousOutDir` ({@link takeKeptFolders}). */
+  keptFolders: string[];
 }
 
 /**
@@ -188,6 +199,10 @@ interface FeedContext {
   /** The body index's terms of each SKILL.md body, kept between builds. */
   bodyTerms: FileCache | undefined;
   opts: WriteFeedOptions;
+  /** `<previousOutDir>/<feedPath>/files`, when it is a real folder. */
+  previousFiles: string | undefined;
+  /** Skills whose file folder is taken from there. */
+  kept: string[];
 }
 
 /** One skill as written: its card, the sha256 of its JSON, its discovery entry and counts. */
@@ -264,6 +279,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
     changes: { added: count('added'), updated: count('updated'), removed: count('removed') },
     archives: { built: ctx.archives.built, reused: ctx.archives.reused },
     problems,
+    keptFolders: ctx.kept.sort(),
   };
 }
 
@@ -291,6 +307,11 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
       : undefined,
     bodyTerms: opts.cacheDir ? FileCache.open(path.join(opts.cacheDir, 'body-terms'), { log: opts.log }) : undefined,
     opts,
+    previousFiles:
+      scope === 'published' && opts.previousOutDir
+        ? realFolder(path.join(path.resolve(opts.previousOutDir), ...FEED_PATH.split('/'), 'files'))
+        : undefined,
+    kept: [],
   };
 }
 
@@ -364,6 +385,8 @@ async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill>
  * listed as not stored (never a link to nothing) with a reason that names no machine path.
  */
 function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: FeedContext): KeyedEntry[] {
+  const kept = keptFolderEntries(skill, ctx);
+  if (kept) return kept;
   const listed = new Map(json.files.map((f) => [f.path, f]));
   const entries: KeyedEntry[] = [];
   for (const f of skill.files) {
@@ -389,6 +412,50 @@ function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: 
     entry.skipped = { reason: `not published: ${reason}` };
   }
   return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * The skill's entries when the output being replaced holds its file folder exactly as this build
+ * would write it (the folder is then taken from there, not written); undefined otherwise.
+ */
+function keptFolderEntries(skill: Skill, ctx: FeedContext): KeyedEntry[] | undefined {
+  if (!ctx.previousFiles) return undefined;
+  const stored = skill.files.filter((f) => f.content !== undefined && !f.skipped);
+  // A path this build refuses is reported as it writes the folder: never taken.
+  if (stored.length === 0 || stored.some((f) => pathProblem(f.path) !== undefined)) return undefined;
+  const expected = new Map(stored.map((f) => [f.path.split('/').join(path.sep), f.sha256]));
+  if (folderMatches(path.join(ctx.previousFiles, skill.id), expected) === undefined) return undefined;
+  ctx.kept.push(skill.id);
+  const entries = stored.map((f) => {
+    const bytes = fileBytes(f);
+    ctx.out.bytes += bytes.byteLength;
+    return { path: f.path, bytes, executable: f.executable, sha256: f.sha256 };
+  });
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Move the file folders `summary.keptFolders` names from the output being replaced
+ * (`previousOutDir`) into the new feed. Run last, when nothing but the swap is left: until then
+ * the output being replaced stays whole.
+ *
+ * @example
+ * ```ts
+ * import { SkillpressConfig, loadCatalog, takeKeptFolders, writeFeed } from 'skillpress';
+ * const summary = await writeFeed(await loadCatalog('skills'), {
+ *   outDir: 'dist.next',
+ *   config: SkillpressConfig.parse({}),
+ *   previousOutDir: 'dist',
+ * });
+ * takeKeptFolders(summary, 'dist');
+ * ```
+ */
+export function takeKeptFolders(summary: FeedSummary, previousOutDir: string): void {
+  if (summary.keptFolders.length === 0) return;
+  const from = path.join(path.resolve(previousOutDir), ...FEED_PATH.split('/'), 'files');
+  const to = path.join(summary.feedDir, 'files');
+  mkdirSync(to, { recursive: true });
+  for (const id of summary.keptFolders) renameSync(path.join(from, id), path.join(to, id));
 }
 
 /**
