@@ -6,6 +6,7 @@
  *   npm run bench:routing -- <catalogs dir> --reuse         reuse the feeds built last time
  *   npm run bench:routing -- <catalogs dir> --dump f.json   also write each request's candidates
  *   npm run bench:routing -- <catalogs dir> --calibrate     refit best_skill's rule on the dev split
+ *   npm run bench:routing -- <catalogs dir> --set union --without <owner>+<repo>   the set over its other sources
  *
  * A routing set (bench/routing/<set>.json) names its catalog — public repositories, fetched and
  * extracted into `<catalogs dir>/<owner>+<repo>/` (never vendored here) — and lists realistic
@@ -23,8 +24,8 @@
  * `--calibrate` fits the rule's weights (logistic regression of "the top candidate is right" on
  * its evidence) and threshold (the most right answers with at most 5% wrong) on the dev split of
  * the sets run whose catalogs are no larger than those it was first fitted on, the threshold of
- * large catalogs on the dev split of those of 1,650 skills or more (the union), and prints them
- * for src/route/rule.ts.
+ * large catalogs on the dev split of those of 800 skills or more (the union and its cuts), and
+ * prints them for src/route/rule.ts.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,7 +61,7 @@ const WORK = path.join(ROOT, '.cache/bench-routing');
 
 const RoutingSet = z.object({
   name: z.string(),
-  /** Set by --small: the set this one is cut from (its requests, over one of its sources). */
+  /** Set by --small and --without: the set this one is cut from (its requests, over some of its sources). */
   subsetOf: z.string().optional(),
   description: z.string(),
   sources: z.array(z.string()).min(1),
@@ -106,6 +107,7 @@ const args = parseArgs({
     dump: { type: 'string' },
     calibrate: { type: 'boolean' },
     small: { type: 'boolean' },
+    without: { type: 'string', multiple: true },
   },
 });
 const catalogsDir = args.positionals[0];
@@ -331,7 +333,8 @@ async function main(): Promise<void> {
     .sort();
   const sets = files.map((f) => RoutingSet.parse(JSON.parse(readFileSync(path.join(SETS, f), 'utf8'))));
   const named = sets.filter((s) => !args.values.set || args.values.set.includes(s.name));
-  const chosen = args.values.small ? named.flatMap(smallCatalogs) : named;
+  const cut = args.values.without ? named.flatMap((set) => withoutSources(set, args.values.without!)) : named;
+  const chosen = args.values.small ? cut.flatMap(smallCatalogs) : cut;
   const searchRows: string[] = [];
   const bestRows: string[] = [];
   const candidateRows: string[] = [];
@@ -439,6 +442,16 @@ function outcomeEffect(set: RoutingSet, outcomes: Outcome[], from: 'dev' | 'all'
   const unchanged = test.filter((o) => ruleJudge(withOutcomes(o.retrieval, () => undefined)).id === o.rule).length;
   const rated = [...tally.values()].filter((t) => t.n >= SIMULATED_MIN_REPORTS).length;
   return `| ${set.name} | ${from} → ${to} | ${rated} | ${pct(without.right, test.length)} → ${pct(withRates.right, test.length)} | ${pct(without.wrong, test.length)} → ${pct(withRates.wrong, test.length)} | ${unchanged}/${test.length} |`;
+}
+
+/**
+ * --without <source>: the set over its other sources (a catalog of another size, with requests
+ * whose right skills were all in the sources left out becoming requests none fits).
+ */
+function withoutSources(set: RoutingSet, without: string[]): RoutingSet[] {
+  const sources = set.sources.filter((s) => !without.includes(s));
+  if (sources.length === set.sources.length || sources.length === 0) return [];
+  return [{ ...set, name: `${set.name}-without-${without.join('-')}`, subsetOf: set.name, sources }];
 }
 
 /** Catalogs of at most this many skills are small (--small). */

@@ -19,7 +19,8 @@
  * The more skills a catalog holds, the more often a near rival (another vendor's version, the
  * skill next door in a family) ranks first with evidence as strong as a right top's: the threshold
  * rises with the catalog's size, on a log scale, from the single catalogs the weights were fitted
- * on to the union of ten public catalogs, where its higher value was fitted.
+ * on to the catalogs of 800 skills or more that unite several public ones, where its higher value
+ * was fitted.
  */
 import type { Candidate, Retrieval } from './retrieve.ts';
 
@@ -31,12 +32,12 @@ export const RULE = {
   threshold: 0.675,
   /** …and it covers at least this share of the request. */
   minCoverage: 0.3,
-  /** The threshold at `largeCatalog` skills and beyond (fitted on the ten-catalog union's dev half). */
+  /** The threshold from `largeCatalog` skills (fitted on the dev halves of the ten-catalog union and of two cuts of it). */
   largeThreshold: 0.85,
   /** Up to this many skills the threshold is `threshold` (the largest single catalog it was fitted on has 417). */
   fittedCatalog: 420,
-  /** From this many skills it is `largeThreshold` (the ten-catalog union publishes 1,650). */
-  largeCatalog: 1650,
+  /** From this many skills it is `largeThreshold` (the union publishes 1,650 skills, its smallest cut measured 825). */
+  largeCatalog: 800,
 };
 
 /**

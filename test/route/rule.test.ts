@@ -43,12 +43,12 @@ function retrieval(catalogSize: number, candidates: Candidate[]): Retrieval {
 const CLOSE_CALL = [candidate('airflow-dags', 2.5, 0.6, 0.3, 3), candidate('airflow-migrations', 2, 0.5, 0.3, 3)];
 
 describe("the rule's threshold and the catalog's size", () => {
-  it('is the fitted threshold up to the catalogs it was fitted on, the large one from 1,650 skills, rising between', () => {
+  it('is the fitted threshold up to the catalogs it was fitted on, the large one from 800 skills, rising between', () => {
     expect(thresholdFor(7)).toBe(RULE.threshold);
     expect(thresholdFor(RULE.fittedCatalog)).toBe(RULE.threshold);
     expect(thresholdFor(RULE.largeCatalog)).toBeCloseTo(RULE.largeThreshold, 10);
     expect(thresholdFor(10_000)).toBeCloseTo(RULE.largeThreshold, 10);
-    const between = [600, 900, 1200].map((n) => thresholdFor(n));
+    const between = [500, 600, 700].map((n) => thresholdFor(n));
     expect(between[0]).toBeGreaterThan(RULE.threshold);
     expect(between[1]).toBeGreaterThan(between[0]!);
     expect(between[2]).toBeGreaterThan(between[1]!);
