@@ -6,6 +6,7 @@
  *   npm run bench:routing -- <catalogs dir> --reuse         reuse the feeds built last time
  *   npm run bench:routing -- <catalogs dir> --dump f.json   also write each request's candidates
  *   npm run bench:routing -- <catalogs dir> --calibrate     refit best_skill's rule on the dev split
+ *   npm run bench:routing -- <catalogs dir> --set union --without <owner>+<repo>   the set over its other sources
  *
  * A routing set (bench/routing/<set>.json) names its catalog — public repositories, fetched and
  * extracted into `<catalogs dir>/<owner>+<repo>/` (never vendored here) — and lists realistic
@@ -22,7 +23,9 @@
  * - latency of both tools in process (p50 / p95).
  * `--calibrate` fits the rule's weights (logistic regression of "the top candidate is right" on
  * its evidence) and threshold (the most right answers with at most 5% wrong) on the dev split of
- * every set run, and prints them for src/route/rule.ts.
+ * the sets run whose catalogs are no larger than those it was first fitted on, the threshold of
+ * large catalogs on the dev split of those of 800 skills or more (the union and its cuts), and
+ * prints them for src/route/rule.ts.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -58,7 +61,7 @@ const WORK = path.join(ROOT, '.cache/bench-routing');
 
 const RoutingSet = z.object({
   name: z.string(),
-  /** Set by --small: the set this one is cut from (its requests, over one of its sources). */
+  /** Set by --small and --without: the set this one is cut from (its requests, over some of its sources). */
   subsetOf: z.string().optional(),
   description: z.string(),
   sources: z.array(z.string()).min(1),
@@ -104,6 +107,7 @@ const args = parseArgs({
     dump: { type: 'string' },
     calibrate: { type: 'boolean' },
     small: { type: 'boolean' },
+    without: { type: 'string', multiple: true },
   },
 });
 const catalogsDir = args.positionals[0];
@@ -256,8 +260,9 @@ const pct = (n: number, of: number): string => (of ? `${n}/${of} (${Math.round((
 function judged(
   outcomes: Outcome[],
   pick: (o: Outcome, i: number) => string | undefined,
-): { right: number; noneWhenFits: number; nearestShown: number; wrong: number } {
+): { right: number; rightFits: number; noneWhenFits: number; nearestShown: number; wrong: number } {
   let right = 0;
+  let rightFits = 0;
   let noneWhenFits = 0;
   let nearestShown = 0;
   let wrong = 0;
@@ -269,14 +274,15 @@ function judged(
         ? !oneFits
         : o.request.expect.includes(chosen) ||
           o.retrieval.candidates.some((c) => c.id === chosen && o.request.expect.includes(c.name))
-    )
+    ) {
       right++;
-    else if (chosen === undefined) {
+      if (oneFits) rightFits++;
+    } else if (chosen === undefined) {
       noneWhenFits++;
       if (candidateRank(o) >= 1 && candidateRank(o) <= NEAREST_SHOWN) nearestShown++;
     } else wrong++;
   }
-  return { right, noneWhenFits, nearestShown, wrong };
+  return { right, rightFits, noneWhenFits, nearestShown, wrong };
 }
 
 /** 1-based position of the first expected skill among best_skill's candidates; 0: absent. */
@@ -290,7 +296,7 @@ function report(set: RoutingSet, outcomes: Outcome[], split: string): string[] {
   const rule = judged(outcomes, (o) => o.rule);
   const model = judged(outcomes, (o) => o.model);
   const row = (label: string, j: typeof rule) =>
-    `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${j.nearestShown}/${j.noneWhenFits} | ${pct(j.wrong, outcomes.length)} |`;
+    `| ${set.name} | ${split} | ${label} | ${pct(j.right, outcomes.length)} | ${pct(j.noneWhenFits, fitting.length)} | ${j.nearestShown}/${j.noneWhenFits} | ${pct(j.rightFits + j.nearestShown, fitting.length)} | ${pct(j.wrong, outcomes.length)} |`;
   return [
     `| ${set.name} | ${split} | ${fitting.length} + ${none} none | ${pct(fitting.filter((o) => o.searchRank === 1).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchRank >= 1 && o.searchRank <= 3).length, fitting.length)} | ${pct(fitting.filter((o) => o.searchEmpty).length, fitting.length)} | ${quantile(
       outcomes.map((o) => o.strong),
@@ -327,7 +333,8 @@ async function main(): Promise<void> {
     .sort();
   const sets = files.map((f) => RoutingSet.parse(JSON.parse(readFileSync(path.join(SETS, f), 'utf8'))));
   const named = sets.filter((s) => !args.values.set || args.values.set.includes(s.name));
-  const chosen = args.values.small ? named.flatMap(smallCatalogs) : named;
+  const cut = args.values.without ? named.flatMap((set) => withoutSources(set, args.values.without!)) : named;
+  const chosen = args.values.small ? cut.flatMap(smallCatalogs) : cut;
   const searchRows: string[] = [];
   const bestRows: string[] = [];
   const candidateRows: string[] = [];
@@ -385,9 +392,9 @@ async function main(): Promise<void> {
   console.log(candidateRows.join('\n'));
   console.log('\nbest_skill (all requests; right = the skill, or none when none fits):\n');
   console.log(
-    `| set | split | judge | right | none when one fits | …listed among the ${NEAREST_SHOWN} nearest | wrong skill |`,
+    `| set | split | judge | right | none when one fits | …listed among the ${NEAREST_SHOWN} nearest | right or listed (requests one fits) | wrong skill |`,
   );
-  console.log('|---|---|---|---:|---:|---:|---:|');
+  console.log('|---|---|---|---:|---:|---:|---:|---:|');
   console.log(bestRows.join('\n'));
   console.log(
     "\nbest_skill's rule with usage figures (src/route/usage.ts): outcomes simulated from the sets' labels (the rule's pick reported a success when right, a failure when wrong), the success rates applied to the held-out split (dev → test) and to the same requests asked again (all → all):\n",
@@ -437,6 +444,16 @@ function outcomeEffect(set: RoutingSet, outcomes: Outcome[], from: 'dev' | 'all'
   return `| ${set.name} | ${from} → ${to} | ${rated} | ${pct(without.right, test.length)} → ${pct(withRates.right, test.length)} | ${pct(without.wrong, test.length)} → ${pct(withRates.wrong, test.length)} | ${unchanged}/${test.length} |`;
 }
 
+/**
+ * --without <source>: the set over its other sources (a catalog of another size, with requests
+ * whose right skills were all in the sources left out becoming requests none fits).
+ */
+function withoutSources(set: RoutingSet, without: string[]): RoutingSet[] {
+  const sources = set.sources.filter((s) => !without.includes(s));
+  if (sources.length === set.sources.length || sources.length === 0) return [];
+  return [{ ...set, name: `${set.name}-without-${without.join('-')}`, subsetOf: set.name, sources }];
+}
+
 /** Catalogs of at most this many skills are small (--small). */
 const SMALL_CATALOG = 20;
 
@@ -473,39 +490,63 @@ function calibrate(outcomes: Outcome[]): void {
   console.log(`in use: meaning weight ${MEANING_WEIGHT}, ${JSON.stringify(RULE)}`);
 }
 
+/**
+ * The weights and `threshold` are fitted on catalogs no larger than those they were first fitted
+ * on (`RULE.fittedCatalog`); `largeThreshold`, with those weights, on catalogs of
+ * `RULE.largeCatalog` skills or more (each threshold: the most right answers with at most 5% wrong).
+ */
 function fitRule(outcomes: Outcome[], retrievals: Retrieval[]): { rule: typeof RULE; right: number } {
+  const single = retrievals.flatMap((r, i) => (r.catalogSize <= RULE.fittedCatalog ? [i] : []));
+  const large = retrievals.flatMap((r, i) => (r.catalogSize >= RULE.largeCatalog ? [i] : []));
   const rows: number[][] = [];
   const labels: number[] = [];
-  retrievals.forEach((r, i) => {
-    const [top, second] = r.candidates;
-    if (!top) return;
+  for (const i of single) {
+    const [top, second] = retrievals[i]!.candidates;
+    if (!top) continue;
     const e = evidenceOf(top, second);
     rows.push([e.coverage, e.metadataCoverage, e.lead, e.meaning]);
     labels.push(outcomes[i]!.request.expect.includes(top.name) ? 1 : 0);
-  });
-  const fit = fitLogistic(rows, labels);
+  }
+  // Run on the union alone, the weights stay those in use.
+  const fit = rows.length ? fitLogistic(rows, labels) : { weights: Object.values(RULE.weights), bias: RULE.bias };
   const round = (x: number): number => Math.round(x * 100) / 100;
   const [coverage, metadataCoverage, lead, meaning] = fit.weights.map(round) as [number, number, number, number];
-  const rule = {
-    weights: { coverage, metadataCoverage, lead, meaning },
-    bias: round(fit.bias),
-    threshold: 1,
-    minCoverage: RULE.minCoverage,
+  const rule = { ...RULE, weights: { coverage, metadataCoverage, lead, meaning }, bias: round(fit.bias) };
+  const small = bestThreshold(single, outcomes, retrievals, (t) => ({ ...rule, threshold: t }));
+  const big = bestThreshold(large, outcomes, retrievals, (t) => ({ ...rule, largeThreshold: t }));
+  return {
+    rule: {
+      ...rule,
+      threshold: small?.threshold ?? RULE.threshold,
+      largeThreshold: big?.threshold ?? RULE.largeThreshold,
+    },
+    right: (small?.right ?? 0) + (big?.right ?? 0),
   };
-  let right = -1;
+}
+
+/** The threshold with the most right answers and at most 5% wrong skills on the outcomes at `indexes` (undefined: none). */
+function bestThreshold(
+  indexes: number[],
+  outcomes: Outcome[],
+  retrievals: Retrieval[],
+  ruleAt: (threshold: number) => typeof RULE,
+): { threshold: number; right: number } | undefined {
+  if (indexes.length === 0) return undefined;
+  const subset = indexes.map((i) => outcomes[i]!);
+  let best = { threshold: 1, right: -1 };
   for (let t = 0.3; t <= 0.95; t += 0.025) {
-    const j = judged(outcomes, (_, i) => pickWith(retrievals[i]!, { ...rule, threshold: t }));
-    if (j.wrong <= 0.05 * outcomes.length && j.right > right)
-      [rule.threshold, right] = [Math.round(t * 1000) / 1000, j.right];
+    const j = judged(subset, (_, k) => pickWith(retrievals[indexes[k]!]!, ruleAt(t)));
+    if (j.wrong <= 0.05 * subset.length && j.right > best.right)
+      best = { threshold: Math.round(t * 1000) / 1000, right: j.right };
   }
-  return { rule, right };
+  return best;
 }
 
 function pickWith(retrieval: Retrieval, rule: typeof RULE): string | undefined {
   const [top, second] = retrieval.candidates;
   if (!top) return undefined;
   const e = evidenceOf(top, second);
-  return accepts(e, strength(e, rule), rule) ? top.name : undefined;
+  return accepts(e, strength(e, rule), rule, retrieval.catalogSize) ? top.name : undefined;
 }
 
 await main();

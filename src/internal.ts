@@ -22,7 +22,7 @@ export { FeedReader, DirStore, defaultCacheRoot, type DirStoreOptions } from './
 
 // Search and routing: the index builder `writeFeed` runs, the rule's fitted parameters, the model's class.
 export { buildSearchIndexes } from './search/index.ts';
-export { RULE, MEANING_WEIGHT } from './route/index.ts';
+export { RULE, MEANING_WEIGHT, thresholdFor } from './route/index.ts';
 export { Embedder, type StaticVectors } from './semantic/embedder.ts';
 
 // The command line's reading of the environment.

@@ -11,7 +11,17 @@ export {
   type RetrieveOptions,
   type Retrieval,
 } from './retrieve.ts';
-export { accepts, evidenceOf, RULE, RULE_TEXT, ruleJudge, strength, type Evidence, type Judgement } from './rule.ts';
+export {
+  accepts,
+  evidenceOf,
+  RULE,
+  RULE_TEXT,
+  ruleJudge,
+  strength,
+  thresholdFor,
+  type Evidence,
+  type Judgement,
+} from './rule.ts';
 export {
   breakTiesByUse,
   combinedConfidence,

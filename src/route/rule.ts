@@ -15,6 +15,12 @@
  * the development half of the routing sets in bench/routing/ (`npm run bench:routing --
  * <catalogs> --calibrate` refits them); the held-out half measures them. The evidence is the
  * answer's confidence: on those sets, the estimated chance that the top skill is the right one.
+ *
+ * The more skills a catalog holds, the more often a near rival (another vendor's version, the
+ * skill next door in a family) ranks first with evidence as strong as a right top's: the threshold
+ * rises with the catalog's size, on a log scale, from the single catalogs the weights were fitted
+ * on to the catalogs of 800 skills or more that unite several public ones, where its higher value
+ * was fitted.
  */
 import type { Candidate, Retrieval } from './retrieve.ts';
 
@@ -26,7 +32,32 @@ export const RULE = {
   threshold: 0.675,
   /** …and it covers at least this share of the request. */
   minCoverage: 0.3,
+  /** The threshold from `largeCatalog` skills (fitted on the dev halves of the ten-catalog union and of two cuts of it). */
+  largeThreshold: 0.85,
+  /** Up to this many skills the threshold is `threshold` (the largest single catalog it was fitted on has 417). */
+  fittedCatalog: 420,
+  /** From this many skills it is `largeThreshold` (the union publishes 1,650 skills, its smallest cut measured 825). */
+  largeCatalog: 800,
 };
+
+/**
+ * The threshold for a catalog of `catalogSize` skills: `threshold` up to `fittedCatalog`,
+ * `largeThreshold` from `largeCatalog`, and in between proportional to the log of the size.
+ *
+ * @example
+ * ```ts
+ * import { thresholdFor } from 'skillpress/internal';
+ * console.log(thresholdFor(300), thresholdFor(1650)); // 0.675 0.85
+ * ```
+ */
+export function thresholdFor(catalogSize: number, rule = RULE): number {
+  if (catalogSize <= rule.fittedCatalog) return rule.threshold;
+  const share = Math.min(
+    1,
+    Math.log(catalogSize / rule.fittedCatalog) / Math.log(rule.largeCatalog / rule.fittedCatalog),
+  );
+  return rule.threshold + share * (rule.largeThreshold - rule.threshold);
+}
 
 /** What the rule reads of the top candidate. */
 export interface Evidence {
@@ -51,6 +82,7 @@ export const RULE_TEXT =
   `Rule: evidence = σ(${RULE.weights.coverage}·coverage + ${RULE.weights.metadataCoverage}·coverage in name, description or tags + ` +
   `${RULE.weights.lead}·lead over the runner-up + ${RULE.weights.meaning}·closeness in meaning ${RULE.bias < 0 ? '−' : '+'} ${Math.abs(RULE.bias)}) for the top-ranked skill (coverage: ` +
   `share of the request's words it matches, each weighted by its rarity in the catalog; closeness: standard deviations above the catalog's mean); answer with it when evidence ≥ ${RULE.threshold} ` +
+  `(rising with the log of the catalog's size from ${RULE.fittedCatalog} skills to ${RULE.largeThreshold} at ${RULE.largeCatalog} and beyond) ` +
   `and coverage ≥ ${RULE.minCoverage}, else none.`;
 
 export function evidenceOf(top: Candidate, second: Candidate | undefined): Evidence {
@@ -71,9 +103,9 @@ export function strength(e: Evidence, rule = RULE): number {
   return 1 / (1 + Math.exp(-z));
 }
 
-/** Whether evidence `e` of strength `p` makes the top candidate the answer. */
-export function accepts(e: Evidence, p: number, rule = RULE): boolean {
-  return p >= rule.threshold && e.coverage >= rule.minCoverage;
+/** Whether evidence `e` of strength `p` makes the top candidate the answer, in a catalog of `catalogSize` skills. */
+export function accepts(e: Evidence, p: number, rule = RULE, catalogSize = 0): boolean {
+  return p >= thresholdFor(catalogSize, rule) && e.coverage >= rule.minCoverage;
 }
 
 /**
@@ -96,11 +128,11 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
   const e = evidenceOf(top, second);
   const p = strength(e);
   const matched = `${pct(e.coverage)} of the request (${top.words.map((w) => w.word).join(', ') || 'no word'})`;
-  if (!accepts(e, p))
+  if (!accepts(e, p, RULE, retrieval.catalogSize))
     return {
       id: undefined,
       confidence: round(1 - p),
-      reason: `The closest skill, "${top.id}", matches ${matched}${runnerUp(second, e.lead)}, not enough to say it is the one asked for.`,
+      reason: `The closest skill, "${top.id}", matches ${matched}${runnerUp(second, e.lead)}, ${notEnough(e, p, retrieval.catalogSize)}.`,
     };
   const metadata = e.metadataCoverage > 0 ? `, ${pct(e.metadataCoverage)} in its name, description or tags` : '';
   return {
@@ -108,6 +140,12 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
     confidence: round(p),
     reason: `"${top.id}" matches ${matched}${metadata}${runnerUp(second, e.lead)}.`,
   };
+}
+
+/** Why a top candidate is not the answer: too little evidence anywhere, or too little to stand out in a large catalog. */
+function notEnough(e: Evidence, p: number, catalogSize: number): string {
+  if (accepts(e, p)) return `not enough to single it out among ${catalogSize.toLocaleString('en-US')} skills`;
+  return 'not enough to say it is the one asked for';
 }
 
 /** How the top candidate stands against the runner-up. */

@@ -1,0 +1,87 @@
+/**
+ * best_skill's rule on hand-made retrievals: the threshold rises with the catalog's size, so the
+ * same evidence that names a skill in a catalog of a few hundred is a none among the 1,650 skills
+ * of ten public catalogs together, where a near rival ranks first as often as the right skill
+ * (bench/README.md, the union set).
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  evidenceOf,
+  RULE,
+  ruleJudge,
+  strength,
+  thresholdFor,
+  type Candidate,
+  type Retrieval,
+} from '../../src/route/index.ts';
+
+function candidate(id: string, score: number, coverage: number, metadataCoverage: number, meaning: number): Candidate {
+  return {
+    id,
+    name: id,
+    description: `What ${id} is for.`,
+    score,
+    wordScore: score * 10,
+    meaning,
+    words: [{ word: 'airflow', fields: ['name', 'description'], exact: true }],
+    coverage,
+    weightedCoverage: coverage,
+    metadataCoverage,
+  };
+}
+
+function retrieval(catalogSize: number, candidates: Candidate[]): Retrieval {
+  return {
+    request: 'write an airflow DAG that loads files to the warehouse nightly',
+    words: [{ word: 'airflow', documents: 3, weight: 5 }],
+    candidates,
+    catalogSize,
+  };
+}
+
+/** A top whose evidence (about 0.71) passes the rule in a catalog of hundreds, not in one of 1,650. */
+const CLOSE_CALL = [candidate('airflow-dags', 2.5, 0.6, 0.3, 3), candidate('airflow-migrations', 2, 0.5, 0.3, 3)];
+
+describe("the rule's threshold and the catalog's size", () => {
+  it('is the fitted threshold up to the catalogs it was fitted on, the large one from 800 skills, rising between', () => {
+    expect(thresholdFor(7)).toBe(RULE.threshold);
+    expect(thresholdFor(RULE.fittedCatalog)).toBe(RULE.threshold);
+    expect(thresholdFor(RULE.largeCatalog)).toBeCloseTo(RULE.largeThreshold, 10);
+    expect(thresholdFor(10_000)).toBeCloseTo(RULE.largeThreshold, 10);
+    const between = [500, 600, 700].map((n) => thresholdFor(n));
+    expect(between[0]).toBeGreaterThan(RULE.threshold);
+    expect(between[1]).toBeGreaterThan(between[0]!);
+    expect(between[2]).toBeGreaterThan(between[1]!);
+    expect(between[2]).toBeLessThan(RULE.largeThreshold);
+  });
+
+  it('names the top skill of a close call in a catalog of hundreds, and says none among 1,650 skills', () => {
+    const [top, second] = CLOSE_CALL;
+    const p = strength(evidenceOf(top!, second));
+    expect(p).toBeGreaterThan(RULE.threshold);
+    expect(p).toBeLessThan(RULE.largeThreshold);
+
+    expect(ruleJudge(retrieval(300, CLOSE_CALL))).toMatchObject({ id: 'airflow-dags', confidence: round(p) });
+    const large = ruleJudge(retrieval(1650, CLOSE_CALL));
+    expect(large.id).toBeUndefined();
+    expect(large.confidence).toBe(round(1 - p));
+    // Still one plain sentence, saying why: the evidence does not single the skill out among that many.
+    expect(large.reason).toMatch(
+      /^The closest skill, "airflow-dags", .*not enough to single it out among 1,650 skills\.$/,
+    );
+    expect(large.reason.match(/\. [A-Z]/g)).toBeNull();
+  });
+
+  it('still answers a clear winner in a large catalog, and turns down weak evidence at any size', () => {
+    const clear = [candidate('airflow-dags', 3, 0.9, 0.8, 5), candidate('cron-jobs', 1, 0.3, 0.1, 2)];
+    expect(ruleJudge(retrieval(1650, clear)).id).toBe('airflow-dags');
+    const weak = [candidate('airflow-dags', 1.2, 0.35, 0.1, 1), candidate('cron-jobs', 1.1, 0.3, 0.1, 1)];
+    for (const size of [50, 1650]) {
+      const verdict = ruleJudge(retrieval(size, weak));
+      expect(verdict.id).toBeUndefined();
+      expect(verdict.reason).toMatch(/not enough to say it is the one asked for\.$/);
+    }
+  });
+});
+
+const round = (n: number): number => Math.round(n * 100) / 100;
