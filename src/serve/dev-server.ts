@@ -80,7 +80,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   const outs = [path.join(work, 'a'), path.join(work, 'b')];
   const clients = new Set<ServerResponse>();
   const client = await readFile(CLIENT, 'utf8');
-  let served: { dir: string; build: number; errors: Set<string>; warnings: string[] } | undefined;
+  let served: Served | undefined;
   let status: BuildStatus | undefined;
   let builds = 0;
   // Between rebuilds: only the skill folders that changed are read again.
@@ -97,68 +97,19 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
     // Never into the folder being served: a build that is not served must not replace it.
     const out = served?.dir === outs[0] ? outs[1]! : outs[0]!;
     try {
-      const result = await build({
-        skills: skillsDir,
-        config: options.config,
-        base: options.base,
-        strict: options.strict,
-        cwd: options.cwd,
-        out,
-        session,
-      });
-      const errors = errorsOf(result.problems);
-      const known = served?.errors;
-      const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
-      const before = new Set(served?.warnings);
-      if (newErrors.length === 0) {
-        const warnings = result.problems
-          .filter((p) => p.severity === 'warning')
-          .map((p) => options.describeProblem(p, skillsDir));
-        served = { dir: out, build: n, errors: new Set(errors.map(errorKey)), warnings };
-      }
-      status = {
-        build: n,
-        served: served!.build,
-        ok: newErrors.length === 0,
-        newErrors: newErrors.map((p) => options.describeProblem(p, skillsDir)),
-        warnings: served!.warnings,
-        newWarnings: served!.build === n ? served!.warnings.filter((w) => !before.has(w)) : [],
-        result,
-        seconds: (Date.now() - started) / 1000,
-      };
+      const { cwd, base, strict } = options;
+      const result = await build({ skills: skillsDir, config: options.config, base, strict, cwd, out, session });
+      const judged = judgeBuild(result, { n, out, served, describe: (p) => options.describeProblem(p, skillsDir) });
+      served = judged.served;
+      status = { ...judged.status, seconds: (Date.now() - started) / 1000 };
     } catch (err) {
-      status = {
-        build: n,
-        served: served?.build ?? 0,
-        ok: false,
-        newErrors: [],
-        warnings: served?.warnings ?? [],
-        newWarnings: [],
-        failure: errorMessage(err),
-        seconds: (Date.now() - started) / 1000,
-      };
+      status = failedBuild(n, served, errorMessage(err), (Date.now() - started) / 1000);
     }
     options.onBuild?.(status);
     broadcast();
   };
 
-  const intercept = (req: IncomingMessage, res: ServerResponse): boolean => {
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (!pathname.startsWith(ROUTES)) return false;
-    if (pathname === `${ROUTES}client.js`)
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(client);
-    else if (pathname === `${ROUTES}events`) {
-      res.writeHead(200, {
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-      });
-      res.write(`data: ${JSON.stringify(publicStatus(status))}\n\n`);
-      clients.add(res);
-      req.on('close', () => clients.delete(res));
-    } else res.writeHead(404).end();
-    return true;
-  };
+  const intercept = devRoutes(client, clients, () => status);
 
   const server = await serveStatic({
     // Before any build is good there is nothing to serve: every page is the not-found one.
@@ -187,6 +138,83 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       await rm(work, { recursive: true, force: true });
       process.off('exit', removeWork);
     },
+  };
+}
+
+/** The build being served: where, which, and its errors and warnings. */
+interface Served {
+  dir: string;
+  build: number;
+  errors: Set<string>;
+  warnings: string[];
+}
+
+/** Whether build `n` (into `out`) is served (it brings no error the served one lacks), and its status. */
+function judgeBuild(
+  result: BuildResult,
+  at: { n: number; out: string; served: Served | undefined; describe: (p: Problem) => string },
+): { served: Served; status: Omit<BuildStatus, 'seconds'> } {
+  const errors = errorsOf(result.problems);
+  const known = at.served?.errors;
+  const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
+  const before = new Set(at.served?.warnings);
+  const served: Served =
+    newErrors.length === 0 || !at.served
+      ? {
+          dir: at.out,
+          build: at.n,
+          errors: new Set(errors.map(errorKey)),
+          warnings: result.problems.filter((p) => p.severity === 'warning').map(at.describe),
+        }
+      : at.served;
+  const status = {
+    build: at.n,
+    served: served.build,
+    ok: newErrors.length === 0,
+    newErrors: newErrors.map(at.describe),
+    warnings: served.warnings,
+    newWarnings: served.build === at.n ? served.warnings.filter((w) => !before.has(w)) : [],
+    result,
+  };
+  return { served, status };
+}
+
+/** The status of a build that failed as a whole (an invalid config, an unreadable folder). */
+function failedBuild(n: number, served: Served | undefined, failure: string, seconds: number): BuildStatus {
+  return {
+    build: n,
+    served: served?.build ?? 0,
+    ok: false,
+    newErrors: [],
+    warnings: served?.warnings ?? [],
+    newWarnings: [],
+    failure,
+    seconds,
+  };
+}
+
+/** The dev server's own routes: the pages' script, and the stream of build statuses it listens to. */
+function devRoutes(
+  client: string,
+  clients: Set<ServerResponse>,
+  status: () => BuildStatus | undefined,
+): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (!pathname.startsWith(ROUTES)) return false;
+    if (pathname === `${ROUTES}client.js`)
+      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }).end(client);
+    else if (pathname === `${ROUTES}events`) {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
+      res.write(`data: ${JSON.stringify(publicStatus(status()))}\n\n`);
+      clients.add(res);
+      req.on('close', () => clients.delete(res));
+    } else res.writeHead(404).end();
+    return true;
   };
 }
 
