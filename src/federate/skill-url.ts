@@ -61,6 +61,43 @@ export interface UrlImport {
   problems: Problem[];
 }
 
+/** SKILL.md's bytes (or, when the host does not answer, the last copy fetched, marked unhealthy); undefined when there is none. */
+async function fetchSkillMd(
+  rawUrl: string,
+  ctx: UrlContext,
+  report: (rule: string, message: string) => void,
+): Promise<{ body: Buffer; lastModified?: string; health: Skill['health']; checkedAt: string } | undefined> {
+  const http = {
+    timeoutMs: ctx.timeoutMs,
+    maxBytes: ctx.maxBytes,
+    limitName: 'federation.max_bytes',
+    allowRedirect: (to: URL) =>
+      isTrusted(to.href, ctx.trustedDomains) && (to.protocol === 'https:' || to.protocol === 'http:'),
+  };
+  const checkedAt = ctx.now.toISOString();
+  try {
+    const res = await conditionalGet(ctx.cache, rawUrl, http, ctx.now);
+    const detail = res.notModified ? 'not modified since the last check' : undefined;
+    return {
+      body: res.body,
+      lastModified: res.entry.last_modified,
+      health: { status: 'healthy', checked_at: checkedAt, detail },
+      checkedAt,
+    };
+  } catch (err) {
+    // Unreachable: serve the last good copy, marked unhealthy, if there is one.
+    const previous = await ctx.cache.lastAnswer(rawUrl);
+    const detail = errorMessage(err);
+    if (!previous) {
+      report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
+      return undefined;
+    }
+    report('url-unhealthy', `${detail}; using the copy fetched at ${previous.entry.fetched_at}`);
+    const health: Skill['health'] = { status: 'unhealthy', checked_at: checkedAt, detail };
+    return { body: previous.body, lastModified: previous.entry.last_modified, health, checkedAt };
+  }
+}
+
 export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promise<UrlImport> {
   const problems: Problem[] = [];
   const report = (rule: string, message: string): void => {
@@ -87,39 +124,9 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
     return { problems };
   }
 
-  const http = {
-    timeoutMs: ctx.timeoutMs,
-    maxBytes: ctx.maxBytes,
-    limitName: 'federation.max_bytes',
-    allowRedirect: (to: URL) =>
-      isTrusted(to.href, ctx.trustedDomains) && (to.protocol === 'https:' || to.protocol === 'http:'),
-  };
-  const checkedAt = ctx.now.toISOString();
-  let body: Buffer;
-  let lastModified: string | undefined;
-  let health: Skill['health'];
-  try {
-    const res = await conditionalGet(ctx.cache, rawUrl, http, ctx.now);
-    body = res.body;
-    lastModified = res.entry.last_modified;
-    health = {
-      status: 'healthy',
-      checked_at: checkedAt,
-      detail: res.notModified ? 'not modified since the last check' : undefined,
-    };
-  } catch (err) {
-    // Unreachable: serve the last good copy, marked unhealthy, if there is one.
-    const previous = await ctx.cache.lastAnswer(rawUrl);
-    const detail = errorMessage(err);
-    if (!previous) {
-      report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
-      return { problems };
-    }
-    report('url-unhealthy', `${detail}; using the copy fetched at ${previous.entry.fetched_at}`);
-    body = previous.body;
-    lastModified = previous.entry.last_modified;
-    health = { status: 'unhealthy', checked_at: checkedAt, detail };
-  }
+  const fetched = await fetchSkillMd(rawUrl, ctx, report);
+  if (!fetched) return { problems };
+  const { body, lastModified, health, checkedAt } = fetched;
 
   const file = storedFile('SKILL.md', body);
   if (file.encoding !== 'utf-8' || file.content === undefined) {

@@ -99,6 +99,59 @@ interface LiveState {
   drift?: string;
 }
 
+/** Both aliases point to one index each, made from a catalog with this digest. */
+function holdsDigest(live: Awaited<ReturnType<typeof liveStates>>, digest: string): boolean {
+  return (
+    live.skills.digest === digest &&
+    live.files.digest === digest &&
+    live.skills.indexes.length === 1 &&
+    live.files.indexes.length === 1
+  );
+}
+
+/**
+ * New indexes (named by a fresh version suffix) filled with the catalog's operations and checked;
+ * deleted again when anything fails, so the aliases keep serving the previous catalog.
+ */
+async function writeNewIndexes(
+  client: Client,
+  job: {
+    names: IndexNames;
+    definitions: IndexDefinitions;
+    digest: string;
+    total: { skills: number; files: number };
+    operations: () => Generator<IndexOperation>;
+    options: IngestOptions;
+    log: (line: string) => void;
+  },
+): Promise<IndexNames & { semanticContentType: Awaited<ReturnType<typeof createIndex>> }> {
+  const { names, definitions, digest, total, options } = job;
+  const version = versionSuffix();
+  const target: IndexNames = { skills: `${names.skills}-${version}`, files: `${names.files}-${version}` };
+  const meta = { created_by: CREATED_BY, catalog_digest: digest, skills: total.skills, files: total.files };
+  const [semanticContentType] = await Promise.all([
+    createIndex(client, target.skills, definitions.skills, meta, options.semanticContent ?? 'auto'),
+    createIndex(client, target.files, definitions.files, meta, 'text'),
+  ]);
+  job.log(`writing ${total.skills} skill(s) and ${total.files} file(s) into ${target.skills}, ${target.files}`);
+  try {
+    const failures = await bulkLoad(client, job.operations(), target, total.skills + total.files, options);
+    if (failures.length > 0) {
+      throw new IngestError(
+        `${failures.length} document(s) failed; the aliases still point to the previous catalog`,
+        failures,
+      );
+    }
+    await finishLoading(client, target);
+    await checkCounts(client, target, total);
+    await recordOperations(client, target, meta);
+  } catch (err) {
+    await deleteIndexes(client, [target.skills, target.files]).catch(() => {});
+    throw err;
+  }
+  return { ...target, semanticContentType };
+}
+
 /**
  * Write `catalog` into Elasticsearch: `agent_skills` (one document per skill) and
  * `agent_skill_files` (one per file), into fresh indexes switched in behind the aliases in one
@@ -130,13 +183,7 @@ export async function ingestCatalog(
     const { digest, total } = digestAndCount(operations(), definitions);
 
     const live = await liveStates(client, names, log);
-    if (
-      !options.force &&
-      live.skills.digest === digest &&
-      live.files.digest === digest &&
-      live.skills.indexes.length === 1 &&
-      live.files.indexes.length === 1
-    ) {
+    if (!options.force && holdsDigest(live, digest)) {
       log(`Elasticsearch already holds this catalog (${digest.slice(0, 19)}…); aliases unchanged`);
       return {
         changed: false,
@@ -149,31 +196,8 @@ export async function ingestCatalog(
       };
     }
 
-    const version = versionSuffix();
-    const target: IndexNames = { skills: `${names.skills}-${version}`, files: `${names.files}-${version}` };
-    const meta = { created_by: CREATED_BY, catalog_digest: digest, skills: total.skills, files: total.files };
-    const [semanticContentType] = await Promise.all([
-      createIndex(client, target.skills, definitions.skills, meta, options.semanticContent ?? 'auto'),
-      createIndex(client, target.files, definitions.files, meta, 'text'),
-    ]);
-    log(`writing ${total.skills} skill(s) and ${total.files} file(s) into ${target.skills}, ${target.files}`);
-
-    try {
-      const failures = await bulkLoad(client, operations(), target, total.skills + total.files, options);
-      if (failures.length > 0) {
-        throw new IngestError(
-          `${failures.length} document(s) failed; the aliases still point to the previous catalog`,
-          failures,
-        );
-      }
-      await finishLoading(client, target);
-      await checkCounts(client, target, total);
-      await recordOperations(client, target, meta);
-    } catch (err) {
-      await deleteIndexes(client, [target.skills, target.files]).catch(() => {});
-      throw err;
-    }
-
+    const target = await writeNewIndexes(client, { names, definitions, digest, total, operations, options, log });
+    const semanticContentType = target.semanticContentType;
     await switchAliases(client, names, target, live);
     const deleted = await deleteOldIndexes(client, names, target, live, log);
     log(`aliases ${names.skills} → ${target.skills}, ${names.files} → ${target.files}`);
@@ -181,7 +205,7 @@ export async function ingestCatalog(
       changed: true,
       skills: total.skills,
       files: total.files,
-      indexes: target,
+      indexes: { skills: target.skills, files: target.files },
       deleted,
       digest,
       semanticContentType,
