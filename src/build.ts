@@ -595,10 +595,8 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
       const cacheDir = cacheFolder(ctx.cacheDir, ['feed'], ctx.log);
       const published = await writeFeed(catalog, {
         // Unchanged skills' file folders are moved from the output being replaced, right before
-        // the swap. Not when the site is built: its file pages are made from the new feed's files.
-        ...(options.site === false && existsSync(path.join(out, FEED_PATH, 'index.json'))
-          ? { previousOutDir: out }
-          : {}),
+        // the swap (the site's file pages read them there meanwhile).
+        ...(existsSync(path.join(out, FEED_PATH, 'index.json')) ? { previousOutDir: out } : {}),
         log: ctx.log,
         outDir: data,
         config,
@@ -651,6 +649,9 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
           cacheDir,
           log: ctx.log,
           ...(previousOutDir ? { previousOutDir } : {}),
+          ...(feed.keptFolders.length > 0 && !catalogView
+            ? { keptFeedFiles: { feedDir: path.join(out, ...FEED_PATH.split('/')), ids: feed.keptFolders } }
+            : {}),
         });
       });
     }

@@ -61,6 +61,12 @@ export interface BuildSiteOptions {
    */
   previousOutDir?: string;
   /**
+   * Skills whose stored files are still in the output being replaced, in its feed folder
+   * `feedDir` (the build moves them into the new feed once the site is built, `takeKeptFolders`):
+   * their file pages read them there.
+   */
+  keptFeedFiles?: { feedDir: string; ids: readonly string[] };
+  /**
    * Rendered SKILL.md kept between builds (default `.cache/site` in the working directory).
    * Deleting it is always safe.
    */
@@ -174,7 +180,18 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
     const key = (id: string, filePath: string): string => filePageKey(keyBase, skills.get(id)!.sha256, filePath);
     const written = await writeFileViews(
       [...plan.templates].map((id) => skills.get(id)!.skill),
-      { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key },
+      {
+        templatesDir: dist,
+        siteDir,
+        feedDir,
+        urls,
+        marker: data.marker,
+        cache,
+        key,
+        ...(opts.keptFeedFiles
+          ? { kept: { feedDir: opts.keptFeedFiles.feedDir, ids: new Set(opts.keptFeedFiles.ids) } }
+          : {}),
+      },
     );
     cache.prune();
     writeSiteModel(siteDir);

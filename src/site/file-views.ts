@@ -94,6 +94,8 @@ export interface FileViewContext {
   /** The site being assembled: the pages go to `skills/<id>/files/<path>/`. */
   siteDir: string;
   feedDir: string;
+  /** Skills whose stored files are read from another feed folder (the output being replaced: `BuildSiteOptions.keptFeedFiles`). */
+  kept?: { feedDir: string; ids: ReadonlySet<string> };
   urls: SiteUrls;
   marker: string;
   /** Where each page is kept for later builds, under its key (src/site/page-cache.ts). */
@@ -105,17 +107,12 @@ async function writeSkillFileViews(skill: FeedSkill, ctx: FileViewContext): Prom
   const id = skill.card.id;
   const template = await readFile(path.join(ctx.templatesDir, 'skills', id, TEMPLATE_DIR, 'index.html'), 'utf8');
   const files = listFiles(skill, ctx.urls);
+  const feedDir = ctx.kept?.ids.has(id) ? ctx.kept.feedDir : ctx.feedDir;
   for (const f of files) {
     const dir = resolveInside(path.join(ctx.siteDir, 'skills', id, 'files'), f.file.path);
     await mkdir(dir, { recursive: true });
     const page = path.join(dir, 'index.html');
-    const html = fillTemplate(
-      template,
-      ctx.marker,
-      f.file.path,
-      filePanel(ctx.feedDir, skill, f.file, ctx.urls),
-      f.index,
-    );
+    const html = fillTemplate(template, ctx.marker, f.file.path, filePanel(feedDir, skill, f.file, ctx.urls), f.index);
     await writeFile(page, html);
     ctx.cache.adopt(ctx.key(id, f.file.path), page, sha256Hex(html));
   }

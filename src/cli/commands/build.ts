@@ -80,7 +80,7 @@ export interface BuildJson {
   elasticsearch?: object;
   site?: SiteJson;
   usage?: object;
-  reused: BuildResult['reused'];
+  reused: Pick<BuildResult['reused'], 'tokens' | 'archives' | 'skills'> & { file_folders: number };
   stages: BuildResult['stages'];
   seconds: number;
   problems: BuildResult['problems'];
@@ -119,7 +119,12 @@ export function buildJson(r: BuildResult): BuildJson {
     ...(r.elasticsearch !== undefined ? { elasticsearch: elasticsearchJson(r.elasticsearch) } : {}),
     ...(r.site ? { site: siteJson(r.site) } : {}),
     ...(r.usage ? { usage: usageJson(r.usage) } : {}),
-    reused: r.reused,
+    reused: {
+      tokens: r.reused.tokens,
+      archives: r.reused.archives,
+      file_folders: r.reused.fileFolders,
+      skills: r.reused.skills,
+    },
     stages: r.stages,
     seconds: r.seconds,
     problems: r.problems,
