@@ -58,6 +58,26 @@ export class DuplicateIndex {
     });
   }
 
+  /**
+   * Holds exactly `skills` (a catalog loaded again): what changed is indexed again, what is gone
+   * is dropped, the rest (its words and meaning) is kept.
+   */
+  sync(skills: readonly Indexed[]): void {
+    const ids = new Set<string>();
+    for (const skill of skills) {
+      ids.add(skill.id);
+      const kept = this.#skills.get(skill.id);
+      const same =
+        kept &&
+        kept.skill.name === skill.name &&
+        kept.skill.description === skill.description &&
+        kept.key === contentKey(skill as Skill);
+      if (same) kept.skill = skill;
+      else this.put(skill);
+    }
+    for (const id of this.#skills.keys()) if (!ids.has(id)) this.#skills.delete(id);
+  }
+
   /** The closest existing skill `candidate` duplicates, or undefined. `except`: a skill not to compare with (itself). */
   find(candidate: Indexed, except?: string): DuplicateMatch | undefined {
     const others = [...this.#skills.values()].filter((e) => e.skill.id !== except);

@@ -124,7 +124,8 @@ export class AuthoringSession implements Authoring {
       session: this.#session,
       onLoaded: (local) => {
         this.#local = local;
-        this.#index = undefined;
+        // The index follows the catalog: only the skills a write changed are indexed again.
+        this.#index = this.#index?.then((index) => (index.sync(local.skills), index));
       },
     });
     const stages = Object.entries(result.stages)
@@ -135,9 +136,9 @@ export class AuthoringSession implements Authoring {
     );
   }
 
-  /** The duplicate check's index over the skills of the last build, made once per build. */
+  /** The duplicate check's index over the skills of the last build: made once, then kept in step with each build. */
   #duplicates(): Promise<DuplicateIndex> {
-    // The model loads once per server; the index once per build.
+    // The model loads once per server, the index once (each build syncs it).
     this.#embedder ??= import('../semantic/load.ts').then(({ loadEmbedder }) => loadEmbedder());
     this.#index ??= Promise.all([import('../author/duplicate.ts'), this.#embedder]).then(
       ([{ DuplicateIndex }, embedder]) =>
