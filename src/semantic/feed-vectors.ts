@@ -2,19 +2,19 @@
  * Meaning in the feed and on the site, without the 8 MB model download:
  *
  * - `skill-vectors.bin` (feed part `skill_vectors`): each skill's embedding (name and
- *   description, ./skill-vectors.ts `purposeText`) made at build time, kept as one sign bit per
- *   dimension — dims / 8 bytes a skill (32 with the shipped model). A bit is set when the skill's
- *   value is above the catalog's mean in that dimension (centred first: a dimension every skill
- *   shares says nothing). Layout: `SPV2`, uint32 count, uint32 dims, uint32 0 (little endian),
- *   then count rows of ceil(dims / 8) bytes, in the order of `search.json`'s documents; bit b of
- *   a row's byte j is dimension 8j + b. Closeness is the query's float embedding summed with
- *   those signs (./skill-vectors.ts), then a z-score over the catalog.
- * - The model split for the site (`_model/`): the tokenizer without its vocabulary
- *   (`tokenizer.json`); the vocabulary in pieces (`vocab-<key>.txt`, one `token<TAB>id step` a
- *   line, ids ascending and each given as its step from the previous one) — `base` (tokens of one
- *   character and the special ones), `cont` (the `##` continuations) and one piece per first two
- *   characters of whole-word tokens, so a query fetches the pieces its own words can use; and the
- *   token vectors in shards of TOKEN_SHARD_ROWS rows (`tokens-<n>.bin`: the rows' float32
+ *   description, ./skill-vectors.ts `purposeText`) made at build time, rotated (`rotateForSigns`)
+ *   and kept as one sign bit per dimension, its side of the catalog's mean, with a byte of scale:
+ *   1 + dims / 8 bytes a skill (33 with the shipped model). Layout (little endian): `SPV2`,
+ *   uint32 count, uint32 dims, uint32 0, float32 unit; dims float32 weights; count scale bytes
+ *   (× unit); count rows of ceil(dims / 8) bytes of signs, in the order of `search.json`'s
+ *   documents (bit b of a row's byte j is dimension 8j + b). Closeness: the request's embedding,
+ *   rotated, times the weights, summed with each skill's signs, times its scale; then a z-score
+ *   over the catalog (./skill-vectors.ts).
+ * - The model split for the site (`_model/`): the manifest with the tokenizer's configuration
+ *   without its vocabulary (`model.json`, ./site-model.ts); the vocabulary in pieces
+ *   (./vocab-pieces.ts: `vocab-<key>.txt`, one `token<TAB>id step` a line, ids ascending, each
+ *   given as its step from the previous one) so a query fetches the pieces its own words can use;
+ *   and the token vectors in shards of TOKEN_SHARD_ROWS rows (`tokens-<n>.bin`: the rows' float32
  *   scales, then their int8 values), so a query fetches the shards of its own tokens only.
  *
  * The MCP server and the site decode the same bytes with the same code (./embedder.ts,
