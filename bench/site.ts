@@ -14,6 +14,7 @@
  * skill changed ≤ 25% of a cold build. Wall times move with the machine's load; CPU times (the
  * process's user + system time, all threads) and ratios measured in one run hold better.
  */
+import { statSync } from 'node:fs';
 import { appendFile, cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -50,19 +51,19 @@ async function timedBuild(skills: string, out: string, site: boolean): Promise<T
 async function files(dir: string): Promise<Array<{ path: string; bytes: number }>> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   const found = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
-  return Promise.all(found.map(async (f) => ({ path: f, bytes: (await readFile(f)).length })));
+  // One at a time: a site holds tens of thousands of files (the model's shards among them).
+  return found.map((f) => ({ path: f, bytes: statSync(f).size }));
 }
 
 /** Largest and median page of a kind: raw and gzip. */
 async function pageSizes(
   pages: string[],
 ): Promise<{ count: number; largest: [number, number, string]; median: [number, number] }> {
-  const sized = await Promise.all(
-    pages.map(async (p) => {
-      const b = await readFile(p);
-      return { p, raw: b.length, gz: gz(b) };
-    }),
-  );
+  const sized: Array<{ p: string; raw: number; gz: number }> = [];
+  for (const p of pages) {
+    const b = await readFile(p);
+    sized.push({ p, raw: b.length, gz: gz(b) });
+  }
   sized.sort((a, b) => a.gz - b.gz);
   const big = sized[sized.length - 1]!;
   const mid = sized[Math.floor(sized.length / 2)]!;
@@ -96,16 +97,32 @@ async function firstSearchBytes(site: string): Promise<{ scripts: number; index:
 const MEANING_QUERIES = [
   'make our internal CLI repo public next month',
   'can you pull all the tables out of Q3_board_report.pdf and give them to me as csv files',
+  'our playwright tests keep flaking in CI on the checkout flow, figure out why they time out and make them reliable without just bumping every timeout',
 ];
+
+/** What the first query ranked by meaning downloads beyond the first search, by part (gzip bytes). */
+interface MeaningBytes {
+  /** The feed's skill vectors. */
+  vectors: number;
+  /** The model's manifest (with the tokenizer's configuration), the `base` and `cont` vocabulary pieces and the tokenizer's code. */
+  tokenizer: number;
+  /** The vocabulary pieces of the query's own words. */
+  words: number;
+  /** The token shards of the query's own tokens. */
+  shards: number;
+}
+
+const meaningTotal = (m: MeaningBytes): number => m.vectors + m.tokenizer + m.words + m.shards;
 
 /**
  * What the first query ranked by meaning downloads beyond the first search: the feed's skill
- * vectors, the tokenizer's configuration and vocabulary, the tokenizer's code (a chunk loaded
- * on demand) and the token shards of the query's own tokens.
+ * vectors, the model's manifest, the vocabulary pieces every query needs and those of its own
+ * words, the tokenizer's code (a chunk loaded on demand) and the token shards of its own tokens.
  */
-async function firstMeaningBytes(site: string, query: string): Promise<{ fixed: number; shards: number }> {
+async function firstMeaningBytes(site: string, query: string): Promise<MeaningBytes> {
   const { loadEmbedder } = await import('../src/semantic/load.ts');
   const { shardOf, tokenShardFile } = await import('../src/semantic/feed-vectors.ts');
+  const { BASE_PIECE, CONTINUATION_PIECE, piecesFor, vocabPieceFile } = await import('../src/semantic/vocab-pieces.ts');
   const read = (rel: string): Promise<Buffer> => readFile(path.join(site, rel));
   const astro = await readdir(path.join(site, '_astro'));
   let code = 0;
@@ -113,15 +130,26 @@ async function firstMeaningBytes(site: string, query: string): Promise<{ fixed: 
     const text = await readFile(path.join(site, '_astro', f), 'utf8');
     if (text.includes('BertPreTokenizer')) code += gz(text);
   }
-  const fixed =
-    gz(await read('feed/v1/skill-vectors.bin')) +
-    gz(await read('_model/tokenizer.json')) +
-    gz(await read('_model/vocab.txt')) +
-    code;
+  const manifest = JSON.parse(await readFile(path.join(site, '_model/model.json'), 'utf8')) as {
+    vocab_pieces: string[];
+  };
+  let words = 0;
+  for (const key of piecesFor(query))
+    if (key !== BASE_PIECE && key !== CONTINUATION_PIECE && manifest.vocab_pieces.includes(key))
+      words += gz(await read(`_model/${vocabPieceFile(key)}`));
   const shards = new Set((await loadEmbedder()).tokenIds(query).map(shardOf));
   let bytes = 0;
   for (const shard of shards) bytes += gz(await read(`_model/${tokenShardFile(shard)}`));
-  return { fixed, shards: bytes };
+  return {
+    vectors: gz(await read('feed/v1/skill-vectors.bin')),
+    tokenizer:
+      gz(await read('_model/model.json')) +
+      gz(await read(`_model/${vocabPieceFile(BASE_PIECE)}`)) +
+      gz(await read(`_model/${vocabPieceFile(CONTINUATION_PIECE)}`)) +
+      code,
+    words,
+    shards: bytes,
+  };
 }
 
 /** Change one skill's SKILL.md the way an author would: a line added to its body. */
@@ -207,7 +235,7 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
     `\n| pages | count | largest (raw / gzip) | median (raw / gzip) |\n|---|---:|---:|---:|\n` +
       `| skill pages | ${sp.count} | ${kb(sp.largest[0])} / ${kb(sp.largest[1])} (${sp.largest[2]}) | ${kb(sp.median[0])} / ${kb(sp.median[1])} |\n` +
       `| file pages | ${fp.count} | ${kb(fp.largest[0])} / ${kb(fp.largest[1])} | ${kb(fp.median[0])} / ${kb(fp.median[1])} |\n` +
-      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. The first query ranked by meaning downloads ${meaning.map((x) => kb(x.fixed + x.shards)).join(' or ')} more gzip (skill vectors, tokenizer and its code: ${kb(meaning[0]!.fixed)}; the query's token shards: ${meaning.map((x) => kb(x.shards)).join(' or ')}). Edited: ${m.edited}.\n`,
+      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, \`base\` and \`cont\` vocabulary, code) ${kb(meaning[0]!.tokenizer)}, the vocabulary of the query's words ${meaning.map((x) => kb(x.words)).join(' or ')}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}. Edited: ${m.edited}.\n`,
   );
 }
 

@@ -81,11 +81,13 @@ export { REQUIRES_KEYS } from './load/requirements.ts';
 export { listServerTools, type ServerTools } from './tools-check/index.ts';
 export { markEnabled } from './enable/index.ts';
 
-// Meaning: the hybrid ranking's formula and its pieces, and the feed's int8 skill vectors.
+// Meaning: the hybrid ranking's formula and its pieces, and the feed's skill vectors (sign bits).
 export { fusedScore, strongCount, usesMeaning, WEAK_BELOW } from './search/hybrid.ts';
 export {
   decodeSkillVectors,
   encodeSkillVectors,
+  signBytes,
+  type SignVectors,
   SKILL_VECTORS_FILE,
   TOKEN_SHARD_ROWS,
 } from './semantic/feed-vectors.ts';

@@ -231,10 +231,10 @@ export class FeedCatalog {
     const embedder = await loadEmbedder();
     const vectors = this.#vectorsPart;
     if (!vectors) return SkillVectors.build(embedder, this.cards);
-    const { dims, matrix } = decodeSkillVectors(await this.store.read(vectors.path, vectors.sha256), vectors.path);
-    if (dims !== embedder.dims)
-      throw new Error(`${vectors.path}: vectors of ${dims} dimensions, the model makes ${embedder.dims}`);
-    return SkillVectors.fromMatrix(embedder, this.search.ids, matrix);
+    const signs = decodeSkillVectors(await this.store.read(vectors.path, vectors.sha256), vectors.path);
+    if (signs.dims !== embedder.dims)
+      throw new Error(`${vectors.path}: vectors of ${signs.dims} dimensions, the model makes ${embedder.dims}`);
+    return SkillVectors.fromSigns(embedder, this.search.ids, signs);
   }
 }
 

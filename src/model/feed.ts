@@ -279,7 +279,9 @@ export const FeedIndex = z
       .describe(
         'Every other part with its sha256, keyed by name: `cards`, `search`, `search_body`, `skill_vectors`, `changes`, `schema:<Name>`. URLs relative to the feed root. ' +
           "`skill_vectors` (skill-vectors.bin, optional) holds each skill's embedding of its name and description by the static model shipped in the package, in the order of search.json's documents: " +
-          'the bytes `SPV1`, uint32 count, uint32 dims, uint32 0 (little endian), then count float32 scales, then count × dims int8 values (a value is its scale × the int8); 4 + dims bytes per skill.',
+          'the bytes `SPV2`, uint32 count, uint32 dims, uint32 0, float32 unit (little endian); dims float32 weights; count bytes of scale (× unit); count rows of dims / 8 bytes of sign bits (bit b of byte j: dimension 8j + b); 1 + dims / 8 bytes per skill. ' +
+          "Each vector is rotated by a randomized Hadamard transform (±1 per dimension from the Park–Miller generator, seed 12345, bit 0 of each draw; then the Walsh–Hadamard transform over √dims) and centred on the catalog mean: a bit is set where the skill is above the mean, a weight is the mean distance from the mean in that dimension, a scale the skill's mean distance in units of the weights. " +
+          "Closeness to a request: its embedding, rotated the same way, times the weights, summed with each skill's signs (+ set, − clear), times the skill's scale; then a z-score over the catalog.",
       ),
     skills: z
       .array(z.object({ id: z.string(), url: z.string(), sha256: Sha256, digest: Digest }))

@@ -2,15 +2,20 @@
  * Meaning in the feed and on the site, without the 8 MB model download:
  *
  * - `skill-vectors.bin` (feed part `skill_vectors`): each skill's embedding (name and
- *   description, ./skill-vectors.ts `purposeText`) made at build time, int8 with a float32 scale
- *   per skill — 4 + dims bytes a skill (260 with the shipped model), in the order of
- *   `search.json`'s documents. Layout: `SPV1`, uint32 count, uint32 dims, uint32 0 (little
- *   endian), then count float32 scales, then count × dims int8 values; a value is scale × int8.
- * - The model split for the site (`model/` beside the feed): the tokenizer without its vocabulary
- *   (`tokenizer.json`), the vocabulary one token a line in id order (`vocab.txt`, which a static
- *   host compresses), and the token vectors in shards of TOKEN_SHARD_ROWS rows
- *   (`tokens-<n>.bin`: the rows' float32 scales, then their int8 values) so that a query fetches
- *   the shards of its own tokens only.
+ *   description, ./skill-vectors.ts `purposeText`) made at build time, rotated (`rotateForSigns`)
+ *   and kept as one sign bit per dimension, its side of the catalog's mean, with a byte of scale:
+ *   1 + dims / 8 bytes a skill (33 with the shipped model). Layout (little endian): `SPV2`,
+ *   uint32 count, uint32 dims, uint32 0, float32 unit; dims float32 weights; count scale bytes
+ *   (× unit); count rows of ceil(dims / 8) bytes of signs, in the order of `search.json`'s
+ *   documents (bit b of a row's byte j is dimension 8j + b). Closeness: the request's embedding,
+ *   rotated, times the weights, summed with each skill's signs, times its scale; then a z-score
+ *   over the catalog (./skill-vectors.ts).
+ * - The model split for the site (`_model/`): the manifest with the tokenizer's configuration
+ *   without its vocabulary (`model.json`, ./site-model.ts); the vocabulary in pieces
+ *   (./vocab-pieces.ts: `vocab-<key>.txt`, one `token<TAB>id step` a line, ids ascending, each
+ *   given as its step from the previous one) so a query fetches the pieces its own words can use;
+ *   and the token vectors in shards of TOKEN_SHARD_ROWS rows (`tokens-<n>.bin`: the rows' float32
+ *   scales, then their int8 values), so a query fetches the shards of its own tokens only.
  *
  * The MCP server and the site decode the same bytes with the same code (./embedder.ts,
  * ./skill-vectors.ts): they compute the same closeness. Browser-safe.
@@ -20,53 +25,135 @@ import type { StaticVectors } from './embedder.ts';
 export const SKILL_VECTORS_FILE = 'skill-vectors.bin';
 /** The folder, beside the feed's files, holding the model split for the site. */
 export const SITE_MODEL_DIR = 'model';
-/** Token vector rows per shard: 16 × (4 + 256) bytes ≈ 4 KB (int8 values barely compress): a query fetches about one shard a token. */
-export const TOKEN_SHARD_ROWS = 16;
+/** Token vector rows per shard: 4 × (4 + 256) bytes ≈ 1 KB (int8 values barely compress): a query fetches about one shard a token. */
+export const TOKEN_SHARD_ROWS = 4;
 
-const MAGIC = 0x31565053; // "SPV1", little endian
-const HEADER = 16;
+const MAGIC = 0x32565053; // "SPV2", little endian
+const HEADER = 20;
 
-/** Skill embeddings (count × dims floats, row by row) as the feed's int8 bytes. */
-export function encodeSkillVectors(matrix: Float32Array, dims: number): Uint8Array {
+/** Bytes of one skill's sign bits. */
+export const signBytes = (dims: number): number => Math.ceil(dims / 8);
+
+/** Bytes a skill takes in `skill-vectors.bin`: its scale, then its signs. */
+export const skillVectorBytes = (dims: number): number => 1 + signBytes(dims);
+
+/** The skill vectors of a catalog as sign bits, with what a bit is worth in each dimension and for each skill. */
+export interface SignVectors {
+  count: number;
+  dims: number;
+  /** Per (rotated) dimension: the catalog's mean distance from its mean there. */
+  weights: Float32Array;
+  /** Per skill: its mean distance from the catalog's mean, in units of `weights` (decoded from one byte). */
+  scales: Float32Array;
+  /** `count` rows of `signBytes(dims)` bytes: bit b of byte j is set when rotated dimension 8j + b is above the mean. */
+  signs: Uint8Array;
+}
+
+/** The seed of the rotation's ±1 pattern (Park–Miller generator, bit 0 of each draw). */
+const ROTATION_SEED = 12345;
+const rotationSigns = new Map<number, Int8Array>();
+
+/**
+ * `v` rotated by a randomized Hadamard transform (a fixed ±1 per dimension, then the normalized
+ * Walsh–Hadamard transform): a length- and angle-keeping rotation that spreads each dimension's
+ * information over all of them, so that one sign bit per dimension loses less. Dimensions that
+ * are not a power of two are left as they are.
+ */
+export function rotateForSigns(v: ArrayLike<number>): Float64Array {
+  const n = v.length;
+  const out = Float64Array.from(v);
+  if (n < 2 || (n & (n - 1)) !== 0) return out;
+  let signs = rotationSigns.get(n);
+  if (!signs) {
+    let x = ROTATION_SEED;
+    signs = Int8Array.from({ length: n }, () => ((x = (x * 48271) % 2147483647) & 1 ? 1 : -1));
+    rotationSigns.set(n, signs);
+  }
+  for (let k = 0; k < n; k++) out[k]! *= signs[k]!;
+  for (let h = 1; h < n; h *= 2)
+    for (let i = 0; i < n; i += 2 * h)
+      for (let j = i; j < i + h; j++) {
+        const a = out[j]!;
+        const b = out[j + h]!;
+        out[j] = a + b;
+        out[j + h] = a - b;
+      }
+  const norm = 1 / Math.sqrt(n);
+  for (let k = 0; k < n; k++) out[k]! *= norm;
+  return out;
+}
+
+/**
+ * Skill embeddings (count × dims floats, row by row) as sign bits: each row rotated
+ * (`rotateForSigns`), centred on the catalog's mean, one bit per dimension for its side of the
+ * mean; what a bit is worth per dimension (`weights`) and per skill (`scales`, one byte each)
+ * kept beside them. Every reader of the bits computes closeness from these alone.
+ */
+export function packSigns(matrix: Float32Array, dims: number): SignVectors & { unit: number; scaleBytes: Uint8Array } {
   const count = matrix.length / dims;
   if (!Number.isInteger(count)) throw new Error(`skill vectors: ${matrix.length} values are not rows of ${dims}`);
-  const bytes = new Uint8Array(HEADER + count * 4 + count * dims);
+  const rows = Array.from({ length: count }, (_, i) => rotateForSigns(matrix.subarray(i * dims, (i + 1) * dims)));
+  const mean = new Float64Array(dims);
+  for (const row of rows) for (let k = 0; k < dims; k++) mean[k]! += row[k]! / count;
+  const weights = new Float32Array(dims);
+  for (const row of rows) for (let k = 0; k < dims; k++) weights[k]! += Math.abs(row[k]! - mean[k]!) / count;
+  const width = signBytes(dims);
+  const signs = new Uint8Array(count * width);
+  const own = new Float64Array(count);
+  rows.forEach((row, i) => {
+    for (let k = 0; k < dims; k++) {
+      const d = row[k]! - mean[k]!;
+      if (d > 0) signs[i * width + (k >> 3)]! |= 1 << (k & 7);
+      if (weights[k]! > 0) own[i]! += Math.abs(d) / weights[k]! / dims;
+    }
+  });
+  // One byte a skill: the largest scale is 255 steps (a float32 step, so decoding gives these very numbers).
+  const unit = Math.fround(own.reduce((a, b) => Math.max(a, b), 0) / 255) || 1;
+  const scaleBytes = Uint8Array.from(own, (x) => Math.round(x / unit));
+  return { count, dims, weights, scales: decodeScales(scaleBytes, unit), signs, unit, scaleBytes };
+}
+
+const decodeScales = (bytes: Uint8Array, unit: number): Float32Array => Float32Array.from(bytes, (b) => b * unit);
+
+/** Skill embeddings (count × dims floats, row by row) as the feed's bytes (`SPV2`, ./feed-vectors.ts). */
+export function encodeSkillVectors(matrix: Float32Array, dims: number): Uint8Array {
+  const { count, weights, signs, unit, scaleBytes } = packSigns(matrix, dims);
+  const bytes = new Uint8Array(HEADER + 4 * dims + count * skillVectorBytes(dims));
   const view = new DataView(bytes.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, count, true);
   view.setUint32(8, dims, true);
-  const values = new Int8Array(bytes.buffer, HEADER + count * 4, count * dims);
-  for (let i = 0; i < count; i++) {
-    let max = 0;
-    for (let k = 0; k < dims; k++) max = Math.max(max, Math.abs(matrix[i * dims + k]!));
-    const scale = max / 127;
-    view.setFloat32(HEADER + i * 4, scale, true);
-    for (let k = 0; k < dims; k++) values[i * dims + k] = scale > 0 ? Math.round(matrix[i * dims + k]! / scale) : 0;
-  }
+  view.setFloat32(16, unit, true);
+  weights.forEach((w, k) => view.setFloat32(HEADER + 4 * k, w, true));
+  bytes.set(scaleBytes, HEADER + 4 * dims);
+  bytes.set(signs, HEADER + 4 * dims + count);
   return bytes;
 }
 
-/** The feed's int8 skill vectors as floats (count × dims, row by row); a wrong file is an error naming `source`. */
-export function decodeSkillVectors(
-  bytes: Uint8Array,
-  source = SKILL_VECTORS_FILE,
-): { dims: number; matrix: Float32Array } {
+/** The feed's skill vectors; a wrong file is an error naming `source`. */
+export function decodeSkillVectors(bytes: Uint8Array, source = SKILL_VECTORS_FILE): SignVectors {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < HEADER || view.getUint32(0, true) !== MAGIC)
-    throw new Error(`${source}: not skillpress skill vectors (no SPV1 header)`);
+    throw new Error(
+      `${source}: not skillpress skill vectors (no SPV2 header; a feed built before sign bits: rebuild it)`,
+    );
   const count = view.getUint32(4, true);
   const dims = view.getUint32(8, true);
-  if (bytes.byteLength !== HEADER + count * (4 + dims))
+  const expected = HEADER + 4 * dims + count * skillVectorBytes(dims);
+  if (bytes.byteLength !== expected)
     throw new Error(
-      `${source}: ${bytes.byteLength} bytes, expected ${HEADER + count * (4 + dims)} for ${count} × ${dims}`,
+      `${source}: ${bytes.byteLength} bytes, expected ${expected} for ${count} skills × ${dims} dimensions`,
     );
-  const matrix = new Float32Array(count * dims);
-  for (let i = 0; i < count; i++) {
-    const scale = view.getFloat32(HEADER + i * 4, true);
-    const row = HEADER + count * 4 + i * dims;
-    for (let k = 0; k < dims; k++) matrix[i * dims + k] = scale * view.getInt8(row + k);
-  }
-  return { dims, matrix };
+  const unit = view.getFloat32(16, true);
+  const weights = Float32Array.from({ length: dims }, (_, k) => view.getFloat32(HEADER + 4 * k, true));
+  const at = HEADER + 4 * dims;
+  return {
+    count,
+    dims,
+    weights,
+    scales: decodeScales(bytes.subarray(at, at + count), unit),
+    signs: bytes.slice(at + count),
+  };
 }
 
 /** The shard a token id is in. */
@@ -104,23 +191,4 @@ export function applyTokenShard(vectors: StaticVectors, shard: number, bytes: Ui
     new Int8Array(bytes.buffer, bytes.byteOffset + rows * 4, rows * vectors.dims),
     from * vectors.dims,
   );
-}
-
-/** The tokenizer's JSON without its vocabulary, and the vocabulary one token a line in id order. */
-export function splitTokenizer(tokenizer: { model: { vocab: Record<string, number> } }): {
-  config: unknown;
-  vocab: string;
-} {
-  const { vocab, ...model } = tokenizer.model;
-  const tokens: string[] = [];
-  for (const [token, id] of Object.entries(vocab)) tokens[id] = token;
-  if (tokens.some((t) => t === undefined || t.includes('\n')) || tokens.length !== Object.keys(vocab).length)
-    throw new Error('tokenizer.json: its vocabulary is not one token per id from 0');
-  return { config: { ...tokenizer, model }, vocab: tokens.join('\n') };
-}
-
-/** The tokenizer's JSON again from `splitTokenizer`'s two parts. */
-export function joinTokenizer(config: unknown, vocab: string): Record<string, unknown> {
-  const c = config as { model: Record<string, unknown> };
-  return { ...c, model: { ...c.model, vocab: Object.fromEntries(vocab.split('\n').map((token, id) => [token, id])) } };
 }

@@ -246,10 +246,12 @@ describe('feed documents', () => {
     const cards = Cards.parse(json(path.join(feedDir, 'cards.json')));
     expect(cards.skills.map((c) => c.id)).toEqual(['kitchen-sink', 'only-skill-md']);
     Changes.parse(json(path.join(feedDir, 'changes.json')));
-    // One int8 vector per skill, in search.json's order: 16 bytes of header, then 4 + 256 bytes a skill.
+    // One row of sign bits per skill, in search.json's order: 20 bytes of header and a float32 weight per
+    // dimension, then a byte of scale and 256 / 8 bytes of signs a skill.
     const vectors = decodeSkillVectors(readFileSync(path.join(feedDir, 'skill-vectors.bin')));
-    expect(vectors.matrix.length).toBe(cards.skills.length * vectors.dims);
-    expect(index.parts.skill_vectors!.bytes).toBe(16 + cards.skills.length * (4 + vectors.dims));
+    expect(vectors.count).toBe(cards.skills.length);
+    expect(vectors.signs.length).toBe(cards.skills.length * (vectors.dims / 8));
+    expect(index.parts.skill_vectors!.bytes).toBe(20 + 4 * vectors.dims + cards.skills.length * (1 + vectors.dims / 8));
   });
 
   it('publishes a JSON Schema for each document', () => {

@@ -237,12 +237,13 @@ class Catalog {
         this.#usage = new Map(cards.skills.flatMap((c) => (c.usage ? [[c.id, c.usage] as const] : [])));
     }
     const q = this.#state.q.trim();
+    // Meaning's fetches start before the results by words are drawn: they arrive sooner.
+    if (q && usesMeaning(queryWords(q).length)) this.#loadMeaning(q);
     if (q && this.#index!.hasBody) {
       this.#render('quick');
       this.#refineTimer = setTimeout(() => this.#render('full'), REFINE_AFTER_MS);
     } else this.#render();
     if (q) this.#loadBody();
-    if (q && usesMeaning(queryWords(q).length)) this.#loadMeaning(q);
   }
 
   /** Ranks `q` by meaning too once the catalog's meaning and the query's token shards are here. */
