@@ -4,9 +4,11 @@
  * pieces of a query's own words and the token shards of its own tokens, only when a query is
  * ranked by meaning.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_DIR } from './load.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { folderMatches } from '../lib/folder-match.ts';
 import { encodeTokenShard, shardCount, tokenShardFile, TOKEN_SHARD_ROWS } from './feed-vectors.ts';
 import { splitTokenizer, vocabPieceFile } from './vocab-pieces.ts';
 
@@ -25,10 +27,12 @@ export interface SiteModelManifest {
   tokenizer: unknown;
 }
 
-/** Writes the split model into `<siteDir>/_model/`; returns its size in bytes. */
-export function writeSiteModel(siteDir: string, modelDir = MODEL_DIR): number {
-  const out = path.join(siteDir, SITE_MODEL_PATH);
-  mkdirSync(out, { recursive: true });
+/** The files of the split model, by name (made once per process: they depend on the model only). */
+const modelFiles = new Map<string, Map<string, string | Uint8Array>>();
+
+function siteModelFiles(modelDir: string): Map<string, string | Uint8Array> {
+  const made = modelFiles.get(modelDir);
+  if (made) return made;
   const manifest = JSON.parse(readFileSync(path.join(modelDir, 'model.json'), 'utf8')) as SiteModelManifest;
   const { dims, vocab_size: rows } = manifest;
   const bin = readFileSync(path.join(modelDir, 'vectors.bin'));
@@ -38,11 +42,8 @@ export function writeSiteModel(siteDir: string, modelDir = MODEL_DIR): number {
     values: new Int8Array(bin.buffer, bin.byteOffset + rows * 4, rows * dims),
   };
   const { config, pieces } = splitTokenizer(JSON.parse(readFileSync(path.join(modelDir, 'tokenizer.json'), 'utf8')));
-  const write = (name: string, data: string | Uint8Array): number => (
-    writeFileSync(path.join(out, name), data),
-    typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength
-  );
-  let bytes = write(
+  const files = new Map<string, string | Uint8Array>();
+  files.set(
     'model.json',
     JSON.stringify({
       name: manifest.name,
@@ -53,8 +54,36 @@ export function writeSiteModel(siteDir: string, modelDir = MODEL_DIR): number {
       tokenizer: config,
     } satisfies SiteModelManifest),
   );
-  for (const [key, text] of pieces) bytes += write(vocabPieceFile(key), text);
+  for (const [key, text] of pieces) files.set(vocabPieceFile(key), text);
   for (let shard = 0; shard < shardCount(rows); shard++)
-    bytes += write(tokenShardFile(shard), encodeTokenShard(vectors, shard));
+    files.set(tokenShardFile(shard), encodeTokenShard(vectors, shard));
+  modelFiles.set(modelDir, files);
+  return files;
+}
+
+/** Writes the split model into `<siteDir>/_model/`; returns its size in bytes. */
+export function writeSiteModel(siteDir: string, modelDir = MODEL_DIR): number {
+  const out = path.join(siteDir, SITE_MODEL_PATH);
+  mkdirSync(out, { recursive: true });
+  let bytes = 0;
+  for (const [name, data] of siteModelFiles(modelDir)) {
+    writeFileSync(path.join(out, name), data);
+    bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+  }
   return bytes;
+}
+
+/**
+ * Whether `<siteDir>/_model/` of an earlier build holds exactly the files {@link writeSiteModel}
+ * writes (each checked against its sha256, nothing else): the model is the same for every build,
+ * and some 8,000 small files cost more to write than to read back.
+ */
+export function siteModelMatches(siteDir: string, modelDir = MODEL_DIR): boolean {
+  const expected = new Map([...siteModelFiles(modelDir)].map(([name, data]) => [name, sha256Hex(data)]));
+  return folderMatches(path.join(siteDir, SITE_MODEL_PATH), expected) !== undefined;
+}
+
+/** Moves the model's folder of the site being replaced into the new one (run last, as the skill folders are). */
+export function takeSiteModel(previousSiteDir: string, siteDir: string): void {
+  renameSync(path.join(previousSiteDir, SITE_MODEL_PATH), path.join(siteDir, SITE_MODEL_PATH));
 }

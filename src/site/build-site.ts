@@ -36,7 +36,7 @@ import {
   type PagePlan,
 } from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
-import { writeSiteModel } from '../semantic/site-model.ts';
+import { siteModelMatches, takeSiteModel, writeSiteModel } from '../semantic/site-model.ts';
 import { renderPlans, siteDataPlugin, type RenderPlan, type SiteData } from './site-data.ts';
 import { normalizeBase, siteUrls } from './urls.ts';
 
@@ -194,9 +194,12 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
       },
     );
     cache.prune();
-    writeSiteModel(siteDir);
+    // The model's files are the same for every build: taken from the site being replaced when intact.
+    const keptModel = opts.previousOutDir !== undefined && siteModelMatches(opts.previousOutDir);
+    if (!keptModel) writeSiteModel(siteDir);
     await moveDir(siteDir, path.resolve(opts.outDir));
     if (opts.previousOutDir) takeFolders(plan, opts.previousOutDir, path.resolve(opts.outDir));
+    if (keptModel) takeSiteModel(opts.previousOutDir!, path.resolve(opts.outDir));
     return {
       skills: skills.size,
       rendered,

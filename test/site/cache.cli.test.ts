@@ -132,7 +132,11 @@ describe('builds cost what changed', () => {
       // Nothing changed: no skill's page or file pages made again (only the catalog's own pages);
       // each skill's folder is moved from the output being replaced, every file of it checked.
       await keepPrevious();
+      const shard = (): string => path.join(out(), '_model/tokens-0.bin');
+      const shardInode = (await stat(shard())).ino;
       const again = (await build(warm, out())).result!;
+      // The model's files (thousands of shards) are moved from the output being replaced, not written again.
+      expect((await stat(shard())).ino).toBe(shardInode);
       expect(again.reused.tokens.counted).toBe(0);
       expect(again.reused.archives).toEqual({ built: 0, reused: 6 });
       expect(again.site).toMatchObject({
@@ -179,6 +183,7 @@ describe('builds cost what changed', () => {
     await damage(path.join(out(), '.well-known/agent-skills/budget-forecaster.tar.gz'));
     await damage(path.join(out(), 'feed/v1/files/pdf-toolkit/scripts/extract.py'));
     await damage(await entryOf(path.join(cache, 'feed/body-terms')));
+    await damage(path.join(out(), '_model/tokens-1.bin'));
     await damage(await entryOf(path.join(cache, 'duplicates')));
     const tokens = JSON.parse(await readFile(path.join(cache, 'tokens.json'), 'utf8')) as {
       counts: Record<string, number>;
