@@ -40,17 +40,18 @@ export async function loadSet(set: string): Promise<Skill[]> {
 
 /** What the feed hands buildSearchIndexes for a skill (src/emit/feed/write-feed.ts, without the card). */
 export function entryOf(skill: Skill): SearchEntry {
+  const { tags, domain, version } = skill.registry_fields;
   return {
     id: skill.id,
     name: skill.name,
     description: skill.description,
-    tags: skill.tags ?? [],
-    ...(skill.domain !== undefined ? { domain: skill.domain } : {}),
+    tags,
+    ...(domain !== undefined ? { domain } : {}),
     headings: extractHeadings(skill.body),
     paths: skill.files.map((f) => f.path),
     body: skill.body,
     registry: skill.registry,
-    ...(skill.version !== undefined ? { version: skill.version } : {}),
+    ...(version !== undefined ? { version } : {}),
   };
 }
 
