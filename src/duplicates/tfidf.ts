@@ -54,57 +54,117 @@ export function tfidfVectors(docs: readonly string[][]): Array<Map<number, numbe
   });
 }
 
+/** Bounds are compared with this much room, so float rounding never drops a pair. */
+const MARGIN = 1e-9;
+
+/** Postings per term, in document order: docs[k] holds weight weights[k]. */
+interface Postings {
+  docs: Int32Array;
+  weights: Float64Array;
+}
+
+/** Every term's postings, and its largest weight in any document. */
+function invertedIndex(vectors: ReadonlyArray<Map<number, number>>): {
+  postings: Map<number, Postings>;
+  df: Map<number, number>;
+  maxWeight: Map<number, number>;
+} {
+  const df = new Map<number, number>();
+  const maxWeight = new Map<number, number>();
+  for (const vec of vectors)
+    for (const [term, w] of vec) {
+      df.set(term, (df.get(term) ?? 0) + 1);
+      maxWeight.set(term, Math.max(maxWeight.get(term) ?? 0, w));
+    }
+  const postings = new Map<number, Postings>();
+  for (const [term, count] of df) postings.set(term, { docs: new Int32Array(count), weights: new Float64Array(count) });
+  const fill = new Map<number, number>();
+  vectors.forEach((vec, doc) => {
+    for (const [term, w] of vec) {
+      const k = fill.get(term) ?? 0;
+      const p = postings.get(term)!;
+      p.docs[k] = doc;
+      p.weights[k] = w;
+      fill.set(term, k + 1);
+    }
+  });
+  return { postings, df, maxWeight };
+}
+
 /**
- * Every pair (i < j) whose cosine similarity is at least `threshold`. Walks an inverted index
- * in typed arrays, so only documents that share a term are compared, and each pair's dot
- * product is accumulated once (from the lower-numbered document).
+ * A document's terms split for candidate search (Bayardo et al., "Scaling up all pairs
+ * similarity search"): rare terms first; the common tail is as long as it can be while its share
+ * of any cosine stays under `bound` (Cauchy-Schwarz: at most its norm, as every vector has norm
+ * 1; and at most each weight times the term's largest weight). A document reaching `bound` with
+ * this one shares a term of the head; `rest` bounds what the tail adds.
+ */
+function splitTerms(
+  vec: Map<number, number>,
+  df: Map<number, number>,
+  maxWeight: Map<number, number>,
+  bound: number,
+): { head: Array<[number, number]>; rest: number } {
+  const terms = [...vec].sort((a, b) => df.get(a[0])! - df.get(b[0])! || a[0] - b[0]);
+  let split = terms.length;
+  let squares = 0;
+  let linear = 0;
+  while (split > 0) {
+    const [term, w] = terms[split - 1]!;
+    const s = squares + w * w;
+    const l = linear + w * maxWeight.get(term)!;
+    if (Math.min(Math.sqrt(s), l) >= bound) break;
+    squares = s;
+    linear = l;
+    split--;
+  }
+  return { head: terms.slice(0, split), rest: Math.min(Math.sqrt(squares), linear) };
+}
+
+/** The cosine of two vectors, summed in `x`'s term order (the order the pairs' figures were always summed in). */
+function cosine(x: Map<number, number>, y: Map<number, number>): number {
+  let sum = 0;
+  for (const [term, w] of x) {
+    const v = y.get(term);
+    if (v !== undefined) sum = sum + w * v;
+  }
+  return sum;
+}
+
+/**
+ * Every pair (i < j) whose cosine similarity is at least `threshold`. Scores only candidates:
+ * documents sharing one of a document's rarer terms (splitTerms), whose partial score plus what
+ * the common terms could add still reaches the threshold; each candidate's cosine is then
+ * summed exactly, so the figures do not depend on the pruning.
  */
 export function similarPairs(
   vectors: ReadonlyArray<Map<number, number>>,
   threshold: number,
 ): Array<{ i: number; j: number; similarity: number }> {
-  // Postings per term, in document order: docs[t][k] holds weight weights[t][k].
-  const df = new Map<number, number>();
-  for (const vec of vectors) for (const term of vec.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-  const docs = new Map<number, Int32Array>();
-  const weights = new Map<number, Float64Array>();
-  const fill = new Map<number, number>();
-  for (const [term, count] of df) {
-    docs.set(term, new Int32Array(count));
-    weights.set(term, new Float64Array(count));
-    fill.set(term, 0);
-  }
-  vectors.forEach((vec, doc) => {
-    for (const [term, w] of vec) {
-      const k = fill.get(term)!;
-      docs.get(term)![k] = doc;
-      weights.get(term)![k] = w;
-      fill.set(term, k + 1);
-    }
-  });
-
+  const { postings, df, maxWeight } = invertedIndex(vectors);
+  const bound = threshold - MARGIN;
   const out: Array<{ i: number; j: number; similarity: number }> = [];
-  const scores = new Float64Array(vectors.length);
+  const partial = new Float64Array(vectors.length);
   const touched: number[] = [];
   // cursor[term] is where document i sits in that term's postings while i is processed.
   const cursor = new Map<number, number>();
   vectors.forEach((vec, i) => {
-    for (const [term, w] of vec) {
-      const at = cursor.get(term) ?? 0;
-      cursor.set(term, at + 1);
-      const d = docs.get(term)!;
-      const ws = weights.get(term)!;
-      for (let k = at + 1; k < d.length; k++) {
-        const j = d[k]!;
-        if (scores[j] === 0) touched.push(j);
-        scores[j] = scores[j]! + w * ws[k]!;
+    const { head, rest } = splitTerms(vec, df, maxWeight, bound);
+    for (const [term, w] of head) {
+      const { docs, weights } = postings.get(term)!;
+      for (let k = (cursor.get(term) ?? 0) + 1; k < docs.length; k++) {
+        const j = docs[k]!;
+        if (partial[j] === 0) touched.push(j);
+        partial[j] = partial[j]! + w * weights[k]!;
       }
     }
+    for (const term of vec.keys()) cursor.set(term, (cursor.get(term) ?? 0) + 1);
     for (const j of touched) {
-      // Rounding can push identical documents a hair above 1.
-      const similarity = Math.min(1, scores[j]!);
-      if (similarity >= threshold) out.push({ i, j, similarity });
-      scores[j] = 0;
+      if (partial[j]! + rest >= bound) {
+        // Rounding can push identical documents a hair above 1.
+        const similarity = Math.min(1, cosine(vec, vectors[j]!));
+        if (similarity >= threshold) out.push({ i, j, similarity });
+      }
+      partial[j] = 0;
     }
     touched.length = 0;
   });
