@@ -75,7 +75,7 @@ const summary = (first: number, rebuilds: number[]): [number, number, number] =>
   return [first, sorted[0]!, sorted[Math.floor(sorted.length / 2)]!];
 };
 
-export async function measureRebuildSteps(set: string, threshold = 0.9): Promise<StepRow> {
+export async function measureRebuildSteps(set: string, threshold = 0.85): Promise<StepRow> {
   const skills = await loadSet(set);
   const terms = memo(bodyTerms);
   const words = memo(tokenize);

@@ -21,22 +21,37 @@ export function tokenize(text: string): string[] {
     .filter((t) => t.length > 1 && !STOP_WORDS.has(t));
 }
 
+/** How often each token occurs, in first-seen order. */
+export function termCounts(tokens: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+
 /** One sparse vector per document: term id → weight, L2-normalised. */
 export function tfidfVectors(docs: readonly string[][]): Array<Map<number, number>> {
+  return tfidfFromCounts(docs.map(termCounts));
+}
+
+/**
+ * tfidfVectors from each document's token counts (termCounts): term ids are numbered in order
+ * of first appearance, document by document, as the tokens would number them.
+ */
+export function tfidfFromCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>): Array<Map<number, number>> {
   const ids = new Map<string, number>();
   const df: number[] = [];
-  const counts = docs.map((tokens) => {
+  const counts = docs.map((termCount) => {
     const tf = new Map<number, number>();
-    for (const token of tokens) {
+    for (const [token, count] of termCount) {
       let id = ids.get(token);
       if (id === undefined) {
         id = ids.size;
         ids.set(token, id);
         df.push(0);
       }
-      tf.set(id, (tf.get(id) ?? 0) + 1);
+      tf.set(id, count);
+      df[id]!++;
     }
-    for (const id of tf.keys()) df[id]!++;
     return tf;
   });
   const n = docs.length;
