@@ -14,7 +14,8 @@
  * match wins.
  * Body words match exactly, or as a prefix from 4 characters, never fuzzily.
  *
- * MiniSearch builds the indexes. Queries run on ./term-index.ts (sorted terms, typed-array
+ * The indexes are MiniSearch's serialized form, written directly by ./index-build.ts (byte for
+ * byte what MiniSearch would write; each text's terms kept for the next build). Queries run on ./term-index.ts (sorted terms, typed-array
  * postings, a trie for typos), scored by ./match.ts exactly as MiniSearch scores (BM25+, its
  * prefix and fuzzy weights) into reusable score arrays (./scores.ts): a tenth of MiniSearch's
  * memory and time. When every token must match, the rarest token is scored first and the others
