@@ -33,11 +33,11 @@ interface FieldTerms {
  * Field texts already analysed, per field: those of the last build are kept for the next
  * (`nextBuild` drops the rest), so memory stays at one catalog's texts.
  */
-export class TextMemo {
-  private current = new Map<string, Map<string, FieldTerms>>();
-  private previous = new Map<string, Map<string, FieldTerms>>();
+export class TextMemo<T = FieldTerms> {
+  private current = new Map<string, Map<string, T>>();
+  private previous = new Map<string, Map<string, T>>();
 
-  get(field: string, text: string, analyse: () => FieldTerms): FieldTerms {
+  get(field: string, text: string, analyse: () => T): T {
     let now = this.current.get(field);
     if (!now) this.current.set(field, (now = new Map()));
     let found = now.get(text) ?? this.previous.get(field)?.get(text);
@@ -264,8 +264,13 @@ export function metadataDocument(e: SearchEntry): Record<string, unknown> {
 
 const metadataMemo = new TextMemo();
 const bodyMemo = new TextMemo();
+/** A body's terms: `terms` reads a cache file (or tokenizes) per body, so it runs once per changed body. */
+const bodyTermsMemo = new TextMemo<string>();
 
-/** Both compact indexes of `entries`; `terms` gives a body's terms. */
+/**
+ * Both compact indexes of `entries`; `terms` gives a body's terms (`bodyTerms`, or the same kept
+ * in a cache): a body seen by the previous build in this process keeps its terms.
+ */
 export function buildCompactIndexes(
   entries: readonly SearchEntry[],
   terms: (markdown: string) => string,
@@ -275,9 +280,8 @@ export function buildCompactIndexes(
   const body = new CompactIndexBuilder(BODY_SPEC, bodyMemo);
   for (const e of entries) {
     meta.add(metadataDocument(e));
-    body.add({ id: e.id, body: terms(e.body) });
+    body.add({ id: e.id, body: bodyTermsMemo.get('body', e.body, () => terms(e.body)) });
   }
-  metadataMemo.nextBuild();
-  bodyMemo.nextBuild();
+  for (const memo of [metadataMemo, bodyMemo, bodyTermsMemo]) memo.nextBuild();
   return { search: meta.toCompact(), body: body.toCompact() };
 }

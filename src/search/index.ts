@@ -235,10 +235,11 @@ const wrap = (kind: SerializedIndex['kind'], index: CompactIndex): SerializedInd
 
 /**
  * Build both indexes. Entries should come in a stable order (by id) for reproducible output.
- * `terms` gives a body's terms (`bodyTerms`, or the same kept from an earlier build).
- * The indexes are what MiniSearch would serialize, terms sorted (readers find prefixes by binary
- * search, and gzip packs them tighter), postings in ./codec.ts's compact form; ./index-build.ts
- * writes them directly, and keeps each text's terms for the next build in this process.
+ * `terms` gives a body's terms (`bodyTerms`, or the same kept from an earlier build; a body the
+ * previous call in this process saw keeps its terms). The indexes are what MiniSearch would
+ * serialize, terms sorted (readers find prefixes by binary search, and gzip packs them tighter),
+ * postings in ./codec.ts's compact form; ./index-build.ts writes them directly, and keeps each
+ * text's terms for the next build in this process.
  */
 export function buildSearchIndexes(
   entries: readonly SearchEntry[],
