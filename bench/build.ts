@@ -5,6 +5,7 @@
  *
  *   npm run bench:build                # 100 and 1,000 skills
  *   npm run bench:build -- 100 5000    # chosen sizes
+ *   npm run bench:build -- /work/union a,b,c   # per catalog set: search indexes, duplicate scan
  *
  * Table 1 times loadCatalog and writeFeed separately (the site build is bench/site.ts), best of
  * RUNS warm runs, with the process CPU time beside the wall time (the machine may be shared).
@@ -12,6 +13,9 @@
  * table 2 therefore also measures indexes over 1,000 entries with realistic text statistics
  * (bench/lib/search-entries.ts: 20,000-word Zipf vocabulary). Targets: feeds for 1,000 skills
  * ≤ 10 s; search.json ≤ 300 KB gzipped per 1,000 skills.
+ *
+ * Given skills folders (a set: folders joined by commas), it times instead the two
+ * whole-catalog steps of every rebuild on them (bench/lib/rebuild-steps.ts).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -24,6 +28,7 @@ import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch, buildSearchIndexes } from '.
 import { generateCatalog } from './lib/generate-catalog.ts';
 import { realisticEntries } from './lib/search-entries.ts';
 import { table } from './lib/table.ts';
+import { measureRebuildSteps } from './lib/rebuild-steps.ts';
 
 const FEED_TARGET_SECONDS = 10;
 const SEARCH_TARGET_GZIP_KB = 300;
@@ -34,6 +39,7 @@ const sizes = process.argv
   .slice(2)
   .filter((a) => /^\d+$/.test(a))
   .map(Number);
+const catalogSets = process.argv.slice(2).filter((a) => !/^\d+$/.test(a) && !a.startsWith('-'));
 const skillCounts = sizes.length > 0 ? sizes : [100, 1_000];
 const work = mkdtempSync(path.join(tmpdir(), 'skillpress-bench-build-'));
 const config = SkillpressConfig.parse({});
@@ -129,6 +135,27 @@ function measureRealisticSearch(count: number) {
     metaQueryMs,
     fullQueryMs,
   };
+}
+
+async function printRebuildSteps(sets: string[]): Promise<void> {
+  const rows = [];
+  for (const set of sets) rows.push(await measureRebuildSteps(set));
+  console.log(
+    `\nrebuild steps on catalogs, ms (first call in the process / best / median of 5 rebuilds after one edit); Node ${process.version}, load average ${loadavg()[0]!.toFixed(1)}\n`,
+  );
+  const ms = (t: [number, number, number]): string => t.map((x) => x.toFixed(0)).join(' / ');
+  console.log(
+    table(
+      ['catalog', 'skills', 'buildSearchIndexes ms', 'findDuplicates ms', 'near + identical pairs'],
+      rows.map((r) => [r.set, String(r.skills), ms(r.search), ms(r.duplicates), String(r.pairs)]),
+    ),
+  );
+}
+
+if (catalogSets.length > 0) {
+  await printRebuildSteps(catalogSets);
+  rmSync(work, { recursive: true, force: true });
+  process.exit(0);
 }
 
 try {

@@ -9,7 +9,7 @@
  */
 import type { Problem, Skill } from '../model/skill.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { similarPairs, tfidfVectors, tokenize } from './tfidf.ts';
+import { similarPairs, termCounts, tfidfFromCounts, tokenize } from './tfidf.ts';
 
 export interface Duplicate {
   kind: 'identical' | 'near';
@@ -32,8 +32,9 @@ export function contentKey(skill: Skill): string {
 /**
  * Pairs of skills that are the same under different names: identical content, or texts whose
  * TF-IDF cosine similarity reaches `nearThreshold` (0–1; the config's default is
- * `duplicates.near_threshold`). `tokenize`: the words of a skill's text (default: the duplicate
- * finder's own; `build` passes the same, kept between builds).
+ * `duplicates.near_threshold`). `tokenize`: the duplicate finder's words of a skill's text (default:
+ * its own; `build` passes the same, kept between builds). The words of a text already scanned in
+ * the previous call are reused, so a rebuild after one edit tokenizes one text.
  *
  * @example
  * ```ts
@@ -65,7 +66,8 @@ export function findDuplicates(
   }
 
   const words = opts.tokenize ?? tokenize;
-  const vectors = tfidfVectors(sorted.map((s) => words(`${s.description}\n${s.body}`)));
+  const vectors = tfidfFromCounts(sorted.map((s) => countsOf(`${s.description}\n${s.body}`, words)));
+  keptCounts.nextScan();
   for (const { i, j, similarity } of similarPairs(vectors, opts.nearThreshold)) {
     const a = sorted[i]!.id;
     const b = sorted[j]!.id;
@@ -74,6 +76,29 @@ export function findDuplicates(
   }
   return out.sort((x, y) => y.similarity - x.similarity || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
 }
+
+/**
+ * Each text's token counts, kept from one scan to the next in this process (a rebuild after one
+ * edit counts one text again); only the last scan's texts are kept.
+ */
+class KeptCounts {
+  private current = new Map<string, Map<string, number>>();
+  private previous = new Map<string, Map<string, number>>();
+
+  get(text: string, words: (text: string) => string[]): Map<string, number> {
+    const counts = this.current.get(text) ?? this.previous.get(text) ?? termCounts(words(text));
+    this.current.set(text, counts);
+    return counts;
+  }
+
+  nextScan(): void {
+    this.previous = this.current;
+    this.current = new Map();
+  }
+}
+
+const keptCounts = new KeptCounts();
+const countsOf = (text: string, words: (text: string) => string[]): Map<string, number> => keptCounts.get(text, words);
 
 /** The report as warnings, one per pair, attached to the second skill of the pair. */
 export function duplicateProblems(

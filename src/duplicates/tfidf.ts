@@ -21,22 +21,37 @@ export function tokenize(text: string): string[] {
     .filter((t) => t.length > 1 && !STOP_WORDS.has(t));
 }
 
+/** How often each token occurs, in first-seen order. */
+export function termCounts(tokens: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return counts;
+}
+
 /** One sparse vector per document: term id → weight, L2-normalised. */
 export function tfidfVectors(docs: readonly string[][]): Array<Map<number, number>> {
+  return tfidfFromCounts(docs.map(termCounts));
+}
+
+/**
+ * tfidfVectors from each document's token counts (termCounts): term ids are numbered in order
+ * of first appearance, document by document, as the tokens would number them.
+ */
+export function tfidfFromCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>): Array<Map<number, number>> {
   const ids = new Map<string, number>();
   const df: number[] = [];
-  const counts = docs.map((tokens) => {
+  const counts = docs.map((termCount) => {
     const tf = new Map<number, number>();
-    for (const token of tokens) {
+    for (const [token, count] of termCount) {
       let id = ids.get(token);
       if (id === undefined) {
         id = ids.size;
         ids.set(token, id);
         df.push(0);
       }
-      tf.set(id, (tf.get(id) ?? 0) + 1);
+      tf.set(id, count);
+      df[id]!++;
     }
-    for (const id of tf.keys()) df[id]!++;
     return tf;
   });
   const n = docs.length;
@@ -54,59 +69,190 @@ export function tfidfVectors(docs: readonly string[][]): Array<Map<number, numbe
   });
 }
 
+/** Bounds are compared with this much room, so float rounding never drops a pair. */
+const MARGIN = 1e-9;
 /**
- * Every pair (i < j) whose cosine similarity is at least `threshold`. Walks an inverted index
- * in typed arrays, so only documents that share a term are compared, and each pair's dot
- * product is accumulated once (from the lower-numbered document).
+ * The common tail of a document may add at most this share of the threshold: the rest must come
+ * from its rarer terms, so few candidates need an exact cosine (0.9 was fastest on ten public
+ * catalogs together, bench/README.md).
+ */
+const TAIL_SHARE = 0.9;
+/**
+ * Below this threshold most pairs sharing a word are candidates, and checking each costs more
+ * than summing every pair: every pair is scored then.
+ */
+const PRUNE_FROM = 0.75;
+
+/**
+ * The vectors in typed arrays: terms renumbered 0…T-1, each document's terms (in its vector's
+ * order) and weights, and per term its postings in document order, document frequency and
+ * largest weight.
+ */
+interface Packed {
+  docTerms: Int32Array[];
+  docWeights: Float64Array[];
+  /** Postings of term t: docs/weights[offsets[t] … offsets[t + 1]). */
+  offsets: Int32Array;
+  docs: Int32Array;
+  weights: Float64Array;
+  maxWeight: Float64Array;
+  /** Terms ranked rarest first (document frequency, then number): rank → term. */
+  byRank: Int32Array;
+  rankOf: Int32Array;
+}
+
+function pack(vectors: ReadonlyArray<Map<number, number>>): Packed {
+  const number = new Map<number, number>();
+  const docTerms = vectors.map((vec) =>
+    Int32Array.from(vec.keys(), (t) => number.get(t) ?? number.set(t, number.size).get(t)!),
+  );
+  const docWeights = vectors.map((vec) => Float64Array.from(vec.values()));
+  const count = number.size;
+  const df = new Int32Array(count);
+  const maxWeight = new Float64Array(count);
+  docTerms.forEach((terms, d) =>
+    terms.forEach((t, k) => {
+      df[t]!++;
+      maxWeight[t] = Math.max(maxWeight[t]!, docWeights[d]![k]!);
+    }),
+  );
+  const offsets = new Int32Array(count + 1);
+  for (let t = 0; t < count; t++) offsets[t + 1] = offsets[t]! + df[t]!;
+  const fill = offsets.slice(0, count);
+  const docs = new Int32Array(offsets[count]!);
+  const weights = new Float64Array(offsets[count]!);
+  docTerms.forEach((terms, d) =>
+    terms.forEach((t, k) => {
+      docs[fill[t]!] = d;
+      weights[fill[t]!++] = docWeights[d]![k]!;
+    }),
+  );
+  const byRank = Int32Array.from({ length: count }, (_, t) => t).sort((a, b) => df[a]! - df[b]! || a - b);
+  const rankOf = new Int32Array(count);
+  byRank.forEach((t, r) => (rankOf[t] = r));
+  return { docTerms, docWeights, offsets, docs, weights, maxWeight, byRank, rankOf };
+}
+
+/**
+ * A document's terms split for candidate search (Bayardo et al., "Scaling up all pairs
+ * similarity search"): rarest first, the common tail as long as it can be while its share of
+ * any cosine stays under `bound` (below the threshold) (at most its norm, as every vector has norm 1 at most; and at
+ * most each weight times the term's largest weight). A document reaching `bound` with this one
+ * shares a term of the head (positions into the document's arrays); `rest` bounds what the
+ * tail adds.
+ */
+function splitTerms(p: Packed, d: number, bound: number): { head: Int32Array; rest: number } {
+  const terms = p.docTerms[d]!;
+  const position = new Map<number, number>();
+  terms.forEach((t, k) => position.set(t, k));
+  const ranks = Int32Array.from(terms, (t) => p.rankOf[t]!).sort();
+  let split = ranks.length;
+  let squares = 0;
+  let linear = 0;
+  while (split > 0) {
+    const t = p.byRank[ranks[split - 1]!]!;
+    const w = p.docWeights[d]![position.get(t)!]!;
+    const s = squares + w * w;
+    const l = linear + w * p.maxWeight[t]!;
+    if (Math.min(Math.sqrt(s), l) >= bound) break;
+    squares = s;
+    linear = l;
+    split--;
+  }
+  const head = Int32Array.from(ranks.subarray(0, split), (r) => position.get(p.byRank[r]!)!);
+  return { head, rest: Math.min(Math.sqrt(squares), linear) };
+}
+
+/**
+ * Every pair (i < j) whose cosine similarity is at least `threshold`. Scores only candidates:
+ * documents sharing one of a document's rarer terms (splitTerms), whose partial score plus what
+ * the common terms could add still reaches the threshold. Each candidate's cosine is then summed
+ * exactly as scoring every pair sums it (term by term in the lower-numbered document's order), so
+ * the figures do not depend on the pruning.
  */
 export function similarPairs(
   vectors: ReadonlyArray<Map<number, number>>,
   threshold: number,
 ): Array<{ i: number; j: number; similarity: number }> {
-  // Postings per term, in document order: docs[t][k] holds weight weights[t][k].
-  const df = new Map<number, number>();
-  for (const vec of vectors) for (const term of vec.keys()) df.set(term, (df.get(term) ?? 0) + 1);
-  const docs = new Map<number, Int32Array>();
-  const weights = new Map<number, Float64Array>();
-  const fill = new Map<number, number>();
-  for (const [term, count] of df) {
-    docs.set(term, new Int32Array(count));
-    weights.set(term, new Float64Array(count));
-    fill.set(term, 0);
-  }
-  vectors.forEach((vec, doc) => {
-    for (const [term, w] of vec) {
-      const k = fill.get(term)!;
-      docs.get(term)![k] = doc;
-      weights.get(term)![k] = w;
-      fill.set(term, k + 1);
-    }
-  });
-
+  const p = pack(vectors);
+  const bound = threshold - MARGIN;
   const out: Array<{ i: number; j: number; similarity: number }> = [];
-  const scores = new Float64Array(vectors.length);
+  const partial = new Float64Array(vectors.length);
   const touched: number[] = [];
-  // cursor[term] is where document i sits in that term's postings while i is processed.
-  const cursor = new Map<number, number>();
-  vectors.forEach((vec, i) => {
-    for (const [term, w] of vec) {
-      const at = cursor.get(term) ?? 0;
-      cursor.set(term, at + 1);
-      const d = docs.get(term)!;
-      const ws = weights.get(term)!;
-      for (let k = at + 1; k < d.length; k++) {
-        const j = d[k]!;
-        if (scores[j] === 0) touched.push(j);
-        scores[j] = scores[j]! + w * ws[k]!;
+  // cursor[t]: how many documents before i have term t (where i sits in its postings).
+  const cursor = new Int32Array(p.maxWeight.length);
+  const exact = new ExactCosine(p);
+  const prune = threshold >= PRUNE_FROM;
+  for (let i = 0; i < vectors.length; i++) {
+    const terms = p.docTerms[i]!;
+    const own = p.docWeights[i]!;
+    const { head, rest } = prune ? splitTerms(p, i, bound * TAIL_SHARE) : { head: terms.keys(), rest: 0 };
+    for (const k of head) {
+      const t = terms[k]!;
+      const w = own[k]!;
+      for (let at = p.offsets[t]! + cursor[t]! + 1; at < p.offsets[t + 1]!; at++) {
+        const j = p.docs[at]!;
+        if (partial[j] === 0) touched.push(j);
+        partial[j] = partial[j]! + w * p.weights[at]!;
       }
     }
+    for (const t of terms) cursor[t]!++;
+    if (prune) exact.from(i);
     for (const j of touched) {
-      // Rounding can push identical documents a hair above 1.
-      const similarity = Math.min(1, scores[j]!);
-      if (similarity >= threshold) out.push({ i, j, similarity });
-      scores[j] = 0;
+      if (partial[j]! + rest >= bound) {
+        // Rounding can push identical documents a hair above 1.
+        // Scoring every pair sums in document i's term order already.
+        const similarity = Math.min(1, prune ? exact.with(j) : partial[j]!);
+        if (similarity >= threshold) out.push({ i, j, similarity });
+      }
+      partial[j] = 0;
     }
+    if (prune) exact.done();
     touched.length = 0;
-  });
+  }
   return out.sort((x, y) => x.i - y.i || x.j - y.j);
+}
+
+/** Cosines of one document with others, each summed term by term in that document's order. */
+class ExactCosine {
+  private readonly p: Packed;
+  /** positionOf[t]: where term t sits in the current document, -1 when it is not there. */
+  private readonly positionOf: Int32Array;
+  private readonly products: Float64Array;
+  private readonly shared: Int32Array;
+  private current = -1;
+
+  constructor(p: Packed) {
+    this.p = p;
+    this.positionOf = new Int32Array(p.maxWeight.length).fill(-1);
+    const longest = Math.max(0, ...p.docTerms.map((t) => t.length));
+    this.products = new Float64Array(longest);
+    this.shared = new Int32Array(longest);
+  }
+
+  from(d: number): void {
+    this.current = d;
+    this.p.docTerms[d]!.forEach((t, k) => (this.positionOf[t] = k));
+  }
+
+  with(j: number): number {
+    const own = this.p.docWeights[this.current]!;
+    const terms = this.p.docTerms[j]!;
+    const weights = this.p.docWeights[j]!;
+    let n = 0;
+    for (let k = 0; k < terms.length; k++) {
+      const at = this.positionOf[terms[k]!]!;
+      if (at < 0) continue;
+      this.products[at] = own[at]! * weights[k]!;
+      this.shared[n++] = at;
+    }
+    const order = this.shared.subarray(0, n).sort();
+    let sum = 0;
+    for (const at of order) sum = sum + this.products[at]!;
+    return sum;
+  }
+
+  done(): void {
+    for (const t of this.p.docTerms[this.current]!) this.positionOf[t] = -1;
+  }
 }

@@ -14,7 +14,8 @@
  * match wins.
  * Body words match exactly, or as a prefix from 4 characters, never fuzzily.
  *
- * MiniSearch builds the indexes. Queries run on ./term-index.ts (sorted terms, typed-array
+ * The indexes are MiniSearch's serialized form, written directly by ./index-build.ts (byte for
+ * byte what MiniSearch would write; each text's terms kept for the next build). Queries run on ./term-index.ts (sorted terms, typed-array
  * postings, a trie for typos), scored by ./match.ts exactly as MiniSearch scores (BM25+, its
  * prefix and fuzzy weights) into reusable score arrays (./scores.ts): a tenth of MiniSearch's
  * memory and time. When every token must match, the rarest token is scored first and the others
@@ -28,8 +29,8 @@
  */
 // First: on a Node.js too old for skillpress, a clear error instead of a missing built-in.
 import '../lib/node-version.ts';
-import MiniSearch, { type Options } from 'minisearch';
-import { encodeIndex, type CompactIndex } from './codec.ts';
+import type { CompactIndex } from './codec.ts';
+import { buildCompactIndexes } from './index-build.ts';
 import {
   idf,
   matchToken,
@@ -60,11 +61,8 @@ import {
   normalizePathTerm,
   normalizeTerm,
   spellLanguageNames,
-  tokenizePath,
   tokenizeText,
 } from './text.ts';
-
-import { indexedDescription, indexedTags } from '../model/bounds.ts';
 export { extractHeadings, markdownToText, tokenizePath, tokenizeText } from './text.ts';
 export { fusedScore, MEANING_WEIGHT, strongCount, usesMeaning, WEAK_BELOW, type MeaningIndex } from './hybrid.ts';
 
@@ -216,8 +214,6 @@ const COMPLETE_BONUS = 1.15;
 const SPARE_SCORES = 16;
 
 const META_FIELDS = Object.keys(FIELD_BOOSTS) as Array<keyof typeof FIELD_BOOSTS>;
-const STORED_FIELDS = ['name', 'title', 'description', 'tags', 'domain', 'registry', 'origin', 'version'] as const;
-const LIST_FIELDS = new Set(['tags', 'headings', 'paths']);
 
 /** Typo tolerance: none for short terms, one edit from 4 characters, two from 8. */
 const fuzzy = (term: string): number => (term.length < 4 ? 0 : term.length < 8 ? 1 : 2);
@@ -230,97 +226,27 @@ const prefix = (term: string): boolean => term.length >= 2;
  */
 const BODY_PREFIX_MIN = 4;
 const bodyPrefix = (term: string): boolean => term.length >= BODY_PREFIX_MIN;
-/** Build-time options (MiniSearch builds both indexes; ./term-index.ts answers the queries). */
-const metaOptions: Options<Record<string, unknown>> = {
-  idField: 'id',
-  fields: [...META_FIELDS],
-  storeFields: [...STORED_FIELDS],
-  // Lists are indexed one item per line (paths are tokenized per line) and stored as arrays.
-  stringifyField: (value, field) => (LIST_FIELDS.has(field) && Array.isArray(value) ? value.join('\n') : String(value)),
-  tokenize: (text, field) =>
-    field === 'paths'
-      ? text.split('\n').flatMap(tokenizePath)
-      : field === 'description'
-        ? descriptionTokens(text)
-        : tokenizeText(text),
-  processTerm: (term, field) =>
-    term.startsWith(NOT_INDEXED) ? undefined : field === 'paths' ? normalizePathTerm(term) : normalizeTerm(term),
-};
-
-/** Marks a token that counts toward its field's length but is not indexed. */
-const NOT_INDEXED = '\u0000';
-
-/**
- * A description's tokens: those of its first 1,024 characters are indexed (./bounds.ts); the
- * words only the rest holds still count toward its length, so BM25 weighs each indexed word of a
- * long description for less, and the catalog's average length is what the whole descriptions make.
- */
-function descriptionTokens(text: string): string[] {
-  const head = indexedDescription(text);
-  if (head.length === text.length) return tokenizeText(text);
-  const indexed = tokenizeText(head);
-  const kept = new Set(indexed);
-  const rest = tokenizeText(text).filter((t) => !kept.has(t));
-  return [...indexed, ...rest.map((t) => NOT_INDEXED + t)];
-}
-
-const bodyOptions: Options<Record<string, unknown>> = {
-  idField: 'id',
-  fields: ['body'],
-  storeFields: [],
-  tokenize: (text) => text.split(' '),
-  // processTerm: normalizeBodyTerm, memoized per build (buildSearchIndexes).
-};
-
-const wrap = (kind: SerializedIndex['kind'], index: MiniSearch<Record<string, unknown>>): SerializedIndex => ({
+const wrap = (kind: SerializedIndex['kind'], index: CompactIndex): SerializedIndex => ({
   format: 'skillpress-search',
   version: SEARCH_FORMAT_VERSION,
   kind,
-  // toJSON gives the plain object MiniSearch.loadJS reads back; the codec shrinks its postings.
-  // Terms go sorted: readers find prefixes by binary search, and gzip packs them tighter.
-  index: encodeIndex(sortTerms(index.toJSON())),
+  index,
 });
-
-function sortTerms<T extends { index: Array<[string, unknown]> }>(plain: T): T {
-  plain.index.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return plain;
-}
 
 /**
  * Build both indexes. Entries should come in a stable order (by id) for reproducible output.
- * `terms` gives a body's terms (`bodyTerms`, or the same kept from an earlier build).
+ * `terms` gives a body's terms (`bodyTerms`, or the same kept from an earlier build; a body the
+ * previous call in this process saw keeps its terms). The indexes are what MiniSearch would
+ * serialize, terms sorted (readers find prefixes by binary search, and gzip packs them tighter),
+ * postings in ./codec.ts's compact form; ./index-build.ts writes them directly, and keeps each
+ * text's terms for the next build in this process.
  */
 export function buildSearchIndexes(
   entries: readonly SearchEntry[],
   terms: (markdown: string) => string = bodyTerms,
 ): { search: SerializedIndex; body: SerializedIndex } {
-  const meta = new MiniSearch(metaOptions);
-  // Bodies share most of their words: each is normalized once per build.
-  const normalized = new Map<string, string | undefined>();
-  const processTerm = (term: string): string | undefined => {
-    if (!normalized.has(term)) normalized.set(term, normalizeBodyTerm(term));
-    return normalized.get(term);
-  };
-  const body = new MiniSearch({ ...bodyOptions, processTerm });
-  for (const e of entries) {
-    const doc: Record<string, unknown> = {
-      id: e.id,
-      name: e.name,
-      // Bounded: a skill that says everything must not match everything (./bounds.ts; descriptionTokens).
-      description: e.description,
-      tags: indexedTags(e.tags),
-      headings: e.headings,
-      paths: e.paths,
-      registry: e.registry,
-    };
-    if (e.domain !== undefined) doc.domain = e.domain;
-    if (e.version !== undefined) doc.version = e.version;
-    if (e.title !== undefined) doc.title = e.title;
-    if (e.origin !== undefined) doc.origin = e.origin;
-    meta.add(doc);
-    body.add({ id: e.id, body: terms(e.body) });
-  }
-  return { search: wrap('metadata', meta), body: wrap('body', body) };
+  const { search, body } = buildCompactIndexes(entries, terms, META_FIELDS);
+  return { search: wrap('metadata', search), body: wrap('body', body) };
 }
 
 function unwrap(json: unknown, kind: SerializedIndex['kind']): TermIndex {
