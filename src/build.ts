@@ -583,50 +583,49 @@ async function readPrevious(
   });
 }
 
+/** The published feed into `data`, and the site's catalog view beside it when the site shows skills the feed leaves out. */
+async function writeFeeds(
+  catalog: Catalog,
+  previous: PreviousFeed | undefined,
+  data: string,
+  ctx: BuildContext,
+): Promise<Pick<Written, 'feed' | 'catalogView'>> {
+  const { config, options, out } = ctx;
+  const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
+  const cacheDir = cacheFolder(ctx.cacheDir, ['feed'], ctx.log);
+  const common = { outDir: data, config, sourceDateEpoch: options.sourceDateEpoch, tokens: ctx.tokens, cacheDir };
+  const published = await writeFeed(catalog, {
+    ...common,
+    // Unchanged skills' file folders are moved from the output being replaced, right before
+    // the swap (the site's file pages read them there meanwhile).
+    ...(existsSync(path.join(out, FEED_PATH, 'index.json')) ? { previousOutDir: out } : {}),
+    log: ctx.log,
+    previous,
+    signer: ctx.signer,
+    versions: ctx.versions,
+    onProgress: (n) => bar?.update(n),
+  });
+  bar?.done();
+  // The site shows imported skills even when they are not re-exported: give it its own view.
+  if (published.importedNotExported === 0) return { feed: published, catalogView: undefined };
+  const previousCatalog = await loadPreviousFeed(out, { feedPath: CATALOG_PATH }).catch(() => undefined);
+  const catalogView = await writeFeed(catalog, {
+    ...common,
+    previous: previousCatalog,
+    scope: 'catalog',
+    signer: ctx.signer,
+    log: ctx.log,
+  });
+  return { feed: published, catalogView };
+}
+
 /** Feed, the site's catalog view, and the site, assembled in a staging folder and swapped into `out`. */
 async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined, ctx: BuildContext): Promise<Written> {
   const { config, options, out } = ctx;
-  const epoch = options.sourceDateEpoch;
   const staging = await makeStaging(out);
   try {
     const data = path.join(staging, 'data');
-    const { feed, catalogView } = await stage(ctx.stages, 'feed', async () => {
-      const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
-      const cacheDir = cacheFolder(ctx.cacheDir, ['feed'], ctx.log);
-      const published = await writeFeed(catalog, {
-        // Unchanged skills' file folders are moved from the output being replaced, right before
-        // the swap (the site's file pages read them there meanwhile).
-        ...(existsSync(path.join(out, FEED_PATH, 'index.json')) ? { previousOutDir: out } : {}),
-        log: ctx.log,
-        outDir: data,
-        config,
-        previous,
-        sourceDateEpoch: epoch,
-        tokens: ctx.tokens,
-        cacheDir,
-        signer: ctx.signer,
-        versions: ctx.versions,
-        onProgress: (n) => bar?.update(n),
-      });
-      bar?.done();
-      // The site shows imported skills even when they are not re-exported: give it its own view.
-      if (published.importedNotExported === 0) return { feed: published, catalogView: undefined };
-      const previousCatalog = await loadPreviousFeed(out, { feedPath: CATALOG_PATH }).catch(() => undefined);
-      return {
-        feed: published,
-        catalogView: await writeFeed(catalog, {
-          outDir: data,
-          config,
-          previous: previousCatalog,
-          sourceDateEpoch: epoch,
-          scope: 'catalog',
-          tokens: ctx.tokens,
-          cacheDir,
-          signer: ctx.signer,
-          log: ctx.log,
-        }),
-      };
-    });
+    const { feed, catalogView } = await stage(ctx.stages, 'feed', () => writeFeeds(catalog, previous, data, ctx));
     const site = path.join(staging, 'site');
     const base = options.base ?? config.site.base;
     // Header rules that keep skill files inert, for static hosts that read `_headers` (moved into

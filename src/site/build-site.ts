@@ -178,44 +178,52 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
       ),
     );
     const key = (id: string, filePath: string): string => filePageKey(keyBase, skills.get(id)!.sha256, filePath);
+    const kept = opts.keptFeedFiles && { feedDir: opts.keptFeedFiles.feedDir, ids: new Set(opts.keptFeedFiles.ids) };
     const written = await writeFileViews(
       [...plan.templates].map((id) => skills.get(id)!.skill),
-      {
-        templatesDir: dist,
-        siteDir,
-        feedDir,
-        urls,
-        marker: data.marker,
-        cache,
-        key,
-        ...(opts.keptFeedFiles
-          ? { kept: { feedDir: opts.keptFeedFiles.feedDir, ids: new Set(opts.keptFeedFiles.ids) } }
-          : {}),
-      },
+      { templatesDir: dist, siteDir, feedDir, urls, marker: data.marker, cache, key, ...(kept ? { kept } : {}) },
     );
     cache.prune();
-    // The model's files are the same for every build: taken from the site being replaced when intact.
-    const keptModel = opts.previousOutDir !== undefined && siteModelMatches(opts.previousOutDir);
-    if (!keptModel) writeSiteModel(siteDir);
-    await moveDir(siteDir, path.resolve(opts.outDir));
-    if (opts.previousOutDir) takeFolders(plan, opts.previousOutDir, path.resolve(opts.outDir));
-    if (keptModel) takeSiteModel(opts.previousOutDir!, path.resolve(opts.outDir));
-    return {
-      skills: skills.size,
-      rendered,
-      cached: reused,
-      // Astro's count includes the file pages' templates, which are not pages of the site.
-      pages: pages - plan.templates.size + plan.reusedPages + written + plan.reusedFiles,
-      filePages: written + plan.reusedFiles,
-      skillPages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
-      fileViews: { written, reused: plan.reusedFiles },
-      seconds: (Date.now() - started) / 1000,
-    };
+    await moveIntoPlace(siteDir, plan, opts);
+    return siteResult(plan, { skills: skills.size, rendered, cached: reused, astroPages: pages, written, started });
   } finally {
     renderPlans().delete(data.marker);
     await rm(work, { recursive: true, force: true });
     closeCache();
   }
+}
+
+/** What the site build did, from its plan and counts. */
+function siteResult(
+  plan: PagePlan,
+  n: { skills: number; rendered: number; cached: number; astroPages: number; written: number; started: number },
+): SiteResult {
+  return {
+    skills: n.skills,
+    rendered: n.rendered,
+    cached: n.cached,
+    // Astro's count includes the file pages' templates, which are not pages of the site.
+    pages: n.astroPages - plan.templates.size + plan.reusedPages + n.written + plan.reusedFiles,
+    filePages: n.written + plan.reusedFiles,
+    skillPages: { rendered: plan.skills.size, reused: plan.reusedPages, moved: plan.folders.size },
+    fileViews: { written: n.written, reused: plan.reusedFiles },
+    seconds: (Date.now() - n.started) / 1000,
+  };
+}
+
+/**
+ * The assembled site into `outDir`, then what it takes from the site being replaced: the folders
+ * of unchanged skills and the model's files (the same for every build), when they check out.
+ * Run last: until then the site being replaced stays whole.
+ */
+async function moveIntoPlace(siteDir: string, plan: PagePlan, opts: BuildSiteOptions): Promise<void> {
+  const outDir = path.resolve(opts.outDir);
+  const previous = opts.previousOutDir;
+  const keptModel = previous !== undefined && siteModelMatches(previous);
+  if (!keptModel) writeSiteModel(siteDir);
+  await moveDir(siteDir, outDir);
+  if (previous) takeFolders(plan, previous, outDir);
+  if (keptModel) takeSiteModel(previous, outDir);
 }
 
 /**
