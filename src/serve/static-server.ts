@@ -12,7 +12,8 @@
  * gets them too; a path that is not canonical (a doubled slash) is redirected to the canonical
  * one. Nothing is served through a symbolic link: a link inside the output is not found.
  */
-import { constants, createReadStream } from 'node:fs';
+import { constants } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { open, realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -92,6 +93,8 @@ async function serveFile(
   });
   // Never through a link put in its place meanwhile.
   const handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  // Closed here unless a stream took it over (it closes the handle when it ends or is destroyed).
+  let streaming = false;
   try {
     const st = await handle.stat();
     if (options.transformHtml && file.endsWith('.html') && !('content-disposition' in headers)) {
@@ -101,14 +104,11 @@ async function serveFile(
     }
     res.writeHead(status, { ...headers, 'content-length': st.size });
     if (req.method === 'HEAD') return void res.end();
-    createReadStream('', { fd: handle.fd, autoClose: false })
-      .on('error', () => res.destroy())
-      .on('close', () => void handle.close().catch(() => {}))
-      .pipe(res);
-    return;
-  } catch (err) {
-    await handle.close();
-    throw err;
+    streaming = true;
+    // A client that goes away mid-file destroys both ends.
+    pipeline(handle.createReadStream(), res).catch(() => res.destroy());
+  } finally {
+    if (!streaming) await handle.close();
   }
 }
 

@@ -214,4 +214,26 @@ describe('serveStatic against hostile requests', () => {
     await rawGet(port, '/__skillpress/events', `evil.example:${port}`);
     expect(events).toBe(before);
   });
+
+  it('closes every file it opens, for HEAD requests and rewritten pages too', async () => {
+    const dev = await serveStatic({ root, base: '/cat/', transformHtml: (html) => `${html}<!-- dev -->` });
+    // A handle left open is closed by the garbage collector, which says so in a warning.
+    const leaks: string[] = [];
+    const onWarning = (w: Error): void => void (/file descriptor/i.test(w.message) && leaks.push(w.message));
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 60; i++) {
+        await (await get('/cat/feed/v1/files/pdf/SKILL.md', { method: 'HEAD' })).arrayBuffer();
+        expect(await (await fetch(`${new URL(dev.url).origin}/cat/`)).text()).toBe('<h1>home</h1><!-- dev -->');
+        await (await get('/cat/feed/v1/index.json')).text();
+      }
+      // Garbage enough for the young generation to be collected several times.
+      for (let i = 0; i < 40; i++) void Array.from({ length: 100_000 }, (_, j) => ({ j }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(leaks).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      await dev.close();
+    }
+  });
 });
