@@ -476,6 +476,9 @@ function describeSkipped(summary: UsageSummary): string {
   return first ? `${first.source}:${first.line}: ${first.reason}` : 'none listed';
 }
 
+/** Whether `out` holds a build's feed (a folder this build may replace, and take unchanged parts from). */
+const hasFeed = (out: string): boolean => existsSync(path.join(out, FEED_PATH, 'index.json'));
+
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
 async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promise<void> {
   if (isInsideDir(cwd, out) || isInsideDir(skillsRoot, out)) {
@@ -492,7 +495,7 @@ async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promis
   if (!st) return;
   if (!st.isDirectory()) throw new UsageError(`--out ${out} exists and is not a folder`);
   const entries = await readdir(out);
-  if (entries.length > 0 && !existsSync(path.join(out, FEED_PATH, 'index.json'))) {
+  if (entries.length > 0 && !hasFeed(out)) {
     throw new UsageError(`--out ${out} is not empty and holds no previous skillpress build; refusing to replace it`);
   }
 }
@@ -598,7 +601,7 @@ async function writeFeeds(
     ...common,
     // Unchanged skills' file folders are moved from the output being replaced, right before
     // the swap (the site's file pages read them there meanwhile).
-    ...(existsSync(path.join(out, FEED_PATH, 'index.json')) ? { previousOutDir: out } : {}),
+    ...(hasFeed(out) ? { previousOutDir: out } : {}),
     log: ctx.log,
     previous,
     signer: ctx.signer,
@@ -638,7 +641,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
       siteResult = await stage(ctx.stages, 'site', async () => {
         const { buildSite } = await import('./site/build-site.ts');
         const cacheDir = cacheFolder(ctx.cacheDir, ['site'], ctx.log);
-        const previousOutDir = existsSync(path.join(out, FEED_PATH, 'index.json')) ? out : undefined;
+        const previousOutDir = hasFeed(out) ? out : undefined;
         return buildSite({
           outDir: site,
           feedDir: catalogView?.feedDir ?? feed.feedDir,

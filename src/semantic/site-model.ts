@@ -79,8 +79,19 @@ export function writeSiteModel(siteDir: string, modelDir = MODEL_DIR): number {
  * and some 8,000 small files cost more to write than to read back.
  */
 export function siteModelMatches(siteDir: string, modelDir = MODEL_DIR): boolean {
-  const expected = new Map([...siteModelFiles(modelDir)].map(([name, data]) => [name, sha256Hex(data)]));
-  return folderMatches(path.join(siteDir, SITE_MODEL_PATH), expected) !== undefined;
+  return folderMatches(path.join(siteDir, SITE_MODEL_PATH), siteModelDigests(modelDir)) !== undefined;
+}
+
+/** Each file's sha256, by name (made once per process, like the files). */
+const modelDigests = new Map<string, Map<string, string>>();
+
+function siteModelDigests(modelDir: string): Map<string, string> {
+  let digests = modelDigests.get(modelDir);
+  if (!digests) {
+    digests = new Map([...siteModelFiles(modelDir)].map(([name, data]) => [name, sha256Hex(data)]));
+    modelDigests.set(modelDir, digests);
+  }
+  return digests;
 }
 
 /** Moves the model's folder of the site being replaced into the new one (run last, as the skill folders are). */

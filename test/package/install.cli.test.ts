@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userNpmEnv } from '../helpers/npm-env.ts';
+import { typeCheckProject } from '../helpers/type-check.ts';
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -136,23 +137,7 @@ const result: BuildResult | undefined = undefined;
 console.log(build, init, result, SkillSearch, SkillpressConfig, createServer, createClient);
 `,
     );
-    await writeFile(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2023',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          types: ['node'],
-          typeRoots: [path.join(repo, 'node_modules/@types')],
-        },
-        files: ['check.ts'],
-      }),
-    );
-    await run(node, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', project], project);
+    await typeCheckProject(project, repo, { skipLibCheck: false, env });
   }, 300_000);
 
   it('npx --package <tarball> skillpress runs the command', async () => {

@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userNpmEnv } from '../helpers/npm-env.ts';
+import { typeCheckProject } from '../helpers/type-check.ts';
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -197,22 +198,6 @@ void result.skills_root;
 RULE.threshold satisfies string;
 `,
     );
-    await writeFile(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          target: 'ES2023',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [path.join(repo, 'node_modules/@types')],
-        },
-        files: ['check.ts'],
-      }),
-    );
-    await run(node, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', project], project);
+    await typeCheckProject(project, repo, { skipLibCheck: true, env });
   }, 120_000);
 });

@@ -133,6 +133,7 @@ export interface FeedSummary {
 const isImported = (s: Skill): boolean => s.source.kind === 'peer';
 const pretty = (x: unknown): string => `${JSON.stringify(x, null, 2)}\n`;
 const byId = (a: Skill, b: Skill): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byPath = (a: KeyedEntry, b: KeyedEntry): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** Skills written at once (their archives are compressed on the thread pool meanwhile). */
 const SKILL_CONCURRENCY = 16;
@@ -411,7 +412,7 @@ function writeRawFiles(skill: Skill, json: FeedSkill, problems: Problem[], ctx: 
     delete entry.url;
     entry.skipped = { reason: `not published: ${reason}` };
   }
-  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return entries.sort(byPath);
 }
 
 /**
@@ -431,7 +432,7 @@ function keptFolderEntries(skill: Skill, ctx: FeedContext): KeyedEntry[] | undef
     ctx.out.bytes += bytes.byteLength;
     return { path: f.path, bytes, executable: f.executable, sha256: f.sha256 };
   });
-  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return entries.sort(byPath);
 }
 
 /**
