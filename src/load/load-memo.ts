@@ -12,8 +12,7 @@ import type { FoundSkill } from './find-skills.ts';
 import type { LoadResult, SkillLoadOptions } from './load-skill.ts';
 
 export class LoadMemo {
-  /** Skill folders read, and taken from the memo, since the last `begin` (one catalog's load). */
-  loaded = 0;
+  /** Skill folders taken from the memo since the last `begin` (one catalog's load). */
   reused = 0;
   readonly #entries = new Map<string, { signature: string; result: LoadResult }>();
 
@@ -30,7 +29,6 @@ export class LoadMemo {
       // A copy: a build adds to the skills it loaded (usage figures, versions, tool status).
       return structuredClone(kept.result);
     }
-    this.loaded++;
     const result = await load(found, opts);
     this.#entries.set(found.abs, { signature, result: structuredClone(result) });
     return result;
@@ -38,7 +36,6 @@ export class LoadMemo {
 
   /** A new load of the catalog, whose walk found `folders`: the others are forgotten. */
   begin(folders: ReadonlySet<string>): void {
-    this.loaded = 0;
     this.reused = 0;
     for (const dir of this.#entries.keys()) if (!folders.has(dir)) this.#entries.delete(dir);
   }
