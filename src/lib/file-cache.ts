@@ -44,13 +44,15 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { cacheSecret, cacheTag } from './cache-secret.ts';
-import { sha256File, sha256Hex } from './hash.ts';
+import { sha256Hex, sha256Regular } from './hash.ts';
 
 /** Entries unused this long are removed. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
 /** Pruning (a stat of every entry) runs at most this often. */
 const PRUNE_EVERY_MS = 24 * 3600 * 1000;
 const PRUNED_MARK = '.pruned';
+/** An entry used within this long is not marked used again. */
+const TOUCH_EVERY_MS = 3600 * 1000;
 const CONTENT_ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})$/;
 const DERIVED_ENTRY = /^([0-9a-f]{64})\.([0-9a-f]{64})\.([0-9a-f]{32})$/;
 /** Bad entries named in one warning; the rest are counted. */
@@ -89,11 +91,6 @@ function readRegular(file: string): Buffer | undefined {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-}
-
-/** The sha256 and size of `file` when it is a regular file (checked with lstat: a link is not). */
-function hashRegular(file: string): { sha256: string; bytes: number } | undefined {
-  return lstatSync(file, { throwIfNoEntry: false })?.isFile() ? sha256File(file, true) : undefined;
 }
 
 /** A sound entry: the file holding it, and the sha256 of its bytes. */
@@ -226,11 +223,16 @@ export class FileCache {
     return undefined;
   }
 
-  /** Mark an entry used now (its modification time; through a hard link, the output's too). */
+  /**
+   * Mark an entry used now (its modification time; through a hard link, the output's too). Once an
+   * hour is enough for pruning, which keeps a week: a process that builds again and again leaves
+   * the entries' change times alone, so their checks are remembered (`sha256Regular`).
+   */
   #touch(file: string): void {
     const now = new Date();
     try {
-      if (lstatSync(file).isFile()) utimesSync(file, now, now);
+      const st = lstatSync(file);
+      if (st.isFile() && now.getTime() - st.mtimeMs > TOUCH_EVERY_MS) utimesSync(file, now, now);
     } catch {
       /* removed meanwhile: used or not, it is gone */
     }
@@ -268,7 +270,7 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
-    if (this.#sound(key, hashRegular(file)) === undefined) return undefined;
+    if (this.#sound(key, sha256Regular(file)) === undefined) return undefined;
     this.#touch(file);
     return { file, sha256 };
   }
@@ -288,7 +290,7 @@ export class FileCache {
       return undefined;
     }
     // Checked at the destination: a link placed there (link(2) does not follow one) is refused.
-    const bytes = this.#sound(key, hashRegular(dest));
+    const bytes = this.#sound(key, sha256Regular(dest));
     if (bytes === undefined) {
       rmSync(dest, { force: true });
       return undefined;

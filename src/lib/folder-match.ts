@@ -6,7 +6,7 @@
  */
 import { lstatSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { sha256File } from './hash.ts';
+import { sha256Regular } from './hash.ts';
 
 /** `dir` when it is a real folder (not a link, which could lead out of the output), else undefined. */
 export function realFolder(dir: string): string | undefined {
@@ -32,7 +32,7 @@ export function folderMatches(dir: string, expected: ReadonlyMap<string, string>
     const rel = path.relative(dir, path.join(e.parentPath, e.name));
     if (e.isDirectory() && folders.has(rel)) continue;
     const digest = e.isFile() ? expected.get(rel) : undefined;
-    if (digest === undefined || sha256File(path.join(dir, rel))?.sha256 !== digest) return undefined;
+    if (digest === undefined || sha256Regular(path.join(dir, rel))?.sha256 !== digest) return undefined;
     files++;
   }
   return files === expected.size ? files : undefined;

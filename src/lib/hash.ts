@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, openSync, readSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
 
 export function sha256Hex(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
@@ -33,4 +33,38 @@ export function sha256File(file: string, noFollow = false): { sha256: string; by
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * The sha256 of files read in this process, by inode: a file whose inode, size, modification and
+ * change times are unchanged still holds the same bytes (the check git's index makes; the change
+ * time cannot be set back). A process that builds again and again (`skillpress dev`) then reads
+ * only the files it did not write or check itself.
+ */
+const checked = new Map<string, { stat: string; sha256: string; bytes: number }>();
+
+function statKey(file: string): { inode: string; stat: string; bytes: number } | undefined {
+  const st = lstatSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!st?.isFile()) return undefined;
+  return { inode: `${st.dev}:${st.ino}`, stat: `${st.size}:${st.mtimeNs}:${st.ctimeNs}`, bytes: Number(st.size) };
+}
+
+/**
+ * The sha256 and size of a regular file (never through a link: undefined then, or when it cannot
+ * be read), read again only when its inode, size or times changed since this process last did.
+ */
+export function sha256Regular(file: string): { sha256: string; bytes: number } | undefined {
+  const key = statKey(file);
+  if (!key) return undefined;
+  const known = checked.get(key.inode);
+  if (known?.stat === key.stat) return { sha256: known.sha256, bytes: known.bytes };
+  const read = sha256File(file, true);
+  if (read) checked.set(key.inode, { stat: key.stat, ...read });
+  return read;
+}
+
+/** Records the sha256 of a file this process just wrote with those bytes: checking it later reads nothing. */
+export function rememberSha256(file: string, sha256: string): void {
+  const key = statKey(file);
+  if (key) checked.set(key.inode, { stat: key.stat, sha256, bytes: key.bytes });
 }

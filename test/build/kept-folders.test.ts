@@ -3,7 +3,7 @@
  * folders of unchanged skills from the output it replaces instead of writing them again, and
  * still writes exactly what a build from nothing writes; a folder edited in place is written again.
  */
-import { readdirSync, readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,5 +76,25 @@ describe('feed-only rebuilds', () => {
     expect(result.reused.fileFolders).toBe(1);
     expect(readFileSync(guide, 'utf8')).toBe('The alpha guide.\n');
     expect(readdirSync(path.join(tmp, 'out/feed/v1/files/gamma'))).not.toContain('stray.txt');
+  });
+
+  it('links skill JSON that comes out the same from the output it replaces, and writes the rest', async () => {
+    const json = (out: string, id: string): string => path.join(tmp, out, `feed/v1/skills/${id}.json`);
+    await build(feedOnly('out'));
+    const before = { alpha: statSync(json('out', 'alpha')).ino, beta: statSync(json('out', 'beta')).ino };
+    write(skills, 'beta/SKILL.md', plainSkillMd('beta', '', '# beta\n\nEdited instructions.\n'));
+    await build(feedOnly('out'));
+    // The same inode: linked, not written again (the old name went with the output it replaced).
+    expect(statSync(json('out', 'alpha')).ino).toBe(before.alpha);
+    expect(statSync(json('out', 'beta')).ino).not.toBe(before.beta);
+    expect(readFileSync(json('out', 'beta'), 'utf8')).toContain('Edited instructions.');
+
+    // A file of the same size edited in place in the output being replaced is never linked.
+    const alpha = readFileSync(json('out', 'alpha'), 'utf8');
+    const altered = alpha.replace('"alpha"', '"alphA"');
+    expect(altered.length).toBe(alpha.length);
+    writeFileSync(json('out', 'alpha'), altered);
+    await build(feedOnly('out'));
+    expect(readFileSync(json('out', 'alpha'), 'utf8')).toBe(alpha);
   });
 });

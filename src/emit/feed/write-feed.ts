@@ -6,7 +6,7 @@
  * true (scope `published`), or always (scope `catalog`: the site's view, see build.ts).
  * Output is reproducible: the same catalog and SOURCE_DATE_EPOCH give the same bytes.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Catalog, Problem, Skill } from '../../model/skill.ts';
@@ -25,7 +25,7 @@ import {
   type FeedSkill,
 } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
-import { sha256Hex } from '../../lib/hash.ts';
+import { rememberSha256, sha256Hex, sha256Regular } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
 import type { Embedder } from '../../semantic/embedder.ts';
 import { encodeSkillVectors, SKILL_VECTORS_FILE } from '../../semantic/feed-vectors.ts';
@@ -147,10 +147,13 @@ const SKILL_CONCURRENCY = 16;
 class OutputWriter {
   bytes = 0;
   private readonly root: string;
+  /** The output being replaced (same layout): a file it holds with the same bytes is linked, not written. */
+  private readonly previous: string | undefined;
   /** Folders already created, so each is made once. */
   private readonly folders = new Set<string>();
-  constructor(root: string) {
+  constructor(root: string, previous?: string) {
     this.root = root;
+    this.previous = previous;
   }
   /** Where `rel` goes, its folder made. */
   target(rel: string): string {
@@ -162,12 +165,31 @@ class OutputWriter {
     }
     return abs;
   }
-  /** Write one file; returns its sha256 and size. */
+  /**
+   * Write one file; returns its sha256 and size. When the output being replaced holds the same
+   * bytes at the same place (most skill JSON of a rebuild), it is hard-linked from there instead:
+   * that output stays whole, and a rebuild writes what changed.
+   */
   write(rel: string, data: string | Uint8Array): { sha256: string; bytes: number } {
-    writeFileSync(this.target(rel), data);
+    const abs = this.target(rel);
+    const sha256 = sha256Hex(data);
+    if (!this.linkPrevious(rel, abs, sha256)) writeNew(abs, data);
+    // The next build checks this file before it links it.
+    rememberSha256(abs, sha256);
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
-    return { sha256: sha256Hex(data), bytes };
+    return { sha256, bytes };
+  }
+  private linkPrevious(rel: string, abs: string, sha256: string): boolean {
+    if (!this.previous) return false;
+    const from = path.join(this.previous, ...rel.split('/'));
+    if (sha256Regular(from)?.sha256 !== sha256) return false;
+    try {
+      linkSync(from, abs);
+      return true;
+    } catch {
+      return false;
+    }
   }
   /**
    * Write one raw file, whose sha256 the loader computed: a hard link to the copy `cache` keeps
@@ -180,7 +202,24 @@ class OutputWriter {
       writeFileSync(abs, data);
       cache?.adopt(sha256, abs, sha256);
     }
+    // The next build checks this folder before it takes it (keptFolderEntries).
+    rememberSha256(abs, sha256);
     this.bytes += data.byteLength;
+  }
+}
+
+/**
+ * `data` into a new file at `abs`; one already there (the same path written twice, or linked from
+ * the output being replaced) is unlinked first, never written through: a link's other names keep
+ * their bytes.
+ */
+function writeNew(abs: string, data: string | Uint8Array): void {
+  try {
+    writeFileSync(abs, data, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    unlinkSync(abs);
+    writeFileSync(abs, data, { flag: 'wx' });
   }
 }
 
@@ -295,7 +334,12 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     generatedAt: new Date(epoch !== undefined ? epoch * 1000 : Math.floor(Date.now() / 1000) * 1000).toISOString(),
     archiveMtime: epoch ?? 0,
     root,
-    out: new OutputWriter(root),
+    out: new OutputWriter(
+      root,
+      opts.previousOutDir && realFolder(path.resolve(opts.previousOutDir))
+        ? path.resolve(opts.previousOutDir)
+        : undefined,
+    ),
     tokens: opts.tokens ?? TokenCounts.memory(),
     // Only the published scope writes archives: the catalog view leaves their cache unopened.
     archives: archiveContext(
@@ -557,9 +601,23 @@ async function skillEmbedder(ctx: FeedContext): Promise<Embedder | undefined> {
   }
 }
 
+/**
+ * Each purpose text's vector as the process's last build made it: a process that builds again and
+ * again (`skillpress dev`, `skillpress mcp --skills`) embeds only the skills whose card changed.
+ */
+const lastVectors = new WeakMap<Embedder, Map<string, Float32Array>>();
+
 function skillVectorBytes(embedder: Embedder, cards: readonly Card[]): Uint8Array {
+  const before = lastVectors.get(embedder);
+  const now = new Map<string, Float32Array>();
   const matrix = new Float32Array(cards.length * embedder.dims);
-  cards.forEach((card, i) => matrix.set(embedder.embed(purposeText(card)), i * embedder.dims));
+  cards.forEach((card, i) => {
+    const text = purposeText(card);
+    const vector = now.get(text) ?? before?.get(text) ?? embedder.embed(text);
+    now.set(text, vector);
+    matrix.set(vector, i * embedder.dims);
+  });
+  lastVectors.set(embedder, now);
   return encodeSkillVectors(matrix, embedder.dims);
 }
 
