@@ -1,8 +1,9 @@
 /**
  * The dev loop, on a copy of a real catalog: `startDevServer()` (what `skillpress dev` runs), then
  * one SKILL.md edited on disk, several times; for each edit, the time until the dev server tells
- * open pages to reload (its event stream announces the new served build), and how that rebuild's
- * time splits over the build's stages. The page's own reload adds one page load on top.
+ * open pages to reload (its event stream announces the new served build), then until the edited
+ * skill's page, asked for as the reloading page asks, holds the edit; and how the rebuild's time
+ * splits over the build's stages and the site's update (its changed SKILL.md rendered).
  *
  *   npm run bench:dev -- <skills folder> [--rounds 5]
  */
@@ -25,6 +26,7 @@ const work = await mkdtemp(path.join(tmpdir(), 'skillpress-bench-dev-'));
 const skills = path.join(work, 'skills');
 await cp(path.resolve(positionals[0]!), skills, { recursive: true });
 const first = (await readdir(skills, { withFileTypes: true })).find((e) => e.isDirectory())!.name;
+// The skill's id is its folder's name in these catalogs (each SKILL.md names its folder).
 const skillMd = path.join(skills, first, 'SKILL.md');
 
 let waiting: ((status: BuildStatus) => void) | undefined;
@@ -38,20 +40,27 @@ const server = await startDevServer({
 });
 try {
   const rows: string[] = [];
+  // The page is open before the first edit, as it is for someone editing the skill.
+  await (await fetch(`${server.url}skills/${first}/`)).text();
   for (let round = 1; round <= rounds; round++) {
     const served = new Promise<BuildStatus>((resolve) => (waiting = resolve));
     const started = performance.now();
     await appendFile(skillMd, `\nEdit ${round}.\n`);
     const status = await served;
-    const total = (performance.now() - started) / 1000;
+    const reload = (performance.now() - started) / 1000;
+    const page = await (await fetch(`${server.url}skills/${first}/`)).text();
+    if (!page.includes(`Edit ${round}.`))
+      throw new Error(`round ${round}: the page of ${first} does not show the edit`);
+    const shown = (performance.now() - started) / 1000;
     const st = status.result!.stages;
+    const site = status.seconds - (st.load ?? 0) - (st.feed ?? 0) - (st.output ?? 0);
     rows.push(
-      `| ${round} | ${s(total)} | ${s(status.seconds)} | ${s(st.load ?? 0)} | ${s(st.feed ?? 0)} | ${s(st.output ?? 0)} | ${s(st.site ?? 0)} |`,
+      `| ${round} | ${s(reload)} | ${s(shown)} | ${s(status.seconds)} | ${s(st.load ?? 0)} | ${s(st.feed ?? 0)} | ${s(st.output ?? 0)} | ${s(site)} |`,
     );
   }
   process.stdout.write(
     `dev loop on ${positionals[0]} (${first}/SKILL.md edited each round)\n\n` +
-      '| round | edit → reload sent | rebuild | load | feed | output | site |\n|---|---|---|---|---|---|---|\n' +
+      '| round | edit → reload sent | edit → page with the edit | rebuild | load | feed | output | site update |\n|---|---|---|---|---|---|---|---|\n' +
       `${rows.join('\n')}\n`,
   );
 } finally {

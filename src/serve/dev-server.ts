@@ -1,7 +1,8 @@
 /**
- * `skillpress dev` as a library call: build the catalog, serve it on 127.0.0.1, watch the skills
- * folder and the config, rebuild on a change (the render cache makes that cost what changed), and
- * reload the open pages after each rebuild.
+ * `skillpress dev` as a library call: build the catalog's feed, serve it on 127.0.0.1 with the
+ * site's pages rendered on request (src/site/live-site.ts: Astro's dev server over the feed being
+ * served), watch the skills folder and the config, rebuild on a change (the session and the
+ * caches make that cost what changed), and reload the open pages after each rebuild.
  *
  * A rebuild that brings new errors (a broken SKILL.md) is not served: the last good build stays,
  * and its problems show on every open page (./dev-client.js) and through `onBuild`. A build is
@@ -21,7 +22,10 @@ import { watch, type FSWatcher } from 'chokidar';
 import { build, BuildSession, type BuildOptions, type BuildResult } from '../build.ts';
 import { findSkillsAndConfig, resolveConfig, type FoundConfig } from '../config/load.ts';
 import type { Problem } from '../model/skill.ts';
+import { cacheFolder, openCacheRoot } from '../lib/cache-dir.ts';
 import { isInsideDir } from '../lib/fs.ts';
+import { FEED_PATH } from '../lib/layout.ts';
+import { startLiveSite, type LiveSite, type LiveUpdate } from '../site/live-site.ts';
 import { serveStatic } from './static-server.ts';
 import { errorMessage } from '../lib/errors.ts';
 
@@ -48,6 +52,8 @@ export interface BuildStatus {
   /** Those of `warnings` the previously served build did not have (all of them on the first). */
   newWarnings: string[];
   result?: BuildResult;
+  /** The site's SKILL.md rendered for a served build (its pages render on request). */
+  site?: LiveUpdate;
   /** Set when the build itself failed (an invalid config, an unreadable folder). */
   failure?: string;
   seconds: number;
@@ -68,61 +74,50 @@ const errorKey = (p: Problem): string => `${p.skill}\0${p.file ?? ''}\0${p.rule}
 const errorsOf = (problems: readonly Problem[]): Problem[] => problems.filter((p) => p.severity === 'error');
 
 export async function startDevServer(options: DevServerOptions): Promise<DevServer> {
-  // The config is read again by every build; the base path and the folders to watch are fixed at start.
-  // As build() finds it: from the skills folder up to the repository root (or --config).
-  const found =
-    typeof options.config === 'object'
-      ? undefined
-      : await findSkillsAndConfig({ skills: options.skills, config: options.config, cwd: options.cwd });
-  const config = found ? found.config : await resolveConfig(options.config);
-  const skillsDir = options.skills ?? found?.skills ?? config.skills.root;
+  const { found, config, skillsDir, base } = await devSources(options);
   const work = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-'));
-  const outs = [path.join(work, 'a'), path.join(work, 'b')];
   const clients = new Set<ServerResponse>();
   const client = await readFile(CLIENT, 'utf8');
-  let served: Served | undefined;
-  let status: BuildStatus | undefined;
-  let builds = 0;
-  // Between rebuilds: only the skill folders that changed are read again.
-  const session = new BuildSession();
-
+  const state: DevState = { work, builds: 0, session: new BuildSession() };
   const broadcast = (): void => {
-    for (const res of clients) res.write(`data: ${JSON.stringify(publicStatus(status))}\n\n`);
+    for (const res of clients) res.write(`data: ${JSON.stringify(publicStatus(state.status))}\n\n`);
   };
-
+  const withClient = (html: string): string =>
+    html.replace(
+      '</body>',
+      () => `<script type="module" src="${ROUTES}client.js?build=${state.served?.build ?? 0}"></script></body>`,
+    );
+  const server = await serveStatic({
+    // The feed of the build being served, and the model the site's search loads.
+    root: () => (state.served && state.live ? [state.served.dir, state.live.modelRoot] : work),
+    base,
+    port: options.port,
+    intercept: devRoutes(client, clients, () => state.status),
+    transformHtml: withClient,
+    // Before any build is good there is nothing to serve: every page is the not-found one.
+    fallback: async (req, res) => {
+      if (state.served && state.live) return state.live.handle(req, res, withClient);
+      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: no build served yet\n');
+    },
+  });
+  // Astro's dev server starts while the first feed is built.
+  const cacheRoot = openCacheRoot(path.resolve(options.cwd ?? '.', '.cache'), () => {});
+  const starting = startLiveSite({
+    base,
+    httpServer: server.httpServer,
+    work: path.join(work, 'live'),
+    cacheDir: cacheFolder(cacheRoot.dir, ['site'], () => {}),
+    ...(config.site.files_base_url ? { filesBaseUrl: config.site.files_base_url } : {}),
+    ...(config.site.command ? { command: config.site.command } : {}),
+  });
+  // A failed start is said by the first build; until then nothing waits on it.
+  starting.catch(() => {});
   const rebuild = async (): Promise<void> => {
-    const started = Date.now();
-    const n = ++builds;
-    options.onBuildStart?.(n);
-    // Never into the folder being served: a build that is not served must not replace it.
-    const out = served?.dir === outs[0] ? outs[1]! : outs[0]!;
-    try {
-      const { cwd, base, strict } = options;
-      const result = await build({ skills: skillsDir, config: options.config, base, strict, cwd, out, session });
-      const judged = judgeBuild(result, { n, out, served, describe: (p) => options.describeProblem(p, skillsDir) });
-      served = judged.served;
-      status = { ...judged.status, seconds: (Date.now() - started) / 1000 };
-    } catch (err) {
-      status = failedBuild(n, served, errorMessage(err), (Date.now() - started) / 1000);
-    }
-    options.onBuild?.(status);
+    await buildAndServe(state, { ...options, skills: skillsDir, base }, starting);
+    options.onBuild?.(state.status!);
     broadcast();
   };
 
-  const intercept = devRoutes(client, clients, () => status);
-
-  const server = await serveStatic({
-    // Before any build is good there is nothing to serve: every page is the not-found one.
-    root: () => served?.dir ?? work,
-    base: options.base ?? config.site.base,
-    port: options.port,
-    intercept,
-    transformHtml: (html) =>
-      html.replace(
-        '</body>',
-        () => `<script type="module" src="${ROUTES}client.js?build=${served?.build ?? 0}"></script></body>`,
-      ),
-  });
   // A process that ends without close() (an uncaught error, process.exit) still leaves no builds behind.
   const removeWork = (): void => rmSync(work, { recursive: true, force: true });
   process.once('exit', removeWork);
@@ -134,12 +129,75 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
       await sources.watcher.close();
       await sources.idle();
       for (const res of clients) res.end();
+      // First: it closes the pages' hot-update sockets, which the server would wait for.
+      await (await starting.catch(() => undefined))?.close();
       await server.close();
       await rm(work, { recursive: true, force: true });
+      cacheRoot.close();
       process.off('exit', removeWork);
     },
   };
 }
+
+/**
+ * The config as build() finds it (from the skills folder up to the repository root, or
+ * `--config`), the skills folder and the base path. The config is read again by every build; the
+ * base path and the folders to watch are fixed at start.
+ */
+async function devSources(options: DevServerOptions) {
+  const found =
+    typeof options.config === 'object'
+      ? undefined
+      : await findSkillsAndConfig({ skills: options.skills, config: options.config, cwd: options.cwd });
+  const config = found ? found.config : await resolveConfig(options.config);
+  const skillsDir = options.skills ?? found?.skills ?? config.skills.root;
+  return { found, config, skillsDir, base: options.base ?? config.site.base };
+}
+
+/** What the dev server's builds share. */
+interface DevState {
+  work: string;
+  builds: number;
+  /** Between rebuilds: only the skill folders that changed are read again. */
+  session: BuildSession;
+  served?: Served;
+  status?: BuildStatus;
+  /** The site's pages, once a build is served. */
+  live?: LiveSite;
+}
+
+/** One build, into the folder not being served; served (and shown by the site) when it brings no new error. */
+async function buildAndServe(
+  state: DevState,
+  options: DevServerOptions & { skills: string; base: string },
+  site: Promise<LiveSite>,
+): Promise<void> {
+  const started = Date.now();
+  const n = ++state.builds;
+  options.onBuildStart?.(n);
+  const [a, b] = [path.join(state.work, 'a'), path.join(state.work, 'b')];
+  // Never into the folder being served: a build that is not served must not replace it.
+  const out = state.served?.dir === a ? b : a;
+  const { skills, config, base, strict, cwd, describeProblem } = options;
+  try {
+    const result = await build({ skills, config, base, strict, cwd, out, session: state.session, site: false });
+    const judged = judgeBuild(result, { n, out, served: state.served, describe: (p) => describeProblem(p, skills) });
+    let update: LiveUpdate | undefined;
+    if (judged.served.build === n) {
+      // The site reads the new feed from now on (its changed SKILL.md rendered first).
+      state.live = await site;
+      update = state.live.update(siteFeed(result, out));
+    }
+    state.served = judged.served;
+    state.status = { ...judged.status, ...(update ? { site: update } : {}), seconds: (Date.now() - started) / 1000 };
+  } catch (err) {
+    state.status = failedBuild(n, state.served, errorMessage(err), (Date.now() - started) / 1000);
+  }
+}
+
+/** The feed folder the site shows: the catalog's own view when imported skills are shown but not re-exported. */
+const siteFeed = (result: BuildResult, out: string): string =>
+  result.catalogDir ?? path.join(out, ...FEED_PATH.split('/'));
 
 /** The build being served: where, which, and its errors and warnings. */
 interface Served {

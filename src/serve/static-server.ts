@@ -23,8 +23,11 @@ import { normalizeBase } from '../site/urls.ts';
 import { skillFileHeaders } from '../site/headers.ts';
 
 export interface StaticServerOptions {
-  /** The built site; a function when the folder changes while serving (`skillpress dev`). */
-  root: string | (() => string);
+  /**
+   * The built site; a function when the folder changes while serving (`skillpress dev`). Several
+   * folders: a file is looked up in each in turn (the 404 page in the first).
+   */
+  root: string | (() => string | readonly string[]);
   /** Base path the site is served under (default `/`). */
   base?: string;
   /** Default 0: any free port. */
@@ -33,12 +36,16 @@ export interface StaticServerOptions {
   transformHtml?: (html: string) => string;
   /** Answers a request before the files do; returns whether it did (`skillpress dev`'s own routes). */
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Answers what no file answers, instead of the 404 page (`skillpress dev`'s pages rendered on request). */
+  fallback?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 }
 
 export interface StaticServer {
   /** `http://127.0.0.1:<port><base>` */
   url: string;
   port: number;
+  /** Node's server, for a WebSocket upgrade handler (`skillpress dev`'s live site). */
+  httpServer: Server;
   close(): Promise<void>;
 }
 
@@ -112,6 +119,17 @@ async function serveFile(
   }
 }
 
+/** The file or folder `rel` names in the first of `roots` that has it (never through a link). */
+async function findBelow(roots: readonly string[], rel: string) {
+  for (const root of roots) {
+    const named = fileFor(root, rel);
+    const file = named && (await unlinked(root, named));
+    const st = file ? await stat(file).catch(() => undefined) : undefined;
+    if (file && st) return { root, file, st };
+  }
+  return undefined;
+}
+
 async function handle(
   req: IncomingMessage,
   res: ServerResponse,
@@ -125,9 +143,11 @@ async function handle(
       .end('misdirected request: this server answers to 127.0.0.1, localhost and [::1] only\n');
   }
   if (options.intercept?.(req, res)) return;
-  const root = path.resolve(typeof options.root === 'function' ? options.root() : options.root);
+  const given = typeof options.root === 'function' ? options.root() : options.root;
+  const roots = (typeof given === 'string' ? [given] : given).map((r) => path.resolve(r));
   const notFound = async (): Promise<void> => {
-    const page = path.join(root, '404.html');
+    if (options.fallback) return options.fallback(req, res);
+    const page = path.join(roots[0]!, '404.html');
     if (
       await stat(page).then(
         (s) => s.isFile(),
@@ -144,20 +164,19 @@ async function handle(
     return void res.writeHead(301, { location: `${pathname.replace(/\/{2,}/g, '/')}${url.search}` }).end();
   if (`${pathname}/` === base) return void res.writeHead(301, { location: base }).end();
   if (!pathname.startsWith(base)) return notFound();
-  const rel = pathname.slice(base.length);
-  const named = fileFor(root, rel);
-  const file = named && (await unlinked(root, named));
-  const st = file ? await stat(file).catch(() => undefined) : undefined;
-  if (!file || !st) return notFound();
+  const found = await findBelow(roots, pathname.slice(base.length));
+  if (!found) return notFound();
+  const { root, file, st } = found;
   if (st.isDirectory()) {
-    if (!pathname.endsWith('/')) return void res.writeHead(301, { location: `${pathname}/` }).end();
     const index = path.join(file, 'index.html');
-    return (await stat(index).then(
+    const hasIndex = await stat(index).then(
       (s) => s.isFile(),
       () => false,
-    ))
-      ? serveFile(req, res, index, sitePathOf(root, index), options)
-      : notFound();
+    );
+    // A folder without a page (the site's, when its pages are rendered on request) is the fallback's.
+    if (!hasIndex) return notFound();
+    if (!pathname.endsWith('/')) return void res.writeHead(301, { location: `${pathname}/` }).end();
+    return serveFile(req, res, index, sitePathOf(root, index), options);
   }
   if (!st.isFile()) return notFound();
   return serveFile(req, res, file, sitePathOf(root, file), options);
@@ -183,6 +202,7 @@ export async function serveStatic(options: StaticServerOptions): Promise<StaticS
   return {
     url: `http://127.0.0.1:${port}${base}`,
     port,
+    httpServer: server,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

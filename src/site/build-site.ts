@@ -17,7 +17,6 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
@@ -37,8 +36,9 @@ import {
 } from './page-cache.ts';
 import { renderBodies } from './render-bodies.ts';
 import { siteModelMatches, takeSiteModel, writeSiteModel } from '../semantic/site-model.ts';
-import { renderPlans, siteDataPlugin, type RenderPlan, type SiteData } from './site-data.ts';
-import { normalizeBase, siteUrls } from './urls.ts';
+import { astroConfig, PROJECT_ROOT } from './astro-config.ts';
+import { renderPlans, type RenderPlan, type SiteData } from './site-data.ts';
+import { siteUrls } from './urls.ts';
 
 export interface BuildSiteOptions {
   outDir: string;
@@ -105,9 +105,6 @@ function runtimeFeedPath(feedDir: string, explicit?: string): string {
   return /^(feed|catalog)\/v\d+$/.test(tail) ? tail : FEED_PATH;
 }
 
-/** The folder holding astro.config.mjs and src/site/pages (this package's root). */
-const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
 /**
  * Build the static catalog site (Astro, loaded on first call) from a feed already written by
  * {@link writeFeed}: a page per skill and per file, and the search, into `outDir` (emptied first).
@@ -168,7 +165,7 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
     renderPlans().set(data.marker, plan);
   };
   try {
-    const pages = await runAstro(dist, path.join(work, 'vite'), data, opts.filesBaseUrl, placeKept);
+    const pages = await runAstro(dist, path.join(work, 'vite'), data, placeKept);
     if (!plan) throw new Error('site: Astro rendered the pages before the kept ones were placed');
     await mergeRendered(dist, siteDir, plan, (id, file) =>
       cache.adopt(
@@ -251,29 +248,6 @@ async function mergeRendered(
 }
 
 /**
- * Every page's Content-Security-Policy (a meta tag Astro writes): scripts and styles only from
- * the site itself (Astro hashes its own), no plugins, no frames; images also from the origin of
- * `site.files_base_url` when skill files are published there.
- */
-function contentSecurityPolicy(filesBaseUrl: string | undefined): NonNullable<AstroInlineConfig['security']>['csp'] {
-  const files = filesBaseUrl ? ` ${new URL(filesBaseUrl).origin}` : '';
-  return {
-    directives: [
-      "default-src 'self'",
-      `img-src 'self' data:${files}` as const,
-      "connect-src 'self'",
-      "font-src 'self'",
-      "object-src 'none'",
-      "frame-src 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-    ],
-    scriptDirective: { resources: ["'self'"] },
-    styleDirective: { resources: ["'self'"] },
-  };
-}
-
-/**
  * Astro's build of `src/site/pages` into `outDir`; returns how many pages it wrote. `beforePages`
  * runs once the site's code is bundled, before any page is rendered.
  */
@@ -281,28 +255,20 @@ async function runAstro(
   outDir: string,
   viteCacheDir: string,
   data: SiteData,
-  filesBaseUrl: string | undefined,
   beforePages: () => Promise<void>,
 ): Promise<number> {
   let pages = 0;
-  // Astro's documented opt-out of its usage telemetry (a build must not call out to the network).
-  process.env.ASTRO_TELEMETRY_DISABLED ??= '1';
   const { build } = await import('astro');
+  const shared = astroConfig(data, viteCacheDir, [
+    // A `buildApp` hook ordered `post` runs once every environment is bundled; Astro renders
+    // the pages in one of its own, which comes after this plugin's (Astro's is `enforce: post`).
+    { name: 'skillpress-before-pages', buildApp: { order: 'post', handler: beforePages } },
+  ]);
   const config: AstroInlineConfig = {
-    root: PROJECT_ROOT,
-    // Astro joins this onto root.
-    configFile: 'astro.config.mjs',
+    ...shared,
     outDir,
-    cacheDir: viteCacheDir,
-    base: normalizeBase(data.base),
-    logLevel: 'warn',
     vite: {
-      // A `buildApp` hook ordered `post` runs once every environment is bundled; Astro renders
-      // the pages in one of its own, which comes after this plugin's (Astro's is `enforce: post`).
-      plugins: [
-        siteDataPlugin(data),
-        { name: 'skillpress-before-pages', buildApp: { order: 'post', handler: beforePages } },
-      ],
+      ...shared.vite,
       // The prerender bundle is written below outDir and run from there: bundle astro's
       // runtime into it, so it needs no node_modules wherever the working directory is.
       environments: { prerender: { resolve: { noExternal: true } } },
@@ -310,7 +276,6 @@ async function runAstro(
       // demand: large chunks are expected, not a warning.
       build: { chunkSizeWarningLimit: 8192 },
     },
-    security: { csp: contentSecurityPolicy(filesBaseUrl) },
     integrations: [
       {
         name: 'skillpress-page-count',

@@ -1,12 +1,13 @@
 /**
  * The pages' view of this build (src/site/site-data.ts): the feed, the URLs and each skill's
- * rendered SKILL.md. Imported by .astro files only; read once per build and kept.
+ * rendered SKILL.md. Imported by .astro files only; read once per build and kept (on a live site,
+ * once per build served).
  */
 import { readFileSync } from 'node:fs';
 import site from 'virtual:skillpress/site';
 import type { Card, FeedIndex, FeedSkill } from '../model/feed.ts';
 import { readCards, readIndex, readSkill } from './feed-data.ts';
-import { renderPlans, type RenderPlan } from './site-data.ts';
+import { liveSites, renderPlans, type LiveState, type RenderPlan } from './site-data.ts';
 import { siteUrls } from './urls.ts';
 import { DEFAULT_COMMAND } from './install.ts';
 
@@ -15,16 +16,29 @@ export const marker = site.marker;
 /** `site.command`: how the snippets run skillpress. */
 export const command = site.command ?? DEFAULT_COMMAND;
 
-let cards: Card[] | undefined;
-let index: FeedIndex | undefined;
+const built: LiveState = { feedDir: site.feedDir, bodies: site.bodies, generation: 0 };
+let read: { generation: number; cards?: Card[]; index?: FeedIndex } = { generation: 0 };
+
+/** The feed the pages read: this build's, or on a live site the one being served. */
+function current(): LiveState {
+  const state = site.live ? (liveSites().get(site.marker) ?? built) : built;
+  if (read.generation !== state.generation) read = { generation: state.generation };
+  return state;
+}
 
 /** Every card, sorted by name. */
-export const loadCards = (): Card[] => (cards ??= readCards(site.feedDir));
+export function loadCards(): Card[] {
+  const { feedDir } = current();
+  return (read.cards ??= readCards(feedDir));
+}
 /** The feed's manifest (every page's layout needs the registry's name). */
-export const loadIndex = (): FeedIndex => (index ??= readIndex(site.feedDir));
-export const loadSkill = (id: string): FeedSkill => readSkill(site.feedDir, id);
+export function loadIndex(): FeedIndex {
+  const { feedDir } = current();
+  return (read.index ??= readIndex(feedDir));
+}
+export const loadSkill = (id: string): FeedSkill => readSkill(current().feedDir, id);
 /** SKILL.md of a skill as sanitized HTML, rendered before the pages (src/site/render-bodies.ts). */
-export const bodyHtml = (id: string): string => readFileSync(site.bodies[id]!, 'utf8');
+export const bodyHtml = (id: string): string => readFileSync(current().bodies[id]!, 'utf8');
 
 /**
  * The cards of the skills whose page (`skills`) or file pages' template (`templates`) this

@@ -31,6 +31,28 @@ export interface SiteData {
    * (src/site/file-views.ts). Skill content cannot guess it, so cannot forge a slot.
    */
   marker: string;
+  /**
+   * Set by `skillpress dev` (src/site/live-site.ts): the pages are rendered on request by Astro's
+   * dev server, and `feedDir` and `bodies` above are those of the first build only; the pages read
+   * the current ones from {@link liveSites} under `marker`.
+   */
+  live?: boolean;
+}
+
+/** What the pages of a live site read now: the feed and bodies of the build being served. */
+export interface LiveState {
+  feedDir: string;
+  bodies: Record<string, string>;
+  /** Counts the builds served: what the pages read is kept until it changes. */
+  generation: number;
+}
+
+const LIVE = Symbol.for('skillpress.live-sites');
+
+/** The live sites of this process, by marker (their pages run in Astro's module runner, with their own copy of this module). */
+export function liveSites(): Map<string, LiveState> {
+  const g = globalThis as { [LIVE]?: Map<string, LiveState> };
+  return (g[LIVE] ??= new Map());
 }
 
 /** The skills whose page, and whose file pages' template, this build renders. */

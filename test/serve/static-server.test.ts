@@ -236,4 +236,31 @@ describe('serveStatic against hostile requests', () => {
       await dev.close();
     }
   });
+
+  it('looks a file up in each folder in turn, and hands what none holds to the fallback', async () => {
+    const extra = path.join(path.dirname(root), 'extra');
+    await mkdir(path.join(extra, '_model'), { recursive: true });
+    await writeFile(path.join(extra, '_model/vocab.json'), '{"a":1}');
+    await writeFile(path.join(extra, 'index.json'), 'shadowed');
+    const asked: string[] = [];
+    const dev = await serveStatic({
+      root: () => [root, extra],
+      base: '/cat/',
+      fallback: async (req, res) => {
+        asked.push(req.url ?? '');
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('rendered');
+      },
+    });
+    const at = (p: string) => fetch(`${new URL(dev.url).origin}${p}`, { redirect: 'manual' });
+    try {
+      expect(await (await at('/cat/_model/vocab.json')).text()).toBe('{"a":1}');
+      // The first folder wins; a folder without a page is the fallback's, as is a missing file.
+      expect(await (await at('/cat/feed/v1/index.json')).text()).toBe('{"feed_version":"1"}');
+      expect(await (await at('/cat/feed/v1/')).text()).toBe('rendered');
+      expect(await (await at('/cat/skills/new/')).text()).toBe('rendered');
+      expect(asked).toEqual(['/cat/feed/v1/', '/cat/skills/new/']);
+    } finally {
+      await dev.close();
+    }
+  });
 });

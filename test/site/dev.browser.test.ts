@@ -4,7 +4,7 @@
  * shows its problem on the page and in the terminal while the last good build stays served.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,4 +113,26 @@ describe.skipIf(skip)('skillpress dev', () => {
     await page.close();
     // Four rebuilds: each is seconds idle, tens of seconds on a loaded 2-core CI machine.
   }, 300_000);
+
+  it('renders pages on request: the page of a file, and a skill added while it runs', async () => {
+    const page = await browser.newPage();
+    // A file's page, filled in from its skill's template as the static build does.
+    await page.goto(`${url}skills/pdf-toolkit/files/scripts/extract.py/`);
+    expect(await page.textContent('[data-file-panel] .file-path')).toBe('scripts/extract.py');
+    expect(await page.textContent('[data-file-panel] pre code')).toContain('def ');
+
+    // A new skill folder: its page exists once the rebuild is served (Astro lists its pages again).
+    await mkdir(path.join(tmp, 'skills/new-skill'));
+    await writeFile(
+      path.join(tmp, 'skills/new-skill/SKILL.md'),
+      '---\nname: new-skill\ndescription: Added while dev runs.\n---\n\nFresh instructions.\n',
+    );
+    await expect
+      .poll(async () => (await page.goto(`${url}skills/new-skill/`))?.status(), { timeout: 60_000, interval: 250 })
+      .toBe(200);
+    expect(await page.textContent('[data-skill-body]')).toContain('Fresh instructions.');
+    await page.goto(url);
+    expect(await page.locator('a[href$="/skills/new-skill/"]').count()).toBeGreaterThan(0);
+    await page.close();
+  }, 120_000);
 });

@@ -33,7 +33,7 @@ function reportWarnings(status: BuildStatus): void {
 }
 
 function report(status: BuildStatus): void {
-  const site = status.result?.site;
+  const site = status.site ?? status.result?.site;
   const rendered = site ? `; rendered ${site.rendered} of ${site.skills} skills, ${site.cached} from cache` : '';
   if (status.failure)
     process.stderr.write(`dev: build ${status.build} failed in ${status.seconds.toFixed(1)} s: ${status.failure}\n`);
