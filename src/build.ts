@@ -664,7 +664,11 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
     });
     return { feed, catalogView, site: siteResult };
   } finally {
-    await stage(ctx.stages, 'output', () => rm(staging, { recursive: true, force: true }));
+    const removed = rm(staging, { recursive: true, force: true });
+    // A process that builds again and again answers first and removes the output it replaced
+    // meanwhile (a staging folder left by a process that ends is removed by the next build).
+    if (ctx.options.session) removed.catch(() => {});
+    else await stage(ctx.stages, 'output', () => removed);
   }
 }
 

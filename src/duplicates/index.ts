@@ -9,7 +9,7 @@
  */
 import type { Problem, Skill } from '../model/skill.ts';
 import { sha256Hex } from '../lib/hash.ts';
-import { similarPairs, termCounts, tfidfFromCounts, tokenize } from './tfidf.ts';
+import { scanPairs, termCounts, tokenize, type PairScan } from './tfidf.ts';
 
 export interface Duplicate {
   kind: 'identical' | 'near';
@@ -34,7 +34,8 @@ export function contentKey(skill: Skill): string {
  * TF-IDF cosine similarity reaches `nearThreshold` (0–1; the config's default is
  * `duplicates.near_threshold`). `tokenize`: the duplicate finder's words of a skill's text (default:
  * its own; `build` passes the same, kept between builds). The words of a text already scanned in
- * the previous call are reused, so a rebuild after one edit tokenizes one text.
+ * the previous call are reused, and only the pairs an edit can change are scored again, so a
+ * rebuild after one edit tokenizes one text and scores a few skills' pairs.
  *
  * @example
  * ```ts
@@ -66,9 +67,13 @@ export function findDuplicates(
   }
 
   const words = opts.tokenize ?? tokenize;
-  const vectors = tfidfFromCounts(sorted.map((s) => countsOf(`${s.description}\n${s.body}`, words)));
+  lastScan = scanPairs(
+    sorted.map((s) => countsOf(`${s.description}\n${s.body}`, words)),
+    opts.nearThreshold,
+    lastScan,
+  );
   keptCounts.nextScan();
-  for (const { i, j, similarity } of similarPairs(vectors, opts.nearThreshold)) {
+  for (const { i, j, similarity } of lastScan.pairs) {
     const a = sorted[i]!.id;
     const b = sorted[j]!.id;
     if (!identical.has(`${a}\0${b}`))
@@ -98,6 +103,8 @@ class KeptCounts {
 }
 
 const keptCounts = new KeptCounts();
+/** This process's last scan: a rebuild after one edit scores again only the pairs the edit can change. */
+let lastScan: PairScan | undefined;
 const countsOf = (text: string, words: (text: string) => string[]): Map<string, number> => keptCounts.get(text, words);
 
 /** The report as warnings, one per pair, attached to the second skill of the pair. */

@@ -256,3 +256,122 @@ class ExactCosine {
     for (const t of this.p.docTerms[this.current]!) this.positionOf[t] = -1;
   }
 }
+
+/**
+ * One near-duplicate scan: its documents' token counts, their document frequencies, the pairs it
+ * found, and each document's vector once made. Kept for the next scan by {@link scanPairs}.
+ */
+export interface PairScan {
+  threshold: number;
+  docs: ReadonlyArray<ReadonlyMap<string, number>>;
+  df: ReadonlyMap<string, number>;
+  pairs: Array<{ i: number; j: number; similarity: number }>;
+  /** Token → weight, made when a later scan needed it. */
+  vectors: Array<Map<string, number> | undefined>;
+}
+
+/** Past this share of the documents changed (or holding a term whose frequency changed), a scan starts over. */
+const RESCAN_SHARE = 0.25;
+
+/**
+ * similarPairs over documents given by their token counts, rescoring only what changed since
+ * `last`: a document whose counts are not the same object as before, or that holds a term whose
+ * document frequency changed, gets its pairs scored again (every other document's vector, and the
+ * pairs between two of them, are what they were). The same pairs and figures as a scan from
+ * nothing (each cosine summed term by term in the lower-numbered document's order).
+ */
+export function scanPairs(
+  docs: ReadonlyArray<ReadonlyMap<string, number>>,
+  threshold: number,
+  last?: PairScan,
+): PairScan {
+  const comparable = last && last.threshold === threshold && last.docs.length === docs.length;
+  const changed = comparable ? docs.flatMap((d, i) => (d === last.docs[i] ? [] : [i])) : [];
+  const df = comparable ? updatedFrequencies(last, docs, changed) : documentFrequencies(docs);
+  const affected = comparable ? affectedDocs(last, docs, changed, df) : undefined;
+  if (!affected || affected.size > docs.length * RESCAN_SHARE)
+    return { threshold, docs, df, pairs: similarPairs(tfidfFromCounts(docs), threshold), vectors: [] };
+  const vectors = docs.map((d, i) => (affected.has(i) ? undefined : last!.vectors[i]));
+  const vector = (i: number): Map<string, number> => (vectors[i] ??= tokenVector(docs[i]!, docs.length, df));
+  const pairs = last!.pairs.filter((p) => !affected.has(p.i) && !affected.has(p.j));
+  for (const a of affected) {
+    for (let b = 0; b < docs.length; b++) {
+      if (b === a || (affected.has(b) && b < a)) continue;
+      const [i, j] = a < b ? [a, b] : [b, a];
+      const similarity = cosine(vector(i), vector(j));
+      if (similarity !== undefined && similarity >= threshold) pairs.push({ i, j, similarity });
+    }
+  }
+  return { threshold, docs, df, pairs: pairs.sort((x, y) => x.i - y.i || x.j - y.j), vectors };
+}
+
+function documentFrequencies(docs: ReadonlyArray<ReadonlyMap<string, number>>): Map<string, number> {
+  const df = new Map<string, number>();
+  for (const d of docs) for (const token of d.keys()) df.set(token, (df.get(token) ?? 0) + 1);
+  return df;
+}
+
+function updatedFrequencies(
+  last: PairScan,
+  docs: ReadonlyArray<ReadonlyMap<string, number>>,
+  changed: readonly number[],
+): Map<string, number> {
+  const df = new Map(last.df);
+  for (const i of changed) {
+    for (const token of last.docs[i]!.keys()) df.set(token, df.get(token)! - 1);
+    for (const token of docs[i]!.keys()) df.set(token, (df.get(token) ?? 0) + 1);
+  }
+  for (const [token, n] of df) if (n === 0) df.delete(token);
+  return df;
+}
+
+/** The changed documents and those holding a term whose document frequency changed. */
+function affectedDocs(
+  last: PairScan,
+  docs: ReadonlyArray<ReadonlyMap<string, number>>,
+  changed: readonly number[],
+  df: ReadonlyMap<string, number>,
+): Set<number> {
+  const moved = new Set<string>();
+  for (const i of changed)
+    for (const token of [...last.docs[i]!.keys(), ...docs[i]!.keys()])
+      if (df.get(token) !== last.df.get(token)) moved.add(token);
+  const affected = new Set(changed);
+  if (moved.size > 0)
+    docs.forEach((d, i) => {
+      for (const token of moved) if (d.has(token)) return void affected.add(i);
+    });
+  return affected;
+}
+
+/** A document's TF-IDF vector by token, with the weights and in the order tfidfFromCounts gives. */
+function tokenVector(
+  counts: ReadonlyMap<string, number>,
+  n: number,
+  df: ReadonlyMap<string, number>,
+): Map<string, number> {
+  const vec = new Map<string, number>();
+  let norm = 0;
+  for (const [token, count] of counts) {
+    const w = (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df.get(token)!)) + 1);
+    vec.set(token, w);
+    norm += w * w;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (const [token, w] of vec) vec.set(token, w / norm);
+  return vec;
+}
+
+/** The cosine of two vectors summed in the first one's order; undefined when they share no term. */
+function cosine(first: ReadonlyMap<string, number>, second: ReadonlyMap<string, number>): number | undefined {
+  let sum = 0;
+  let shared = false;
+  for (const [token, w] of first) {
+    const v = second.get(token);
+    if (v === undefined) continue;
+    sum = sum + w * v;
+    shared = true;
+  }
+  // Rounding can push identical documents a hair above 1.
+  return shared ? Math.min(1, sum) : undefined;
+}

@@ -44,7 +44,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { cacheSecret, cacheTag } from './cache-secret.ts';
-import { sha256Hex, sha256Regular } from './hash.ts';
+import { fileIdentity, rememberLink, sha256Hex, sha256Regular } from './hash.ts';
 
 /** Entries unused this long are removed. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -283,12 +283,15 @@ export class FileCache {
     const sha256 = this.#entries.get(key);
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
+    // What the process remembers of the entry's check, carried over the link (src/lib/hash.ts).
+    const before = sha256Regular(file)?.sha256 === sha256 ? fileIdentity(file) : undefined;
     try {
       linkOrCopy(file, dest);
     } catch {
       this.#entries.delete(key);
       return undefined;
     }
+    if (before) rememberLink(before, dest);
     // Checked at the destination: a link placed there (link(2) does not follow one) is refused.
     const bytes = this.#sound(key, sha256Regular(dest));
     if (bytes === undefined) {

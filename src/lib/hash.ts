@@ -63,6 +63,26 @@ export function sha256Regular(file: string): { sha256: string; bytes: number } |
   return read;
 }
 
+/**
+ * After `to` was made a hard link of `from`, whose sha256 was checked just before: a link changes
+ * the inode's change time, so the check is remembered again when `to` is still that inode with
+ * the same size and modification time.
+ */
+export function rememberLink(from: { inode: string; stat: string }, to: string): void {
+  const key = statKey(to);
+  const known = checked.get(from.inode);
+  if (!key || !known || key.inode !== from.inode || known.stat !== from.stat) return;
+  const [size, mtime] = key.stat.split(':');
+  const [sizeBefore, mtimeBefore] = from.stat.split(':');
+  if (size === sizeBefore && mtime === mtimeBefore) checked.set(key.inode, { ...known, stat: key.stat });
+}
+
+/** The inode and stat that {@link sha256Regular} remembers a file by (undefined: not a regular file). */
+export function fileIdentity(file: string): { inode: string; stat: string } | undefined {
+  const key = statKey(file);
+  return key && { inode: key.inode, stat: key.stat };
+}
+
 /** Records the sha256 of a file this process just wrote with those bytes: checking it later reads nothing. */
 export function rememberSha256(file: string, sha256: string): void {
   const key = statKey(file);

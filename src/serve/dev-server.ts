@@ -67,7 +67,7 @@ export interface DevServer {
 const ROUTES = '/__skillpress/';
 const CLIENT = new URL('./dev-client.js', import.meta.url);
 /** Wait this long after a change for more: an editor saves in several steps. */
-const SETTLE_MS = 80;
+const SETTLE_MS = 50;
 
 /** An error, told apart from others by where it is and which rule (not the line: edits move it). */
 const errorKey = (p: Problem): string => `${p.skill}\0${p.file ?? ''}\0${p.rule}`;

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { similarPairs, tfidfVectors } from '../../src/duplicates/tfidf.ts';
+import { scanPairs, similarPairs, termCounts, tfidfVectors } from '../../src/duplicates/tfidf.ts';
 
 /** The scan as it was: every pair sharing a term scored, from the lower-numbered document. */
 function everyPair(vectors: ReadonlyArray<Map<number, number>>, threshold: number) {
@@ -55,5 +55,35 @@ describe('similarPairs', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('scanPairs', () => {
+  it('rescoring what changed since the last scan gives what a scan from nothing gives', () => {
+    const counts = new Map<string, Map<string, number>>();
+    // The same text gives the same counts object, as the build's kept counts do.
+    const countsOf = (words: string[]): Map<string, number> => {
+      const key = words.join(' ');
+      if (!counts.has(key)) counts.set(key, termCounts(words));
+      return counts.get(key)!;
+    };
+    const editsArb = fc.array(fc.tuple(fc.nat(), textArb), { minLength: 1, maxLength: 6 });
+    let rescored = 0;
+    fc.assert(
+      fc.property(catalogArb, editsArb, thresholdArb, (texts, edits, threshold) => {
+        let scan = scanPairs(texts.map(countsOf), threshold);
+        const now = [...texts];
+        // One edit at a time, as a rebuild after each saved file: each scan starts from the last.
+        for (const [at, text] of edits) {
+          now[at % now.length] = text;
+          scan = scanPairs(now.map(countsOf), threshold, scan);
+          expect(scan.pairs).toStrictEqual(similarPairs(tfidfVectors(now), threshold));
+          // Vectors are made only when a scan rescored part of the catalog.
+          if (scan.vectors.length > 0) rescored++;
+        }
+      }),
+      { numRuns: 300 },
+    );
+    expect(rescored).toBeGreaterThan(20);
   });
 });

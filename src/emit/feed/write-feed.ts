@@ -25,7 +25,7 @@ import {
   type FeedSkill,
 } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
-import { rememberSha256, sha256Hex, sha256Regular } from '../../lib/hash.ts';
+import { fileIdentity, rememberLink, rememberSha256, sha256Hex, sha256Regular } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
 import type { Embedder } from '../../semantic/embedder.ts';
 import { encodeSkillVectors, SKILL_VECTORS_FILE } from '../../semantic/feed-vectors.ts';
@@ -173,9 +173,11 @@ class OutputWriter {
   write(rel: string, data: string | Uint8Array): { sha256: string; bytes: number } {
     const abs = this.target(rel);
     const sha256 = sha256Hex(data);
-    if (!this.linkPrevious(rel, abs, sha256)) writeNew(abs, data);
-    // The next build checks this file before it links it.
-    rememberSha256(abs, sha256);
+    if (!this.linkPrevious(rel, abs, sha256)) {
+      writeNew(abs, data);
+      // The next build checks this file before it links it.
+      rememberSha256(abs, sha256);
+    }
     const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
     this.bytes += bytes;
     return { sha256, bytes };
@@ -184,8 +186,10 @@ class OutputWriter {
     if (!this.previous) return false;
     const from = path.join(this.previous, ...rel.split('/'));
     if (sha256Regular(from)?.sha256 !== sha256) return false;
+    const checked = fileIdentity(from);
     try {
       linkSync(from, abs);
+      if (checked) rememberLink(checked, abs);
       return true;
     } catch {
       return false;
@@ -201,9 +205,9 @@ class OutputWriter {
     if (!cache?.place(sha256, abs)) {
       writeFileSync(abs, data);
       cache?.adopt(sha256, abs, sha256);
+      // The next build checks this folder before it takes it (keptFolderEntries); a placed entry is remembered by the cache.
+      rememberSha256(abs, sha256);
     }
-    // The next build checks this folder before it takes it (keptFolderEntries).
-    rememberSha256(abs, sha256);
     this.bytes += data.byteLength;
   }
 }
