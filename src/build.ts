@@ -136,6 +136,8 @@ export class BuildSession {
 
 /** Each session's loaded skills, by folder: kept out of the class's public surface. */
 const loadsOf = new WeakMap<BuildSession, LoadMemo>();
+/** Each session's last output (`skillpress dev` alternates two): its feed files are linked where they come out the same. */
+const lastOutOf = new WeakMap<BuildSession, string>();
 
 /** Seconds each stage of a build took. */
 export interface BuildStages {
@@ -594,6 +596,7 @@ async function writeFeeds(
   ctx: BuildContext,
 ): Promise<Pick<Written, 'feed' | 'catalogView'>> {
   const { config, options, out } = ctx;
+  const lastOut = options.session && lastOutOf.get(options.session);
   const bar = options.progress ? progress('feed', catalog.skills.length) : undefined;
   const cacheDir = cacheFolder(ctx.cacheDir, ['feed'], ctx.log);
   const common = { outDir: data, config, sourceDateEpoch: options.sourceDateEpoch, tokens: ctx.tokens, cacheDir };
@@ -602,6 +605,7 @@ async function writeFeeds(
     // Unchanged skills' file folders are moved from the output being replaced, right before
     // the swap (the site's file pages read them there meanwhile).
     ...(hasFeed(out) ? { previousOutDir: out } : {}),
+    ...(lastOut && lastOut !== out && hasFeed(lastOut) ? { linkFrom: [lastOut] } : {}),
     log: ctx.log,
     previous,
     signer: ctx.signer,
@@ -662,6 +666,7 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
       takeKeptFolders(feed, out);
       await swapIn(staging, data, site, out);
     });
+    if (options.session) lastOutOf.set(options.session, out);
     return { feed, catalogView, site: siteResult };
   } finally {
     const removed = rm(staging, { recursive: true, force: true });

@@ -155,7 +155,7 @@ async function startAstroDev(
         ...shared.vite,
         // The site's code does not change while `dev` runs; the pages reload on a new build. (Hot
         // updates stay on: Astro's pages listen on that channel for `astro:content-changed`.)
-        server: { watch: null, hmr: { server: httpServer } },
+        server: { watch: null, ws: { server: httpServer } },
       },
     }),
   );

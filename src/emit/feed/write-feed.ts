@@ -75,6 +75,12 @@ export interface WriteFeedOptions {
    * file costs far more than reading one back.
    */
   previousOutDir?: string;
+  /**
+   * Outputs of earlier builds, in the layout `outDir` gets, that stay as they are (`previousOutDir`
+   * is one too): a file one of them holds with exactly the bytes this build would write there is
+   * hard-linked from it instead of written (most skill JSON of a rebuild).
+   */
+  linkFrom?: readonly string[];
   /** Seconds since the epoch: generated_at and archive mtimes. Unset: now, archives at 0. */
   sourceDateEpoch?: number;
   /**
@@ -147,13 +153,13 @@ const SKILL_CONCURRENCY = 16;
 class OutputWriter {
   bytes = 0;
   private readonly root: string;
-  /** The output being replaced (same layout): a file it holds with the same bytes is linked, not written. */
-  private readonly previous: string | undefined;
+  /** Outputs of earlier builds (same layout): a file one holds with the same bytes is linked, not written. */
+  private readonly sources: readonly string[];
   /** Folders already created, so each is made once. */
   private readonly folders = new Set<string>();
-  constructor(root: string, previous?: string) {
+  constructor(root: string, sources: readonly string[] = []) {
     this.root = root;
-    this.previous = previous;
+    this.sources = sources;
   }
   /** Where `rel` goes, its folder made. */
   target(rel: string): string {
@@ -183,17 +189,19 @@ class OutputWriter {
     return { sha256, bytes };
   }
   private linkPrevious(rel: string, abs: string, sha256: string): boolean {
-    if (!this.previous) return false;
-    const from = path.join(this.previous, ...rel.split('/'));
-    if (sha256Regular(from)?.sha256 !== sha256) return false;
-    const checked = fileIdentity(from);
-    try {
-      linkSync(from, abs);
-      if (checked) rememberLink(checked, abs);
-      return true;
-    } catch {
-      return false;
+    for (const source of this.sources) {
+      const from = path.join(source, ...rel.split('/'));
+      if (sha256Regular(from)?.sha256 !== sha256) continue;
+      const checked = fileIdentity(from);
+      try {
+        linkSync(from, abs);
+        if (checked) rememberLink(checked, abs);
+        return true;
+      } catch {
+        // Written instead (another file system, a link limit).
+      }
     }
+    return false;
   }
   /**
    * Write one raw file, whose sha256 the loader computed: a hard link to the copy `cache` keeps
@@ -340,9 +348,9 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     root,
     out: new OutputWriter(
       root,
-      opts.previousOutDir && realFolder(path.resolve(opts.previousOutDir))
-        ? path.resolve(opts.previousOutDir)
-        : undefined,
+      [opts.previousOutDir, ...(opts.linkFrom ?? [])].flatMap((dir) =>
+        dir && realFolder(path.resolve(dir)) ? [path.resolve(dir)] : [],
+      ),
     ),
     tokens: opts.tokens ?? TokenCounts.memory(),
     // Only the published scope writes archives: the catalog view leaves their cache unopened.
