@@ -70,7 +70,8 @@ export class CompactIndexBuilder {
   private readonly fieldLength: Record<number, number[]> = {};
   private readonly averageFieldLength: number[] = [];
   private readonly storedFields: Record<number, Record<string, unknown>> = {};
-  private readonly postings = new Map<string, Array<FieldPostings | undefined>>();
+  /** Each document's analysed fields by field id: the same objects for texts the memo kept. */
+  private readonly analysed: Array<Array<FieldTerms | undefined>> = [];
   private readonly seen = new Set<unknown>();
   private readonly processed = new Map<string, Map<string, string | undefined>>();
   private count = 0;
@@ -95,27 +96,35 @@ export class CompactIndexBuilder {
       const stored: Record<string, unknown> = (this.storedFields[doc] = {});
       for (const name of this.spec.storeFields) if (document[name] !== undefined) stored[name] = document[name];
     }
+    const fields: Array<FieldTerms | undefined> = (this.analysed[doc] = []);
     for (const field of this.spec.fields) {
       const value = document[field];
       if (value == null) continue;
       const text = this.spec.stringifyField(value, field);
       const analysed = this.memo.get(field, text, () => this.analyse(text, field));
       this.addFieldLength(doc, this.fieldIds[field]!, analysed.length);
-      this.addTerms(doc, this.fieldIds[field]!, analysed);
+      fields[this.fieldIds[field]!] = analysed;
     }
   }
 
-  /** The serialized index: `encodeIndex` of MiniSearch's `toJSON()` with its terms sorted. */
-  toCompact(): CompactIndex {
-    const terms = [...this.postings.keys()].sort();
+  /**
+   * The serialized index: `encodeIndex` of MiniSearch's `toJSON()` with its terms sorted. With
+   * `last` (this kind of index's previous build in this process, over the same documents in the
+   * same order), only the postings of the documents whose texts changed are redone.
+   */
+  toCompact(last?: BuiltPostings): { index: CompactIndex; built: BuiltPostings } {
+    const ids = Array.from({ length: this.count }, (_, d) => this.documentIds[d]!);
+    const built = updatedPostings(last, ids, this.analysed) ?? allPostings(ids, this.analysed);
     const postings: string[] = [];
     const kept: string[] = [];
-    for (const term of terms) {
+    for (const term of built.terms) {
       if (term.includes('\n')) continue; // as encodeIndex (tokenizers split on whitespace)
       kept.push(term);
-      postings.push(encodePostings(this.postings.get(term)!));
+      let encoded = built.encoded.get(term);
+      if (encoded === undefined) built.encoded.set(term, (encoded = encodePostings(built.postings.get(term)!)));
+      postings.push(encoded);
     }
-    return {
+    const index: CompactIndex = {
       documentCount: this.count,
       nextId: this.count,
       documentIds: this.documentIds,
@@ -128,6 +137,7 @@ export class CompactIndexBuilder {
       terms: kept.join('\n'),
       postings: postings.join('\n'),
     };
+    return { index, built };
   }
 
   private analyse(text: string, field: string): FieldTerms {
@@ -159,17 +169,106 @@ export class CompactIndexBuilder {
     const total = average * doc + length;
     this.averageFieldLength[fieldId] = total / (doc + 1);
   }
+}
 
-  private addTerms(doc: number, fieldId: number, analysed: FieldTerms): void {
-    const { terms, counts } = analysed;
-    for (let i = 0; i < terms.length; i++) {
-      let fields = this.postings.get(terms[i]!);
-      if (!fields) this.postings.set(terms[i]!, (fields = []));
-      const list = (fields[fieldId] ??= { docs: [], counts: [] });
-      list.docs.push(doc);
-      list.counts.push(counts[i]!);
-    }
+/** An index's postings as one build left them, for the next build in this process. */
+export interface BuiltPostings {
+  ids: readonly string[];
+  analysed: ReadonlyArray<ReadonlyArray<FieldTerms | undefined>>;
+  postings: Map<string, Array<FieldPostings | undefined>>;
+  /** Every term, sorted. */
+  terms: string[];
+  /** Each term's encoded postings, made when first needed. */
+  encoded: Map<string, string>;
+}
+
+/** Past this share of documents changed, the postings are made from nothing. */
+const REDO_SHARE = 0.25;
+
+/** Every document's terms into postings, documents in order (MiniSearch's `add`, one after another). */
+function allPostings(ids: readonly string[], analysed: BuiltPostings['analysed']): BuiltPostings {
+  const postings = new Map<string, Array<FieldPostings | undefined>>();
+  analysed.forEach((fields, doc) =>
+    fields.forEach((field, fieldId) => {
+      if (!field) return;
+      for (let i = 0; i < field.terms.length; i++) {
+        let lists = postings.get(field.terms[i]!);
+        if (!lists) postings.set(field.terms[i]!, (lists = []));
+        const list = (lists[fieldId] ??= { docs: [], counts: [] });
+        list.docs.push(doc);
+        list.counts.push(field.counts[i]!);
+      }
+    }),
+  );
+  return { ids, analysed, postings, terms: [...postings.keys()].sort(), encoded: new Map() };
+}
+
+/**
+ * `last`'s postings with the documents whose analysed texts changed taken out and put back (each
+ * list stays in document order, as `add` makes it); undefined when the documents are not the same
+ * ones in the same order, or too many changed. Takes `last` over: it is the previous build's.
+ */
+function updatedPostings(
+  last: BuiltPostings | undefined,
+  ids: readonly string[],
+  analysed: BuiltPostings['analysed'],
+): BuiltPostings | undefined {
+  if (!last || last.ids.length !== ids.length || last.ids.some((id, d) => id !== ids[d])) return undefined;
+  const changed = analysed.flatMap((fields, doc) => {
+    const before = last.analysed[doc]!;
+    // A for loop: the arrays have holes (fields a document lacks), which every() would skip.
+    for (let i = 0; i < Math.max(fields.length, before.length); i++) if (fields[i] !== before[i]) return [doc];
+    return [];
+  });
+  if (changed.length > ids.length * REDO_SHARE) return undefined;
+  const { postings, encoded } = last;
+  let termsChanged = false;
+  const place = (doc: number, fields: ReadonlyArray<FieldTerms | undefined>, put: boolean): void =>
+    fields.forEach((field, fieldId) => {
+      field?.terms.forEach((term, i) => {
+        encoded.delete(term);
+        termsChanged = movePosting(postings, term, fieldId, doc, put ? field.counts[i]! : undefined) || termsChanged;
+      });
+    });
+  for (const doc of changed) {
+    place(doc, last.analysed[doc]!, false);
+    place(doc, analysed[doc]!, true);
   }
+  const terms = termsChanged ? [...postings.keys()].sort() : last.terms;
+  return { ids, analysed, postings, terms, encoded };
+}
+
+/**
+ * Takes `doc` out of `term`'s list in `fieldId` (count undefined) or puts it in, in document
+ * order; returns whether the term came into being or went away.
+ */
+function movePosting(
+  postings: BuiltPostings['postings'],
+  term: string,
+  fieldId: number,
+  doc: number,
+  count: number | undefined,
+): boolean {
+  let lists = postings.get(term);
+  const isNew = !lists;
+  if (!lists) postings.set(term, (lists = []));
+  const list = (lists[fieldId] ??= { docs: [], counts: [] });
+  let at = 0;
+  while (at < list.docs.length && list.docs[at]! < doc) at++;
+  if (count !== undefined) {
+    list.docs.splice(at, 0, doc);
+    list.counts.splice(at, 0, count);
+    return isNew;
+  }
+  if (list.docs[at] === doc) {
+    list.docs.splice(at, 1);
+    list.counts.splice(at, 1);
+  }
+  if (list.docs.length === 0) lists[fieldId] = undefined;
+  while (lists.length > 0 && lists[lists.length - 1] === undefined) lists.length--;
+  if (lists.length > 0) return isNew;
+  postings.delete(term);
+  return true;
 }
 
 /** One term's postings as ./codec.ts writes them: `field:delta,delta*count;field:…`, fields ascending. */
@@ -264,6 +363,8 @@ export function metadataDocument(e: SearchEntry): Record<string, unknown> {
 
 const metadataMemo = new TextMemo();
 const bodyMemo = new TextMemo();
+/** Each index's postings as the last build in this process left them. */
+const lastBuilt: { search?: BuiltPostings; body?: BuiltPostings } = {};
 /** A body's terms: `terms` reads a cache file (or tokenizes) per body, so it runs once per changed body. */
 const bodyTermsMemo = new TextMemo<string>();
 
@@ -283,5 +384,8 @@ export function buildCompactIndexes(
     body.add({ id: e.id, body: bodyTermsMemo.get('body', e.body, () => terms(e.body)) });
   }
   for (const memo of [metadataMemo, bodyMemo, bodyTermsMemo]) memo.nextBuild();
-  return { search: meta.toCompact(), body: body.toCompact() };
+  const search = meta.toCompact(lastBuilt.search);
+  const bodies = body.toCompact(lastBuilt.body);
+  [lastBuilt.search, lastBuilt.body] = [search.built, bodies.built];
+  return { search: search.index, body: bodies.index };
 }

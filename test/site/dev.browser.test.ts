@@ -128,11 +128,11 @@ describe.skipIf(skip)('skillpress dev', () => {
       '---\nname: new-skill\ndescription: Added while dev runs.\n---\n\nFresh instructions.\n',
     );
     await expect
-      .poll(async () => (await page.goto(`${url}skills/new-skill/`))?.status(), { timeout: 60_000, interval: 250 })
+      .poll(async () => (await page.goto(`${url}skills/new-skill/`))?.status(), { timeout: 240_000, interval: 500 })
       .toBe(200);
     expect(await page.textContent('[data-skill-body]')).toContain('Fresh instructions.');
     await page.goto(url);
     expect(await page.locator('a[href$="/skills/new-skill/"]').count()).toBeGreaterThan(0);
     await page.close();
-  }, 120_000);
+  }, 300_000);
 });
