@@ -29,8 +29,19 @@ import { siteUrls, type SiteUrls } from './urls.ts';
 
 /** What this module uses of Vite's dev server (Astro's runs one): each environment's hot channel. */
 interface ViteDevServer {
-  environments: Record<string, { name: string; hot: { send(event: string, payload?: unknown): void } }>;
+  environments: Record<
+    string,
+    {
+      name: string;
+      hot: { send(event: string, payload?: unknown): void };
+      /** Where the environment runs its modules (server environments). */
+      runner?: { evaluatedModules: { idToModuleMap: Map<string, unknown>; invalidateModule(node: unknown): void } };
+    }
+  >;
 }
+
+/** A page with parameters (`[id]`), whose list of pages getStaticPaths gives. */
+const DYNAMIC_PAGE = /[/\\]src[/\\]site[/\\]pages[/\\].*\[[^/\\]+\]/;
 
 export interface LiveSiteOptions {
   /** Base path the site is served under (`/`, `/skills/`). */
@@ -90,6 +101,16 @@ export async function startLiveSite(opts: LiveSiteOptions): Promise<LiveSite> {
   const origin = `http://127.0.0.1:${server.address.port}`;
   const bodiesCache = cacheFolder(opts.cacheDir, ['skill-html'], opts.log ?? (() => {}));
   let generation = 0;
+  // Skills added or removed: Astro lists a route's pages again (getStaticPaths) on this event,
+  // and when the page's module is not the one it listed them with (run again: the feed is read then).
+  const relistPages = (): void => {
+    for (const env of Object.values(vite?.environments ?? {})) {
+      if (env.name === 'client') continue;
+      env.hot.send('astro:content-changed', {});
+      const modules = env.runner?.evaluatedModules;
+      for (const [id, node] of modules?.idToModuleMap ?? []) if (DYNAMIC_PAGE.test(id)) modules!.invalidateModule(node);
+    }
+  };
   // Each skill's JSON digest and rendered body when it was last served: only changed skills are rendered.
   let served = new Map<string, { sha256: string | undefined; body: string }>();
 
@@ -113,9 +134,7 @@ export async function startLiveSite(opts: LiveSiteOptions): Promise<LiveSite> {
       );
       const files = Object.fromEntries([...served].map(([id, s]) => [id, s.body]));
       liveSites().set(marker, { feedDir, bodies: files, generation: ++generation });
-      // Skills added or removed: Astro lists a route's pages again (getStaticPaths) on this event.
-      for (const env of Object.values(vite?.environments ?? {}))
-        if (env.name !== 'client') env.hot.send('astro:content-changed', {});
+      relistPages();
       // Vite compiles the pages' code on their first request (seconds): done now, not when a page is opened.
       if (generation === 1) warmUp(origin, [urls.home, ...cards.slice(0, 1).map((c) => urls.skill(c.id))]);
       return { skills: cards.length, rendered, cached: reused + cards.length - changed.size };
@@ -125,7 +144,11 @@ export async function startLiveSite(opts: LiveSiteOptions): Promise<LiveSite> {
       const state = liveSites().get(marker);
       const filePage = state && (await fileView(origin, state.feedDir, urls, pathname, marker));
       if (filePage !== undefined) return sendHtml(req, res, filePage.status, transformHtml(filePage.html));
+      const asked = generation;
       await forward(req, res, `${origin}${req.url ?? '/'}`, transformHtml);
+      // A page asked for before a new build was served may have listed the routes' pages from the
+      // old feed after they were listed again: listed once more.
+      if (asked !== generation) relistPages();
     },
     async close() {
       liveSites().delete(marker);
