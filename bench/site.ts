@@ -8,6 +8,7 @@
  *   npm run bench:site -- <folder>… --synthetic 1000     both
  *   … --highlight                                        also: highlighting at build time vs in the browser
  *   … --rounds 3                                         each kind of build this many times (default 3)
+ *   npm run bench:site -- --site <built site>            only the search in Chromium, on a site built before
  *
  * Targets (issue 14, on a ~290-skill catalog of six public repositories): largest skill page
  * ≤ 60 KB gzip, median ≤ 15 KB gzip; build with the site ≤ 2× `--no-site`; rebuild after one
@@ -245,7 +246,12 @@ async function catalogs(
 ): Promise<{ catalogs: Array<{ name: string; dir: string }>; highlight: boolean; rounds: number }> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { synthetic: { type: 'string' }, highlight: { type: 'boolean' }, rounds: { type: 'string' } },
+    options: {
+      synthetic: { type: 'string' },
+      highlight: { type: 'boolean' },
+      rounds: { type: 'string' },
+      site: { type: 'string' },
+    },
   });
   const out: Array<{ name: string; dir: string }> = [];
   if (positionals.length > 0) {
@@ -269,6 +275,20 @@ async function catalogs(
   return { catalogs: out, highlight: values.highlight ?? false, rounds: Number(values.rounds ?? 3) };
 }
 
+/** `--site <dir>`: a site built before (e.g. `skillpress build <catalog> --out <dir>`); only its search is timed. */
+async function timeBuiltSite(): Promise<boolean> {
+  const at = process.argv.indexOf('--site');
+  if (at < 0) return false;
+  const site = path.resolve(process.argv[at + 1] ?? '');
+  const index = JSON.parse(await readFile(path.join(site, 'feed/v1/search.json'), 'utf8')) as {
+    index?: { documentCount?: number };
+  };
+  await searchTimings(site, index.index?.documentCount ?? 0);
+  process.stdout.write(`\n(machine load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
+  return true;
+}
+
+if (await timeBuiltSite()) process.exit(0);
 const work = await mkdtemp(path.join(tmpdir(), 'skillpress-bench-site-'));
 const cwd = process.cwd();
 try {

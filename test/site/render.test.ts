@@ -5,6 +5,7 @@ import { encodePath, normalizeBase, siteUrls, slug } from '../../src/site/urls.t
 import { orderFiles } from '../../src/site/skill-view.ts';
 import { fenceLanguage, languageFor } from '../../src/site/languages.ts';
 import type { FeedFile } from '../../src/model/feed.ts';
+import { longestIncreasing } from '../../src/site/client/render.ts';
 
 describe('renderMarkdown', () => {
   const hostile = [
@@ -142,5 +143,16 @@ describe('languages', () => {
       expect(languageFor(name), name).toBeUndefined();
       expect(languageFor(`file.${name}`), name).toBeUndefined();
     }
+  });
+});
+
+describe('longestIncreasing (the cards a reordered result list leaves in place)', () => {
+  it('keeps a longest run in order and skips new entries (negative)', () => {
+    expect([...longestIncreasing([0, 1, 2, 3])].sort()).toEqual([0, 1, 2, 3]);
+    // Card 3 moved to the top: the other three stay, only it moves.
+    expect([...longestIncreasing([3, 0, 1, 2])].sort()).toEqual([1, 2, 3]);
+    expect([...longestIncreasing([-1, 0, -1, 1])].sort()).toEqual([1, 3]);
+    expect(longestIncreasing([3, 2, 1, 0]).size).toBe(1);
+    expect(longestIncreasing([]).size).toBe(0);
   });
 });

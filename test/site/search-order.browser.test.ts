@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DirStore } from '../../src/feed-reader/index.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { searchSkills } from '../../src/mcp/tools/index.ts';
@@ -162,5 +162,128 @@ describe.skipIf(skip)('requests only meaning answers', () => {
     const site = await siteResults(query, meaningServer);
     expect(site.strong[0]).toEqual({ name: skill, note: 'Close in meaning; no word in common' });
     expect(site.all.map((r) => r.name)).toEqual(answer.results.map((r) => r.name));
+  });
+});
+
+/** Holds the responses of the URLs `pattern` matches until `release()` is called. */
+async function holdRequests(page: Page, pattern: string): Promise<{ release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route(pattern, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  return { release };
+}
+
+const stateOf = (page: Page): Promise<string | null> => page.locator('#results').getAttribute('data-state');
+
+describe.skipIf(skip)('ranked by meaning after words', () => {
+  const request = 'speed up the slow docker builds and container images please';
+  let meaningFixture: BuiltFixture;
+  let meaningServer: StaticServer;
+
+  beforeAll(async () => {
+    meaningFixture = await buildFixtureSite({ skills: MEANING_SKILLS });
+    meaningServer = await serveStatic({ root: meaningFixture.outDir });
+  });
+
+  afterAll(async () => {
+    await meaningServer?.close();
+    await meaningFixture?.cleanup();
+  });
+
+  const cards = (page: Page): Promise<SiteResult[]> =>
+    page.$$eval('#results > li.card', (list) =>
+      list.map((c) => ({
+        name: (c as HTMLElement).dataset.id!,
+        note: c.querySelector('.card-match')?.textContent ?? undefined,
+      })),
+    );
+
+  it('lists what a fresh page lists, and keeps the card the reader is on and its focus', async () => {
+    const fresh = (await siteResults(request, meaningServer)).all;
+    const page = await browser.newPage();
+    try {
+      await page.goto(meaningServer.url);
+      // The token shards arrive only when told: the results by words are on screen until then.
+      const shards = await holdRequests(page, '**/_model/tokens-*.bin');
+      await page.fill('#q', request);
+      await page.waitForFunction(
+        (s) => document.querySelector('#results')?.getAttribute('data-state') === s,
+        `${request}|||relevance|body`,
+      );
+      // Every result, the weaker matches too.
+      await page.locator('[data-more][data-fold="weaker"]').click();
+      const byWords = await cards(page);
+      expect(byWords.length).toBeGreaterThan(1);
+      // The reader moved to the last result: its link keeps the focus while meaning ranks the list.
+      const moved = byWords.at(-1)!.name;
+      await page.focus(`#results > li[data-id="${moved}"] [data-slot="name"]`);
+      await page.evaluate(() => ((document.activeElement as HTMLElement & { marked?: boolean }).marked = true));
+      shards.release();
+      await page.waitForFunction(
+        (s) => document.querySelector('#results')?.getAttribute('data-state') === s,
+        `${request}|||relevance|body+meaning`,
+      );
+      expect(await cards(page)).toEqual(fresh);
+      const focused = await page.evaluate(() => ({
+        id: document.activeElement?.closest<HTMLElement>('li[data-id]')?.dataset.id,
+        link: document.activeElement?.matches('[data-slot="name"]'),
+        // The same element: the card was kept, not drawn again.
+        same: (document.activeElement as HTMLElement & { marked?: boolean }).marked,
+      }));
+      expect(focused).toEqual({ id: moved, link: true, same: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("fetches the catalog's vectors and tokenizer after the first search, not on page load", async () => {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    const meaningFiles = (): string[] => requests.filter((p) => /skill-vectors|\/_model\//.test(p));
+    try {
+      await page.goto(server.url);
+      await page.waitForLoadState('networkidle');
+      expect(meaningFiles()).toEqual([]);
+      await page.fill('#q', 'pdf');
+      await page.waitForResponse((r) => r.url().endsWith('/feed/v1/skill-vectors.bin'));
+      await page.waitForLoadState('networkidle');
+      expect(meaningFiles().sort()).toEqual([
+        '/_model/model.json',
+        '/_model/vocab-base.txt',
+        '/_model/vocab-cont.txt',
+        '/feed/v1/skill-vectors.bin',
+      ]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("while a request is typed, fetches its words' vocabulary and its finished words' token shards", async () => {
+    const page = await browser.newPage();
+    const requests: string[] = [];
+    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    try {
+      await page.goto(server.url);
+      await page.fill('#q', 'pdf');
+      await page.waitForResponse((r) => r.url().endsWith('/feed/v1/skill-vectors.bin'));
+      // Two words: not ranked by meaning, but a third would make it a request that is.
+      await page.locator('#q').pressSequentially(' tables ', { delay: 20 });
+      await expect.poll(() => requests.filter((p) => /vocab-(pd|ta)\.txt|tokens-/.test(p)).length).toBeGreaterThan(2);
+      expect(requests).toEqual(expect.arrayContaining(['/_model/vocab-pd.txt', '/_model/vocab-ta.txt']));
+      await page.waitForFunction(() =>
+        document.querySelector('#results')?.getAttribute('data-state')?.endsWith('|body'),
+      );
+      expect(await stateOf(page)).toBe('pdf tables |||relevance|body');
+      await page.locator('#q').pressSequentially('report', { delay: 20 });
+      await page.waitForFunction(() =>
+        document.querySelector('#results')?.getAttribute('data-state')?.endsWith('+meaning'),
+      );
+    } finally {
+      await page.close();
+    }
   });
 });

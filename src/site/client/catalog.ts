@@ -15,7 +15,7 @@ import { queryWords, SkillSearch, usesMeaning, type MeaningIndex, type SearchDoc
 import { SiteMeaning } from './meaning.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
 import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
-import { renderCard, renderChip, renderFacetItems } from './render.ts';
+import { placeChildren, renderCard, renderChip, renderFacetItems } from './render.ts';
 import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc, unfolded } from './results.ts';
 import { isActive, readState, stateQuery, toggle, type CatalogState, type Sort } from './url-state.ts';
 
@@ -71,7 +71,13 @@ class Catalog {
   #beforeFold = 0;
   #active = false;
   #showAllTags = false;
+  /** Whether the catalog's meaning was asked for once the page is idle (after the first search). */
+  #warmed = false;
   #refineTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The cards on screen, by skill id, note and usage line: a later render reuses them instead of drawing them again. */
+  #cards = new Map<string, HTMLLIElement>();
+  /** What each facet list and the chips show, so a render that changes nothing there writes nothing. */
+  readonly #drawn = new Map<HTMLElement, string>();
 
   constructor(root: HTMLElement) {
     this.#el = elements(root);
@@ -128,9 +134,13 @@ class Catalog {
   ): void {
     if (!section) return;
     const entries = facetEntries(docs, pick, selected);
+    const shown = entries.slice(0, limit);
+    const drawn = `${entries.length}|${shown.map((e) => `${e.value}\t${e.count}\t${e.selected}`).join('\n')}`;
+    if (this.#drawn.get(section) === drawn) return;
+    this.#drawn.set(section, drawn);
     // No heading over an empty list: the results may have no tag or domain at all.
     section.hidden = entries.length === 0;
-    section.querySelector('ul')!.replaceChildren(...renderFacetItems(entries.slice(0, limit), label));
+    section.querySelector('ul')!.replaceChildren(...renderFacetItems(shown, label));
     const moreLink = section.querySelector<HTMLElement>('.facet-more');
     if (moreLink) moreLink.hidden = entries.length <= limit;
   }
@@ -175,7 +185,7 @@ class Catalog {
 
   /** `strongIds`: the strong matches, when weaker ones are folded (a query ranked by relevance). */
   #renderList(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>, strongIds?: ReadonlySet<string>): void {
-    const { list, count, empty, more, pagination, card } = this.#el;
+    const { list, count, empty, more, pagination } = this.#el;
     const n = strongIds ? unfolded(docs, strongIds, this.#foldOpen) : docs.length;
     const weaker = docs.length - n;
     this.#beforeFold = n;
@@ -184,34 +194,42 @@ class Catalog {
     const focused = list.contains(document.activeElement)
       ? document.activeElement!.closest<HTMLElement>('li[data-id]')?.dataset.id
       : undefined;
-    list.replaceChildren(
-      ...docs
-        .slice(0, Math.min(n, this.#shown))
-        .map((d) =>
-          renderCard(
-            card,
-            d,
-            this.#urls,
-            this.#localRegistry,
-            notes.get(d.id),
-            usageText(this.#usage?.get(d.id), this.#localRegistry),
-          ),
-        ),
-    );
-    if (focused) list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
-    count.textContent = resultsSummary(n, this.#state.q, weaker);
-    empty.hidden = n > 0;
-    more.hidden = n <= this.#shown && weaker === 0;
-    more.textContent =
+    placeChildren(list, this.#cardsFor(docs.slice(0, Math.min(n, this.#shown)), notes));
+    if (focused && !list.contains(document.activeElement))
+      list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
+    setText(count, resultsSummary(n, this.#state.q, weaker));
+    setHidden(empty, n > 0);
+    setHidden(more, n <= this.#shown && weaker === 0);
+    setText(
+      more,
       n > this.#shown
         ? `Show more (${n - Math.min(n, this.#shown)} left)`
-        : `Show ${weaker} weaker ${weaker === 1 ? 'match' : 'matches'}`;
-    more.dataset.fold = n > this.#shown ? '' : 'weaker';
-    pagination.hidden = true;
+        : `Show ${weaker} weaker ${weaker === 1 ? 'match' : 'matches'}`,
+    );
+    if (more.dataset.fold !== (n > this.#shown ? '' : 'weaker')) more.dataset.fold = n > this.#shown ? '' : 'weaker';
+    setHidden(pagination, true);
+  }
+
+  /** The cards of `docs`: those on screen with the same note and usage line as they are, the others drawn. */
+  #cardsFor(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>): HTMLLIElement[] {
+    const cards = new Map<string, HTMLLIElement>();
+    const shown = docs.map((d) => {
+      const note = notes.get(d.id);
+      const usage = usageText(this.#usage?.get(d.id), this.#localRegistry);
+      const key = `${d.id}\0${note ?? ''}\0${usage ?? ''}`;
+      const card = this.#cards.get(key) ?? renderCard(this.#el.card, d, this.#urls, this.#localRegistry, note, usage);
+      cards.set(key, card);
+      return card;
+    });
+    this.#cards = cards;
+    return shown;
   }
 
   #renderChips(): void {
     const { domain, tags } = this.#state;
+    const drawn = [domain ?? '', ...tags].join('\n');
+    if (this.#drawn.get(this.#el.activeFilters) === drawn) return;
+    this.#drawn.set(this.#el.activeFilters, drawn);
     const chips: HTMLElement[] = [];
     if (domain) chips.push(renderChip(domain, () => this.#toggle('domain', domain)));
     for (const t of tags) chips.push(renderChip(`#${t}`, () => this.#toggle('tag', t)));
@@ -237,13 +255,40 @@ class Catalog {
         this.#usage = new Map(cards.skills.flatMap((c) => (c.usage ? [[c.id, c.usage] as const] : [])));
     }
     const q = this.#state.q.trim();
-    // Meaning's fetches start before the results by words are drawn: they arrive sooner.
-    if (q && usesMeaning(queryWords(q).length)) this.#loadMeaning(q);
-    if (q && this.#index!.hasBody) {
+    const words = q ? queryWords(q).length : 0;
+    // Ranked by meaning now when all it needs is here: drawn once, not by words first. Else its
+    // fetches start before the results by words are drawn: they arrive sooner.
+    const meaningNow = usesMeaning(words) && this.#meaningNow(q);
+    if (q && this.#index!.hasBody && !meaningNow) {
       this.#render('quick');
       this.#refineTimer = setTimeout(() => this.#render('full'), REFINE_AFTER_MS);
     } else this.#render();
-    if (q) this.#loadBody();
+    if (q) this.#afterSearch(words);
+  }
+
+  /**
+   * After a search: the body index loads; once the page is idle, what every query ranked by
+   * meaning needs; and while a request of several words is typed, its words' vocabulary and
+   * token shards, so that they are here when typing stops.
+   */
+  #afterSearch(words: number): void {
+    this.#loadBody();
+    if (!this.#meaning) return;
+    if (!this.#warmed) {
+      this.#warmed = true;
+      const meaning = this.#meaning;
+      whenIdle(() => meaning.warm());
+    }
+    if (usesMeaning(words + 1)) this.#meaning.prefetch(this.#state.q);
+  }
+
+  /** Whether `q` can be ranked by meaning at once; when not, ranks it once what it needs is fetched. */
+  #meaningNow(q: string): boolean {
+    if (this.#meaningFor?.q === q) return true;
+    const index = this.#meaning?.readyFor(q);
+    if (index) this.#meaningFor = { q, index };
+    else this.#loadMeaning(q);
+    return index !== undefined;
   }
 
   /** Ranks `q` by meaning too once the catalog's meaning and the query's token shards are here. */
@@ -312,6 +357,21 @@ class Catalog {
       this.#render();
     });
   }
+}
+
+/** Runs `task` once the page is idle (soon after, where the browser cannot tell). */
+function whenIdle(task: () => void): void {
+  if ('requestIdleCallback' in window) requestIdleCallback(task, { timeout: 2000 });
+  else setTimeout(task, 200);
+}
+
+/** Writes an element's text only when it changes: every write costs the browser style and layout. */
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setHidden(el: HTMLElement, hidden: boolean): void {
+  if (el.hidden !== hidden) el.hidden = hidden;
 }
 
 const root = document.querySelector<HTMLElement>('.catalog');

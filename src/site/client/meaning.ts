@@ -20,16 +20,24 @@ import {
 
 interface Loaded {
   manifest: SiteModelManifest;
+  /** The vocabulary pieces the model publishes. */
+  available: ReadonlySet<string>;
   makeTokenizer: (vocab: Record<string, unknown>) => TextTokenizer;
   /** The tokenizer of the vocabulary pieces fetched so far (replaced as pieces arrive). */
   tokenizer: TextTokenizer;
+  /** The vocabulary pieces `tokenizer` holds. */
+  inTokenizer: Set<string>;
   embedder: Embedder;
   vectors: StaticVectors;
   skills: SkillVectors;
   /** Vocabulary pieces fetched (or being fetched), by key. */
-  pieces: Map<string, Promise<string>>;
+  pieces: Map<string, Promise<void>>;
+  /** Vocabulary pieces fetched, by key: their text. */
+  texts: Map<string, string>;
   /** Token shards fetched (or being fetched). */
   shards: Map<number, Promise<void>>;
+  /** Token shards fetched and applied. */
+  applied: Set<number>;
 }
 
 export class SiteMeaning {
@@ -37,6 +45,8 @@ export class SiteMeaning {
   readonly #feed: string;
   readonly #ids: readonly string[];
   #loaded: Promise<Loaded> | undefined;
+  /** `#loaded` once it has resolved. */
+  #ready: Loaded | undefined;
 
   /** `ids`: the search index's skill ids in its order (that of the feed's skill vectors). */
   constructor(modelUrl: string, feedUrl: string, ids: readonly string[]) {
@@ -45,37 +55,76 @@ export class SiteMeaning {
     this.#ids = ids;
   }
 
-  /** The catalog's closeness in meaning, ready for `query` (its words' vocabulary and its tokens' shards fetched). */
-  async forQuery(query: string): Promise<MeaningIndex> {
+  /** Starts fetching what every query ranked by meaning needs: the skill vectors, the manifest, the `base` and `cont` pieces. */
+  warm(): void {
+    this.#warm().catch(() => {});
+  }
+
+  #warm(): Promise<Loaded> {
     if (!this.#loaded) {
-      this.#loaded = this.#load();
+      this.#loaded = this.#load().then((loaded) => (this.#ready = loaded));
       this.#loaded.catch(() => (this.#loaded = undefined));
     }
-    const loaded = await this.#loaded;
+    return this.#loaded;
+  }
+
+  /** The catalog's closeness in meaning, ready for `query` (its words' vocabulary and its tokens' shards fetched). */
+  async forQuery(query: string): Promise<MeaningIndex> {
+    const loaded = await this.#warm();
     await this.#vocabulary(loaded, piecesFor(query));
     const wanted = new Set(loaded.embedder.tokenIds(query).map(shardOf));
     await Promise.all([...wanted].map((shard) => this.#shard(loaded, shard)));
     return loaded.skills;
   }
 
+  /**
+   * The closeness in meaning for `query` without waiting, when everything it needs is already
+   * here (its words' vocabulary pieces in the tokenizer, its tokens' shards applied): the results
+   * are then drawn once, ranked by meaning, instead of by words first.
+   */
+  readyFor(query: string): MeaningIndex | undefined {
+    const loaded = this.#ready;
+    if (!loaded) return undefined;
+    for (const key of piecesFor(query)) if (loaded.available.has(key) && !loaded.inTokenizer.has(key)) return undefined;
+    for (const id of loaded.embedder.tokenIds(query)) if (!loaded.applied.has(shardOf(id))) return undefined;
+    return loaded.skills;
+  }
+
+  /**
+   * While a request is typed: fetches the vocabulary pieces of its words (the last one too, once
+   * it has two characters) and the token shards of its finished words, so that when typing stops
+   * little or nothing is left to fetch. Only once the catalog's meaning is loaded (`warm`).
+   */
+  prefetch(typed: string): void {
+    const loaded = this.#ready;
+    if (!loaded) return;
+    const finished = typed.slice(0, typed.search(/\S*$/));
+    void this.#vocabulary(loaded, piecesFor(typed)).catch(() => {});
+    if (finished.trim()) void this.forQuery(finished).catch(() => {});
+  }
+
   /** Fetches the vocabulary pieces not yet fetched and, when any arrive, rebuilds the tokenizer with them. */
   async #vocabulary(loaded: Loaded, keys: Set<string>): Promise<void> {
-    const available = new Set(loaded.manifest.vocab_pieces);
-    const fresh = [...keys].filter((key) => available.has(key) && !loaded.pieces.has(key));
-    if (fresh.length === 0) return;
-    for (const key of fresh) {
-      const pending = bytes(`${this.#model}${vocabPieceFile(key)}`).then(text);
+    const wanted = [...keys].filter((key) => loaded.available.has(key));
+    for (const key of wanted.filter((key) => !loaded.pieces.has(key))) {
+      const pending = bytes(`${this.#model}${vocabPieceFile(key)}`).then((b) => void loaded.texts.set(key, text(b)));
       pending.catch(() => loaded.pieces.delete(key));
       loaded.pieces.set(key, pending);
     }
-    const pieces = await Promise.all(loaded.pieces.values());
-    loaded.tokenizer = loaded.makeTokenizer(joinTokenizer(loaded.manifest.tokenizer, pieces));
+    await Promise.all(wanted.map((key) => loaded.pieces.get(key)));
+    // From every piece here by now: a call that started earlier may finish later.
+    if (loaded.texts.size === loaded.inTokenizer.size) return;
+    loaded.tokenizer = loaded.makeTokenizer(joinTokenizer(loaded.manifest.tokenizer, loaded.texts.values()));
+    loaded.inTokenizer = new Set(loaded.texts.keys());
   }
 
   #shard(loaded: Loaded, shard: number): Promise<void> {
     let pending = loaded.shards.get(shard);
     if (!pending) {
-      pending = bytes(`${this.#model}${tokenShardFile(shard)}`).then((b) => applyTokenShard(loaded.vectors, shard, b));
+      pending = bytes(`${this.#model}${tokenShardFile(shard)}`).then((b) => {
+        applyTokenShard(loaded.vectors, shard, b);
+        loaded.applied.add(shard);
+      });
       pending.catch(() => loaded.shards.delete(shard));
       loaded.shards.set(shard, pending);
     }
@@ -98,11 +147,12 @@ export class SiteMeaning {
       values: new Int8Array(manifest.vocab_size * manifest.dims),
     };
     const makeTokenizer = (json: Record<string, unknown>): TextTokenizer => new Tokenizer(json, {});
-    const pieces = new Map([
-      [BASE_PIECE, Promise.resolve(base)],
-      [CONTINUATION_PIECE, Promise.resolve(cont)],
+    const texts = new Map([
+      [BASE_PIECE, base],
+      [CONTINUATION_PIECE, cont],
     ]);
-    const tokenizer = makeTokenizer(joinTokenizer(manifest.tokenizer, [base, cont]));
+    const pieces = new Map([...texts.keys()].map((key) => [key, Promise.resolve()]));
+    const tokenizer = makeTokenizer(joinTokenizer(manifest.tokenizer, texts.values()));
     // The embedder reads whichever tokenizer is current: the pieces grow with the queries.
     const current: TextTokenizer = { encode: (t, o) => loaded.tokenizer.encode(t, o) };
     const embedder = new Embedder(current, vectors);
@@ -110,7 +160,20 @@ export class SiteMeaning {
     if (signs.dims !== manifest.dims)
       throw new Error(`skill-vectors.bin: ${signs.dims} dimensions, the model has ${manifest.dims}`);
     const skills = SkillVectors.fromSigns(embedder, this.#ids, signs);
-    const loaded: Loaded = { manifest, makeTokenizer, tokenizer, embedder, vectors, skills, pieces, shards: new Map() };
+    const loaded: Loaded = {
+      manifest,
+      available: new Set(manifest.vocab_pieces),
+      makeTokenizer,
+      tokenizer,
+      inTokenizer: new Set(texts.keys()),
+      embedder,
+      vectors,
+      skills,
+      pieces,
+      texts,
+      shards: new Map(),
+      applied: new Set(),
+    };
     return loaded;
   }
 }

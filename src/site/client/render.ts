@@ -94,3 +94,42 @@ export function renderChip(text: string, onRemove: () => void): HTMLButtonElemen
   b.addEventListener('click', onRemove);
   return b;
 }
+
+/**
+ * Makes `nodes` the children of `parent`, in order, moving as few as it can: the nodes already
+ * there in the right relative order (the longest such run) stay where they are, the others are
+ * inserted around them and the rest removed. A node that stays keeps its layout and the focus, so
+ * a list that is only reordered (ranked by meaning after words) costs the browser little.
+ */
+export function placeChildren(parent: Element, nodes: readonly Element[]): void {
+  const wanted = new Set<Node>(nodes);
+  for (const child of [...parent.childNodes]) if (!wanted.has(child)) child.remove();
+  const position = new Map([...parent.children].map((child, i) => [child, i]));
+  const stay = longestIncreasing(nodes.map((n) => position.get(n) ?? -1));
+  let next: Element | null = null;
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    if (!stay.has(i)) parent.insertBefore(nodes[i]!, next);
+    next = nodes[i]!;
+  }
+}
+
+/** The indices of a longest strictly increasing subsequence of `seq`, ignoring negative entries. */
+export function longestIncreasing(seq: readonly number[]): Set<number> {
+  // tails[k]: index in seq of the smallest last value of an increasing run of length k + 1.
+  const tails: number[] = [];
+  const previous = new Array<number>(seq.length).fill(-1);
+  seq.forEach((value, i) => {
+    if (value < 0) return;
+    let [lo, hi] = [0, tails.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (seq[tails[mid]!]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) previous[i] = tails[lo - 1]!;
+    tails[lo] = i;
+  });
+  const run = new Set<number>();
+  for (let i = tails.at(-1) ?? -1; i >= 0; i = previous[i]!) run.add(i);
+  return run;
+}
