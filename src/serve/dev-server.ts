@@ -14,7 +14,7 @@
  * next. The builds' temp folder goes on `close()`, and, should the process end without it, on exit.
  */
 import { existsSync, rmSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -187,11 +187,29 @@ async function buildAndServe(
       // The site reads the new feed from now on (its changed SKILL.md rendered first).
       state.live = await site;
       update = state.live.update(siteFeed(result, out));
+      // The next build goes into the other folder and takes what did not change from there: the
+      // first one gets a linked twin of this build, so the first edit costs what the others do.
+      if (!state.served) await linkTree(out, out === a ? b : a);
     }
     state.served = judged.served;
     state.status = { ...judged.status, ...(update ? { site: update } : {}), seconds: (Date.now() - started) / 1000 };
   } catch (err) {
     state.status = failedBuild(n, state.served, errorMessage(err), (Date.now() - started) / 1000);
+  }
+}
+
+/** `to` as a copy of the folder `from` made of hard links (nothing writes a build's files in place). */
+async function linkTree(from: string, to: string): Promise<void> {
+  await rm(to, { recursive: true, force: true });
+  await mkdir(to, { recursive: true });
+  const made = new Set<string>([to]);
+  for (const entry of await readdir(from, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const rel = path.relative(from, path.join(entry.parentPath, entry.name));
+    const dir = path.dirname(path.join(to, rel));
+    if (!made.has(dir)) await mkdir(dir, { recursive: true });
+    made.add(dir);
+    await link(path.join(from, rel), path.join(to, rel));
   }
 }
 
