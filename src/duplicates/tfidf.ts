@@ -54,19 +54,21 @@ export function tfidfFromCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>
     }
     return tf;
   });
-  const n = docs.length;
-  return counts.map((tf) => {
-    const vec = new Map<number, number>();
-    let norm = 0;
-    for (const [id, count] of tf) {
-      const w = (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df[id]!)) + 1);
-      vec.set(id, w);
-      norm += w * w;
-    }
-    norm = Math.sqrt(norm);
-    if (norm > 0) for (const [id, w] of vec) vec.set(id, w / norm);
-    return vec;
-  });
+  return counts.map((tf) => weighted(tf, docs.length, (id) => df[id]!));
+}
+
+/** A document's TF-IDF vector from its term counts, in their order, L2-normalised. */
+function weighted<K>(counts: ReadonlyMap<K, number>, n: number, df: (term: K) => number): Map<K, number> {
+  const vec = new Map<K, number>();
+  let norm = 0;
+  for (const [term, count] of counts) {
+    const w = (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df(term))) + 1);
+    vec.set(term, w);
+    norm += w * w;
+  }
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (const [term, w] of vec) vec.set(term, w / norm);
+  return vec;
 }
 
 /** Bounds are compared with this much room, so float rounding never drops a pair. */
@@ -349,22 +351,8 @@ function affectedDocs(
 }
 
 /** A document's TF-IDF vector by token, with the weights and in the order tfidfFromCounts gives. */
-function tokenVector(
-  counts: ReadonlyMap<string, number>,
-  n: number,
-  df: ReadonlyMap<string, number>,
-): Map<string, number> {
-  const vec = new Map<string, number>();
-  let norm = 0;
-  for (const [token, count] of counts) {
-    const w = (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df.get(token)!)) + 1);
-    vec.set(token, w);
-    norm += w * w;
-  }
-  norm = Math.sqrt(norm);
-  if (norm > 0) for (const [token, w] of vec) vec.set(token, w / norm);
-  return vec;
-}
+const tokenVector = (counts: ReadonlyMap<string, number>, n: number, df: ReadonlyMap<string, number>) =>
+  weighted(counts, n, (token) => df.get(token)!);
 
 /** The cosine of two vectors summed in the first one's order; undefined when they share no term. */
 function cosine(first: ReadonlyMap<string, number>, second: ReadonlyMap<string, number>): number | undefined {
