@@ -41,13 +41,27 @@ export function sha256File(file: string, noFollow = false): { sha256: string; by
  * time cannot be set back). A process that builds again and again (`skillpress dev`) then reads
  * only the files it did not write or check itself.
  */
-const checked = new Map<string, { stat: string; sha256: string; bytes: number }>();
+const checked = new Map<string, FileIdentity & { sha256: string; bytes: number }>();
 
-function statKey(file: string): { inode: string; stat: string; bytes: number } | undefined {
+/** What {@link sha256Regular} remembers a file by: its inode, its size and modification time, its change time. */
+export interface FileIdentity {
+  inode: string;
+  content: string;
+  change: bigint;
+}
+
+function statKey(file: string): (FileIdentity & { bytes: number }) | undefined {
   const st = lstatSync(file, { bigint: true, throwIfNoEntry: false });
   if (!st?.isFile()) return undefined;
-  return { inode: `${st.dev}:${st.ino}`, stat: `${st.size}:${st.mtimeNs}:${st.ctimeNs}`, bytes: Number(st.size) };
+  return {
+    inode: `${st.dev}:${st.ino}`,
+    content: `${st.size}:${st.mtimeNs}`,
+    change: st.ctimeNs,
+    bytes: Number(st.size),
+  };
 }
+
+const sameStat = (a: FileIdentity, b: FileIdentity): boolean => a.content === b.content && a.change === b.change;
 
 /**
  * The sha256 and size of a regular file (never through a link: undefined then, or when it cannot
@@ -57,9 +71,9 @@ export function sha256Regular(file: string): { sha256: string; bytes: number } |
   const key = statKey(file);
   if (!key) return undefined;
   const known = checked.get(key.inode);
-  if (known?.stat === key.stat) return { sha256: known.sha256, bytes: known.bytes };
+  if (known && sameStat(known, key)) return { sha256: known.sha256, bytes: known.bytes };
   const read = sha256File(file, true);
-  if (read) checked.set(key.inode, { stat: key.stat, ...read });
+  if (read) checked.set(key.inode, { ...key, ...read });
   return read;
 }
 
@@ -68,23 +82,21 @@ export function sha256Regular(file: string): { sha256: string; bytes: number } |
  * the inode's change time, so the check is remembered again when `to` is still that inode with
  * the same size and modification time.
  */
-export function rememberLink(from: { inode: string; stat: string }, to: string): void {
+export function rememberLink(from: FileIdentity, to: string): void {
   const key = statKey(to);
   const known = checked.get(from.inode);
-  if (!key || !known || key.inode !== from.inode || known.stat !== from.stat) return;
-  const [size, mtime] = key.stat.split(':');
-  const [sizeBefore, mtimeBefore] = from.stat.split(':');
-  if (size === sizeBefore && mtime === mtimeBefore) checked.set(key.inode, { ...known, stat: key.stat });
+  if (key?.inode === from.inode && known && sameStat(known, from) && key.content === from.content)
+    checked.set(key.inode, { ...known, change: key.change });
 }
 
-/** The inode and stat that {@link sha256Regular} remembers a file by (undefined: not a regular file). */
-export function fileIdentity(file: string): { inode: string; stat: string } | undefined {
+/** The identity {@link sha256Regular} remembers a file by (undefined: not a regular file). */
+export function fileIdentity(file: string): FileIdentity | undefined {
   const key = statKey(file);
-  return key && { inode: key.inode, stat: key.stat };
+  return key && { inode: key.inode, content: key.content, change: key.change };
 }
 
 /** Records the sha256 of a file this process just wrote with those bytes: checking it later reads nothing. */
 export function rememberSha256(file: string, sha256: string): void {
   const key = statKey(file);
-  if (key) checked.set(key.inode, { stat: key.stat, sha256, bytes: key.bytes });
+  if (key) checked.set(key.inode, { ...key, sha256 });
 }
