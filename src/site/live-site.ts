@@ -27,13 +27,12 @@ import { liveSites, type SiteData } from './site-data.ts';
 import { listFiles } from './skill-view.ts';
 import { siteUrls, type SiteUrls } from './urls.ts';
 
-/** What this module uses of Vite's dev server (Astro's runs one): each environment's hot channel. */
+/** What this module uses of Vite's dev server (Astro's runs one): the modules each environment ran. */
 interface ViteDevServer {
   environments: Record<
     string,
     {
       name: string;
-      hot: { send(event: string, payload?: unknown): void };
       /** Where the environment runs its modules (server environments). */
       runner?: { evaluatedModules: { idToModuleMap: Map<string, unknown>; invalidateModule(node: unknown): void } };
     }
@@ -101,12 +100,11 @@ export async function startLiveSite(opts: LiveSiteOptions): Promise<LiveSite> {
   const origin = `http://127.0.0.1:${server.address.port}`;
   const bodiesCache = cacheFolder(opts.cacheDir, ['skill-html'], opts.log ?? (() => {}));
   let generation = 0;
-  // Skills added or removed: Astro lists a route's pages again (getStaticPaths) on this event,
-  // and when the page's module is not the one it listed them with (run again: the feed is read then).
+  // Skills added or removed: Astro lists a route's pages again (getStaticPaths) when the page's
+  // module is not the one it listed them with, so the dynamic pages are run again, after the new
+  // feed is in place (whatever lists them from then on reads it).
   const relistPages = (): void => {
     for (const env of Object.values(vite?.environments ?? {})) {
-      if (env.name === 'client') continue;
-      env.hot.send('astro:content-changed', {});
       const modules = env.runner?.evaluatedModules;
       for (const [id, node] of modules?.idToModuleMap ?? []) if (DYNAMIC_PAGE.test(id)) modules!.invalidateModule(node);
     }
@@ -144,11 +142,7 @@ export async function startLiveSite(opts: LiveSiteOptions): Promise<LiveSite> {
       const state = liveSites().get(marker);
       const filePage = state && (await fileView(origin, state.feedDir, urls, pathname, marker));
       if (filePage !== undefined) return sendHtml(req, res, filePage.status, transformHtml(filePage.html));
-      const asked = generation;
       await forward(req, res, `${origin}${req.url ?? '/'}`, transformHtml);
-      // A page asked for before a new build was served may have listed the routes' pages from the
-      // old feed after they were listed again: listed once more.
-      if (asked !== generation) relistPages();
     },
     async close() {
       liveSites().delete(marker);
@@ -176,8 +170,8 @@ async function startAstroDev(
       server: { host: '127.0.0.1', port: 0 },
       vite: {
         ...shared.vite,
-        // The site's code does not change while `dev` runs; the pages reload on a new build. (Hot
-        // updates stay on: Astro's pages listen on that channel for `astro:content-changed`.)
+        // The site's code does not change while `dev` runs; the pages reload on a new build. The
+        // pages' Vite client still connects: on dev's own server, where they come from.
         server: { watch: null, ws: { server: httpServer } },
       },
     }),
