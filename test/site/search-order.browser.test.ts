@@ -239,10 +239,16 @@ describe.skipIf(skip)('ranked by meaning after words', () => {
     }
   });
 
-  it("fetches the catalog's vectors and tokenizer after the first search, not on page load", async () => {
+  /** A new page, and the paths it asks for, in order. */
+  const pageRecordingRequests = async () => {
     const page = await browser.newPage();
     const requests: string[] = [];
     page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    return { page, requests };
+  };
+
+  it("fetches the catalog's vectors and tokenizer after the first search, not on page load", async () => {
+    const { page, requests } = await pageRecordingRequests();
     const meaningFiles = (): string[] => requests.filter((p) => /skill-vectors|\/_model\//.test(p));
     try {
       await page.goto(server.url);
@@ -263,9 +269,7 @@ describe.skipIf(skip)('ranked by meaning after words', () => {
   });
 
   it("while a request is typed, fetches its words' vocabulary and its finished words' token shards", async () => {
-    const page = await browser.newPage();
-    const requests: string[] = [];
-    page.on('request', (r) => requests.push(new URL(r.url()).pathname));
+    const { page, requests } = await pageRecordingRequests();
     try {
       await page.goto(server.url);
       await page.fill('#q', 'pdf');
