@@ -49,7 +49,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'dev',
-    summary: 'build, serve on 127.0.0.1 and rebuild on every change to the skills or the config, reloading open pages',
+    summary:
+      "build the feed, serve it on 127.0.0.1 with the site's pages rendered on request, and rebuild on every change to the skills or the config, reloading open pages",
     load: async () => (await import('./commands/dev.ts')).dev,
   },
   {
