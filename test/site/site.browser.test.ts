@@ -120,7 +120,8 @@ describe.skipIf(skip)('catalog and search', () => {
     // Only in expense-auditor's SKILL.md body: found once the body index has loaded.
     expect((await searchFor(page, 'quokkanomics', 'expense-auditor'))[0]).toBe('expense-auditor');
     expect((await searchFor(page, 'scripts/extract.py', 'pdf-toolkit'))[0]).toBe('pdf-toolkit');
-    expect(new URL(page.url()).searchParams.get('q')).toBe('scripts/extract.py');
+    // Written once typing pauses, not per keystroke.
+    await page.waitForURL((url) => url.searchParams.get('q') === 'scripts/extract.py');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'search.png') });
     expect(errors).toEqual([]);
     await page.close();
@@ -133,6 +134,22 @@ describe.skipIf(skip)('catalog and search', () => {
     );
     expect(await page.inputValue('#q')).toBe('budget');
     expect((await listed(page))[0]).toBe('budget-forecaster');
+    await page.close();
+  });
+
+  it('keeps the query in the history entry when a result is opened before typing pauses', async () => {
+    const { page } = await open(server.url);
+    await searchFor(page, 'invoice', 'invoice-reconciler');
+    // Typed and opened in one task: well before the pause that writes the URL.
+    await page.evaluate(() => {
+      const input = document.querySelector<HTMLInputElement>('#q')!;
+      input.value = 'budget';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      document.querySelector<HTMLAnchorElement>('#results > li a')!.click();
+    });
+    await page.waitForURL(/\/skills\/budget-forecaster\/$/);
+    await page.goBack();
+    expect(new URL(page.url()).searchParams.get('q')).toBe('budget');
     await page.close();
   });
 

@@ -74,6 +74,8 @@ class Catalog {
   /** Whether the catalog's meaning was asked for once the page is idle (after the first search). */
   #warmed = false;
   #refineTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the URL still shows an earlier state: written when typing pauses, not per keystroke. */
+  #urlBehind = false;
   /** The cards on screen, by skill id, note and usage line: a later render reuses them instead of drawing them again. */
   #cards = new Map<string, HTMLLIElement>();
   /** What each facet list and the chips show, so a render that changes nothing there writes nothing. */
@@ -150,6 +152,7 @@ class Catalog {
     const index = this.#index;
     if (!index) return;
     clearTimeout(this.#refineTimer);
+    if (mode === 'full') this.#writeUrl();
     const started = performance.now();
     const state = this.#state;
     const metadataOnly = mode === 'quick' || !index.hasBody;
@@ -239,7 +242,7 @@ class Catalog {
 
   async #update(resetShown = true): Promise<void> {
     if (resetShown) [this.#shown, this.#foldOpen] = [PAGE_SIZE, false];
-    history.replaceState(null, '', stateQuery(this.#state) || location.pathname);
+    this.#urlBehind = true;
     this.#active = true;
     if (!this.#index) {
       this.#el.count.textContent = 'Loading search…';
@@ -282,6 +285,16 @@ class Catalog {
     if (usesMeaning(words + 1)) this.#meaning.prefetch(this.#state.q);
   }
 
+  /**
+   * Shows the state in the URL (a shared link gives the same results). Once typing pauses, with
+   * the full results: each `replaceState` costs Chromium milliseconds and a favicon request.
+   */
+  #writeUrl(): void {
+    if (!this.#urlBehind) return;
+    this.#urlBehind = false;
+    history.replaceState(null, '', stateQuery(this.#state) || location.pathname);
+  }
+
   /** Whether `q` can be ranked by meaning at once; when not, ranks it once what it needs is fetched. */
   #meaningNow(q: string): boolean {
     if (this.#meaningFor?.q === q) return true;
@@ -314,6 +327,9 @@ class Catalog {
     const { input, form, list, sortSelect, more, tagFacet, domainFacet } = this.#el;
     // Load lazily: the first focus or keystroke fetches search.json, not the page load.
     input.addEventListener('focus', () => void this.#loadIndex().catch(() => {}), { once: true });
+    // Leaving before typing paused: the history entry keeps the query, so Back shows its results.
+    addEventListener('pagehide', () => this.#writeUrl());
+    list.addEventListener('click', () => this.#writeUrl(), { capture: true });
     input.addEventListener('input', () => {
       this.#state = { ...this.#state, q: input.value };
       void this.#update();
