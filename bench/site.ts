@@ -111,6 +111,8 @@ interface MeaningBytes {
   words: number;
   /** The token shards of the query's own tokens. */
   shards: number;
+  /** Typed a character at a time: the shards of the words its last word could still have become, fetched beside. */
+  completions: number;
 }
 
 const meaningTotal = (m: MeaningBytes): number => m.vectors + m.tokenizer + m.words + m.shards;
@@ -123,7 +125,8 @@ const meaningTotal = (m: MeaningBytes): number => m.vectors + m.tokenizer + m.wo
 async function firstMeaningBytes(site: string, query: string): Promise<MeaningBytes> {
   const { loadEmbedder } = await import('../src/semantic/load.ts');
   const { shardOf, tokenShardFile } = await import('../src/semantic/feed-vectors.ts');
-  const { BASE_PIECE, CONTINUATION_PIECE, piecesFor, vocabPieceFile } = await import('../src/semantic/vocab-pieces.ts');
+  const { BASE_PIECE, CONTINUATION_PIECE, COMPLETIONS, completionIds, piecesFor, vocabPieceFile, wordBeingTyped } =
+    await import('../src/semantic/vocab-pieces.ts');
   const read = (rel: string): Promise<Buffer> => readFile(path.join(site, rel));
   const astro = await readdir(path.join(site, '_astro'));
   let code = 0;
@@ -141,6 +144,17 @@ async function firstMeaningBytes(site: string, query: string): Promise<MeaningBy
   const shards = new Set((await loadEmbedder()).tokenIds(query).map(shardOf));
   let bytes = 0;
   for (const shard of shards) bytes += gz(await read(`_model/${tokenShardFile(shard)}`));
+  // Typed: what the site's SiteMeaning fetches for the word being typed, beyond the query's own shards.
+  const guessed = new Set<number>();
+  for (let end = 1; end <= query.length; end++) {
+    const typing = wordBeingTyped(query.slice(0, end), COMPLETIONS.after);
+    if (!typing || !manifest.vocab_pieces.includes(typing.piece)) continue;
+    const piece = (await read(`_model/${vocabPieceFile(typing.piece)}`)).toString('utf8');
+    const them = new Set(completionIds(piece, typing.word).map(shardOf));
+    if (them.size <= COMPLETIONS.shards) for (const shard of them) if (!shards.has(shard)) guessed.add(shard);
+  }
+  let completions = 0;
+  for (const shard of guessed) completions += gz(await read(`_model/${tokenShardFile(shard)}`));
   return {
     vectors: gz(await read('feed/v1/skill-vectors.bin')),
     tokenizer:
@@ -150,6 +164,7 @@ async function firstMeaningBytes(site: string, query: string): Promise<MeaningBy
       code,
     words,
     shards: bytes,
+    completions,
   };
 }
 
@@ -236,7 +251,7 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
     `\n| pages | count | largest (raw / gzip) | median (raw / gzip) |\n|---|---:|---:|---:|\n` +
       `| skill pages | ${sp.count} | ${kb(sp.largest[0])} / ${kb(sp.largest[1])} (${sp.largest[2]}) | ${kb(sp.median[0])} / ${kb(sp.median[1])} |\n` +
       `| file pages | ${fp.count} | ${kb(fp.largest[0])} / ${kb(fp.largest[1])} | ${kb(fp.median[0])} / ${kb(fp.median[1])} |\n` +
-      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, \`base\` and \`cont\` vocabulary, code) ${kb(meaning[0]!.tokenizer)}, the vocabulary of the query's words ${meaning.map((x) => kb(x.words)).join(' or ')}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}. Edited: ${m.edited}.\n`,
+      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, \`base\` and \`cont\` vocabulary, code) ${kb(meaning[0]!.tokenizer)}, the vocabulary of the query's words ${meaning.map((x) => kb(x.words)).join(' or ')}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}; typed a character at a time, the shards of what its last word could still become add ${meaning.map((x) => kb(x.completions)).join(' or ')}. Edited: ${m.edited}.\n`,
   );
 }
 

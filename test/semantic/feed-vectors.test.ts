@@ -23,9 +23,11 @@ import {
 import {
   BASE_PIECE,
   CONTINUATION_PIECE,
+  addPiece,
   joinTokenizer,
   piecesFor,
   splitTokenizer,
+  wordBeingTyped,
 } from '../../src/semantic/vocab-pieces.ts';
 import { purposeText, SkillVectors } from '../../src/semantic/skill-vectors.ts';
 import { Embedder, type StaticVectors } from '../../src/semantic/embedder.ts';
@@ -215,6 +217,35 @@ describe('the model split for the site', () => {
       const partial = new Tokenizer(joinTokenizer(config, needed), {});
       expect(partial.encode(text, { add_special_tokens: false }).ids, text).toEqual(model.tokenIds(text));
     }
+  });
+
+  it('a tokenizer grown piece by piece across requests, as the site grows it, tokenizes each as the whole vocabulary does', async () => {
+    const model = await loadEmbedder();
+    const { config, pieces } = splitTokenizer(shippedTokenizer());
+    const grown = new Tokenizer(joinTokenizer(config, [pieces.get(BASE_PIECE)!, pieces.get(CONTINUATION_PIECE)!]), {});
+    const added = new Set([BASE_PIECE, CONTINUATION_PIECE]);
+    const texts = [...routingRequests(), 'Crème brûlée für Ärzte', 'İstanbul 東京タワー', '[MASK] foo_bar.baz ﬁle'];
+    for (const text of texts) {
+      for (const key of piecesFor(text)) {
+        if (added.has(key) || !pieces.has(key)) continue;
+        addPiece(grown, pieces.get(key)!);
+        added.add(key);
+      }
+      expect(grown.encode(text, { add_special_tokens: false }).ids, text).toEqual(model.tokenIds(text));
+    }
+    expect(added.size).toBeGreaterThan(100);
+    expect(() => addPiece({ model: null }, pieces.get('sp')!)).toThrow(/no model/);
+  });
+
+  it('names the last word while it is being typed, normalized, with the piece of the words it can become', () => {
+    expect(wordBeingTyped('pdf Tabl', 3)).toEqual({ word: 'tabl', piece: 'ta' });
+    expect(wordBeingTyped('un Résu', 3)).toEqual({ word: 'resu', piece: 're' });
+    expect(wordBeingTyped('foo_bar.bazq', 3)).toEqual({ word: 'bazq', piece: 'ba' });
+    // Finished (a space or punctuation after it), too short, or a CJK word: nothing to guess.
+    expect(wordBeingTyped('pdf tables ', 3)).toBeUndefined();
+    expect(wordBeingTyped('pdf tables,', 3)).toBeUndefined();
+    expect(wordBeingTyped('pdf ta', 3)).toBeUndefined();
+    expect(wordBeingTyped('東京', 2)).toBeUndefined();
   });
 });
 

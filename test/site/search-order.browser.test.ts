@@ -13,6 +13,8 @@ import { DirStore } from '../../src/feed-reader/index.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { searchSkills } from '../../src/mcp/tools/index.ts';
 import { queryWords, usesMeaning } from '../../src/search/index.ts';
+import { loadEmbedder } from '../../src/semantic/load.ts';
+import { shardOf, tokenShardFile } from '../../src/semantic/feed-vectors.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
@@ -282,6 +284,12 @@ describe.skipIf(skip)('ranked by meaning after words', () => {
         document.querySelector('#results')?.getAttribute('data-state')?.endsWith('|body'),
       );
       expect(await stateOf(page)).toBe('pdf tables |||relevance|body');
+      // The last word, unfinished: the few words it can still become have their shards fetched.
+      const summary = tokenShardFile(shardOf((await loadEmbedder()).tokenIds('summary')[0]!));
+      expect(requests).not.toContain(`/_model/${summary}`);
+      await page.locator('#q').pressSequentially('summa', { delay: 20 });
+      await expect.poll(() => requests).toContain(`/_model/${summary}`);
+      await page.locator('#q').pressSequentially('ry ', { delay: 20 });
       await page.locator('#q').pressSequentially('report', { delay: 20 });
       await page.waitForFunction(() =>
         document.querySelector('#results')?.getAttribute('data-state')?.endsWith('+meaning'),

@@ -6,7 +6,7 @@
  * (src/semantic), from the same bytes, so the site and `skills_search` rank alike.
  */
 import type { MeaningIndex } from '../../search/index.ts';
-import { Embedder, type StaticVectors, type TextTokenizer } from '../../semantic/embedder.ts';
+import { Embedder, type StaticVectors } from '../../semantic/embedder.ts';
 import { applyTokenShard, decodeSkillVectors, shardOf, tokenShardFile } from '../../semantic/feed-vectors.ts';
 import { SkillVectors } from '../../semantic/skill-vectors.ts';
 import type { SiteModelManifest } from '../../semantic/site-model.ts';
@@ -14,17 +14,21 @@ import {
   BASE_PIECE,
   CONTINUATION_PIECE,
   joinTokenizer,
+  addPiece,
+  completionIds,
+  COMPLETIONS,
   piecesFor,
   vocabPieceFile,
+  wordBeingTyped,
 } from '../../semantic/vocab-pieces.ts';
+import type { Tokenizer } from '@huggingface/tokenizers';
 
 interface Loaded {
   manifest: SiteModelManifest;
   /** The vocabulary pieces the model publishes. */
   available: ReadonlySet<string>;
-  makeTokenizer: (vocab: Record<string, unknown>) => TextTokenizer;
-  /** The tokenizer of the vocabulary pieces fetched so far (replaced as pieces arrive). */
-  tokenizer: TextTokenizer;
+  /** The tokenizer, holding the vocabulary pieces fetched so far (each added as it arrives). */
+  tokenizer: Tokenizer;
   /** The vocabulary pieces `tokenizer` holds. */
   inTokenizer: Set<string>;
   embedder: Embedder;
@@ -101,21 +105,31 @@ export class SiteMeaning {
     const finished = typed.slice(0, typed.search(/\S*$/));
     void this.#vocabulary(loaded, piecesFor(typed)).catch(() => {});
     if (finished.trim()) void this.forQuery(finished).catch(() => {});
+    void this.#completions(loaded, typed).catch(() => {});
   }
 
-  /** Fetches the vocabulary pieces not yet fetched and, when any arrive, rebuilds the tokenizer with them. */
+  /** The token shards of the words the last word being typed can still become, once they are few (`COMPLETIONS`). */
+  async #completions(loaded: Loaded, typed: string): Promise<void> {
+    const typing = wordBeingTyped(typed, COMPLETIONS.after);
+    if (!typing || !loaded.available.has(typing.piece)) return;
+    await this.#vocabulary(loaded, new Set([typing.piece]));
+    const shards = new Set(completionIds(loaded.texts.get(typing.piece)!, typing.word).map(shardOf));
+    if (shards.size <= COMPLETIONS.shards) await Promise.all([...shards].map((shard) => this.#shard(loaded, shard)));
+  }
+
+  /** Fetches the vocabulary pieces not yet fetched, each added to the tokenizer as it arrives. */
   async #vocabulary(loaded: Loaded, keys: Set<string>): Promise<void> {
     const wanted = [...keys].filter((key) => loaded.available.has(key));
     for (const key of wanted.filter((key) => !loaded.pieces.has(key))) {
-      const pending = bytes(`${this.#model}${vocabPieceFile(key)}`).then((b) => void loaded.texts.set(key, text(b)));
+      const pending = bytes(`${this.#model}${vocabPieceFile(key)}`).then((b) => {
+        loaded.texts.set(key, text(b));
+        addPiece(loaded.tokenizer, loaded.texts.get(key)!);
+        loaded.inTokenizer.add(key);
+      });
       pending.catch(() => loaded.pieces.delete(key));
       loaded.pieces.set(key, pending);
     }
     await Promise.all(wanted.map((key) => loaded.pieces.get(key)));
-    // From every piece here by now: a call that started earlier may finish later.
-    if (loaded.texts.size === loaded.inTokenizer.size) return;
-    loaded.tokenizer = loaded.makeTokenizer(joinTokenizer(loaded.manifest.tokenizer, loaded.texts.values()));
-    loaded.inTokenizer = new Set(loaded.texts.keys());
   }
 
   #shard(loaded: Loaded, shard: number): Promise<void> {
@@ -146,35 +160,27 @@ export class SiteMeaning {
       scales: new Float32Array(manifest.vocab_size),
       values: new Int8Array(manifest.vocab_size * manifest.dims),
     };
-    const makeTokenizer = (json: Record<string, unknown>): TextTokenizer => new Tokenizer(json, {});
-    const texts = new Map([
-      [BASE_PIECE, base],
-      [CONTINUATION_PIECE, cont],
-    ]);
-    const pieces = new Map([...texts.keys()].map((key) => [key, Promise.resolve()]));
-    const tokenizer = makeTokenizer(joinTokenizer(manifest.tokenizer, texts.values()));
-    // The embedder reads whichever tokenizer is current: the pieces grow with the queries.
-    const current: TextTokenizer = { encode: (t, o) => loaded.tokenizer.encode(t, o) };
-    const embedder = new Embedder(current, vectors);
+    const pieces = new Map([BASE_PIECE, CONTINUATION_PIECE].map((key) => [key, Promise.resolve()]));
+    const tokenizer = new Tokenizer(joinTokenizer(manifest.tokenizer, [base, cont]), {});
+    // The tokenizer's vocabulary grows with the queries' pieces (`addPiece`).
+    const embedder = new Embedder(tokenizer, vectors);
     const signs = decodeSkillVectors(skillBytes);
     if (signs.dims !== manifest.dims)
       throw new Error(`skill-vectors.bin: ${signs.dims} dimensions, the model has ${manifest.dims}`);
     const skills = SkillVectors.fromSigns(embedder, this.#ids, signs);
-    const loaded: Loaded = {
+    return {
       manifest,
       available: new Set(manifest.vocab_pieces),
-      makeTokenizer,
       tokenizer,
-      inTokenizer: new Set(texts.keys()),
+      inTokenizer: new Set(pieces.keys()),
       embedder,
       vectors,
       skills,
       pieces,
-      texts,
+      texts: new Map(),
       shards: new Map(),
       applied: new Set(),
     };
-    return loaded;
   }
 }
 
