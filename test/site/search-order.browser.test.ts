@@ -270,6 +270,32 @@ describe.skipIf(skip)('ranked by meaning after words', () => {
     }
   });
 
+  it("asks for each word's token shards as soon as that word's vocabulary piece is here", async () => {
+    const { page, requests } = await pageRecordingRequests();
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await page.goto(server.url);
+      await page.fill('#q', 'pdf');
+      await page.waitForResponse((r) => r.url().endsWith('/feed/v1/skill-vectors.bin'));
+      // The piece of "budget" arrives late; the other words' shards need not wait for it.
+      await page.route('**/_model/vocab-bu.txt', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const forecast = tokenShardFile(shardOf((await loadEmbedder()).tokenIds('forecast')[0]!));
+      await page.fill('#q', 'forecast the budget for next quarter');
+      await expect.poll(() => requests).toContain(`/_model/${forecast}`);
+      release();
+      await page.waitForFunction(() =>
+        document.querySelector('#results')?.getAttribute('data-state')?.endsWith('+meaning'),
+      );
+    } finally {
+      release();
+      await page.close();
+    }
+  });
+
   it("while a request is typed, fetches its words' vocabulary and its finished words' token shards", async () => {
     const { page, requests } = await pageRecordingRequests();
     try {

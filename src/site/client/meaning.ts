@@ -75,10 +75,18 @@ export class SiteMeaning {
   /** The catalog's closeness in meaning, ready for `query` (its words' vocabulary and its tokens' shards fetched). */
   async forQuery(query: string): Promise<MeaningIndex> {
     const loaded = await this.#warm();
-    await this.#vocabulary(loaded, piecesFor(query));
-    const wanted = new Set(loaded.embedder.tokenIds(query).map(shardOf));
-    await Promise.all([...wanted].map((shard) => this.#shard(loaded, shard)));
+    // A word is tokenized by its own pieces alone: its shards are asked for as soon as they are
+    // here, while the other words' pieces are still on their way.
+    await Promise.all(query.split(/\s+/).map((word) => this.#pieceThenShards(loaded, word)));
+    // The request as the embedder reads it: nothing is left to fetch unless a word was split otherwise.
+    await this.#pieceThenShards(loaded, query);
     return loaded.skills;
+  }
+
+  async #pieceThenShards(loaded: Loaded, text: string): Promise<void> {
+    await this.#vocabulary(loaded, piecesFor(text));
+    const wanted = new Set(loaded.embedder.tokenIds(text).map(shardOf));
+    await Promise.all([...wanted].map((shard) => this.#shard(loaded, shard)));
   }
 
   /**
