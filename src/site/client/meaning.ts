@@ -74,7 +74,8 @@ export class SiteMeaning {
 
   /** The catalog's closeness in meaning, ready for `query` (its words' vocabulary and its tokens' shards fetched). */
   async forQuery(query: string): Promise<MeaningIndex> {
-    const loaded = await this.#warm();
+    // Once loaded, without an `await` first: the requests go out before the results by words are drawn.
+    const loaded = this.#ready ?? (await this.#warm());
     // A word is tokenized by its own pieces alone: its shards are asked for as soon as they are
     // here, while the other words' pieces are still on their way.
     await Promise.all(query.split(/\s+/).map((word) => this.#pieceThenShards(loaded, word)));
