@@ -144,8 +144,9 @@ export function wordBeingTyped(typed: string, min: number): { word: string; piec
   const chars = [...normalizeAsBert(typed)];
   let start = chars.length;
   while (start > 0 && !SPLIT.test(chars[start - 1]!) && !isCjk(chars[start - 1]!)) start--;
+  // A CJK character ends the word: it is a word of its own.
   const word = chars.slice(start);
-  if (word.length < Math.max(min, 2) || word.some(isCjk)) return undefined;
+  if (word.length < Math.max(min, 2)) return undefined;
   return { word: word.join(''), piece: wordKey(word[0]!, word[1]!) };
 }
 

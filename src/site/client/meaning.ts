@@ -11,12 +11,12 @@ import { applyTokenShard, decodeSkillVectors, shardOf, tokenShardFile } from '..
 import { SkillVectors } from '../../semantic/skill-vectors.ts';
 import type { SiteModelManifest } from '../../semantic/site-model.ts';
 import {
-  BASE_PIECE,
-  CONTINUATION_PIECE,
-  joinTokenizer,
   addPiece,
+  BASE_PIECE,
   completionIds,
   COMPLETIONS,
+  CONTINUATION_PIECE,
+  joinTokenizer,
   piecesFor,
   vocabPieceFile,
   wordBeingTyped,
@@ -24,19 +24,16 @@ import {
 import type { Tokenizer } from '@huggingface/tokenizers';
 
 interface Loaded {
-  manifest: SiteModelManifest;
   /** The vocabulary pieces the model publishes. */
   available: ReadonlySet<string>;
   /** The tokenizer, holding the vocabulary pieces fetched so far (each added as it arrives). */
   tokenizer: Tokenizer;
-  /** The vocabulary pieces `tokenizer` holds. */
-  inTokenizer: Set<string>;
   embedder: Embedder;
   vectors: StaticVectors;
   skills: SkillVectors;
   /** Vocabulary pieces fetched (or being fetched), by key. */
   pieces: Map<string, Promise<void>>;
-  /** Vocabulary pieces fetched, by key: their text. */
+  /** The vocabulary pieces `tokenizer` holds, by key: their text. */
   texts: Map<string, string>;
   /** Token shards fetched (or being fetched). */
   shards: Map<number, Promise<void>>;
@@ -86,8 +83,7 @@ export class SiteMeaning {
 
   async #pieceThenShards(loaded: Loaded, text: string): Promise<void> {
     await this.#vocabulary(loaded, piecesFor(text));
-    const wanted = new Set(loaded.embedder.tokenIds(text).map(shardOf));
-    await Promise.all([...wanted].map((shard) => this.#shard(loaded, shard)));
+    await this.#shards(loaded, new Set(loaded.embedder.tokenIds(text).map(shardOf)));
   }
 
   /**
@@ -98,7 +94,7 @@ export class SiteMeaning {
   readyFor(query: string): MeaningIndex | undefined {
     const loaded = this.#ready;
     if (!loaded) return undefined;
-    for (const key of piecesFor(query)) if (loaded.available.has(key) && !loaded.inTokenizer.has(key)) return undefined;
+    for (const key of piecesFor(query)) if (loaded.available.has(key) && !loaded.texts.has(key)) return undefined;
     for (const id of loaded.embedder.tokenIds(query)) if (!loaded.applied.has(shardOf(id))) return undefined;
     return loaded.skills;
   }
@@ -123,7 +119,7 @@ export class SiteMeaning {
     if (!typing || !loaded.available.has(typing.piece)) return;
     await this.#vocabulary(loaded, new Set([typing.piece]));
     const shards = new Set(completionIds(loaded.texts.get(typing.piece)!, typing.word).map(shardOf));
-    if (shards.size <= COMPLETIONS.shards) await Promise.all([...shards].map((shard) => this.#shard(loaded, shard)));
+    if (shards.size <= COMPLETIONS.shards) await this.#shards(loaded, shards);
   }
 
   /** Fetches the vocabulary pieces not yet fetched, each added to the tokenizer as it arrives. */
@@ -131,14 +127,18 @@ export class SiteMeaning {
     const wanted = [...keys].filter((key) => loaded.available.has(key));
     for (const key of wanted.filter((key) => !loaded.pieces.has(key))) {
       const pending = bytes(`${this.#model}${vocabPieceFile(key)}`).then((b) => {
-        loaded.texts.set(key, text(b));
-        addPiece(loaded.tokenizer, loaded.texts.get(key)!);
-        loaded.inTokenizer.add(key);
+        const piece = text(b);
+        addPiece(loaded.tokenizer, piece);
+        loaded.texts.set(key, piece);
       });
       pending.catch(() => loaded.pieces.delete(key));
       loaded.pieces.set(key, pending);
     }
     await Promise.all(wanted.map((key) => loaded.pieces.get(key)));
+  }
+
+  #shards(loaded: Loaded, shards: ReadonlySet<number>): Promise<unknown> {
+    return Promise.all([...shards].map((shard) => this.#shard(loaded, shard)));
   }
 
   #shard(loaded: Loaded, shard: number): Promise<void> {
@@ -169,8 +169,12 @@ export class SiteMeaning {
       scales: new Float32Array(manifest.vocab_size),
       values: new Int8Array(manifest.vocab_size * manifest.dims),
     };
-    const pieces = new Map([BASE_PIECE, CONTINUATION_PIECE].map((key) => [key, Promise.resolve()]));
-    const tokenizer = new Tokenizer(joinTokenizer(manifest.tokenizer, [base, cont]), {});
+    const texts = new Map([
+      [BASE_PIECE, base],
+      [CONTINUATION_PIECE, cont],
+    ]);
+    const pieces = new Map([...texts.keys()].map((key) => [key, Promise.resolve()]));
+    const tokenizer = new Tokenizer(joinTokenizer(manifest.tokenizer, texts.values()), {});
     // The tokenizer's vocabulary grows with the queries' pieces (`addPiece`).
     const embedder = new Embedder(tokenizer, vectors);
     const signs = decodeSkillVectors(skillBytes);
@@ -178,15 +182,13 @@ export class SiteMeaning {
       throw new Error(`skill-vectors.bin: ${signs.dims} dimensions, the model has ${manifest.dims}`);
     const skills = SkillVectors.fromSigns(embedder, this.#ids, signs);
     return {
-      manifest,
       available: new Set(manifest.vocab_pieces),
       tokenizer,
-      inTokenizer: new Set(pieces.keys()),
       embedder,
       vectors,
       skills,
       pieces,
-      texts: new Map(),
+      texts,
       shards: new Map(),
       applied: new Set(),
     };
