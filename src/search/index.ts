@@ -126,6 +126,14 @@ export interface SearchOptions {
   meaning?: MeaningIndex;
   /** Overrides MEANING_WEIGHT (calibration). */
   meaningWeight?: number;
+  /**
+   * Works out what each hit matched (`terms`, `match`, `words`, `coverage`) for the first this
+   * many hits only (default: all); later hits come in the same order with the same scores, and
+   * with none of it (empty, coverage 0). For a list that ranks and counts every match but shows
+   * the first few (the site): a long request matches most of a large catalog, and what matched
+   * where is most of the cost of listing them all.
+   */
+  detailed?: number;
 }
 
 /** One meaningful word of a query: stop words and filler ("please", "help me") are left out. */
@@ -445,12 +453,12 @@ export class SkillSearch {
     const strongFrom = best.length > 0 && values[best[0]!]! > 0 ? WEAK_BELOW * values[best[0]!]! : -Infinity;
     const strong = countAtLeast(total, strongFrom, keep);
     const matches = this.matchesOf(
-      best,
+      best.slice(0, options.detailed ?? best.length),
       perToken,
       words.map((w) => w.word),
     );
     const hits = best.map((d, h): SearchHit => {
-      const { words: fieldsOf, exact } = matches[h]!;
+      const { words: fieldsOf, exact, terms } = matches[h] ?? undetailed();
       const matched = fieldsOf.flatMap((fields, i) =>
         fields.length > 0 ? [{ word: words[i]!.word, fields, exact: exact[i]! }] : [],
       );
@@ -458,8 +466,8 @@ export class SkillSearch {
       const hit: SearchHit = {
         id: ids[d]!,
         score: values[d]!,
-        terms: Object.keys(matches[h]!.terms),
-        match: matches[h]!.terms,
+        terms: Object.keys(terms),
+        match: terms,
         words: matched,
         coverage: matched.length / words.length,
         wordScore: near === undefined ? values[d]! : wordScoreOf(values[d]!, fused!.bestWordScore, near, fused!.weight),
@@ -649,6 +657,9 @@ interface HitMatches {
   /** By word number: whether one of the word's own terms matched (not only a prefix or typo expansion). */
   exact: boolean[];
 }
+
+/** What a hit past `SearchOptions.detailed` reports: nothing matched, as far as it says. */
+const undetailed = (): HitMatches => ({ terms: Object.create(null) as HitMatches['terms'], words: [], exact: [] });
 
 /**
  * The words a query is searched with: whitespace-separated, edge punctuation stripped

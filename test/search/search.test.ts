@@ -435,6 +435,17 @@ describe('query index (term-index.ts)', () => {
     expect(page.hits.map((h) => h.id)).toEqual([full.search('pdf')[0]!.id]);
   });
 
+  it('lists every hit in the same order with `detailed`, and says what matched for the first ones only', () => {
+    const all = full.searchPage('pdf tables forms');
+    const page = full.searchPage('pdf tables forms', { detailed: 1 });
+    expect(page.hits.length).toBeGreaterThan(1);
+    expect(page.hits.map((h) => [h.id, h.score, h.wordScore, h.strong])).toEqual(
+      all.hits.map((h) => [h.id, h.score, h.wordScore, h.strong]),
+    );
+    expect({ ...page, hits: page.hits.slice(0, 1) }).toEqual({ ...all, hits: all.hits.slice(0, 1) });
+    for (const hit of page.hits.slice(1)) expect([hit.words, hit.terms, hit.coverage]).toEqual([[], [], 0]);
+  });
+
   it('reads indexes whose terms are not sorted, and a body index listing skills in another order', () => {
     const unsorted = (x: unknown): unknown => {
       const copy = JSON.parse(JSON.stringify(x));

@@ -106,6 +106,11 @@ describe('results', () => {
     expect(notes.get('expense-auditor')).toBe('Matches 1 of 3 words: audit');
     expect(new Set(notes.keys())).toEqual(new Set(docs.slice(1).map((d) => d.id)));
     expect(matches(search, '', false).notes.size).toBe(0);
+    // Only the cards shown need a note: the same skills in the same order, the first ones noted.
+    const shown = matches(search, 'audit the purchase orders', false, undefined, 1);
+    expect(notes.size).toBeGreaterThan(0);
+    expect(ids(shown.docs)).toEqual(ids(docs));
+    expect(shown.notes.size).toBe(0); // the first skill matched every word
   });
 
   it('finds a body-only word only with the body index', () => {

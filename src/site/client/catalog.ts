@@ -157,7 +157,13 @@ class Catalog {
     const state = this.#state;
     const metadataOnly = mode === 'quick' || !index.hasBody;
     const meaning = this.#meaningFor?.q === state.q.trim() ? this.#meaningFor.index : undefined;
-    const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly, meaning);
+    // The notes of the cards shown only: the first ones, unless a filter or another order picks others.
+    const inRankOrder = state.sort === 'relevance' && !state.domain && state.tags.length === 0;
+    const {
+      docs: matched,
+      notes,
+      strong,
+    } = matches(index, state.q, metadataOnly, meaning, inRankOrder ? this.#shown : undefined);
     const docs = results(matched, state, this.#updatedAt, false, this.#usage);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.

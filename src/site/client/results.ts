@@ -26,15 +26,22 @@ export interface Matches {
 /**
  * The skills the query matches, ranked as `skills_search` ranks them (by meaning too, once the
  * catalog's meaning is loaded and the query has several words), and which matched only part of it.
+ * `noted`: the notes of the first this many only (those shown), default all.
  */
-export function matches(search: SkillSearch, q: string, metadataOnly: boolean, meaning?: MeaningIndex): Matches {
+export function matches(
+  search: SkillSearch,
+  q: string,
+  metadataOnly: boolean,
+  meaning?: MeaningIndex,
+  noted?: number,
+): Matches {
   if (!q.trim()) {
     const docs = search.all();
     return { docs, notes: new Map(), strong: docs.length };
   }
-  const page = search.searchPage(q, { metadataOnly, ...(meaning && { meaning }) });
+  const page = search.searchPage(q, { metadataOnly, ...(meaning && { meaning }), detailed: noted });
   const notes = new Map<string, string>();
-  for (const hit of page.hits) {
+  for (const hit of page.hits.slice(0, noted)) {
     const note = matchNote(hit.words, page.words.length);
     if (note) notes.set(hit.id, note);
   }
