@@ -61,6 +61,8 @@ const FOLDERED: FixtureSkill[] = [
   ['.curated/gamma-notes', ''],
   ['.curated/delta-notes', '\nmetadata:\n  domain: general'],
   ['.system/epsilon-notes', ''],
+  // A folder name longer than the filter column is wide.
+  ['incident-response-and-troubleshooting-runbooks/zeta-notes', ''],
 ].map(([dir, extra]) => {
   const name = dir!.split('/')[1]!;
   return {
@@ -133,6 +135,14 @@ describe.skipIf(skip)('every page type', () => {
     const last = await page.locator('.nav-list li:last-child a').boundingBox();
     expect(last!.x + last!.width).toBeLessThanOrEqual(390);
     expect(overflowing).toEqual([]);
+    // A long request's summary gets the whole width, the sort going below it rather than beside.
+    const long = 'reconcile the supplier invoices against last quarter purchase orders';
+    await page.goto(`${server.url}?q=${encodeURIComponent(long)}`);
+    await page.waitForSelector(`#results[data-state^="${long}|"]`);
+    const summary = (await page.locator('.results-count').boundingBox())!;
+    const sort = (await page.locator('[data-sort]').boundingBox())!;
+    expect(summary.width).toBeGreaterThan(300);
+    expect(sort.y).toBeGreaterThanOrEqual(summary.y + summary.height);
     await page.close();
   });
 
@@ -192,7 +202,13 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
     const folders = await page.$$eval('[data-facet="folder"] .facet-item', (l) =>
       l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()),
     );
-    expect(folders).toEqual(['.curated/ 2', '.system/ 1']);
+    expect(folders).toEqual(['.curated/ 2', '.system/ 1', 'incident-response-and-troubleshooting-runbooks/ 1']);
+    // A long folder name is cut short within the column: every count stays in view beside its name.
+    const column = (await page.locator('.filters').boundingBox())!;
+    for (const count of await page.locator('[data-facet="folder"] .count').all()) {
+      const box = (await count.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width);
+    }
     await page.click('[data-facet="folder"] .facet-item:has-text(".curated/")');
     await page.waitForSelector('h1:has-text(".curated/")');
     const ids = await page.$$eval('.card', (l) => l.map((c) => (c as HTMLElement).dataset.id).sort());
