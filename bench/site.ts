@@ -9,6 +9,8 @@
  *   … --highlight                                        also: highlighting at build time vs in the browser
  *   … --rounds 3                                         each kind of build this many times (default 3)
  *   npm run bench:site -- --site <built site>            only the search in Chromium, on a site built before
+ *   … --http2                                            the search served over HTTPS with HTTP/2, as static hosts serve it
+ *   … --http1 --http2                                    both, one after the other (HTTP/1.1 alone is the default)
  *
  * Targets (issue 14, on a ~290-skill catalog of six public repositories): largest skill page
  * ≤ 60 KB gzip, median ≤ 15 KB gzip; build with the site ≤ 2× `--no-site`; rebuild after one
@@ -25,7 +27,7 @@ import { build, type BuildResult } from '../src/build.ts';
 import { SkillpressConfig } from '../src/model/config.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
 import { measureHighlighting } from './lib/highlight-cost.ts';
-import { searchTimings } from './lib/search-timings.ts';
+import { PROTOCOL_NAMES, searchTimings, type Protocol } from './lib/search-timings.ts';
 import { hasChromium } from '../test/site/helpers/browser.ts';
 
 const kb = (n: number): string => `${(n / 1024).toFixed(1)} KB`;
@@ -266,6 +268,8 @@ async function catalogs(
       highlight: { type: 'boolean' },
       rounds: { type: 'string' },
       site: { type: 'string' },
+      http1: { type: 'boolean' },
+      http2: { type: 'boolean' },
     },
   });
   const out: Array<{ name: string; dir: string }> = [];
@@ -290,6 +294,25 @@ async function catalogs(
   return { catalogs: out, highlight: values.highlight ?? false, rounds: Number(values.rounds ?? 3) };
 }
 
+/** The protocols the search is timed over, in the order given: `--http1`, `--http2` (default HTTP/1.1 alone). */
+function protocols(): Protocol[] {
+  const given = process.argv.flatMap((a): Protocol[] =>
+    a === '--http1' ? ['http/1.1'] : a === '--http2' ? ['h2'] : [],
+  );
+  return given.length > 0 ? given : ['http/1.1'];
+}
+
+/** The search timed in Chromium over each protocol asked for, each table followed by the machine's load. */
+async function searchOverEach(site: string, skills: number): Promise<void> {
+  for (const protocol of protocols()) {
+    await searchTimings(site, skills, protocol);
+    const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1));
+    process.stdout.write(
+      `\n(${PROTOCOL_NAMES[protocol]}; machine load average ${load.join(' / ')} over 1 / 5 / 15 min)\n`,
+    );
+  }
+}
+
 /** `--site <dir>`: a site built before (e.g. `skillpress build <catalog> --out <dir>`); only its search is timed. */
 async function timeBuiltSite(): Promise<boolean> {
   const at = process.argv.indexOf('--site');
@@ -298,8 +321,7 @@ async function timeBuiltSite(): Promise<boolean> {
   const index = JSON.parse(await readFile(path.join(site, 'feed/v1/search.json'), 'utf8')) as {
     index?: { documentCount?: number };
   };
-  await searchTimings(site, index.index?.documentCount ?? 0);
-  process.stdout.write(`\n(machine load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
+  await searchOverEach(site, index.index?.documentCount ?? 0);
   return true;
 }
 
@@ -318,7 +340,7 @@ try {
     if (highlight) await measureHighlighting(path.join(last.siteDir));
   }
   process.chdir(cwd);
-  if (last && hasChromium()) await searchTimings(last.siteDir, last.skills);
+  if (last && hasChromium()) await searchOverEach(last.siteDir, last.skills);
   process.stdout.write(`\n(machine load average ${(await import('node:os')).loadavg()[0]!.toFixed(1)})\n`);
 } finally {
   process.chdir(cwd);

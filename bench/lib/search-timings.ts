@@ -2,12 +2,60 @@
  * Search in a real Chromium over a built site: the first search cold (focus → search.json
  * fetched and loaded → results), then each keystroke of a few queries, then requests ranked by
  * meaning (the routing sets' own, pasted at once and typed a character at a time). Prints a table.
+ *
+ * Over HTTP/1.1 (Chromium opens at most six connections to the server, so a query's shards queue
+ * six at a time) or over HTTPS with HTTP/2 as static hosts serve a site (all at once, on one
+ * connection): a self-signed certificate that Chromium trusts by its public key's hash. Either
+ * way every request of the timed pages is checked to have used the protocol the table names.
  */
 import { readFileSync } from 'node:fs';
 import { queryWords, usesMeaning } from '../../src/search/index.ts';
 import { serveStatic } from '../../src/serve/static-server.ts';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/site/helpers/browser.ts';
+import { selfSignedCertificate } from '../../test/serve/helpers/self-signed.ts';
+
+/** What Chromium reports as a resource's `nextHopProtocol`. */
+export type Protocol = 'http/1.1' | 'h2';
+
+export const PROTOCOL_NAMES: Record<Protocol, string> = { 'http/1.1': 'HTTP/1.1', h2: 'HTTP/2 over TLS' };
+
+/** The site served over `protocol`, and a Chromium that trusts its certificate (by its public key, nothing else). */
+async function serveFor(
+  siteDir: string,
+  protocol: Protocol,
+): Promise<{ url: string; server: { close(): Promise<void> }; browser: Browser }> {
+  if (protocol === 'http/1.1') {
+    const server = await serveStatic({ root: siteDir });
+    return { url: server.url, server, browser: await launchChromium() };
+  }
+  const tls = await selfSignedCertificate();
+  const server = await serveStatic({ root: siteDir, tls });
+  return {
+    url: server.url,
+    server,
+    browser: await launchChromium([`--ignore-certificate-errors-spki-list=${tls.spki}`]),
+  };
+}
+
+/**
+ * Throws unless the page and every resource it fetched (that the browser kept an entry for) came
+ * over `protocol`; returns how many were checked.
+ */
+async function checkProtocol(page: Page, protocol: Protocol): Promise<number> {
+  const used = await page.evaluate(() =>
+    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((e) => [
+      e.name,
+      (e as PerformanceResourceTiming).nextHopProtocol,
+    ]),
+  );
+  const other = used.filter(([, p]) => p !== protocol);
+  if (other.length > 0)
+    throw new Error(
+      `expected ${protocol}, but ${other.length} of ${used.length} requests used another: ${JSON.stringify(other.slice(0, 3))}`,
+    );
+  return used.length;
+}
 
 const QUERIES = [
   'b',
@@ -22,12 +70,13 @@ const QUERIES = [
   'publishes catalog',
 ];
 
-export async function searchTimings(siteDir: string, skills: number): Promise<void> {
-  const server = await serveStatic({ root: siteDir });
-  const browser = await launchChromium();
+export async function searchTimings(siteDir: string, skills: number, protocol: Protocol = 'http/1.1'): Promise<void> {
+  const { url, server, browser } = await serveFor(siteDir, protocol);
   try {
     const page = await browser.newPage();
-    await page.goto(server.url);
+    await page.goto(url);
+    // Room for every resource's entry: the protocol check reads them all.
+    await page.evaluate(() => performance.setResourceTimingBufferSize(100_000));
     const cold = await page.evaluate(async () => {
       const input = document.querySelector<HTMLInputElement>('#q')!;
       const list = document.querySelector<HTMLElement>('#results')!;
@@ -62,13 +111,14 @@ export async function searchTimings(siteDir: string, skills: number): Promise<vo
       }
       return out;
     }, QUERIES);
-    const meaning = await meaningTimings(browser, server.url);
+    let checked = await checkProtocol(page, protocol);
+    const meaning = await meaningTimings(browser, url, async (p) => void (checked += await checkProtocol(p, protocol)));
     const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     const p95 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
     const row = (label: string, xs: number[]): string =>
       `| ${label} | ${median(xs).toFixed(1)} | ${p95(xs).toFixed(1)} | ${Math.max(...xs).toFixed(1)} |\n`;
     process.stdout.write(
-      `\n| search in Chromium (${skills} skills) | median ms | p95 ms | slowest ms |\n|---|---:|---:|---:|\n` +
+      `\n| search in Chromium (${skills} skills, ${PROTOCOL_NAMES[protocol]}) | median ms | p95 ms | slowest ms |\n|---|---:|---:|---:|\n` +
         `| first search, cold: focus → search.json fetched and loaded → results | ${cold.toFixed(0)} | | |\n` +
         row(
           'keystroke → results in the DOM (search + render)',
@@ -97,7 +147,7 @@ export async function searchTimings(siteDir: string, skills: number): Promise<vo
         ) +
         row('the same requests pasted again (nothing to fetch): → ranked by meaning in the DOM', meaning.again) +
         row('… → next frame painted', meaning.againPainted) +
-        `\n(${QUERIES.length} queries typed one after another: ${QUERIES.map((q) => JSON.stringify(q)).join(', ')}; requests ranked by meaning: the union routing set's first ${MEANING_REQUESTS}.)\n`,
+        `\n(${QUERIES.length} queries typed one after another: ${QUERIES.map((q) => JSON.stringify(q)).join(', ')}; requests ranked by meaning: the union routing set's first ${MEANING_REQUESTS}. Served over ${PROTOCOL_NAMES[protocol]}: all ${checked} requests of the timed pages checked to have used \`${protocol}\`.)\n`,
     );
   } finally {
     await browser.close();
@@ -126,7 +176,11 @@ interface MeaningTimings {
 }
 
 /** Requests of three words or more, pasted at once and then typed one character at a time, each in a fresh browser context. */
-async function meaningTimings(browser: Browser, url: string): Promise<MeaningTimings> {
+async function meaningTimings(
+  browser: Browser,
+  url: string,
+  check: (page: Page) => Promise<void>,
+): Promise<MeaningTimings> {
   const set = JSON.parse(readFileSync(new URL('../routing/union.json', import.meta.url), 'utf8')) as {
     requests: Array<{ request: string }>;
   };
@@ -135,13 +189,13 @@ async function meaningTimings(browser: Browser, url: string): Promise<MeaningTim
     .map((r) => r.request)
     .filter((q) => usesMeaning(queryWords(q).length))
     .slice(0, MEANING_REQUESTS + 1);
-  const pasted = await inFreshPage(browser, url, async (page) => {
+  const pasted = await inFreshPage(browser, url, check, async (page) => {
     const [first, ...rest] = await typeAll(page, requests, 0);
     // The same requests again: everything they need is fetched, so this is the ranking's own time.
     const again = await typeAll(page, requests.slice(1), 0);
     return { first: first!, rest, again };
   });
-  const typed = await inFreshPage(browser, url, (page) => typeAll(page, requests.slice(1), KEYSTROKE_MS));
+  const typed = await inFreshPage(browser, url, check, (page) => typeAll(page, requests.slice(1), KEYSTROKE_MS));
   return {
     cold: pasted.first.ranked,
     words: pasted.rest.map((x) => x.words),
@@ -156,15 +210,23 @@ async function meaningTimings(browser: Browser, url: string): Promise<MeaningTim
  * A page of its own (no HTTP cache shared with another) after a first search by words, once
  * the page is idle: what the site fetches then (the catalog's vectors and tokenizer) is fetched.
  */
-async function inFreshPage<T>(browser: Browser, url: string, run: (page: Page) => Promise<T>): Promise<T> {
+async function inFreshPage<T>(
+  browser: Browser,
+  url: string,
+  check: (page: Page) => Promise<void>,
+  run: (page: Page) => Promise<T>,
+): Promise<T> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(url);
+    await page.evaluate(() => performance.setResourceTimingBufferSize(100_000));
     await page.fill('#q', 'pdf');
     await page.waitForFunction(() => document.querySelector<HTMLElement>('#results')?.dataset.state?.endsWith('|body'));
     await page.waitForLoadState('networkidle');
-    return await run(page);
+    const result = await run(page);
+    await check(page);
+    return result;
   } finally {
     await context.close();
   }

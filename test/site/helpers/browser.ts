@@ -8,7 +8,8 @@ export function hasChromium(): boolean {
   return existsSync(CHROMIUM);
 }
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more switches, e.g. the certificate a bench's HTTPS server may use. */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -18,6 +19,7 @@ export function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
