@@ -157,7 +157,9 @@ describe('skillpress validate', () => {
     const r = spawnSync('npx', ['--no-install', 'skillpress', 'validate', 'skills'], {
       cwd: repo,
       encoding: 'utf8',
-      env: { ...process.env, CI: 'true' },
+      // The first npx of a checkout links it into npm's npx cache and would run its `prepare`:
+      // lib/ rebuilt here while other tests run the CLI from it.
+      env: { ...process.env, CI: 'true', npm_config_ignore_scripts: 'true' },
     });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^valid \(lenient\)/m);
