@@ -245,49 +245,46 @@ export async function serveStatic(
 ): Promise<StaticServer<Http2SecureServer>>;
 export async function serveStatic(options: StaticServerOptions): Promise<StaticServer>;
 export async function serveStatic(options: StaticServerOptions): Promise<StaticServer<Server | Http2SecureServer>> {
-  if (options.tls) return serveHttp2(options, options.tls);
   const base = normalizeBase(options.base);
   let port = 0;
-  const server: Server = createServer(handler(options, base, () => port));
+  const answer = handler(options, base, () => port);
+  const { server, scheme, dropConnections } = options.tls ? http2Server(options.tls, answer) : http1Server(answer);
   port = await listen(server, options.port);
   return {
-    url: `http://127.0.0.1:${port}${base}`,
+    url: `${scheme}://127.0.0.1:${port}${base}`,
     port,
     httpServer: server,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeAllConnections();
+        dropConnections();
       }),
   };
 }
 
+interface Listening<S> {
+  server: S;
+  scheme: 'http' | 'https';
+  /** Closes the open connections, so `close()` need not wait for idle keep-alive ones. */
+  dropConnections: () => void;
+}
+
+function http1Server(answer: ReturnType<typeof handler>): Listening<Server> {
+  const server = createServer(answer);
+  return { server, scheme: 'http', dropConnections: () => server.closeAllConnections() };
+}
+
 /** HTTPS with HTTP/2, and HTTP/1.1 for a client that does not offer `h2`. */
-async function serveHttp2(
-  options: StaticServerOptions,
+function http2Server(
   tls: { key: string; cert: string },
-): Promise<StaticServer<Http2SecureServer>> {
-  const base = normalizeBase(options.base);
-  let port = 0;
-  const server = createSecureServer(
-    { allowHTTP1: true, key: tls.key, cert: tls.cert },
-    handler(options, base, () => port),
-  );
+  answer: ReturnType<typeof handler>,
+): Listening<Http2SecureServer> {
+  const server = createSecureServer({ allowHTTP1: true, key: tls.key, cert: tls.cert }, answer);
   // An HTTP/2 server has no closeAllConnections(): its connections are closed one by one.
   const sockets = new Set<Socket>();
   server.on('secureConnection', (socket: Socket) => {
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
   });
-  port = await listen(server, options.port);
-  return {
-    url: `https://127.0.0.1:${port}${base}`,
-    port,
-    httpServer: server,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
+  return { server, scheme: 'https', dropConnections: () => sockets.forEach((socket) => socket.destroy()) };
 }

@@ -16,7 +16,16 @@ import { SiteMeaning } from './meaning.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
 import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { placeChildren, renderCard, renderChip, renderFacetItems } from './render.ts';
-import { domainOfDoc, facetEntries, matches, results, resultsSummary, tagsOfDoc, unfolded } from './results.ts';
+import {
+  domainOfDoc,
+  facetEntries,
+  keepsRankOrder,
+  matches,
+  results,
+  resultsSummary,
+  tagsOfDoc,
+  unfolded,
+} from './results.ts';
 import { isActive, readState, stateQuery, toggle, type CatalogState, type Sort } from './url-state.ts';
 
 /**
@@ -158,12 +167,8 @@ class Catalog {
     const metadataOnly = mode === 'quick' || !index.hasBody;
     const meaning = this.#meaningFor?.q === state.q.trim() ? this.#meaningFor.index : undefined;
     // The notes of the cards shown only: the first ones, unless a filter or another order picks others.
-    const inRankOrder = state.sort === 'relevance' && !state.domain && state.tags.length === 0;
-    const {
-      docs: matched,
-      notes,
-      strong,
-    } = matches(index, state.q, metadataOnly, meaning, inRankOrder ? this.#shown : undefined);
+    const noted = keepsRankOrder(state) ? this.#shown : undefined;
+    const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly, meaning, noted);
     const docs = results(matched, state, this.#updatedAt, false, this.#usage);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.

@@ -62,6 +62,10 @@ export function matchNote(matched: readonly WordMatch[], queryWords: number): st
 
 const byName = (a: SearchDoc, b: SearchDoc): number => a.name.localeCompare(b.name);
 
+/** Whether `results` keeps the ranked matches as they are (no filter, ranked by relevance): the cards shown are then the first matches. */
+export const keepsRankOrder = (state: CatalogState): boolean =>
+  state.sort === 'relevance' && !state.domain && state.tags.length === 0;
+
 /**
  * The matches that pass the filters (all but the domain with `ignoreDomain`), in the chosen
  * order. `updatedAt` (id → ISO time, from cards.json) is needed for the `updated` sort.
