@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { loadCatalog } from '../../src/load/index.ts';
 import { DEFAULT_NAMES, ingestCatalog } from '../../src/emit/elasticsearch/index.ts';
+import { LEXICAL_FIELDS } from '../../src/emit/elasticsearch/search.ts';
 import { REPO_ROOT } from '../helpers/run-seed-skill.ts';
 import {
   copySeedSkills,
@@ -27,8 +28,29 @@ const MAPPINGS: Record<string, Record<string, unknown>> = {
   [DEFAULT_NAMES.skills]: readJson('index_mappings.json').properties,
   [DEFAULT_NAMES.files]: readJson('skill_files_mappings.json').properties,
 };
-const TOOLS = ['get_skill_by_id', 'get_skill_files'] as const;
-const KEYWORDS = new Set(['FROM', 'WHERE', 'KEEP', 'SORT', 'LIMIT', 'ASC', 'DESC', 'AND', 'OR', 'NOT']);
+const LOOKUPS = ['get_skill_by_id', 'get_skill_files'] as const;
+const TOOLS = [...LOOKUPS, 'search_skills'] as const;
+const PARAMS: Record<(typeof TOOLS)[number], string[]> = {
+  get_skill_by_id: ['skill_id'],
+  get_skill_files: ['skill_id'],
+  search_skills: ['query'],
+};
+const KEYWORDS = new Set([
+  'FROM',
+  'METADATA',
+  'WHERE',
+  'MATCH',
+  'KEEP',
+  'SORT',
+  'LIMIT',
+  'ASC',
+  'DESC',
+  'AND',
+  'OR',
+  'NOT',
+]);
+/** Columns ES|QL adds (METADATA), not mapped fields. */
+const METADATA = new Set(['_score', '_id', '_index']);
 
 function query(tool: string): string {
   return readFileSync(path.join(CONFIG, 'agent_builder', 'queries', `${tool}.esql`), 'utf8').trim();
@@ -38,10 +60,14 @@ function query(tool: string): string {
 function references(esql: string): { index: string; fields: string[]; params: string[] } {
   const index = /^FROM\s+([\w.-]+)/.exec(esql)?.[1] ?? '';
   const params = [...esql.matchAll(/\?(\w+)/g)].map((m) => m[1]!);
-  const withoutParams = esql.replace(/\?\w+/g, '').replace(/^FROM\s+[\w.-]+/, '');
+  // Options maps ({"boost": 4}), parameters and the index are not field names.
+  const withoutParams = esql
+    .replace(/\{[^}]*\}/g, '')
+    .replace(/\?\w+/g, '')
+    .replace(/^FROM\s+[\w.-]+/, '');
   const fields = [...withoutParams.matchAll(/\b[a-z_][a-z0-9_]*\b/gi)]
     .map((m) => m[0])
-    .filter((w) => !KEYWORDS.has(w.toUpperCase()));
+    .filter((w) => !KEYWORDS.has(w.toUpperCase()) && !METADATA.has(w));
   return { index, fields: [...new Set(fields)], params: [...new Set(params)] };
 }
 
@@ -50,7 +76,18 @@ describe('Agent Builder artifacts', () => {
     const refs = references(query(tool));
     expect(Object.keys(MAPPINGS)).toContain(refs.index);
     for (const field of refs.fields) expect(MAPPINGS[refs.index], `${tool}: ${field}`).toHaveProperty(field);
-    expect(refs.params).toEqual(['skill_id']);
+    expect(refs.params).toEqual(PARAMS[tool]);
+  });
+
+  it('search_skills weighs the fields as searchElasticsearch and the site do, best score first', () => {
+    const esql = query('search_skills');
+    const boosts = [...esql.matchAll(/MATCH\((\w+), \?query, \{"boost": ([\d.]+)(?:, "analyzer": "stop")?\}\)/g)].map(
+      (m) => `${m[1]}^${m[2]}`,
+    );
+    expect(boosts).toEqual(LEXICAL_FIELDS);
+    expect(esql).toMatch(/^FROM agent_skills METADATA _score\n/);
+    expect(esql).toMatch(/\| SORT _score DESC\n/);
+    expect(references(esql).fields).toEqual(expect.arrayContaining(['skill_id', 'name', 'description']));
   });
 
   it('get_skill_files reads the files index, get_skill_by_id the metadata index', () => {
@@ -67,7 +104,9 @@ describe('Agent Builder artifacts', () => {
     expect(def.description.length).toBeGreaterThan(20);
     expect(def.configuration.query.trim()).toBe(query(tool));
     expect(Object.keys(def.configuration.params)).toEqual(references(query(tool)).params);
-    expect(def.configuration.params.skill_id).toMatchObject({ type: 'keyword', description: expect.any(String) });
+    const type = tool === 'search_skills' ? 'text' : 'keyword';
+    for (const param of PARAMS[tool])
+      expect(def.configuration.params[param]).toMatchObject({ type, description: expect.any(String) });
   });
 });
 
@@ -95,16 +134,16 @@ describe.skipIf(!ES_URL)('Agent Builder queries on the cluster', () => {
     if (skillsDir) await removeDirs(skillsDir);
   });
 
-  it('runs get_skill_by_id and get_skill_files when the cluster has ES|QL', async (ctx) => {
+  it('runs get_skill_by_id, get_skill_files and search_skills when the cluster has ES|QL', async (ctx) => {
     if (!esql) {
       ctx.skip('this cluster has no ES|QL (the integ-test-zip ships without it); the queries were checked statically');
       return;
     }
-    const run = async (tool: string) => {
+    const run = async (tool: string, params: Record<string, string> = { skill_id: 'verify-expense-policy' }) => {
       const text = query(tool)
         .replace(/^FROM agent_skill_files\b/, `FROM ${names.files}`)
         .replace(/^FROM agent_skills\b/, `FROM ${names.skills}`);
-      const res = await client.esql.query({ query: text, params: [{ skill_id: 'verify-expense-policy' }] as never });
+      const res = await client.esql.query({ query: text, params: [params] as never });
       const columns = (res.columns as Array<{ name: string }>).map((c) => c.name);
       return (res.values as unknown[][]).map((row) => Object.fromEntries(columns.map((c, i) => [c, row[i]])));
     };
@@ -114,5 +153,8 @@ describe.skipIf(!ES_URL)('Agent Builder queries on the cluster', () => {
     const files = await run('get_skill_files');
     expect(files.map((f) => f.file_path)).toEqual(['SKILL.md', 'allowance_table.json', 'policy_check.py']);
     expect(files.every((f) => typeof f.file_content === 'string' && f.file_content.length > 0)).toBe(true);
+    const found = await run('search_skills', { query: 'check this expense claim against the allowance policy' });
+    expect(found[0]).toMatchObject({ skill_id: 'verify-expense-policy' });
+    expect(found.map((f) => f._score)).toEqual([...found.map((f) => f._score)].sort((a, b) => Number(b) - Number(a)));
   });
 });
