@@ -49,10 +49,16 @@ let plainServer: StaticServer;
 let browser: Browser;
 let axeSource: string;
 
-/** Two skills with no tags and no domain, as most public catalogs are. */
-const UNTAGGED: FixtureSkill[] = ['alpha-notes', 'beta-notes'].map((name) => ({
-  name,
-  frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.`,
+/**
+ * Two skills with no tags and no domain, as most public catalogs are; their versions written as
+ * google/skills writes them (`v1`) and as a number.
+ */
+const UNTAGGED: FixtureSkill[] = [
+  ['alpha-notes', 'v2'],
+  ['beta-notes', '"1.4"'],
+].map(([name, version]) => ({
+  name: name!,
+  frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.\nmetadata:\n  version: ${version}`,
   body: `# ${name}\n\nNothing to filter by here.\n`,
 }));
 
@@ -190,6 +196,22 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
     const page = await browser.newPage();
     await page.goto(plainServer.url);
     expect(await navLabels(page)).toEqual(['Catalog', 'About']);
+    await page.close();
+  });
+
+  it('shows a version written with its v once: "v2", not "vv2", on cards, search results and the skill page', async () => {
+    const page = await browser.newPage();
+    const versions = () =>
+      page.$$eval('#results .card', (l) =>
+        l.map((c) => `${(c as HTMLElement).dataset.id} ${c.querySelector('.card-version')?.textContent}`).sort(),
+      );
+    await page.goto(plainServer.url);
+    expect(await versions()).toEqual(['alpha-notes v2', 'beta-notes v1.4']);
+    await page.goto(`${plainServer.url}?q=notes`);
+    await page.waitForSelector('#results[data-state^="notes|"]');
+    expect(await versions()).toEqual(['alpha-notes v2', 'beta-notes v1.4']);
+    await page.goto(`${plainServer.url}skills/alpha-notes/`);
+    expect(await page.locator('.badge', { hasText: /^v/ }).allTextContents()).toEqual(['v2']);
     await page.close();
   });
 
