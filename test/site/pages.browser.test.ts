@@ -49,6 +49,9 @@ let plainServer: StaticServer;
 let browser: Browser;
 let axeSource: string;
 
+/** As long as the longest public descriptions (docx's runs to 1,000 characters). */
+const LONG_DESCRIPTION = ' Use it whenever notes must be kept, found, merged, renamed or cleaned up later.'.repeat(10);
+
 /**
  * Two skills with no tags and no domain, as most public catalogs are; their versions written as
  * google/skills writes them (`v1`) and as a number.
@@ -58,7 +61,7 @@ const UNTAGGED: FixtureSkill[] = [
   ['beta-notes', '"1.4"'],
 ].map(([name, version]) => ({
   name: name!,
-  frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.\nmetadata:\n  version: ${version}`,
+  frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.${name === 'beta-notes' ? LONG_DESCRIPTION : ''}\nmetadata:\n  version: ${version}`,
   body: `# ${name}\n\nNothing to filter by here.\n`,
 }));
 
@@ -264,6 +267,18 @@ describe.skipIf(skip)('skill page', () => {
       await page.close();
     });
   }
+});
+
+describe.skipIf(skip)('file page', () => {
+  it("shows the file in the first view on a phone, however long the skill's description", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/SKILL.md/`);
+    const viewer = (await page.locator('[data-viewer] .file-path').boundingBox())!;
+    expect(viewer.y + viewer.height).toBeLessThan(844);
+    // Cut short on screen, the description is all there (for screen readers, and whole on the skill page).
+    expect(await page.locator('.page-head .lead').textContent()).toContain(LONG_DESCRIPTION.trim());
+    await page.close();
+  });
 });
 
 describe.skipIf(skip)('search shortcuts', () => {
