@@ -49,6 +49,9 @@ let plainServer: StaticServer;
 let browser: Browser;
 let axeSource: string;
 
+/** A file name longer than the tree column is wide, in words joined by `_`, `-` and `.`. */
+const LONG_FILE_NAME = 'anomaly_detection_results-summary.by-region.json';
+
 /** As long as the longest public descriptions (docx's runs to 1,000 characters). */
 const LONG_DESCRIPTION = ' Use it whenever notes must be kept, found, merged, renamed or cleaned up later.'.repeat(10);
 
@@ -63,6 +66,7 @@ const UNTAGGED: FixtureSkill[] = [
   name: name!,
   frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.${name === 'beta-notes' ? LONG_DESCRIPTION : ''}\nmetadata:\n  version: ${version}`,
   body: `# ${name}\n\nNothing to filter by here.\n`,
+  ...(name === 'beta-notes' && { files: { [`references/${LONG_FILE_NAME}`]: '{}\n' } }),
 }));
 
 /** Untagged skills in category folders (as openai/skills has), one of them in a lone `general` domain. */
@@ -277,6 +281,31 @@ describe.skipIf(skip)('file page', () => {
     expect(viewer.y + viewer.height).toBeLessThan(844);
     // Cut short on screen, the description is all there (for screen readers, and whole on the skill page).
     expect(await page.locator('.page-head .lead').textContent()).toContain(LONG_DESCRIPTION.trim());
+    await page.close();
+  });
+
+  it('wraps a long file name in the tree between its words, not inside one', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/SKILL.md/`);
+    const name = page.locator('.file-tree .tree-name', { hasText: 'anomaly_' });
+    // The text of each line the name is laid out on, from where each character lands.
+    const lines = await name.evaluate((el) => {
+      const rows = new Map<number, string>();
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.textContent!.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const top = Math.round(range.getBoundingClientRect().top);
+          rows.set(top, (rows.get(top) ?? '') + node.textContent![i]);
+        }
+      }
+      return [...rows.entries()].sort(([a], [b]) => a - b).map(([, text]) => text);
+    });
+    expect(lines.join('')).toBe(LONG_FILE_NAME);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[_.-]$/);
     await page.close();
   });
 });
