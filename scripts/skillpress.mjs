@@ -12,9 +12,11 @@ import { readFileSync, statSync } from 'node:fs';
 // package.json's `engines` only warns at install: say it here, before anything fails obscurely.
 const [major, minor] = process.versions.node.split('.').map(Number);
 if (major < 22 || (major === 22 && minor < 18)) {
-  process.stderr.write(
-    `skillpress needs Node.js 22.18 or later; this is ${process.version}. In the repository, \`npm run …\` scripts run the Node 22 the \`node\` dev dependency provides.\n`,
-  );
+  // Installed (in a project or globally), the repository's npm scripts are no help: say how to get Node 22.
+  const hint = import.meta.url.includes('/node_modules/')
+    ? 'Install it, or in your project run `npm install -D node@22`: `npx skillpress …` and npm scripts then run on that Node.'
+    : 'In the repository, `npm run …` scripts run the Node 22 the `node` dev dependency provides.';
+  process.stderr.write(`skillpress needs Node.js 22.18 or later; this is ${process.version}. ${hint}\n`);
   process.exit(2);
 }
 

@@ -31,13 +31,17 @@ const tokens = (name: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter(Boolean);
 
-/** Share of the shorter name's tokens found in the other (a token may be a prefix: `pdf` ~ `pdftk`). */
+/**
+ * Share of the shorter name's tokens found in the other (a token may be a prefix: `pdf` ~ `pdftk`).
+ * Both must be 3 characters or more to count as a prefix: the `n` of `n-tier` prefixes every word
+ * starting with n (`nope` would suggest `google-cloud-solution-n-tier-serverless-web-app`).
+ */
 function tokenOverlap(a: string, b: string): number {
   const [short, long] = [tokens(a), tokens(b)].sort((x, y) => x.length - y.length) as [string[], string[]];
   if (short.length === 0) return 0;
-  const hits = short.filter((t) =>
-    long.some((u) => u === t || (t.length >= 3 && (u.startsWith(t) || t.startsWith(u)))),
-  );
+  const prefixes = (t: string, u: string): boolean =>
+    Math.min(t.length, u.length) >= 3 && (u.startsWith(t) || t.startsWith(u));
+  const hits = short.filter((t) => long.some((u) => u === t || prefixes(t, u)));
   return hits.length / short.length;
 }
 

@@ -72,7 +72,14 @@ class FeedSkillSource implements SkillSource {
     if (!found || found.path === '') return undefined;
     const c = await this.#catalog();
     const file = (await c.skill(found.card)).files.find((f) => f.path === found.path);
-    if (!file || file.skipped) return undefined;
+    if (!file) return undefined;
+    // Listed in the manifest (with this URI) but not stored: say why, not "Resource not found".
+    if (file.skipped)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${uri} is listed but not published: ${file.skipped.reason}`,
+        { uri },
+      );
     const { bytes } = await c.file(found.card, file.path);
     if (file.path === 'SKILL.md') this.#usage?.load(c, found.card, 'resources/read');
     return file.encoding === 'utf-8'

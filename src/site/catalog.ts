@@ -100,4 +100,12 @@ export function displayName(skill: { name: string; title?: string }): string {
   return skill.title ?? skill.name;
 }
 
+/**
+ * A version as shown beside a skill: `v` and the version, unless the version already starts with
+ * it (`metadata.version: v1` is "v1", not "vv1").
+ */
+export function versionLabel(version: string): string {
+  return /^v\d/i.test(version) ? version : `v${version}`;
+}
+
 export { originLabel } from '../model/origin.ts';

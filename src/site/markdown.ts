@@ -1,6 +1,6 @@
 /**
  * SKILL.md → safe HTML, with markdown-it (CommonMark + GFM tables, strikethrough and
- * autolinks). Skill content is untrusted, so the renderer only ever emits markup it generates
+ * autolinks, GitHub's alerts: `> [!NOTE]`). Skill content is untrusted, so the renderer only ever emits markup it generates
  * itself:
  *
  * - raw HTML in the markdown is dropped (never passed through, never shown as markup);
@@ -62,6 +62,13 @@ function createRenderer(): MarkdownIt {
     for (const token of state.tokens) if (token.type === 'th_open' || token.type === 'td_open') alignmentToClass(token);
   });
   md.core.ruler.push('skillpress_task_lists', (state) => taskLists(state.tokens));
+  // After the block rules, before inline parsing: the marker is cut from the inline source.
+  md.core.ruler.after('block', 'skillpress_alerts', (state) => githubAlerts(state.tokens));
+  md.renderer.rules.alert_open = (tokens, i) => {
+    const { kind } = tokens[i]!.meta as { kind: AlertKind };
+    return `<div class="markdown-alert markdown-alert-${kind}" role="note"><p class="markdown-alert-title">${ALERT_TITLES[kind]}</p>\n`;
+  };
+  md.renderer.rules.alert_close = () => '</div>\n';
   md.renderer.rules.task_checkbox = (tokens, i) =>
     `<span class="task-box">${(tokens[i]!.meta as { checked: boolean }).checked ? '☑' : '☐'}</span> `;
   // A code block scrolls sideways: make it reachable from the keyboard.
@@ -84,6 +91,32 @@ function createRenderer(): MarkdownIt {
 
 interface RenderEnv extends Env {
   resolveLink?: RenderOptions['resolveLink'];
+}
+
+const ALERT_TITLES = { note: 'Note', tip: 'Tip', important: 'Important', warning: 'Warning', caution: 'Caution' };
+type AlertKind = keyof typeof ALERT_TITLES;
+const ALERT_MARKER = /^\[!(note|tip|important|warning|caution)\](?:[ \t]*(?:\r?\n|$)|[ \t]+)/i;
+
+/**
+ * GitHub's alerts: a blockquote that starts with `[!NOTE]` (or TIP, IMPORTANT, WARNING, CAUTION)
+ * becomes a titled callout, as GitHub shows it, instead of a quote starting "[!NOTE]". Text after
+ * the marker on its line (`> [!TIP] Ask first.`, common in public skills) is the alert's first
+ * paragraph. The title is one of five fixed words: no text of the skill reaches it.
+ */
+function githubAlerts(tokens: Token[]): void {
+  tokens.forEach((open, i) => {
+    const [paragraph, inline] = [tokens[i + 1], tokens[i + 2]];
+    if (open.type !== 'blockquote_open' || paragraph?.type !== 'paragraph_open' || inline?.type !== 'inline') return;
+    const marker = ALERT_MARKER.exec(inline.content);
+    if (!marker) return;
+    // The quote's own close is the next one at its level (a quote nested inside closes deeper).
+    const close = tokens.slice(i + 1).find((t) => t.type === 'blockquote_close' && t.level === open.level)!;
+    inline.content = inline.content.slice(marker[0].length);
+    if (inline.content.trim() === '') paragraph.hidden = tokens[i + 3]!.hidden = true;
+    open.type = 'alert_open';
+    open.meta = { kind: marker[1]!.toLowerCase() };
+    close.type = 'alert_close';
+  });
 }
 
 /** GFM task lists: a list item starting with `[ ]` or `[x]` starts with a box (☐, ☑). */

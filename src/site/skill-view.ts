@@ -51,6 +51,15 @@ export function listFiles(skill: FeedSkill, urls: SiteUrls): ListedFile[] {
   }));
 }
 
+/**
+ * A file or folder name cut after each `_`, `-` and `.`: the tree puts a line-break opportunity
+ * (`<wbr>`) between the parts, so a long name wraps between its words (`anomaly_` /
+ * `detection.json`) rather than inside one; a word longer than the column still breaks anywhere.
+ */
+export function nameParts(name: string): string[] {
+  return name.match(/[^_.-]*[_.-]+|[^_.-]+$/g) ?? [name];
+}
+
 /** Nest files by folder for the tree. */
 export function fileTree(files: readonly ListedFile[]): TreeNode[] {
   const root: TreeNode = { name: '', children: [] };

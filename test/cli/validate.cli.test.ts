@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -181,6 +182,29 @@ describe('skillpress validate', () => {
       });
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/needs Node\.js 22\.18 or later; this is v/);
+    },
+  );
+
+  it.skipIf(!systemNode || major > 22 || (major === 22 && minor >= 18))(
+    `installed in a project, tells an older Node (${systemNode || 'none'}) how to get Node 22 there, not the repository's npm scripts`,
+    () => {
+      // The check runs before anything is imported: the bin alone, where npm installs it, shows it.
+      const project = mkdtempSync(path.join(tmpdir(), 'skillpress-old-node-'));
+      try {
+        const bin = path.join(project, 'node_modules/skillpress/scripts/skillpress.mjs');
+        mkdirSync(path.dirname(bin), { recursive: true });
+        copyFileSync(path.join(repo, 'scripts/skillpress.mjs'), bin);
+        const r = spawnSync('/usr/bin/env', ['node', bin, '--version'], {
+          cwd: project,
+          encoding: 'utf8',
+          env: { PATH: '/usr/local/bin:/usr/bin:/bin' },
+        });
+        expect(r.status).toBe(2);
+        expect(r.stderr).toMatch(/needs Node\.js 22\.18 or later; this is v.*npm install -D node@22/);
+        expect(r.stderr).not.toMatch(/In the repository/);
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
     },
   );
 

@@ -16,6 +16,12 @@ describe('near names', () => {
     expect(nearNames('kubernetes', skills)).toEqual([]);
   });
 
+  it('takes no one- or two-letter word for the prefix of a longer one', () => {
+    const skills = ['google-cloud-solution-n-tier-serverless-web-app', 'pdf-tools'];
+    expect(nearNames('nope-xyz', skills)).toEqual([]);
+    expect(nearNames('pdftk-tools', skills)).toEqual(['pdf-tools']);
+  });
+
   it('says it as one phrase', () => {
     expect(didYouMean('titel', ['title', 'name'])).toBe(' (did you mean "title"?)');
     expect(didYouMean('xyz', ['title'])).toBe('');

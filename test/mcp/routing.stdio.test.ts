@@ -80,6 +80,20 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     }
   });
 
+  test('skills_search: a skill found by meaning alone says so, with its description as the excerpt', async () => {
+    const result = await plain.client.callTool({
+      name: 'skills_search',
+      arguments: { query: 'my boss wants a talk for monday, make it look nice' },
+    });
+    const deck = structured(result).results.find((r: { name: string }) => r.name === 'slide-deck');
+    expect(deck).toMatchObject({ coverage: 0, matched: [] });
+    expect(deck.excerpt).toBe(deck.description.slice(0, deck.excerpt.length));
+    const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+    const line = text.split('\n').find((l) => l.startsWith('- slide-deck '))!;
+    expect(line).toMatch(/^- slide-deck \(score [\d.]+, close in meaning; no word in common\): /);
+    expect(line).not.toMatch(/Files: /);
+  });
+
   test('best_skill without sampling: the rule decides, one skill or none', async () => {
     const one = await best(plain, 'flaky tests that fail intermittently in CI');
     expect(one).toMatchObject({ decided_by: 'rule', skill: { name: 'flaky-tests' } });

@@ -8,7 +8,20 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
-import { connectInProcess, ERAS, FIXTURE, fixtureFeed, PNG, type Connected, type FixtureFeed } from './helpers.ts';
+import path from 'node:path';
+import { build } from '../../src/build.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
+import {
+  connectInProcess,
+  ERAS,
+  FIXTURE,
+  fixtureFeed,
+  PNG,
+  tempDir,
+  writeSkills,
+  type Connected,
+  type FixtureFeed,
+} from './helpers.ts';
 
 const SkillEntry = z.looseObject({
   uri: z.string(),
@@ -376,5 +389,33 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     await expect(server.client.getPrompt({ name: 'skill_context', arguments: { name: 'nope' } })).rejects.toThrow(
       /Skill "nope" not found/,
     );
+  });
+});
+
+describe.each(ERAS)('a file listed but not published (%s era)', (era) => {
+  test('resources/read of its URI says why it is not there, as read_skill_file does', async () => {
+    const tmp = await tempDir();
+    try {
+      const skills = path.join(tmp.dir, 'skills');
+      const dist = path.join(tmp.dir, 'dist');
+      const skillMd =
+        '---\nname: big-model\ndescription: Uses a large weights file that is listed but not stored.\n---\n# Big\n';
+      await writeSkills(skills, { 'big-model': { 'SKILL.md': skillMd, 'weights.bin': Buffer.alloc(2048, 7) } });
+      const config = SkillpressConfig.parse({ skills: { max_file_bytes: 1024 } });
+      await build({ skills, out: dist, config, site: false });
+      const server = await connectInProcess(dist, era);
+      try {
+        const uri = 'skill://big-model/weights.bin';
+        const view = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'big-model' } }));
+        expect(view.files).toContainEqual(expect.objectContaining({ path: 'weights.bin', uri }));
+        await expect(server.client.readResource({ uri })).rejects.toThrow(
+          /skill:\/\/big-model\/weights\.bin is listed but not published: file is 2048 bytes, over the 1024-byte limit/,
+        );
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await tmp.remove();
+    }
   });
 });

@@ -49,11 +49,24 @@ let plainServer: StaticServer;
 let browser: Browser;
 let axeSource: string;
 
-/** Two skills with no tags and no domain, as most public catalogs are. */
-const UNTAGGED: FixtureSkill[] = ['alpha-notes', 'beta-notes'].map((name) => ({
-  name,
-  frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.`,
+/** A file name longer than the tree column is wide, in words joined by `_`, `-` and `.`. */
+const LONG_FILE_NAME = 'anomaly_detection_results-summary.by-region.json';
+
+/** As long as the longest public descriptions (docx's runs to 1,000 characters). */
+const LONG_DESCRIPTION = ' Use it whenever notes must be kept, found, merged, renamed or cleaned up later.'.repeat(10);
+
+/**
+ * Two skills with no tags and no domain, as most public catalogs are; their versions written as
+ * google/skills writes them (`v1`) and as a number.
+ */
+const UNTAGGED: FixtureSkill[] = [
+  ['alpha-notes', 'v2'],
+  ['beta-notes', '"1.4"'],
+].map(([name, version]) => ({
+  name: name!,
+  frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.${name === 'beta-notes' ? LONG_DESCRIPTION : ''}\nmetadata:\n  version: ${version}`,
   body: `# ${name}\n\nNothing to filter by here.\n`,
+  ...(name === 'beta-notes' && { files: { [`references/${LONG_FILE_NAME}`]: '{}\n' } }),
 }));
 
 /** Untagged skills in category folders (as openai/skills has), one of them in a lone `general` domain. */
@@ -193,6 +206,22 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
     await page.close();
   });
 
+  it('shows a version written with its v once: "v2", not "vv2", on cards, search results and the skill page', async () => {
+    const page = await browser.newPage();
+    const versions = () =>
+      page.$$eval('#results .card', (l) =>
+        l.map((c) => `${(c as HTMLElement).dataset.id} ${c.querySelector('.card-version')?.textContent}`).sort(),
+      );
+    await page.goto(plainServer.url);
+    expect(await versions()).toEqual(['alpha-notes v2', 'beta-notes v1.4']);
+    await page.goto(`${plainServer.url}?q=notes`);
+    await page.waitForSelector('#results[data-state^="notes|"]');
+    expect(await versions()).toEqual(['alpha-notes v2', 'beta-notes v1.4']);
+    await page.goto(`${plainServer.url}skills/alpha-notes/`);
+    expect(await page.locator('.badge', { hasText: /^v/ }).allTextContents()).toEqual(['v2']);
+    await page.close();
+  });
+
   it('turns category folders into a facet, and shows no domain column for one domain', async () => {
     const page = await browser.newPage();
     await page.goto(folderedServer.url);
@@ -242,6 +271,43 @@ describe.skipIf(skip)('skill page', () => {
       await page.close();
     });
   }
+});
+
+describe.skipIf(skip)('file page', () => {
+  it("shows the file in the first view on a phone, however long the skill's description", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/SKILL.md/`);
+    const viewer = (await page.locator('[data-viewer] .file-path').boundingBox())!;
+    expect(viewer.y + viewer.height).toBeLessThan(844);
+    // Cut short on screen, the description is all there (for screen readers, and whole on the skill page).
+    expect(await page.locator('.page-head .lead').textContent()).toContain(LONG_DESCRIPTION.trim());
+    await page.close();
+  });
+
+  it('wraps a long file name in the tree between its words, not inside one', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/SKILL.md/`);
+    const name = page.locator('.file-tree .tree-name', { hasText: 'anomaly_' });
+    // The text of each line the name is laid out on, from where each character lands.
+    const lines = await name.evaluate((el) => {
+      const rows = new Map<number, string>();
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        for (let i = 0; i < node.textContent!.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const top = Math.round(range.getBoundingClientRect().top);
+          rows.set(top, (rows.get(top) ?? '') + node.textContent![i]);
+        }
+      }
+      return [...rows.entries()].sort(([a], [b]) => a - b).map(([, text]) => text);
+    });
+    expect(lines.join('')).toBe(LONG_FILE_NAME);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[_.-]$/);
+    await page.close();
+  });
 });
 
 describe.skipIf(skip)('search shortcuts', () => {

@@ -7,6 +7,9 @@ import { fenceLanguage, languageFor } from '../../src/site/languages.ts';
 import type { FeedFile } from '../../src/model/feed.ts';
 import { longestIncreasing } from '../../src/site/client/render.ts';
 
+/** One newline for any run of them: the markup, not its line breaks, is what a test checks. */
+const squeeze = (html: string): string => html.replace(/\n+/g, '\n');
+
 describe('renderMarkdown', () => {
   const hostile = [
     '<script>alert(1)</script>',
@@ -56,6 +59,30 @@ describe('renderMarkdown', () => {
     expect(html).not.toContain('//files');
     // A canonical path stays: the host's header rules apply to it.
     expect(html).toContain('<a href="/feed/v1/files/web/page.html">f</a>');
+  });
+
+  it("shows GitHub's alerts as titled callouts, with a fixed title and the quote's own content", () => {
+    const html = squeeze(
+      renderMarkdown(
+        '> [!NOTE]\n> Some models need a **token**.\n\n> [!warning]\n>\n> Costs money.\n\n> [!TIP] <img src=x onerror=alert(1)> Ask first.\n\n> [!NOTE]\n> > [!CAUTION]\n> > inner\n>\n> outer\n\n> plain [!NOTE] quote',
+      ),
+    );
+    expect(html).toContain(
+      '<div class="markdown-alert markdown-alert-note" role="note"><p class="markdown-alert-title">Note</p>\n<p>Some models need a <strong>token</strong>.</p>\n</div>',
+    );
+    expect(html).toContain(
+      '<div class="markdown-alert markdown-alert-warning" role="note"><p class="markdown-alert-title">Warning</p>\n<p>Costs money.</p>\n</div>',
+    );
+    // Text after the marker on its line is the alert's first paragraph, never its title.
+    expect(html).toContain(
+      '<div class="markdown-alert markdown-alert-tip" role="note"><p class="markdown-alert-title">Tip</p>\n<p> Ask first.</p>\n</div>',
+    );
+    expect(html).not.toMatch(/<img/);
+    // A nested alert closes inside its parent; a marker later in a quote is text.
+    expect(html).toMatch(
+      /markdown-alert-note[^]*markdown-alert-caution[^]*inner<\/p>\n<\/div>\n<p>outer<\/p>\n<\/div>/,
+    );
+    expect(html).toContain('<blockquote>\n<p>plain [!NOTE] quote</p>\n</blockquote>');
   });
 
   it('marks fenced code with its language and escapes it; the block is keyboard-reachable', () => {

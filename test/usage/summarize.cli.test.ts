@@ -31,10 +31,40 @@ describe('skillpress usage summarize', () => {
     const r = await run(['usage', 'summarize', file, '--out', out, '--min-reports', '1']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/2 event\(s\)/);
-    expect(r.stdout).toMatch(/pdf: 1 failure\(s\) of 1 report\(s\), success rate 0/);
+    expect(r.stdout).toMatch(/pdf: 1 failure\(s\) of 1 report\(s\), success rate 0%$/m);
     expect(r.stdout).toContain(`${file}:2: not JSON`);
     const summary = JSON.parse(await readFile(out, 'utf8'));
     expect(summary.skills.pdf).toMatchObject({ usage_count: 1, success_rate: 0, rating: 2 });
+  });
+
+  test('the table lines its columns up under their headings, rates in percent', async () => {
+    const file = path.join(tmp.dir, 'aligned.jsonl');
+    await writeFile(
+      file,
+      line({ type: 'load', skill: 'rotate-a-leaked-service-account-key', via: 'view_skill' }) +
+        line({
+          type: 'outcome',
+          skill: 'rotate-a-leaked-service-account-key',
+          outcome: 'success',
+          stars: 5,
+          user: 'a',
+        }) +
+        line({ type: 'outcome', skill: 'pdf', outcome: 'partial', user: 'b' }),
+    );
+    const r = await run(['usage', 'summarize', file, '--min-reports', '1']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    const header = lines.find((l) => l.startsWith('skill '))!;
+    const rows = lines.filter((l) => /^(rotate-a-leaked-service-account-key|pdf) /.test(l));
+    expect(rows).toHaveLength(2);
+    // Each value ends where its heading ends (numbers right-aligned), in every row.
+    for (const [heading, values] of [
+      ['uses', ['1', '0']],
+      ['success rate', ['100%', '50%']],
+    ] as const) {
+      const end = header.indexOf(heading) + heading.length;
+      rows.forEach((row, i) => expect(row.slice(0, end).endsWith(` ${values[i]}`), `${heading} in ${row}`).toBe(true));
+    }
   });
 
   test('a source that cannot be read is an error naming it', async () => {

@@ -55,27 +55,49 @@ async function feedSkillIds(dir: string): Promise<Set<string>> {
   throw new InvalidInputError(`--feed ${dir}: no cards.json there (a build folder or its feed/v1)`);
 }
 
+const percent = (rate: number | undefined): string => (rate === undefined ? '-' : `${Math.round(rate * 100)}%`);
+
+/** Rows of cells as lines, each column padded to its widest cell (numbers aligned right). */
+function alignColumns(rows: readonly string[][], rightAligned: ReadonlySet<number>): string[] {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
+  return rows.map((row) =>
+    row
+      .map((cell, col) => (rightAligned.has(col) ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!)))
+      .join('  ')
+      .trimEnd(),
+  );
+}
+
+function skillTable(s: UsageSummary): string[] {
+  const rows = Object.entries(s.skills)
+    .sort(([, a], [, b]) => b.usage_count - a.usage_count)
+    .map(([id, f]) => [
+      id,
+      String(f.usage_count),
+      String(f.outcomes.success),
+      String(f.outcomes.failure),
+      String(f.outcomes.partial),
+      percent(f.success_rate),
+      f.rating === undefined ? '-' : `${f.rating} (${f.rating_count})`,
+      f.last_used ?? '-',
+    ]);
+  if (rows.length === 0) return [];
+  const header = ['skill', 'uses', 'success', 'failure', 'partial', 'success rate', 'rating (users)', 'last used'];
+  return ['', ...alignColumns([header, ...rows], new Set([1, 2, 3, 4, 5, 6]))];
+}
+
 function report(s: UsageSummary, out: string | undefined): string {
-  const lines = [`${s.events} event(s) from ${s.sources.join(', ')}`];
-  const rows = Object.entries(s.skills).sort(([, a], [, b]) => b.usage_count - a.usage_count);
-  if (rows.length > 0) {
-    lines.push('', 'skill  uses  success  failure  partial  success rate  rating (users)  last used');
-    for (const [id, f] of rows) {
-      const rate = f.success_rate === undefined ? '-' : `${Math.round(f.success_rate * 100)}%`;
-      const rating = f.rating === undefined ? '-' : `${f.rating} (${f.rating_count})`;
-      const o = f.outcomes;
-      lines.push(
-        `${id}  ${f.usage_count}  ${o.success}  ${o.failure}  ${o.partial}  ${rate}  ${rating}  ${f.last_used ?? '-'}`,
-      );
-    }
-  }
+  const lines = [`${s.events} event(s) from ${s.sources.join(', ')}`, ...skillTable(s)];
   if (s.update_candidates.length > 0)
     lines.push(
       '',
       'failing most (candidates for an update):',
       ...s.update_candidates
         .slice(0, 10)
-        .map((c) => `  ${c.skill}: ${c.failure} failure(s) of ${c.reports} report(s), success rate ${c.success_rate}`),
+        .map(
+          (c) =>
+            `  ${c.skill}: ${c.failure} failure(s) of ${c.reports} report(s), success rate ${percent(c.success_rate)}`,
+        ),
     );
   const unknown = Object.entries(s.unknown);
   if (unknown.length > 0)

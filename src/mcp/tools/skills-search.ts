@@ -64,7 +64,9 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
 
 function resultLine(r: SearchResult): string {
   const words = r.matched.map((m) => `${m.word} [${m.fields.join(', ')}]`).join(', ');
-  return `- ${r.name} (score ${r.score}, matched ${Math.round(r.coverage * 100)}%: ${words}): ${r.excerpt}`;
+  // A skill found by meaning alone matched no word: say so rather than "matched 0%: ".
+  const how = words ? `matched ${Math.round(r.coverage * 100)}%: ${words}` : 'close in meaning; no word in common';
+  return `- ${r.name} (score ${r.score}, ${how}): ${r.excerpt}`;
 }
 
 /**
@@ -112,10 +114,13 @@ async function result(c: FeedCatalog, hit: SearchHit): Promise<SearchResult | un
   };
 }
 
-/** The description, unless the skill matched only in its body or file paths: then that text. */
+/**
+ * The description, unless the skill matched only in its body or file paths: then that text. A
+ * skill found by meaning alone matched nowhere: its description (not its file list).
+ */
 async function excerptSource(c: FeedCatalog, card: CatalogCard, hit: SearchHit): Promise<string> {
   const fields = Object.values(hit.match).flat();
-  if (fields.some((f) => f !== 'body' && f !== 'paths')) return card.description;
+  if (fields.length === 0 || fields.some((f) => f !== 'body' && f !== 'paths')) return card.description;
   const { body, paths } = await c.excerptSource(card);
   return fields.includes('body') ? markdownToText(body) : `Files: ${paths.join(', ')}`;
 }

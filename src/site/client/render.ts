@@ -5,7 +5,7 @@
  */
 import type { SearchDoc } from '../../search/index.ts';
 import type { SiteUrls } from '../urls.ts';
-import { displayName } from '../catalog.ts';
+import { displayName, versionLabel } from '../catalog.ts';
 import type { FacetEntry } from './results.ts';
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -57,7 +57,7 @@ export function renderCard(
     tag.before(pill);
   }
   tag.remove();
-  fill(card, 'version', doc.version, undefined, '.card-version');
+  fill(card, 'version', doc.version && versionLabel(doc.version));
   fill(
     card,
     'registry',
