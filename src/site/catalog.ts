@@ -42,14 +42,17 @@ export interface CatalogFacets {
   /** Only when skills are in more than one domain: a single `general` filters nothing. */
   domains: Facet[];
   /**
-   * Folder groups, only where no skill carries tags, skills are in more than one group, and at
-   * least half of them are in one (a few nested skills among hundreds at the top sort nothing).
+   * Folder groups, only where fewer than half of the skills carry tags (a catalog tagged here and
+   * there is sorted by its folders: google/skills tags 2 of its 112), skills are in more than one
+   * group, and at least half of them are in one (a few nested skills among hundreds at the top
+   * sort nothing).
    */
   folders: Facet[];
 }
 
 /** What the browse page (`/tags/`) is called for these facets; undefined when it has nothing to list. */
 export function browseLabel(f: CatalogFacets): string | undefined {
+  if (f.tags.length > 0 && f.folders.length > 0) return 'Browse';
   if (f.tags.length > 0) return 'Tags';
   if (f.folders.length > 0) return 'Folders';
   if (f.domains.length > 0) return 'Domains';
@@ -60,7 +63,8 @@ export function browseLabel(f: CatalogFacets): string | undefined {
 export function catalogFacets(cards: readonly Card[]): CatalogFacets {
   const tags = facets(cards, tagsOf);
   const domains = facets(cards, domainOf);
-  const folders = tags.length === 0 ? facets(cards, folderOf) : [];
+  const tagged = cards.filter((c) => c.tags.length > 0).length;
+  const folders = tagged * 2 < cards.length ? facets(cards, folderOf) : [];
   const filed = folders.reduce((n, f) => n + f.count, 0);
   return {
     tags,

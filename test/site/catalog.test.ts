@@ -53,4 +53,24 @@ describe('catalogFacets', () => {
     expect(found.domains.map((d) => d.value)).toEqual(['docs', 'ops']);
     expect(browseLabel(found)).toBe('Tags');
   });
+
+  it('offers folders beside tags when fewer than half of the skills carry a tag', () => {
+    const cards = [
+      card('a', { folder: 'ads', tags: ['ads'] }),
+      card('b', { folder: 'ads' }),
+      card('c', { folder: 'cloud' }),
+      card('d', { folder: 'cloud' }),
+      card('e', { folder: 'cloud' }),
+    ];
+    const found = catalogFacets(cards);
+    expect(found.tags).toEqual([{ value: 'ads', count: 1 }]);
+    expect(found.folders).toEqual([
+      { value: 'cloud', count: 3 },
+      { value: 'ads', count: 2 },
+    ]);
+    expect(browseLabel(found)).toBe('Browse');
+    // Tagged for the most part: the tags sort them.
+    const mostlyTagged = cards.map((c, i) => (i < 3 ? { ...c, tags: ['t'] } : c));
+    expect(catalogFacets(mostlyTagged).folders).toEqual([]);
+  });
 });
