@@ -97,14 +97,15 @@ function readFiles(found: FoundSkill, maxFileBytes: number, at: Report): { files
     }
     newest = Math.max(newest, read.mtimeMs);
     if (read.kind === 'stored') {
-      if (isGitLfsPointer(read.file))
-        at({
-          severity: 'warning',
-          file: rel,
-          rule: 'git-lfs-pointer',
-          message: `file is a Git LFS pointer (${read.file.size} bytes), not the file it stands for; it is published as it is: run \`git lfs pull\` before building`,
-        });
-      return read.file;
+      if (!isGitLfsPointer(read.file)) return read.file;
+      at({
+        severity: 'warning',
+        file: rel,
+        rule: 'git-lfs-pointer',
+        message: `file is a Git LFS pointer (${read.file.size} bytes), not the file it stands for; it is published as it is, as text/plain: run \`git lfs pull\` before building`,
+      });
+      // Its bytes are text, whatever its name says: the site shows them, MCP serves them, as text.
+      return { ...read.file, mime: 'text/plain' };
     }
     const reason = `file is ${read.size} bytes, over the ${maxFileBytes}-byte limit (skills.max_file_bytes)`;
     at({

@@ -152,7 +152,7 @@ export const VALIDATION_RULES = {
   'git-lfs-pointer': {
     ...WARNING,
     meaning:
-      'a file is a Git LFS pointer, not the file it stands for (the repository was cloned without `git lfs pull`): published as it is, with a warning',
+      'a file is a Git LFS pointer, not the file it stands for (the repository was cloned without `git lfs pull`): published as it is, as text/plain, with a warning',
   },
   'symlink-escape': {
     ...ERROR,

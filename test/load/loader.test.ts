@@ -180,7 +180,7 @@ describe('loadCatalog', () => {
     );
   });
 
-  it('publishes a Git LFS pointer as it is, with a warning that the real file is missing', async () => {
+  it('publishes a Git LFS pointer as it is, as text, with a warning that the real file is missing', async () => {
     const lfsRoot = path.join(tmp, 'lfs');
     const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${'4d'.repeat(32)}\nsize 1234567\n`;
     await mkdir(path.join(lfsRoot, 'charts'), { recursive: true });
@@ -194,7 +194,10 @@ describe('loadCatalog', () => {
       'version https://git-lfs.github.com/spec/v1 is mentioned, but this is prose\n',
     );
     const catalog = await loadCatalog(lfsRoot);
-    expect(skillAt(catalog, 'charts').files.find((f) => f.path === 'chart.png')?.content).toBe(pointer);
+    const files = skillAt(catalog, 'charts').files;
+    // Byte-exact, typed as what its bytes are (a browser would show a broken image/png).
+    expect(files.find((f) => f.path === 'chart.png')).toMatchObject({ content: pointer, mime: 'text/plain' });
+    expect(files.find((f) => f.path === 'notes.txt')?.mime).toBe('text/plain');
     const warned = catalog.problems.filter((p) => p.rule === 'git-lfs-pointer');
     expect(warned).toEqual([
       expect.objectContaining({
