@@ -5,6 +5,7 @@ export {
   updateSkill,
   rollbackSkill,
   skillFolder,
+  UnknownSkillError,
   VersionConflictError,
   type AuthorContext,
   type CreateSkillInput,

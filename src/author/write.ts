@@ -14,6 +14,7 @@ import { SKILL_FILE, findSkills } from '../load/find-skills.ts';
 import { checkName, suggestName } from '../load/validate.ts';
 import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
 import { InvalidInputError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
+import { nearNames } from '../lib/near-names.ts';
 import { quotePath } from '../lib/paths.ts';
 import { SkillpressConfig } from '../model/config.ts';
 import type { Problem, Skill } from '../model/skill.ts';
@@ -405,17 +406,36 @@ async function safeTarget(root: string, rel: string): Promise<string> {
   return path.join(root, ...segments);
 }
 
+/**
+ * A skill the skills folder does not hold. `near` are the skill folders' names close to it, so
+ * each caller (an agent's tool result, the command line) can suggest them in its own words.
+ */
+export class UnknownSkillError extends NotFoundError {
+  readonly skill: string;
+  readonly near: readonly string[];
+  constructor(skill: string, near: readonly string[]) {
+    const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
+    super(`Skill "${skill}" not found.${hint} Use skills_search to find the correct name.`, { rule: 'unknown-skill' });
+    this.skill = skill;
+    this.near = near;
+  }
+}
+
 /** The folder of the skill called `name`: `<skills>/<name>`, else a folder of that name at any depth. */
 export async function skillFolder(skills: string, name: string): Promise<string> {
-  const problems = checkName(name, undefined);
-  if (problems.length > 0 || name.length === 0)
-    throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
-  const direct = path.join(path.resolve(skills), name);
-  if (await exists(path.join(direct, SKILL_FILE))) return direct;
-  const found = await findSkills(path.resolve(skills), { ignore: ignoreMatcher(DEFAULT_IGNORE), maxDepth: 8 }, []);
-  const match = found.find((f) => path.basename(f.abs) === name);
-  if (!match) throw new NotFoundError(`Skill "${name}" not found. Use skills_search to find the correct name.`);
-  return match.abs;
+  const root = path.resolve(skills);
+  const valid = name.length > 0 && checkName(name, undefined).length === 0;
+  if (valid && (await exists(path.join(root, name, SKILL_FILE)))) return path.join(root, name);
+  const found = await findSkills(root, { ignore: ignoreMatcher(DEFAULT_IGNORE), maxDepth: 8 }, []);
+  const match = valid ? found.find((f) => path.basename(f.abs) === name) : undefined;
+  if (match) return match.abs;
+  throw new UnknownSkillError(
+    name,
+    nearNames(
+      name,
+      found.map((f) => path.basename(f.abs)),
+    ),
+  );
 }
 
 /** The name to create under: the given one if valid (else refused with the suggestion), or one made from the text. */

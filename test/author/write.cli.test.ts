@@ -176,6 +176,9 @@ describe('updateSkill', () => {
       'Skill "nope" not found. Use skills_search to find the correct name.',
     );
     await createSkill(refund());
+    await expect(updateSkill({ skills, name: 'refund-duplicate-charg', body: 'x' })).rejects.toThrow(
+      'Skill "refund-duplicate-charg" not found. Did you mean "refund-duplicate-charge"? Use skills_search to find the correct name.',
+    );
     await expect(updateSkill({ skills, name: 'refund-duplicate-charge' })).rejects.toThrow(/nothing to change/);
     const outside = path.join(tmp, 'outside');
     await mkdir(outside);

@@ -64,3 +64,19 @@ test('skillpress versions lists what create and update recorded; rollback restor
   expect(missing.code).toBe(1);
   expect(missing.stderr).toMatch(/has no version "9"/);
 });
+
+test('versions and rollback of a name the folder lacks: the folder looked in and the near names, no MCP tool', async () => {
+  const skills = path.join(tmp, 'near-skills');
+  await createSkill({ skills, name: 'rotate-db-credentials', description: 'Rotate DB passwords.', body: 'Rotate.\n' });
+  for (const args of [
+    ['versions', 'rotate-db-credential'],
+    ['rollback', 'rotate-db-credential', '1'],
+  ]) {
+    const r = skillpress(...args, '--skills', skills);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`no skill "rotate-db-credential" in ${skills} (did you mean "rotate-db-credentials"?)`);
+    expect(r.stderr).not.toContain('skills_search');
+  }
+  const far = skillpress('versions', 'Nothing_Like_It', '--skills', skills);
+  expect(far).toMatchObject({ code: 1, stderr: expect.stringContaining(`no skill "Nothing_Like_It" in ${skills}\n`) });
+});

@@ -5,12 +5,29 @@
 import path from 'node:path';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
 import { loadConfig } from '../../config/load.ts';
+import { NotFoundError } from '../../lib/errors.ts';
 import type { Template } from '../../author/index.ts';
 
 /** The skills folder: `--skills`, else the config's `skills.root`. */
 async function skillsAndConfig(values: { skills?: string; config?: string }) {
   const config = await loadConfig(values.config);
   return { config, skills: values.skills ?? config.skills.root };
+}
+
+/**
+ * A skill the folder lacks, in the command line's words: the folder looked in and the near names,
+ * not the MCP tool (`skills_search`) the library's message sends an agent to.
+ */
+async function inCliWords<T>(skills: string, work: Promise<T>): Promise<T> {
+  const { UnknownSkillError } = await import('../../author/index.ts');
+  try {
+    return await work;
+  } catch (e) {
+    if (!(e instanceof UnknownSkillError)) throw e;
+    const near = e.near.map((n) => `"${n}"`);
+    const hint = near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
+    throw new NotFoundError(`no skill "${e.skill}" in ${skills}${hint}`, { rule: e.rule });
+  }
 }
 
 export const newSkill: Command = {
@@ -50,7 +67,7 @@ export const versions: Command = {
     if (!name) throw new UsageError('give the name of the skill');
     const { skills } = await skillsAndConfig(values);
     const { skillVersions } = await import('../../author/index.ts');
-    const list = await skillVersions(skills, name);
+    const list = await inCliWords(skills, skillVersions(skills, name));
     if (values.json) {
       process.stdout.write(JSON.stringify(list, null, 2) + '\n');
       return EXIT.ok;
@@ -78,7 +95,7 @@ export const rollback: Command = {
     if (!name || !version) throw new UsageError('give the name of the skill and the version to restore');
     const { skills, config } = await skillsAndConfig(values);
     const { rollbackSkill } = await import('../../author/index.ts');
-    const result = await rollbackSkill({ skills, config, name, version });
+    const result = await inCliWords(skills, rollbackSkill({ skills, config, name, version }));
     if (values.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     else
       process.stdout.write(
