@@ -20,7 +20,7 @@ import { formatBytes } from './catalog.ts';
 import { readFeedFile } from './feed-data.ts';
 import { languageFor } from './languages.ts';
 import { slot } from './site-data.ts';
-import { listFiles } from './skill-view.ts';
+import { breakablePathHtml, listFiles } from './skill-view.ts';
 import type { SiteUrls } from './urls.ts';
 
 /** Text shown in a file view is cut here; the file's own link always has all of it. */
@@ -71,7 +71,7 @@ export function filePanel(feedDir: string, skill: FeedSkill, file: FeedFile, url
     : `<span class="file-actions">${isActiveFile(file.path) ? '' : `<a class="button small" href="${escapeHtml(url)}" data-raw-link>Raw</a>`}<a class="button small" href="${escapeHtml(url)}" download="${name}" data-download-link>Download</a></span>`;
   return [
     `<section class="file-panel" id="file-view" tabindex="-1" aria-labelledby="file-view-title" data-file-panel data-path="${escapeHtml(file.path)}">`,
-    `<header class="file-head"><h2 class="file-path" id="file-view-title">${escapeHtml(file.path)}</h2><span class="file-facts">${escapeHtml(facts)}</span>${links}</header>`,
+    `<header class="file-head"><h2 class="file-path" id="file-view-title">${breakablePathHtml(file.path, escapeHtml)}</h2><span class="file-facts">${escapeHtml(facts)}</span>${links}</header>`,
     fileBody(feedDir, skill, file, url),
     '</section>',
   ].join('');

@@ -60,6 +60,18 @@ export function nameParts(name: string): string[] {
   return name.match(/[^_.-]*[_.-]+|[^_.-]+$/g) ?? [name];
 }
 
+/**
+ * A file's path as HTML with a line-break opportunity (`<wbr>`) after each `/` and after each
+ * `_`, `-` and `.` of its names, as the tree wraps them: the file panel's heading then wraps a
+ * long path between words (`anomaly_` / `detection.png`) on a phone, not inside one.
+ */
+export function breakablePathHtml(filePath: string, escape: (s: string) => string): string {
+  return filePath
+    .split('/')
+    .map((segment) => nameParts(segment).map(escape).join('<wbr>'))
+    .join('/<wbr>');
+}
+
 /** Nest files by folder for the tree. */
 export function fileTree(files: readonly ListedFile[]): TreeNode[] {
   const root: TreeNode = { name: '', children: [] };

@@ -8,7 +8,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
@@ -287,28 +287,41 @@ describe.skipIf(skip)('file page', () => {
   it('wraps a long file name in the tree between its words, not inside one', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${plainServer.url}skills/beta-notes/files/SKILL.md/`);
-    const name = page.locator('.file-tree .tree-name', { hasText: 'anomaly_' });
-    // The text of each line the name is laid out on, from where each character lands.
-    const lines = await name.evaluate((el) => {
-      const rows = new Map<number, string>();
-      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        for (let i = 0; i < node.textContent!.length; i++) {
-          const range = document.createRange();
-          range.setStart(node, i);
-          range.setEnd(node, i + 1);
-          const top = Math.round(range.getBoundingClientRect().top);
-          rows.set(top, (rows.get(top) ?? '') + node.textContent![i]);
-        }
-      }
-      return [...rows.entries()].sort(([a], [b]) => a - b).map(([, text]) => text);
-    });
+    const lines = await laidOutLines(page.locator('.file-tree .tree-name', { hasText: 'anomaly_' }));
     expect(lines.join('')).toBe(LONG_FILE_NAME);
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[_.-]$/);
     await page.close();
   });
+
+  it("wraps a long path in the file panel's heading between its words on a phone, not inside one", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/references/${LONG_FILE_NAME}/`);
+    const lines = await laidOutLines(page.locator('[data-viewer] .file-path'));
+    expect(lines.join('')).toBe(`references/${LONG_FILE_NAME}`);
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[_./-]$/);
+    await page.close();
+  });
 });
+
+/** The text of each line an element is laid out on, from where each of its characters lands. */
+function laidOutLines(element: Locator): Promise<string[]> {
+  return element.evaluate((el) => {
+    const rows = new Map<number, string>();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < node.textContent!.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const top = Math.round(range.getBoundingClientRect().top);
+        rows.set(top, (rows.get(top) ?? '') + node.textContent![i]);
+      }
+    }
+    return [...rows.entries()].sort(([a], [b]) => a - b).map(([, text]) => text);
+  });
+}
 
 describe.skipIf(skip)('search shortcuts', () => {
   it('focuses search with / and Ctrl-K, and Esc clears it, then leaves it', async () => {
