@@ -133,8 +133,20 @@ async function gitEnv(top: string): Promise<NodeJS.ProcessEnv> {
 
 /** Every recorded version of a skill, newest first. */
 export async function listVersions(skillsRoot: string, name: string, dir: string): Promise<SkillVersion[]> {
+  const stored = (await storedVersions(skillsRoot, name)).sort((a, b) =>
+    a.date < b.date ? 1 : a.date > b.date ? -1 : compareVersions(b.version, a.version),
+  );
   const top = await gitTopLevel(dir);
-  if (top) return gitVersions(top, dir);
+  if (!top) return stored;
+  // Versions written before the skills folder was put under git stay in the store (it is only
+  // written outside git): listed after the commits, and still restorable.
+  const committed = await gitVersions(top, dir);
+  const inGit = new Set(committed.map((v) => v.version));
+  return [...committed, ...stored.filter((v) => !inGit.has(v.version))];
+}
+
+/** The versions kept in the version store (written while the folder was in no git work tree). */
+async function storedVersions(skillsRoot: string, name: string): Promise<SkillVersion[]> {
   const base = storeDir(skillsRoot, name);
   const entries = await readdir(base).catch(() => [] as string[]);
   const versions: SkillVersion[] = [];
@@ -143,7 +155,7 @@ export async function listVersions(skillsRoot: string, name: string, dir: string
     const text = await readFile(path.join(base, entry, 'version.json'), 'utf8').catch(() => undefined);
     if (text) versions.push(JSON.parse(text) as SkillVersion);
   }
-  return versions.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : compareVersions(b.version, a.version)));
+  return versions;
 }
 
 /** Numeric parts compared as numbers: "10" after "9", "1.0.10" after "1.0.9". */

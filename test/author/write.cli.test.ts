@@ -229,6 +229,26 @@ describe('in a git work tree', () => {
     expect(back.changes).toContain('file removed: a.md');
     expect(git('log', '--format=%s').split('\n')[0]).toBe('skill refund-duplicate-charge: version 3');
   });
+  test('versions written before the folder was put under git are still listed and restorable', async () => {
+    const created = await createSkill(refund());
+    await updateSkill({ skills, name: created.name, files: [{ path: 'a.md', content: 'a' }] });
+    git('init', '--quiet');
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '--quiet', '-m', 'start tracking the skills');
+    await updateSkill({ skills, name: created.name, files: [{ path: 'b.md', content: 'b' }] });
+    const versions = await skillVersions(skills, created.name);
+    expect(versions.map((v) => [v.version, Boolean(v.commit)])).toEqual([
+      ['3', true],
+      ['2', false],
+      ['1', false],
+    ]);
+    const back = await rollbackSkill({ skills, name: created.name, version: '1' });
+    expect(back).toMatchObject({
+      version: '4',
+      changes: expect.arrayContaining(['file removed: a.md', 'file removed: b.md']),
+    });
+    expect(git('log', '--format=%s').split('\n')[0]).toBe('skill refund-duplicate-charge: version 4');
+  });
 });
 
 describe('scaffoldSkill', () => {
