@@ -23,6 +23,7 @@ import { FileCache } from '../lib/file-cache.ts';
 import { cacheFolder, openCacheRoot } from '../lib/cache-dir.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { FEED_PATH } from '../lib/layout.ts';
+import { browseLabel, catalogFacets } from './catalog.ts';
 import { readCards, readIndex, readSkills } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
 import {
@@ -124,7 +125,8 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   const feedPath = runtimeFeedPath(feedDir, opts.feedPath);
   const urls = siteUrls(opts.base, { feedPath, filesBaseUrl: opts.filesBaseUrl });
   // Each skill's JSON is read here once, for the bodies, the kept pages' keys and the file pages.
-  const skills = readSkills(feedDir, readCards(feedDir));
+  const cards = readCards(feedDir);
+  const skills = readSkills(feedDir, cards);
   const { bodies, rendered, reused } = renderBodies(skills, urls, path.join(cacheDir, 'skill-html'), log);
 
   const served = {
@@ -147,11 +149,16 @@ export async function buildSite(opts: BuildSiteOptions): Promise<SiteResult> {
   let keyBase = '';
   // Once Astro has bundled the site's code (the assets' names are known), before it renders.
   const placeKept = async (): Promise<void> => {
-    // Skill pages show the registry and the bundles their skill is in: a change to either renders them again.
+    // Skill pages show the registry and the bundles their skill is in, link their folder's page,
+    // and every page's navigation names the browse page after the facets: a change to any of
+    // them renders the pages again.
     const feedIndex = readIndex(feedDir);
+    const facets = catalogFacets(cards);
     keyBase = pageKeyBase(siteSources(PROJECT_ROOT), dist, served, {
       registry: feedIndex.registry,
       bundles: feedIndex.bundles ?? [],
+      browse: browseLabel(facets) ?? null,
+      folders: facets.folders.map((f) => f.value),
     });
     plan = placeKeptPages({
       skills,

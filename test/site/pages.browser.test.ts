@@ -248,6 +248,19 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
     expect(await page.locator('#tags-h').count()).toBe(0);
     await page.close();
   });
+
+  it("names the folder a skill comes from on its page, linked to the folder's page, where folders are a facet", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${folderedServer.url}skills/gamma-notes/`);
+    const link = page.locator('[data-folder-link]');
+    expect(await link.textContent()).toBe('.curated/');
+    await link.click();
+    await page.waitForSelector('h1:has-text(".curated/")');
+    // Without folders as a facet there is no folder to name.
+    await page.goto(`${plainServer.url}skills/alpha-notes/`);
+    expect(await page.locator('[data-folder-link]').count()).toBe(0);
+    await page.close();
+  });
 });
 
 describe.skipIf(skip)('skill page', () => {
