@@ -82,6 +82,11 @@ export function pageOf<T>(items: readonly T[], page: number): T[] {
 }
 
 /** `1.2 KB`, `3.4 MB`: sizes people read. */
+/** A count as readers write it: `1,650 skills`, as the MCP server says it. */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en');
+}
+
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   const units = ['KB', 'MB', 'GB'];

@@ -161,5 +161,10 @@ describe('results', () => {
   it('says how many skills a query found', () => {
     expect(resultsSummary(1, '')).toBe('1 skill');
     expect(resultsSummary(3, '  pdf ')).toBe('3 skills for “pdf”');
+    // An aggregator's counts read as counts: as the MCP server writes them.
+    expect(resultsSummary(1650, '')).toBe('1,650 skills');
+    expect(resultsSummary(134, 'review my pull request', 1433)).toBe(
+      '134 skills for “review my pull request” and 1,433 weaker matches',
+    );
   });
 });

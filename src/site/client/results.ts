@@ -4,6 +4,7 @@
  * unit-tested without a browser (test/site/results.test.ts).
  */
 import type { UsageFigures } from '../../model/usage.ts';
+import { formatCount } from '../catalog.ts';
 import { ratingOf, usesOf } from '../usage.ts';
 import type { MeaningIndex, SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
 import type { CatalogState } from './url-state.ts';
@@ -116,8 +117,9 @@ export const domainOfDoc = (d: SearchDoc): readonly string[] => (d.domain ? [d.d
 /** `3 skills for “pdf”`, `1 skill`, `12 skills for “review my terraform” and 250 weaker matches`. */
 export function resultsSummary(count: number, q: string, weaker = 0): string {
   const noun = count === 1 ? 'skill' : 'skills';
-  const more = weaker > 0 ? ` and ${weaker} weaker ${weaker === 1 ? 'match' : 'matches'}` : '';
-  return q.trim() ? `${count} ${noun} for “${q.trim()}”${more}` : `${count} ${noun}`;
+  const more = weaker > 0 ? ` and ${formatCount(weaker)} weaker ${weaker === 1 ? 'match' : 'matches'}` : '';
+  const counted = `${formatCount(count)} ${noun}`;
+  return q.trim() ? `${counted} for “${q.trim()}”${more}` : counted;
 }
 
 /**
