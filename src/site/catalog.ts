@@ -59,8 +59,19 @@ export function browseLabel(f: CatalogFacets): string | undefined {
   return undefined;
 }
 
-/** The facets a catalog has something to filter by; the others are empty (and not shown). */
-export function catalogFacets(cards: readonly Card[]): CatalogFacets {
+const facetsOf = new WeakMap<readonly Card[], Readonly<CatalogFacets>>();
+
+/**
+ * The facets a catalog has something to filter by; the others are empty (and not shown). Worked
+ * out once per list of cards: every page's navigation and every skill page ask again.
+ */
+export function catalogFacets(cards: readonly Card[]): Readonly<CatalogFacets> {
+  let found = facetsOf.get(cards);
+  if (!found) facetsOf.set(cards, (found = countFacets(cards)));
+  return found;
+}
+
+function countFacets(cards: readonly Card[]): CatalogFacets {
   const tags = facets(cards, tagsOf);
   const domains = facets(cards, domainOf);
   const tagged = cards.filter((c) => c.tags.length > 0).length;
@@ -81,12 +92,12 @@ export function pageOf<T>(items: readonly T[], page: number): T[] {
   return items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 }
 
-/** `1.2 KB`, `3.4 MB`: sizes people read. */
 /** A count as readers write it: `1,650 skills`, as the MCP server says it. */
 export function formatCount(n: number): string {
   return n.toLocaleString('en');
 }
 
+/** `1.2 KB`, `3.4 MB`: sizes people read. */
 export function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
   const units = ['KB', 'MB', 'GB'];
