@@ -16,7 +16,7 @@ import { resolveInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { pMap } from '../lib/p-map.ts';
 import { isActiveFile } from './headers.ts';
-import { formatBytes } from './catalog.ts';
+import { formatBytes, formatCount } from './catalog.ts';
 import { readFeedFile } from './feed-data.ts';
 import { languageFor } from './languages.ts';
 import { slot } from './site-data.ts';
@@ -60,7 +60,7 @@ export function filePanel(feedDir: string, skill: FeedSkill, file: FeedFile, url
   const url = urls.file(skill.card.id, file.path);
   const facts = [
     file.skipped ? 'not stored' : formatBytes(file.size),
-    file.tokens !== undefined ? `${file.tokens.toLocaleString('en')} tokens` : '',
+    file.tokens !== undefined ? `${formatCount(file.tokens)} tokens` : '',
     file.mime,
   ]
     .filter(Boolean)

@@ -5,13 +5,14 @@
  */
 import type { UsageFigures } from '../model/usage.ts';
 import { USAGE_VERSION } from '../model/usage-version.ts';
+import { formatCount } from './catalog.ts';
 
 /** `★ 4.5 (12) · 340 uses · 92% success`, plus `· from acme` for a peer's figures; undefined without figures. */
 export function usageText(usage: UsageFigures | undefined, localRegistry: string): string | undefined {
   if (!usage || usage.usage_version !== USAGE_VERSION) return undefined;
   const parts: string[] = [];
   if (usage.rating !== undefined) parts.push(`★ ${usage.rating.toFixed(1)} (${usage.rating_count})`);
-  parts.push(`${usage.usage_count.toLocaleString('en')} ${usage.usage_count === 1 ? 'use' : 'uses'}`);
+  parts.push(`${formatCount(usage.usage_count)} ${usage.usage_count === 1 ? 'use' : 'uses'}`);
   if (usage.success_rate !== undefined) parts.push(`${Math.round(usage.success_rate * 100)}% success`);
   if (usage.registry !== localRegistry) parts.push(`figures from ${usage.registry}`);
   return parts.join(' · ');
