@@ -494,6 +494,7 @@ async function defaultIndex(ctx: AuthorContext, config: SkillpressConfig): Promi
     ignore: config.skills.ignore,
     maxFileBytes: config.skills.max_file_bytes,
     maxDepth: config.skills.max_depth,
+    precedence: config.skills.precedence,
   });
   return new DuplicateIndex(catalog.skills, {
     nearThreshold: config.duplicates.near_threshold,

@@ -196,11 +196,14 @@ export function describeConfig(found: FoundConfig, from: string | undefined): st
 }
 
 /** The loader options `config.skills` sets, the same for every command that reads the skills folder. */
-export function skillsLoadOptions(config: SkillpressConfig): Pick<LoadOptions, 'ignore' | 'maxFileBytes' | 'maxDepth'> {
+export function skillsLoadOptions(
+  config: SkillpressConfig,
+): Pick<LoadOptions, 'ignore' | 'maxFileBytes' | 'maxDepth' | 'precedence'> {
   return {
     ignore: config.skills.ignore,
     maxFileBytes: config.skills.max_file_bytes,
     maxDepth: config.skills.max_depth,
+    precedence: config.skills.precedence,
   };
 }
 

@@ -6,6 +6,9 @@
  * and sha256) are one skill committed twice: the first in path order is kept and the copies
  * are a warning (`duplicate-copy`). Two with the same name and different content are an error
  * (`name-unique`) naming both folders and both content digests; the first keeps the name.
+ * A catalog that gathers several sources cannot rename their skills: `skills.precedence` lists
+ * the folders whose skills keep a shared name, and the others are left out with a warning
+ * (`name-shadowed`) rather than an error.
  */
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -34,6 +37,8 @@ export interface LoadOptions {
   tokens?: TokenCounts;
   /** Skills loaded by earlier calls of this process, reused where their folders did not change. */
   memo?: LoadMemo;
+  /** Folders (relative to `root`, `/`-separated) whose skills keep a name shared with skills elsewhere, first listed first (`skills.precedence`). */
+  precedence?: readonly string[];
 }
 
 /**
@@ -88,7 +93,9 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   memo?.begin(new Set(found.map((f) => f.abs)));
   const loaded = await pMap(found, (f) => (memo ? memo.load(f, opts, loadSkill) : loadSkill(f, opts)), 16);
   for (const result of loaded) problems.push(...result.problems);
-  const skills = uniqueNames(loaded, problems);
+  const precedence = options.precedence ?? [];
+  problems.push(...unmatchedPrecedence(precedence, found));
+  const skills = uniqueNames(loaded, problems, precedenceRank(precedence));
   return { skills, problems: sortProblems(problems) };
 }
 
@@ -103,31 +110,53 @@ const folderOf = (skill: Skill): string => (skill.source.kind === 'local' ? skil
 /** Identity of a skill's content: every listed file's path and sha256. */
 const contentDigest = (skill: Skill): string => skillDigest(skill.files);
 
-/** One skill per name (loaded results come in path order): copies are dropped with a warning, clashes are errors. */
-function uniqueNames(loaded: readonly LoadResult[], problems: Problem[]): Skill[] {
-  const first = new Map<string, { skill: Skill; digest: string; copies: string[] }>();
-  const unique: Skill[] = [];
-  for (const { skill, nameLine } of loaded) {
-    if (!skill) continue;
+/** The index of the `skills.precedence` entry holding a skill folder (`length` when none does). */
+type PrecedenceRank = (folder: string) => number;
+
+function precedenceRank(precedence: readonly string[]): PrecedenceRank {
+  const entries = precedence.map((f) => f.replace(/\/+$/, ''));
+  return (folder) => {
+    const i = entries.findIndex((e) => folder === e || folder.startsWith(`${e}/`));
+    return i < 0 ? entries.length : i;
+  };
+}
+
+/** A `skills.precedence` entry that holds no skill is a typo or a source since removed. */
+function unmatchedPrecedence(precedence: readonly string[], found: readonly { rel: string }[]): Problem[] {
+  const rank = precedenceRank(precedence);
+  const used = new Set(found.map((f) => rank(f.rel.split(path.sep).join('/'))));
+  return precedence.flatMap((entry, i) =>
+    used.has(i)
+      ? []
+      : [
+          {
+            severity: 'warning' as const,
+            skill: '.',
+            field: 'skills.precedence',
+            rule: 'precedence-folder',
+            message: `skills.precedence lists ${quotePath(entry)}, which holds no skill (or only skills an earlier entry holds): check the folder's name, relative to the skills folder`,
+          },
+        ],
+  );
+}
+
+/**
+ * One skill per name: copies are dropped with a warning, clashes are errors unless
+ * `skills.precedence` settles them. The first in precedence, then path order, keeps the name;
+ * the kept skills come back in path order (the order loaded results come in).
+ */
+function uniqueNames(loaded: readonly LoadResult[], problems: Problem[], rank: PrecedenceRank): Skill[] {
+  const first = new Map<string, { skill: Skill; digest: string; rank: number; copies: string[] }>();
+  const ranked = loaded
+    .filter((r): r is LoadResult & { skill: Skill } => r.skill !== undefined)
+    .map((r) => ({ ...r, rank: rank(folderOf(r.skill).split(path.sep).join('/')) }))
+    .sort((a, b) => a.rank - b.rank); // stable: path order within a rank
+  for (const { skill, nameLine, rank: skillRank } of ranked) {
     const digest = contentDigest(skill);
     const kept = first.get(skill.id);
-    if (!kept) {
-      first.set(skill.id, { skill, digest, copies: [] });
-      unique.push(skill);
-    } else if (kept.digest === digest) kept.copies.push(folderOf(skill));
-    else {
-      problems.push({
-        severity: 'error',
-        skill: folderOf(skill),
-        file: SKILL_FILE,
-        line: nameLine,
-        field: 'name',
-        rule: 'name-unique',
-        message:
-          `name "${skill.id}"${skill.title ? ` (written "${skill.title}", normalized)` : ''} is already used by the skill in "${folderOf(kept.skill)}" (content ${kept.digest}); this one has different content (${digest}): ` +
-          'names must be unique in a catalog, so this one is left out; rename one of them (and its folder), or make them the same',
-      });
-    }
+    if (!kept) first.set(skill.id, { skill, digest, rank: skillRank, copies: [] });
+    else if (kept.digest === digest) kept.copies.push(folderOf(skill));
+    else problems.push(nameClash(skill, nameLine, digest, kept, kept.rank < skillRank));
   }
   for (const { skill, copies } of first.values()) {
     if (copies.length === 0) continue;
@@ -139,5 +168,34 @@ function uniqueNames(loaded: readonly LoadResult[], problems: Problem[]): Skill[
       message: `"${skill.id}" is committed ${copies.length + 1} times with the same files (every path and sha256): ${copies.map((c) => `"${c}"`).join(', ')} ${copies.length === 1 ? 'is a copy' : 'are copies'} of this one and ${copies.length === 1 ? 'is' : 'are'} left out; remove the copies, or keep them in sync`,
     });
   }
-  return unique;
+  const keptSkills = new Set([...first.values()].map((k) => k.skill));
+  return loaded.flatMap((r) => (r.skill && keptSkills.has(r.skill) ? [r.skill] : []));
+}
+
+/** The problem of a skill left out because another with other content has its name. */
+function nameClash(
+  skill: Skill,
+  nameLine: number | undefined,
+  digest: string,
+  kept: { skill: Skill; digest: string },
+  byPrecedence: boolean,
+): Problem {
+  const name = `name "${skill.id}"${skill.title ? ` (written "${skill.title}", normalized)` : ''}`;
+  const both = `the skill in "${folderOf(kept.skill)}" (content ${kept.digest}); this one has different content (${digest})`;
+  const where = { skill: folderOf(skill), file: SKILL_FILE, line: nameLine, field: 'name' };
+  if (byPrecedence)
+    return {
+      severity: 'warning',
+      ...where,
+      rule: 'name-shadowed',
+      message: `${name} is also used by ${both}; skills.precedence puts that folder first, so it keeps the name and this one is left out: rename this one to publish both`,
+    };
+  return {
+    severity: 'error',
+    ...where,
+    rule: 'name-unique',
+    message:
+      `${name} is already used by ${both}: ` +
+      'names must be unique in a catalog, so this one is left out; rename one of them (and its folder), make them the same, or list the folder whose skill should keep the name in skills.precedence',
+  };
 }

@@ -74,12 +74,21 @@ export const VALIDATION_RULES = {
   'name-unique': {
     ...ERROR,
     meaning:
-      'another skill (earlier in path order, which keeps the name) already has this name, with other content; the message names both folders and both content digests',
+      'another skill (earlier in path order, which keeps the name) already has this name, with other content; the message names both folders and both content digests (`skills.precedence` can settle it: `name-shadowed`)',
+  },
+  'name-shadowed': {
+    ...WARNING,
+    meaning:
+      'another skill with this name and other content is in a folder `skills.precedence` lists before this one, so it keeps the name and this one is left out; the message names both folders and both content digests',
+  },
+  'precedence-folder': {
+    ...WARNING,
+    meaning: '`skills.precedence` lists a folder that holds no skill (a typo, or a source since removed)',
   },
   'duplicate-copy': {
     ...WARNING,
     meaning:
-      'the same skill (same name, same files) is committed in other folders too: the first in path order is published, the copies (listed) are not',
+      'the same skill (same name, same files) is committed in other folders too: the first in path order (after `skills.precedence`) is published, the copies (listed) are not',
   },
   'tags-limit': {
     ...WARNING,

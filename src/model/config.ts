@@ -55,6 +55,19 @@ export const SkillsConfig = z.object({
       'Files larger than this are listed with a skip reason instead of stored (a file of exactly this size is kept).',
     ),
   max_depth: z.number().int().positive().default(8).describe('How deep below the root skill folders are looked for.'),
+  precedence: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine((f) => !f.startsWith('/') && !f.split('/').includes('..'), {
+          message: 'must be a folder inside the skills folder (relative, no "..")',
+        }),
+    )
+    .default([])
+    .describe(
+      'Folders of the skills folder (relative, `/`-separated) whose skills keep a name that skills in other folders use too, the first listed first; each other skill of that name is left out with a `name-shadowed` warning instead of a `name-unique` error. For a catalog gathering several sources whose skills share names (`pdf`), e.g. `["anthropics+skills"]`. Folders not listed come after, in path order.',
+    ),
   disabled: z
     .array(z.string().min(1))
     .default([])

@@ -155,3 +155,90 @@ describe('skills committed twice', () => {
     );
   });
 });
+
+describe('skills.precedence: a catalog gathering several sources', () => {
+  /** Two sources with their own `pdf` (other content), a `docx` copied unchanged, and a skill of their own each. */
+  const sources = (): string =>
+    folder((root) => {
+      put(root, 'Vendor+copies/pdf/SKILL.md', skillMd('pdf', '# Changed copy\n'));
+      put(root, 'Vendor+copies/docx/SKILL.md', skillMd('docx'));
+      put(root, 'Vendor+copies/gmail/SKILL.md', skillMd('gmail'));
+      put(root, 'anthropics+skills/skills/pdf/SKILL.md', skillMd('pdf', '# The original\n'));
+      put(root, 'anthropics+skills/skills/docx/SKILL.md', skillMd('docx'));
+      put(root, 'anthropics+skills/skills/xlsx/SKILL.md', skillMd('xlsx'));
+    });
+
+  it('the listed folder keeps a shared name; the other skill is left out with a warning, not an error', async () => {
+    const c = await loadCatalog(sources(), { precedence: ['anthropics+skills'] });
+    // Path order stays the catalog's order; only who keeps "pdf" and "docx" changes.
+    expect(c.skills.map((s) => s.source)).toEqual([
+      { kind: 'local', dir: 'Vendor+copies/gmail' },
+      { kind: 'local', dir: 'anthropics+skills/skills/docx' },
+      { kind: 'local', dir: 'anthropics+skills/skills/pdf' },
+      { kind: 'local', dir: 'anthropics+skills/skills/xlsx' },
+    ]);
+    expect(c.problems.filter((p) => p.severity === 'error')).toEqual([]);
+    const shadowed = c.problems.find((p) => p.rule === 'name-shadowed')!;
+    expect(shadowed).toMatchObject({
+      severity: 'warning',
+      skill: 'Vendor+copies/pdf',
+      file: 'SKILL.md',
+      field: 'name',
+    });
+    expect(shadowed.message).toMatch(/also used by the skill in "anthropics\+skills\/skills\/pdf" \(content sha256:/);
+    expect(c.problems).toContainEqual(
+      expect.objectContaining({
+        rule: 'duplicate-copy',
+        skill: 'anthropics+skills/skills/docx',
+        message: expect.stringContaining('"Vendor+copies/docx" is a copy of this one'),
+      }),
+    );
+  });
+
+  it('without it the first in path order keeps the name and the clash is an error that points at the setting', async () => {
+    const c = await loadCatalog(sources());
+    expect(ids(c)).toEqual(['docx', 'gmail', 'pdf', 'xlsx']);
+    expect(c.skills.find((s) => s.id === 'pdf')!.source).toEqual({ kind: 'local', dir: 'Vendor+copies/pdf' });
+    const error = c.problems.find((p) => p.rule === 'name-unique')!;
+    expect(error).toMatchObject({ severity: 'error', skill: 'anthropics+skills/skills/pdf' });
+    expect(error.message).toContain('skills.precedence');
+  });
+
+  it('two skills of the same name inside one listed folder are still an error', async () => {
+    const root = folder((r) => {
+      put(r, 'src/a/pdf/SKILL.md', skillMd('pdf', '# One\n'));
+      put(r, 'src/b/pdf/SKILL.md', skillMd('pdf', '# Two\n'));
+    });
+    const c = await loadCatalog(root, { precedence: ['src'] });
+    expect(c.problems).toContainEqual(expect.objectContaining({ rule: 'name-unique', skill: 'src/b/pdf' }));
+  });
+
+  it('a listed folder that holds no skill is reported, so a typo does not pass unnoticed', async () => {
+    const c = await loadCatalog(sources(), { precedence: ['anthropics-skills', 'anthropics+skills/'] });
+    expect(c.problems).toContainEqual(
+      expect.objectContaining({
+        severity: 'warning',
+        rule: 'precedence-folder',
+        field: 'skills.precedence',
+        message: expect.stringContaining('"anthropics-skills"'),
+      }),
+    );
+    expect(c.problems.some((p) => p.rule === 'name-shadowed')).toBe(true);
+  });
+
+  it("a build with the setting publishes the listed source's skill and succeeds", async () => {
+    const out = path.join(mkdtempSync(path.join(tmp, 'build-')), 'out');
+    const config = SkillpressConfig.parse({ skills: { precedence: ['anthropics+skills'] } });
+    const result = await build({ skills: sources(), out, config, site: false });
+    expect(result).toMatchObject({ ok: true, skills: 4 });
+    const pdf = FeedSkill.parse(JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/pdf.json'), 'utf8')));
+    expect(pdf.skill_md).toContain('# The original');
+  });
+
+  it('the config refuses a folder outside the skills folder', () => {
+    for (const bad of ['../elsewhere', '/abs/path', 'a/../../b']) {
+      const parsed = SkillpressConfig.safeParse({ skills: { precedence: [bad] } });
+      expect(parsed.success, bad).toBe(false);
+    }
+  });
+});
