@@ -11,8 +11,8 @@
  * A routing set (bench/routing/<set>.json) names its catalog — public repositories, fetched and
  * extracted into `<catalogs dir>/<owner>+<repo>/` (never vendored here) — and lists realistic
  * requests with the skill(s) that fit, or none. Each set's sources are copied into one skills
- * folder, built with the real pipeline (`build()`, no site) into .cache/bench-routing/<set>/,
- * and served by the MCP server in this process. Per set and split (dev: what the rule was
+ * folder, built with the real pipeline (`build()`, no site; `skills.precedence` = the set's
+ * sources in order, as an aggregator would set it) into .cache/bench-routing/<set>/, and served by the MCP server in this process. Per set and split (dev: what the rule was
  * calibrated on; test: held out) it prints:
  * - skills_search (the request as the query): right skill first, in the top 3, empty results;
  * - best_skill with the rule: right (the skill, or none when none fits), none when one fits (and
@@ -135,7 +135,8 @@ async function feedFor(set: RoutingSet): Promise<string> {
   if (args.values.reuse && existsSync(path.join(feed, 'index.json'))) return feed;
   const config = path.join(WORK, set.name, 'config');
   mkdirSync(config, { recursive: true });
-  writeFileSync(path.join(config, 'skillpress.json'), '{}');
+  // As an aggregator would: where sources share a name, the set's first-listed source keeps it.
+  writeFileSync(path.join(config, 'skillpress.json'), JSON.stringify({ skills: { precedence: set.sources } }));
   const started = performance.now();
   const result = await build({ skills: assemble(set), out, config, site: false });
   log(
