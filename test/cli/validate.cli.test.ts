@@ -291,6 +291,21 @@ describe('skillpress validate', () => {
     );
   });
 
+  it('skills.precedence settles a name two sources share: a warning naming both folders, exit 0', async () => {
+    const sources = path.join(tmp, 'sources');
+    await put(sources, 'acme/dup-name/SKILL.md', front('name: dup-name\ndescription: Acme changed it.'));
+    await put(sources, 'upstream/dup-name/SKILL.md', front('name: dup-name\ndescription: The original.'));
+    await writeFile(path.join(sources, 'skillpress.json'), JSON.stringify({ skills: { precedence: ['upstream'] } }));
+    const r = skillpress('validate', sources, '--config', sources);
+    expect(r.stdout).toMatch(
+      new RegExp(
+        `^${sources}/acme/dup-name/SKILL.md:2: warning \\[name-shadowed\\] name: name "dup-name" is also used by the skill in "upstream/dup-name"`,
+        'm',
+      ),
+    );
+    expect(r.code).toBe(0);
+  });
+
   it('--json prints the summary and every problem', () => {
     const r = skillpress('validate', broken, '--json');
     expect(r.code).toBe(1);
