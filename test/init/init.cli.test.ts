@@ -34,6 +34,15 @@ async function skillpress(cwd: string, ...args: string[]): Promise<{ code: numbe
   );
 }
 
+async function putSkill(dir: string, folder: string): Promise<void> {
+  const name = path.basename(folder);
+  await mkdir(path.join(dir, folder), { recursive: true });
+  await writeFile(
+    path.join(dir, folder, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Use when ${name} is asked.\n---\n\n# ${name}\n`,
+  );
+}
+
 async function userRepo(name: string, remote?: string): Promise<string> {
   const dir = path.join(tmp, name);
   for (const skill of ['pdf-tools', 'release-notes']) {
@@ -97,6 +106,21 @@ describe('skillpress init', () => {
     expect(await readFile(path.join(dir, '.gitignore'), 'utf8')).toBe('dist/\n.cache/');
     expect(r.stdout).toContain('edit SKILLPRESS_PACKAGE');
     expect(existsSync(path.join(dir, 'dist'))).toBe(false);
+  });
+
+  it('finds the skills of every plugin (plugins/<plugin>/skills/<name>/), not only the first one', async () => {
+    const dir = path.join(tmp, 'plugins-repo');
+    for (const folder of [
+      'plugins/audit/skills/audit-diff',
+      'plugins/audit/skills/audit-deps',
+      'plugins/docs/skills/write-docs',
+    ])
+      await putSkill(dir, folder);
+    const r = await skillpress(tmp, 'init', dir, '--no-build');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).skills).toEqual({ root: 'plugins' });
+    const validated = await skillpress(dir, 'validate', 'plugins', '--json');
+    expect(JSON.parse(validated.stdout)).toMatchObject({ skills: 3 });
   });
 
   it('refuses to replace a config without --force (exit 2)', async () => {
