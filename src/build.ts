@@ -28,7 +28,7 @@ import {
   type FeedSummary,
   type PreviousFeed,
 } from './emit/feed/index.ts';
-import { CATALOG_PATH, FEED_PATH } from './lib/layout.ts';
+import { CATALOG_PATH, FEED_PATH, STAGING_MARK } from './lib/layout.ts';
 import type { Catalog, Problem } from './model/skill.ts';
 import type { z } from 'zod';
 import type { SkillpressConfig } from './model/config.ts';
@@ -481,6 +481,15 @@ function describeSkipped(summary: UsageSummary): string {
 /** Whether `out` holds a build's feed (a folder this build may replace, and take unchanged parts from). */
 const hasFeed = (out: string): boolean => existsSync(path.join(out, FEED_PATH, 'index.json'));
 
+/** The nearest folder from `out`'s parent up to `skillsRoot` that holds a SKILL.md, if any. */
+function skillFolderAbove(out: string, skillsRoot: string): string | undefined {
+  const root = path.resolve(skillsRoot);
+  for (let dir = path.dirname(path.resolve(out)); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'SKILL.md'))) return dir;
+    if (dir === root || dir === path.dirname(dir)) return undefined;
+  }
+}
+
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
 async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promise<void> {
   if (isInsideDir(cwd, out) || isInsideDir(skillsRoot, out)) {
@@ -488,11 +497,14 @@ async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promis
       `--out ${out} would replace the current folder or the skills folder; choose a separate output folder`,
     );
   }
-  if (isInsideDir(out, skillsRoot)) {
+  // An output folder inside the skills folder (`dist/` of skills at a repository's top) is fine:
+  // loading skips a build's output, so the next build does not take its copies for skills. Inside
+  // a skill it would not be skipped: every file of a skill's folder is the skill's.
+  const skill = isInsideDir(out, skillsRoot) ? skillFolderAbove(out, skillsRoot) : undefined;
+  if (skill !== undefined)
     throw new UsageError(
-      `--out ${out} is inside the skills folder ${path.resolve(skillsRoot)}: the next build would load its own output as skills; choose an output folder outside it`,
+      `--out ${out} is inside the skill folder ${skill}: the next build would publish its own output as that skill's files; choose an output folder outside it`,
     );
-  }
   const st = await stat(out).catch(() => undefined);
   if (!st) return;
   if (!st.isDirectory()) throw new UsageError(`--out ${out} exists and is not a folder`);
@@ -677,8 +689,6 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
   }
 }
 
-/** The mark in a staging folder: which build made it. */
-const STAGING_MARK = '.skillpress-staging.json';
 const stagingPrefix = (out: string): string => `.${path.basename(out)}.staging-`;
 
 async function makeStaging(out: string): Promise<string> {

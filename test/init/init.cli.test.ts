@@ -123,6 +123,22 @@ describe('skillpress init', () => {
     expect(JSON.parse(validated.stdout)).toMatchObject({ skills: 3 });
   });
 
+  it('sets up skills kept in several places (.claude/skills and plugins): the repository is the skills folder, and it builds again and again', async () => {
+    const dir = path.join(tmp, 'mixed-repo');
+    for (const folder of ['.claude/skills/team-review', 'plugins/audit/skills/audit-diff']) await putSkill(dir, folder);
+    await promisify(execFile)('git', ['init', '-q', '-b', 'main', dir]);
+    const r = await skillpress(dir, 'init');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).skills).toEqual({ root: '.' });
+    const workflow = await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8');
+    expect(workflow).toContain('build . --out dist');
+    expect(existsSync(path.join(dir, 'dist/feed/v1/files/audit-diff/SKILL.md'))).toBe(true);
+    // What the workflow runs, on a folder that now holds dist/ too: its copies are not skills.
+    const again = await skillpress(dir, 'build', '.', '--out', 'dist', '--no-site', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, skills: 2, problems: [] });
+  }, 240_000);
+
   it('refuses to replace a config without --force (exit 2)', async () => {
     const dir = await userRepo('again');
     await writeFile(path.join(dir, 'skillpress.json'), '{"registry":{"title":"Mine"}}\n');
