@@ -17,7 +17,7 @@ import { loadCatalog } from './load/index.ts';
 import { LoadMemo } from './load/load-memo.ts';
 import { invalidSkills } from './load/invalid.ts';
 import { disabledNames, markEnabled } from './enable/index.ts';
-import { checkTools, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
+import { checkTools, unreachableReason, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -381,7 +381,9 @@ async function checkToolsIfConfigured(
   if (Object.keys(ctx.config.mcp_servers).length === 0) return loaded;
   const report = await stage(ctx.stages, 'tools', () => checkTools(loaded.catalog.skills, ctx.config));
   for (const s of report.servers)
-    ctx.log(`tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${s.error})`}`);
+    ctx.log(
+      `tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${unreachableReason(s)})`}`,
+    );
   return {
     ...loaded,
     catalog: { ...loaded.catalog, skills: withToolsStatus(loaded.catalog.skills, report) },

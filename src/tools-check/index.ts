@@ -9,8 +9,13 @@ import type { SkillpressConfig } from '../model/config.ts';
 import type { ToolStatus, ToolsStatus } from '../model/requirements.ts';
 import type { Skill } from '../model/skill.ts';
 import { listServerTools, type ServerTools } from './connect.ts';
+import { printable } from '../lib/paths.ts';
 
 export { listServerTools, type ServerTools } from './connect.ts';
+
+/** Why a server is unreachable, for a terminal: the error, and what the server said on stderr. */
+export const unreachableReason = (s: ServerReport): string =>
+  printable(`${s.error ?? ''}${s.stderr ? `; it said: ${s.stderr}` : ''}`);
 
 export interface ServerReport {
   name: string;
@@ -19,6 +24,8 @@ export interface ServerReport {
   tools?: number;
   truncated?: boolean;
   error?: string;
+  /** The last line the server wrote to stderr (a stdio server's own reason): printed, never published. */
+  stderr?: string;
   ms: number;
 }
 
@@ -94,7 +101,7 @@ async function askServers(
     const transport = 'url' in spec ? 'http' : 'stdio';
     return r.ok
       ? { name, transport, status: 'up', tools: r.tools.length, ...(r.truncated ? { truncated: true } : {}), ms: r.ms }
-      : { name, transport, status: 'unreachable', error: r.error, ms: r.ms };
+      : { name, transport, status: 'unreachable', error: r.error, ...(r.stderr ? { stderr: r.stderr } : {}), ms: r.ms };
   });
   return { results, reports };
 }

@@ -138,7 +138,12 @@ describe('checkTools', () => {
     const servers = Object.fromEntries(report.servers.map((s) => [s.name, s]));
     expect(servers.hangs!.status).toBe('unreachable');
     expect(servers.hangs!.error).toMatch(/no answer within 3000 ms/);
-    expect(servers.crashes!.error).toMatch(/exited \(code 3\)/);
+    expect(servers.crashes!.error).toBe('the server exited (code 3)');
+    // The reason the server gave, its last line on stderr, is for the one who runs the check...
+    expect(servers.crashes!.stderr).toBe('fixture: cannot open the tools database');
+    // ...and not for the skills' published tools_status (a server may print a secret there).
+    const crashed = report.skills.find((s) => s.id === 'broken')!.tools[1]!;
+    expect([crashed.status, crashed.detail]).toEqual(['server_unreachable', 'the server exited (code 3)']);
     expect(servers.garbage!.error).toMatch(/not MCP/);
     expect(servers.missing!.error).toMatch(/could not start/);
     expect(servers.many).toMatchObject({ status: 'up', tools: 10_000, truncated: true });
@@ -216,7 +221,9 @@ describe('skillpress check-tools and build', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('tools check: gh up, 2 tools');
     // A server that fails is reported; the build goes on.
-    expect(r.stderr).toMatch(/tools check: crashes unreachable \(the server exited \(code 3\)\)/);
+    expect(r.stderr).toContain(
+      'tools check: crashes unreachable (the server exited (code 3); it said: fixture: cannot open the tools database)',
+    );
     const skill = JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/issues.json'), 'utf8'));
     expect(skill.summary.needs.mcp_servers).toEqual(['gh', 'nope']);
     expect(skill.summary.needs.tools_status.checked_at).toMatch(/^\d{4}-/);

@@ -7,7 +7,7 @@
 import { loadCatalog } from '../../load/index.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { printable } from '../../lib/paths.ts';
-import { checkTools, type ToolsCheckReport } from '../../tools-check/index.ts';
+import { checkTools, unreachableReason, type ToolsCheckReport } from '../../tools-check/index.ts';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
 import { configAndSkillsFolder } from './validate.ts';
 
@@ -21,7 +21,7 @@ const LABEL = {
 function formatReport(report: ToolsCheckReport): string {
   const out = report.servers.map(
     (s) =>
-      `server ${s.name} (${s.transport}): ${s.status === 'up' ? `up, ${s.tools} tools${s.truncated ? ' (cut)' : ''}` : `unreachable: ${printable(s.error ?? '')}`} in ${s.ms} ms`,
+      `server ${s.name} (${s.transport}): ${s.status === 'up' ? `up, ${s.tools} tools${s.truncated ? ' (cut)' : ''}` : `unreachable: ${unreachableReason(s)}`} in ${s.ms} ms`,
   );
   for (const skill of report.skills) {
     for (const t of skill.tools) {
