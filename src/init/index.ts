@@ -21,7 +21,7 @@ export interface InitOptions {
   dir?: string;
   /** Where the site will be published (`https://org.github.io/skills/`): its URL and base path. */
   siteUrl?: string;
-  /** What CI installs skillpress from (a git URL or tarball URL); default: this copy's git origin, if any. */
+  /** What CI installs skillpress from (a git URL or tarball URL); default: what the repository's package.json installs it from, else this copy's git origin, if any. */
   packageSpec?: string;
   /** Replace an existing config (and workflow). */
   force?: boolean;
@@ -73,7 +73,7 @@ export async function init(options: InitOptions = {}): Promise<InitResult> {
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
   const wrote = [configFile];
   if (await appendGitignore(dir)) wrote.push(path.join(dir, '.gitignore'));
-  const packageSpec = options.packageSpec ?? (await ownGitSpec());
+  const packageSpec = options.packageSpec ?? (await projectSpec(dir)) ?? (await ownGitSpec());
   const workflow = path.join(dir, ...WORKFLOW_PATH.split('/'));
   if (existsSync(workflow) && !options.force) log(`init: kept ${workflow} (exists; --force replaces it)`);
   else {
@@ -206,6 +206,24 @@ async function appendGitignore(dir: string): Promise<boolean> {
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
   await writeFile(file, `${text}${separator}${missing.join('\n')}\n`);
   return true;
+}
+
+/**
+ * What the repository's own `package.json` installs skillpress from, when CI can install from it
+ * too: a git URL or an http(s) tarball (not a path, which only exists on this machine).
+ */
+async function projectSpec(dir: string): Promise<string | undefined> {
+  const text = await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  let manifest: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
+  try {
+    manifest = JSON.parse(text) as typeof manifest;
+  } catch {
+    return undefined;
+  }
+  const spec = manifest.devDependencies?.skillpress ?? manifest.dependencies?.skillpress;
+  if (typeof spec !== 'string') return undefined;
+  return /^(git\+(https|ssh|git):\/\/|git:\/\/|github:|https?:\/\/)[^\s$]+$/.test(spec) ? spec : undefined;
 }
 
 /** `git+<origin>#<commit>` when this copy of skillpress runs from a git clone with an origin. */

@@ -139,6 +139,23 @@ describe('skillpress init', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, skills: 2, problems: [] });
   }, 240_000);
 
+  it("has the workflow install skillpress from where the repository's package.json does (a git URL), not a placeholder", async () => {
+    const dir = await userRepo('with-package');
+    const manifest = { devDependencies: { skillpress: 'git+https://example.org/acme/skillpress.git#v0.1.0' } };
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
+    const r = await skillpress(dir, 'init', '--no-build');
+    expect(r.code, r.stderr).toBe(0);
+    const workflow = await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8');
+    expect(workflow).toContain('SKILLPRESS_PACKAGE: "git+https://example.org/acme/skillpress.git#v0.1.0"');
+    expect(r.stdout).not.toContain('edit SKILLPRESS_PACKAGE');
+    // A path exists only on this machine: CI could not install from it.
+    manifest.devDependencies.skillpress = 'file:../skillpress-0.1.0.tgz';
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
+    const local = await skillpress(dir, 'init', '--no-build', '--force');
+    expect(await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8')).not.toContain('file:');
+    expect(local.stdout).toContain('edit SKILLPRESS_PACKAGE');
+  });
+
   it('refuses to replace a config without --force (exit 2)', async () => {
     const dir = await userRepo('again');
     await writeFile(path.join(dir, 'skillpress.json'), '{"registry":{"title":"Mine"}}\n');
