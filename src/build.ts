@@ -235,6 +235,8 @@ interface BuildContext {
   /** The cache folder this build uses (`.cache`, or a temporary one when that is a link). */
   cacheDir: string;
   versions?: VersionArchives;
+  /** The folder of the config found (its repository's root): where stdio MCP servers start. */
+  configRoot?: string;
 }
 
 interface Loaded {
@@ -281,7 +283,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const { config, skillsRoot, configFile } = await buildConfig(options, cwd, log);
+  const { config, skillsRoot, configFile, configRoot } = await buildConfig(options, cwd, log);
   const skillsDir = path.resolve(cwd, skillsRoot);
   const out = path.resolve(cwd, options.out ?? 'dist');
   await checkOutDir(cwd, out, skillsDir);
@@ -294,7 +296,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const placement = { forbidden: [out, path.join(cwd, CACHE_DIR), cache.dir], log };
     const signer = loadSigner(keyFile, placement, { SKILLPRESS_SIGNING_KEY: options.signingKey });
     const stages: BuildStages = { load: 0, feed: 0, output: 0 };
-    const ctx: BuildContext = { config, options, out, cacheDir: cache.dir, log, tokens, signer, stages };
+    const ctx: BuildContext = { config, options, out, cacheDir: cache.dir, log, tokens, signer, stages, configRoot };
     return await buildWith({ cwd, skillsRoot, skillsDir, configFile }, ctx, started);
   } finally {
     cache.close();
@@ -379,7 +381,9 @@ async function checkToolsIfConfigured(
   ctx: BuildContext,
 ): Promise<Loaded & { toolsCheck?: BuildResult['toolsCheck'] }> {
   if (Object.keys(ctx.config.mcp_servers).length === 0) return loaded;
-  const report = await stage(ctx.stages, 'tools', () => checkTools(loaded.catalog.skills, ctx.config));
+  const report = await stage(ctx.stages, 'tools', () =>
+    checkTools(loaded.catalog.skills, ctx.config, { cwd: ctx.configRoot }),
+  );
   for (const s of report.servers)
     ctx.log(
       `tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${unreachableReason(s)})`}`,
@@ -402,7 +406,7 @@ async function buildConfig(
   options: BuildOptions,
   cwd: string,
   log: (line: string) => void,
-): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null }> {
+): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null; configRoot?: string }> {
   if (typeof options.config === 'object') {
     const config = await resolveConfig(options.config);
     return { config, skillsRoot: options.skills ?? config.skills.root, configFile: null };
@@ -413,7 +417,12 @@ async function buildConfig(
     cwd,
   });
   log(describeConfig(found, options.skills));
-  return { config: found.config, skillsRoot: options.skills ?? found.skills, configFile: found.file ?? null };
+  return {
+    config: found.config,
+    skillsRoot: options.skills ?? found.skills,
+    configFile: found.file ?? null,
+    ...(found.file ? { configRoot: found.root } : {}),
+  };
 }
 
 /** What `build --json` says of the usage events it read. */

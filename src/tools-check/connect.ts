@@ -39,8 +39,9 @@ class GroupStdioTransport implements Transport {
   #pending = '';
   #stderr = '';
 
-  constructor(spec: { command: string; args: string[]; env: Record<string, string> }) {
+  constructor(spec: { command: string; args: string[]; env: Record<string, string> }, cwd: string | undefined) {
     this.child = spawn(spec.command, spec.args, {
+      cwd,
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...spec.env },
@@ -137,9 +138,9 @@ type CheckTransport = Transport & {
   lastStderrLine?: () => string | undefined;
 };
 
-function transportFor(spec: McpServerConfig): CheckTransport {
+function transportFor(spec: McpServerConfig, cwd: string | undefined): CheckTransport {
   if ('url' in spec) return new StreamableHTTPClientTransport(new URL(spec.url));
-  return new GroupStdioTransport(spec);
+  return new GroupStdioTransport(spec, cwd);
 }
 
 async function listAll(
@@ -174,7 +175,7 @@ async function listAll(
  */
 export async function listServerTools(
   spec: McpServerConfig,
-  opts: { timeoutMs: number; maxTools: number },
+  opts: { timeoutMs: number; maxTools: number; cwd?: string },
 ): Promise<ServerTools> {
   const started = Date.now();
   const ms = (): number => Date.now() - started;
@@ -190,7 +191,7 @@ export async function listServerTools(
   // The SDK reads every page of tools/list itself (up to listMaxPages); the deadline bounds the time.
   const client = new Client({ name: 'skillpress-check-tools', version: '1' }, { listMaxPages: MAX_PAGES });
   try {
-    transport = transportFor(spec);
+    transport = transportFor(spec, opts.cwd);
     const failed = new Promise<never>((_, reject) => {
       transport!.ongarbage = reject;
       transport!.child?.on('error', (err) => reject(new Error(`could not start the server: ${err.message}`)));

@@ -85,6 +85,7 @@ export function skillToolStatuses(skill: Skill, servers: ReadonlyMap<string, Ser
 async function askServers(
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
   wanted: ReadonlySet<string> | undefined,
+  cwd: string | undefined,
 ): Promise<{ results: Map<string, ServerTools>; reports: ServerReport[] }> {
   const entries = Object.entries(config.mcp_servers).filter(([name]) => !wanted || wanted.has(name));
   const listed = await Promise.all(
@@ -92,6 +93,7 @@ async function askServers(
       listServerTools(spec, {
         timeoutMs: spec.timeout_ms ?? config.tools_check.timeout_ms,
         maxTools: config.tools_check.max_tools,
+        cwd,
       }),
     ),
   );
@@ -109,7 +111,9 @@ async function askServers(
 /**
  * Check the skills' tools against `config.mcp_servers`. Servers no skill needs are still asked
  * (a typo in a skill then shows as "not checked" beside a server that is up). Never throws for a
- * server's failure: it is reported, and its tools are `server_unreachable`.
+ * server's failure: it is reported, and its tools are `server_unreachable`. Stdio servers start in
+ * `opts.cwd` (the commands pass the config's folder, so relative paths in `mcp_servers` mean the
+ * same wherever skillpress runs), else the working directory.
  *
  * @example
  * ```ts
@@ -123,9 +127,9 @@ async function askServers(
 export async function checkTools(
   skills: readonly Skill[],
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
-  opts: { now?: Date } = {},
+  opts: { now?: Date; cwd?: string } = {},
 ): Promise<ToolsCheckReport> {
-  const { results, reports } = await askServers(config, undefined);
+  const { results, reports } = await askServers(config, undefined, opts.cwd);
   const checked_at = (opts.now ?? new Date()).toISOString();
   const counts = { available: 0, missing: 0, server_unreachable: 0, not_checked: 0 };
   const out = skills.map((skill) => {

@@ -211,6 +211,22 @@ describe('skillpress check-tools and build', () => {
     });
   });
 
+  it("starts a stdio server in the config's folder: a relative path in mcp_servers works from any folder", () => {
+    const repo = path.join(dir, 'relative-repo');
+    writeSkill(path.join(repo, 'skills'), 'rel', 'allowed-tools: mcp__rel__create_issue');
+    const server = { command: NODE, args: [path.relative(repo, SERVER), 'tools', 'create_issue'] };
+    writeFileSync(path.join(repo, 'skillpress.json'), JSON.stringify({ mcp_servers: { rel: server } }));
+    // Run from a folder below the repository's root, as someone working in the skills folder does.
+    const r = spawnSync(NODE, [CLI, 'check-tools', '--json'], {
+      cwd: path.join(repo, 'skills', 'rel'),
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.servers.map((s: { status: string }) => s.status)).toEqual(['up']);
+    expect(report.counts.available).toBe(1);
+  });
+
   it('build puts tools_status into the skill JSON when servers are configured, and goes on when one fails', () => {
     const configDir = writeConfig({ gh: stdio('tools', 'create_issue,list_issues'), crashes: stdio('crash') });
     const out = path.join(dir, 'dist');

@@ -49,11 +49,11 @@ export const checkToolsCommand: Command = {
       json: { type: 'boolean' },
       strict: { type: 'boolean' },
     });
-    const { config, root } = await configAndSkillsFolder(values, positionals);
+    const { config, root, configRoot } = await configAndSkillsFolder(values, positionals);
     if (Object.keys(config.mcp_servers).length === 0)
       throw new UsageError('no mcp_servers in the config: list the servers to check against (docs/requirements.md)');
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), mode: 'lenient' });
-    const report = await checkTools(catalog.skills, config);
+    const report = await checkTools(catalog.skills, config, { cwd: configRoot });
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     const failed = report.counts.missing + report.counts.server_unreachable > 0;
     return values.strict && failed ? EXIT.invalid : EXIT.ok;
