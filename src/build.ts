@@ -17,7 +17,7 @@ import { loadCatalog } from './load/index.ts';
 import { LoadMemo } from './load/load-memo.ts';
 import { invalidSkills } from './load/invalid.ts';
 import { disabledNames, markEnabled } from './enable/index.ts';
-import { checkTools, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
+import { checkTools, unreachableReason, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -28,7 +28,7 @@ import {
   type FeedSummary,
   type PreviousFeed,
 } from './emit/feed/index.ts';
-import { CATALOG_PATH, FEED_PATH } from './lib/layout.ts';
+import { CATALOG_PATH, FEED_PATH, STAGING_MARK } from './lib/layout.ts';
 import type { Catalog, Problem } from './model/skill.ts';
 import type { z } from 'zod';
 import type { SkillpressConfig } from './model/config.ts';
@@ -235,6 +235,8 @@ interface BuildContext {
   /** The cache folder this build uses (`.cache`, or a temporary one when that is a link). */
   cacheDir: string;
   versions?: VersionArchives;
+  /** The folder of the config found (its repository's root): where stdio MCP servers start. */
+  configRoot?: string;
 }
 
 interface Loaded {
@@ -281,7 +283,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const started = Date.now();
   const log = options.log ?? (() => {});
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  const { config, skillsRoot, configFile } = await buildConfig(options, cwd, log);
+  const { config, skillsRoot, configFile, configRoot } = await buildConfig(options, cwd, log);
   const skillsDir = path.resolve(cwd, skillsRoot);
   const out = path.resolve(cwd, options.out ?? 'dist');
   await checkOutDir(cwd, out, skillsDir);
@@ -294,7 +296,7 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
     const placement = { forbidden: [out, path.join(cwd, CACHE_DIR), cache.dir], log };
     const signer = loadSigner(keyFile, placement, { SKILLPRESS_SIGNING_KEY: options.signingKey });
     const stages: BuildStages = { load: 0, feed: 0, output: 0 };
-    const ctx: BuildContext = { config, options, out, cacheDir: cache.dir, log, tokens, signer, stages };
+    const ctx: BuildContext = { config, options, out, cacheDir: cache.dir, log, tokens, signer, stages, configRoot };
     return await buildWith({ cwd, skillsRoot, skillsDir, configFile }, ctx, started);
   } finally {
     cache.close();
@@ -379,9 +381,13 @@ async function checkToolsIfConfigured(
   ctx: BuildContext,
 ): Promise<Loaded & { toolsCheck?: BuildResult['toolsCheck'] }> {
   if (Object.keys(ctx.config.mcp_servers).length === 0) return loaded;
-  const report = await stage(ctx.stages, 'tools', () => checkTools(loaded.catalog.skills, ctx.config));
+  const report = await stage(ctx.stages, 'tools', () =>
+    checkTools(loaded.catalog.skills, ctx.config, { cwd: ctx.configRoot }),
+  );
   for (const s of report.servers)
-    ctx.log(`tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${s.error})`}`);
+    ctx.log(
+      `tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${unreachableReason(s)})`}`,
+    );
   return {
     ...loaded,
     catalog: { ...loaded.catalog, skills: withToolsStatus(loaded.catalog.skills, report) },
@@ -400,7 +406,7 @@ async function buildConfig(
   options: BuildOptions,
   cwd: string,
   log: (line: string) => void,
-): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null }> {
+): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null; configRoot?: string }> {
   if (typeof options.config === 'object') {
     const config = await resolveConfig(options.config);
     return { config, skillsRoot: options.skills ?? config.skills.root, configFile: null };
@@ -411,7 +417,12 @@ async function buildConfig(
     cwd,
   });
   log(describeConfig(found, options.skills));
-  return { config: found.config, skillsRoot: options.skills ?? found.skills, configFile: found.file ?? null };
+  return {
+    config: found.config,
+    skillsRoot: options.skills ?? found.skills,
+    configFile: found.file ?? null,
+    ...(found.file ? { configRoot: found.root } : {}),
+  };
 }
 
 /** What `build --json` says of the usage events it read. */
@@ -481,6 +492,15 @@ function describeSkipped(summary: UsageSummary): string {
 /** Whether `out` holds a build's feed (a folder this build may replace, and take unchanged parts from). */
 const hasFeed = (out: string): boolean => existsSync(path.join(out, FEED_PATH, 'index.json'));
 
+/** The nearest folder from `out`'s parent up to `skillsRoot` that holds a SKILL.md, if any. */
+function skillFolderAbove(out: string, skillsRoot: string): string | undefined {
+  const root = path.resolve(skillsRoot);
+  for (let dir = path.dirname(path.resolve(out)); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'SKILL.md'))) return dir;
+    if (dir === root || dir === path.dirname(dir)) return undefined;
+  }
+}
+
 /** Refuse to replace a folder that is not ours: a non-empty folder without a previous build. */
 async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promise<void> {
   if (isInsideDir(cwd, out) || isInsideDir(skillsRoot, out)) {
@@ -488,11 +508,14 @@ async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promis
       `--out ${out} would replace the current folder or the skills folder; choose a separate output folder`,
     );
   }
-  if (isInsideDir(out, skillsRoot)) {
+  // An output folder inside the skills folder (`dist/` of skills at a repository's top) is fine:
+  // loading skips a build's output, so the next build does not take its copies for skills. Inside
+  // a skill it would not be skipped: every file of a skill's folder is the skill's.
+  const skill = isInsideDir(out, skillsRoot) ? skillFolderAbove(out, skillsRoot) : undefined;
+  if (skill !== undefined)
     throw new UsageError(
-      `--out ${out} is inside the skills folder ${path.resolve(skillsRoot)}: the next build would load its own output as skills; choose an output folder outside it`,
+      `--out ${out} is inside the skill folder ${skill}: the next build would publish its own output as that skill's files; choose an output folder outside it`,
     );
-  }
   const st = await stat(out).catch(() => undefined);
   if (!st) return;
   if (!st.isDirectory()) throw new UsageError(`--out ${out} exists and is not a folder`);
@@ -677,8 +700,6 @@ async function writeOutputs(catalog: Catalog, previous: PreviousFeed | undefined
   }
 }
 
-/** The mark in a staging folder: which build made it. */
-const STAGING_MARK = '.skillpress-staging.json';
 const stagingPrefix = (out: string): string => `.${path.basename(out)}.staging-`;
 
 async function makeStaging(out: string): Promise<string> {

@@ -21,7 +21,7 @@ export interface InitOptions {
   dir?: string;
   /** Where the site will be published (`https://org.github.io/skills/`): its URL and base path. */
   siteUrl?: string;
-  /** What CI installs skillpress from (a git URL or tarball URL); default: this copy's git origin, if any. */
+  /** What CI installs skillpress from (a git URL or tarball URL); default: what the repository's package.json installs it from, else this copy's git origin, if any. */
   packageSpec?: string;
   /** Replace an existing config (and workflow). */
   force?: boolean;
@@ -73,7 +73,7 @@ export async function init(options: InitOptions = {}): Promise<InitResult> {
   await writeFile(configFile, `${JSON.stringify(config, null, 2)}\n`);
   const wrote = [configFile];
   if (await appendGitignore(dir)) wrote.push(path.join(dir, '.gitignore'));
-  const packageSpec = options.packageSpec ?? (await ownGitSpec());
+  const packageSpec = options.packageSpec ?? (await projectSpec(dir)) ?? (await ownGitSpec());
   const workflow = path.join(dir, ...WORKFLOW_PATH.split('/'));
   if (existsSync(workflow) && !options.force) log(`init: kept ${workflow} (exists; --force replaces it)`);
   else {
@@ -112,28 +112,44 @@ async function refuseExistingConfig(dir: string, force: boolean | undefined): Pr
 
 const SKIP = new Set(['node_modules', 'dist', '.git', '.cache']);
 
-/** `skills/` when it is there, else the nearest folder holding every SKILL.md found (`.` for the repository itself). */
+const MAX_WALK_DEPTH = 5;
+
+/**
+ * `skills/` when it is there, else the nearest folder holding every skill found (`.` for the
+ * repository itself): `.claude/skills/<name>/` gives `.claude/skills`, and
+ * `plugins/<plugin>/skills/<name>/` gives `plugins`, so no plugin's skills are left out.
+ */
 async function findSkillsFolder(dir: string): Promise<string> {
   if ((await stat(path.join(dir, 'skills')).catch(() => undefined))?.isDirectory()) return 'skills';
-  const found: string[] = [];
-  const walk = async (rel: string, depth: number): Promise<void> => {
-    if (depth > 4 || found.length > 0) return;
-    for (const entry of await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => [])) {
-      if (entry.isFile() && entry.name === 'SKILL.md') found.push(rel);
-      else if (entry.isDirectory() && !SKIP.has(entry.name)) await walk(path.join(rel, entry.name), depth + 1);
-    }
-  };
-  await walk('', 0);
-  if (found.length === 0)
+  const parents = await skillParents(dir, '', 0);
+  if (parents.length === 0)
     throw new UsageError(
       `${dir}: no skills/ folder and no SKILL.md below it; add your skills as skills/<name>/SKILL.md first`,
     );
-  // The folder above the first skill found: its siblings are the other skills.
-  const parent = path.dirname(found[0]!);
-  const skills = parent === '.' || parent === '' ? '.' : parent.split(path.sep).join('/');
+  const skills = commonFolder(parents);
   if (!/^[A-Za-z0-9._/-]+$/.test(skills))
     throw new UsageError(`${skills}: rename the skills folder to letters, digits, ".", "_", "-" and "/" only`);
   return skills;
+}
+
+/** The folder above each skill below `rel` (a skill's own sub-folders are not searched). */
+async function skillParents(dir: string, rel: string, depth: number): Promise<string[]> {
+  if (depth > MAX_WALK_DEPTH) return [];
+  const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
+  if (entries.some((e) => e.isFile() && e.name === 'SKILL.md')) return [path.dirname(rel)];
+  const found: string[] = [];
+  for (const entry of entries)
+    if (entry.isDirectory() && !SKIP.has(entry.name))
+      found.push(...(await skillParents(dir, path.join(rel, entry.name), depth + 1)));
+  return found;
+}
+
+/** The deepest folder every one of `folders` is in, `/`-separated (`.` when they share none). */
+function commonFolder(folders: readonly string[]): string {
+  const split = folders.map((f) => f.split(/[\\/]/).filter((s) => s !== '' && s !== '.'));
+  const common: string[] = [];
+  for (let i = 0; split.every((s) => i < s.length && s[i] === split[0]![i]); i++) common.push(split[0]![i]!);
+  return common.length === 0 ? '.' : common.join('/');
 }
 
 async function git(dir: string, args: string[]): Promise<string | undefined> {
@@ -190,6 +206,24 @@ async function appendGitignore(dir: string): Promise<boolean> {
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
   await writeFile(file, `${text}${separator}${missing.join('\n')}\n`);
   return true;
+}
+
+/**
+ * What the repository's own `package.json` installs skillpress from, when CI can install from it
+ * too: a git URL or an http(s) tarball (not a path, which only exists on this machine).
+ */
+async function projectSpec(dir: string): Promise<string | undefined> {
+  const text = await readFile(path.join(dir, 'package.json'), 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  let manifest: { dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
+  try {
+    manifest = JSON.parse(text) as typeof manifest;
+  } catch {
+    return undefined;
+  }
+  const spec = manifest.devDependencies?.skillpress ?? manifest.dependencies?.skillpress;
+  if (typeof spec !== 'string') return undefined;
+  return /^(git\+(https|ssh|git):\/\/|git:\/\/|github:|https?:\/\/)[^\s$]+$/.test(spec) ? spec : undefined;
 }
 
 /** `git+<origin>#<commit>` when this copy of skillpress runs from a git clone with an origin. */

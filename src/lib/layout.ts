@@ -7,3 +7,5 @@ export const FEED_PATH = 'feed/v1';
 /** The site's catalog when imported skills are shown but not re-exported: own and imported skills, feed layout. */
 export const CATALOG_PATH = 'catalog/v1';
 export const DISCOVERY_PATH = '.well-known/agent-skills';
+/** The mark in a build's staging folder: which build made it. */
+export const STAGING_MARK = '.skillpress-staging.json';

@@ -11,12 +11,13 @@
  *   skill. A symlink is followed only to a file of its own skill, never into a nested skill:
  *   links are classified once the whole walk is done, when every nested skill is known.
  */
-import { readdirSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, type Dirent } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem, Severity } from '../model/skill.ts';
 import type { IgnoreMatcher } from '../lib/ignore.ts';
 import { isInsideDir } from '../lib/fs.ts';
+import { FEED_PATH, STAGING_MARK } from '../lib/layout.ts';
 import { pathProblem, quotePath } from '../lib/paths.ts';
 import { errorMessage } from '../lib/errors.ts';
 
@@ -75,6 +76,13 @@ export async function findSkills(absRoot: string, options: FindOptions, problems
   return walk.found.sort((a, b) => byCodeUnit(a.rel, b.rel));
 }
 
+/**
+ * A build's output folder (or its staging folder) inside the skills folder, as `dist/` is when the
+ * skills sit at a repository's top: it holds copies of the skills (and imported ones), never skills.
+ */
+const isBuildOutput = (dir: string): boolean =>
+  existsSync(path.join(dir, FEED_PATH, 'index.json')) || existsSync(path.join(dir, STAGING_MARK));
+
 function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | undefined): void {
   const listing = readFolder(walk, dir, owner);
   if (!listing) return;
@@ -86,8 +94,9 @@ function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | 
   for (const entry of listing.entries) {
     const abs = path.join(dir, entry.name);
     if (!current) {
-      if (entry.isDirectory() && !walk.ignore.dir(entry.name)) walkFolder(walk, abs, depth + 1, undefined);
-      else if (entry.isSymbolicLink() && !walk.ignore.dir(entry.name)) {
+      if (entry.isDirectory() && !walk.ignore.dir(entry.name)) {
+        if (!isBuildOutput(abs)) walkFolder(walk, abs, depth + 1, undefined);
+      } else if (entry.isSymbolicLink() && !walk.ignore.dir(entry.name)) {
         // Outside any skill a link is not followed: it could lead anywhere, or loop.
         walk.problems.push({
           severity: 'warning',

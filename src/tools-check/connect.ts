@@ -18,9 +18,15 @@ import { errorMessage } from '../lib/errors.ts';
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Most pages of tools/list followed: a server that pages forever is reported, not followed. */
 const MAX_PAGES = 200;
+/** How much of a stdio server's stderr is kept, from its end: the reason it gives when it exits. */
+const STDERR_TAIL_CHARS = 2000;
+/** How long an exited server's last stderr lines are waited for. */
+const STDERR_SETTLE_MS = 250;
 
 export type ServerTools =
-  { ok: true; tools: string[]; truncated: boolean; ms: number } | { ok: false; error: string; ms: number };
+  | { ok: true; tools: string[]; truncated: boolean; ms: number }
+  /** `stderr`: the last line the server wrote there; for the one who runs the check, never published. */
+  | { ok: false; error: string; stderr?: string; ms: number };
 
 /** stdio to a child started in its own process group; a line that is not JSON-RPC ends the session. */
 class GroupStdioTransport implements Transport {
@@ -31,11 +37,13 @@ class GroupStdioTransport implements Transport {
   /** Set when the server wrote something that is not MCP: the check fails at once. */
   ongarbage?: (error: Error) => void;
   #pending = '';
+  #stderr = '';
 
-  constructor(spec: { command: string; args: string[]; env: Record<string, string> }) {
+  constructor(spec: { command: string; args: string[]; env: Record<string, string> }, cwd: string | undefined) {
     this.child = spawn(spec.command, spec.args, {
+      cwd,
       detached: true,
-      stdio: ['pipe', 'pipe', 'ignore'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       env: { ...process.env, ...spec.env },
     });
   }
@@ -50,6 +58,29 @@ class GroupStdioTransport implements Transport {
     this.child.stdin!.on('error', fail);
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => this.#read(chunk));
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (chunk: string) => {
+      this.#stderr = (this.#stderr + chunk).slice(-STDERR_TAIL_CHARS);
+    });
+  }
+
+  /** Once stderr has ended (or a moment has passed): an exited server's last words are in. */
+  async stderrSettled(): Promise<void> {
+    const stderr = this.child.stderr!;
+    if (stderr.readableEnded) return;
+    await new Promise((resolve) => {
+      stderr.once('end', resolve);
+      setTimeout(resolve, STDERR_SETTLE_MS).unref();
+    });
+  }
+
+  /** The last line the server wrote to stderr, where a server says what went wrong. */
+  lastStderrLine(): string | undefined {
+    return this.#stderr
+      .split(/\r?\n/)
+      .findLast((line) => line.trim() !== '')
+      ?.trim()
+      .slice(0, 200);
   }
 
   /** Whole lines, each one JSON-RPC message; anything else (or a line over the bound) ends the check. */
@@ -100,11 +131,16 @@ export function killGroup(child: ChildProcess): void {
   }
 }
 
-type CheckTransport = Transport & { child?: ChildProcess; ongarbage?: (error: Error) => void };
+type CheckTransport = Transport & {
+  child?: ChildProcess;
+  ongarbage?: (error: Error) => void;
+  stderrSettled?: () => Promise<void>;
+  lastStderrLine?: () => string | undefined;
+};
 
-function transportFor(spec: McpServerConfig): CheckTransport {
+function transportFor(spec: McpServerConfig, cwd: string | undefined): CheckTransport {
   if ('url' in spec) return new StreamableHTTPClientTransport(new URL(spec.url));
-  return new GroupStdioTransport(spec);
+  return new GroupStdioTransport(spec, cwd);
 }
 
 async function listAll(
@@ -139,7 +175,7 @@ async function listAll(
  */
 export async function listServerTools(
   spec: McpServerConfig,
-  opts: { timeoutMs: number; maxTools: number },
+  opts: { timeoutMs: number; maxTools: number; cwd?: string },
 ): Promise<ServerTools> {
   const started = Date.now();
   const ms = (): number => Date.now() - started;
@@ -155,13 +191,14 @@ export async function listServerTools(
   // The SDK reads every page of tools/list itself (up to listMaxPages); the deadline bounds the time.
   const client = new Client({ name: 'skillpress-check-tools', version: '1' }, { listMaxPages: MAX_PAGES });
   try {
-    transport = transportFor(spec);
+    transport = transportFor(spec, opts.cwd);
     const failed = new Promise<never>((_, reject) => {
       transport!.ongarbage = reject;
       transport!.child?.on('error', (err) => reject(new Error(`could not start the server: ${err.message}`)));
-      transport!.child?.on('exit', (code, signal) =>
-        reject(new Error(`the server exited (${signal ?? `code ${code}`})`)),
-      );
+      transport!.child?.on('exit', (code, signal) => {
+        const exited = new Error(`the server exited (${signal ?? `code ${code}`})`);
+        void transport!.stderrSettled!().then(() => reject(exited));
+      });
     });
     const work = (async () => {
       await client.connect(transport, { timeout: opts.timeoutMs, signal: abort.signal });
@@ -170,7 +207,13 @@ export async function listServerTools(
     const listed = await Promise.race([work, deadline, failed]);
     return { ok: true, ...listed, ms: ms() };
   } catch (err) {
-    return { ok: false, error: errorMessage(err).replace(/\s+/g, ' ').slice(0, 300), ms: ms() };
+    const stderr = transport?.lastStderrLine?.();
+    return {
+      ok: false,
+      error: errorMessage(err).replace(/\s+/g, ' ').slice(0, 300),
+      ...(stderr ? { stderr } : {}),
+      ms: ms(),
+    };
   } finally {
     clearTimeout(timer);
     abort.abort();

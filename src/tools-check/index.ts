@@ -9,8 +9,13 @@ import type { SkillpressConfig } from '../model/config.ts';
 import type { ToolStatus, ToolsStatus } from '../model/requirements.ts';
 import type { Skill } from '../model/skill.ts';
 import { listServerTools, type ServerTools } from './connect.ts';
+import { printable } from '../lib/paths.ts';
 
 export { listServerTools, type ServerTools } from './connect.ts';
+
+/** Why a server is unreachable, for a terminal: the error, and what the server said on stderr. */
+export const unreachableReason = (s: ServerReport): string =>
+  printable(`${s.error ?? ''}${s.stderr ? `; it said: ${s.stderr}` : ''}`);
 
 export interface ServerReport {
   name: string;
@@ -19,6 +24,8 @@ export interface ServerReport {
   tools?: number;
   truncated?: boolean;
   error?: string;
+  /** The last line the server wrote to stderr (a stdio server's own reason): printed, never published. */
+  stderr?: string;
   ms: number;
 }
 
@@ -78,6 +85,7 @@ export function skillToolStatuses(skill: Skill, servers: ReadonlyMap<string, Ser
 async function askServers(
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
   wanted: ReadonlySet<string> | undefined,
+  cwd: string | undefined,
 ): Promise<{ results: Map<string, ServerTools>; reports: ServerReport[] }> {
   const entries = Object.entries(config.mcp_servers).filter(([name]) => !wanted || wanted.has(name));
   const listed = await Promise.all(
@@ -85,6 +93,7 @@ async function askServers(
       listServerTools(spec, {
         timeoutMs: spec.timeout_ms ?? config.tools_check.timeout_ms,
         maxTools: config.tools_check.max_tools,
+        cwd,
       }),
     ),
   );
@@ -94,7 +103,7 @@ async function askServers(
     const transport = 'url' in spec ? 'http' : 'stdio';
     return r.ok
       ? { name, transport, status: 'up', tools: r.tools.length, ...(r.truncated ? { truncated: true } : {}), ms: r.ms }
-      : { name, transport, status: 'unreachable', error: r.error, ms: r.ms };
+      : { name, transport, status: 'unreachable', error: r.error, ...(r.stderr ? { stderr: r.stderr } : {}), ms: r.ms };
   });
   return { results, reports };
 }
@@ -102,7 +111,9 @@ async function askServers(
 /**
  * Check the skills' tools against `config.mcp_servers`. Servers no skill needs are still asked
  * (a typo in a skill then shows as "not checked" beside a server that is up). Never throws for a
- * server's failure: it is reported, and its tools are `server_unreachable`.
+ * server's failure: it is reported, and its tools are `server_unreachable`. Stdio servers start in
+ * `opts.cwd` (the commands pass the config's folder, so relative paths in `mcp_servers` mean the
+ * same wherever skillpress runs), else the working directory.
  *
  * @example
  * ```ts
@@ -116,9 +127,9 @@ async function askServers(
 export async function checkTools(
   skills: readonly Skill[],
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
-  opts: { now?: Date } = {},
+  opts: { now?: Date; cwd?: string } = {},
 ): Promise<ToolsCheckReport> {
-  const { results, reports } = await askServers(config, undefined);
+  const { results, reports } = await askServers(config, undefined, opts.cwd);
   const checked_at = (opts.now ?? new Date()).toISOString();
   const counts = { available: 0, missing: 0, server_unreachable: 0, not_checked: 0 };
   const out = skills.map((skill) => {

@@ -57,12 +57,12 @@ describe('skillpress build', () => {
     expect(readdirSync(path.join(out, 'feed/v1/files/big/f'))).toHaveLength(3000);
   });
 
-  it('refuses an output folder inside the skills folder with exit 2', () => {
+  it('refuses an output folder inside a skill folder with exit 2', () => {
     const skills = path.join(tmp, 'inside');
     put(skills, 'a/SKILL.md', front('a'));
-    const r = skillpress(['build', '--skills', skills, '--out', path.join(skills, 'dist'), '--no-site']);
+    const r = skillpress(['build', '--skills', skills, '--out', path.join(skills, 'a/dist'), '--no-site']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('is inside the skills folder');
+    expect(r.stderr).toContain('is inside the skill folder');
   });
 });
 

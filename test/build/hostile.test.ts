@@ -152,13 +152,34 @@ describe('size', () => {
 });
 
 describe('the output folder', () => {
-  it('is refused inside the skills folder (usage error)', async () => {
+  it('may sit inside the skills folder (skills at a repository top): the next build loads no copy of its output', async () => {
+    const dir = mkdtempSync(path.join(tmp, 'top-'));
+    put(dir, 'a/SKILL.md', front('a'));
+    put(dir, 'b/SKILL.md', front('b'));
+    const out = path.join(dir, 'dist');
+    const first = await build({ skills: dir, out, config, site: false });
+    expect(first.ok).toBe(true);
+    // The output holds each skill again (feed files, discovery index): none is a skill of the folder.
+    expect(existsSync(path.join(out, 'feed/v1/files/a/SKILL.md'))).toBe(true);
+    const again = await build({ skills: dir, out, config, site: false });
+    expect(again.ok).toBe(true);
+    expect(again.skills).toBe(2);
+    expect(again.problems).toEqual(first.problems);
+    expect(again.problems.map((p) => p.rule)).not.toContain('duplicate-copy');
+  });
+
+  it("is refused inside a skill folder (usage error): its files would be the skill's", async () => {
     const dir = mkdtempSync(path.join(tmp, 'inside-'));
     put(dir, 'skills/a/SKILL.md', front('a'));
-    await expect(
-      build({ skills: path.join(dir, 'skills'), out: path.join(dir, 'skills/dist'), config, site: false }),
-    ).rejects.toThrow(UsageError);
-    expect(existsSync(path.join(dir, 'skills/dist'))).toBe(false);
+    const refusal = await build({
+      skills: path.join(dir, 'skills'),
+      out: path.join(dir, 'skills/a/dist'),
+      config,
+      site: false,
+    }).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(UsageError);
+    expect((refusal as Error).message).toMatch(/inside the skill folder .*skills[/\\]a:/);
+    expect(existsSync(path.join(dir, 'skills/a/dist'))).toBe(false);
   });
 
   it('loses the staging folders a killed build left, and keeps those of running builds and folders that are not ours', async () => {

@@ -34,6 +34,15 @@ async function skillpress(cwd: string, ...args: string[]): Promise<{ code: numbe
   );
 }
 
+async function putSkill(dir: string, folder: string): Promise<void> {
+  const name = path.basename(folder);
+  await mkdir(path.join(dir, folder), { recursive: true });
+  await writeFile(
+    path.join(dir, folder, 'SKILL.md'),
+    `---\nname: ${name}\ndescription: Use when ${name} is asked.\n---\n\n# ${name}\n`,
+  );
+}
+
 async function userRepo(name: string, remote?: string): Promise<string> {
   const dir = path.join(tmp, name);
   for (const skill of ['pdf-tools', 'release-notes']) {
@@ -97,6 +106,54 @@ describe('skillpress init', () => {
     expect(await readFile(path.join(dir, '.gitignore'), 'utf8')).toBe('dist/\n.cache/');
     expect(r.stdout).toContain('edit SKILLPRESS_PACKAGE');
     expect(existsSync(path.join(dir, 'dist'))).toBe(false);
+  });
+
+  it('finds the skills of every plugin (plugins/<plugin>/skills/<name>/), not only the first one', async () => {
+    const dir = path.join(tmp, 'plugins-repo');
+    for (const folder of [
+      'plugins/audit/skills/audit-diff',
+      'plugins/audit/skills/audit-deps',
+      'plugins/docs/skills/write-docs',
+    ])
+      await putSkill(dir, folder);
+    const r = await skillpress(tmp, 'init', dir, '--no-build');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).skills).toEqual({ root: 'plugins' });
+    const validated = await skillpress(dir, 'validate', 'plugins', '--json');
+    expect(JSON.parse(validated.stdout)).toMatchObject({ skills: 3 });
+  });
+
+  it('sets up skills kept in several places (.claude/skills and plugins): the repository is the skills folder, and it builds again and again', async () => {
+    const dir = path.join(tmp, 'mixed-repo');
+    for (const folder of ['.claude/skills/team-review', 'plugins/audit/skills/audit-diff']) await putSkill(dir, folder);
+    await promisify(execFile)('git', ['init', '-q', '-b', 'main', dir]);
+    const r = await skillpress(dir, 'init');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).skills).toEqual({ root: '.' });
+    const workflow = await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8');
+    expect(workflow).toContain('build . --out dist');
+    expect(existsSync(path.join(dir, 'dist/feed/v1/files/audit-diff/SKILL.md'))).toBe(true);
+    // What the workflow runs, on a folder that now holds dist/ too: its copies are not skills.
+    const again = await skillpress(dir, 'build', '.', '--out', 'dist', '--no-site', '--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, skills: 2, problems: [] });
+  }, 240_000);
+
+  it("has the workflow install skillpress from where the repository's package.json does (a git URL), not a placeholder", async () => {
+    const dir = await userRepo('with-package');
+    const manifest = { devDependencies: { skillpress: 'git+https://example.org/acme/skillpress.git#v0.1.0' } };
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
+    const r = await skillpress(dir, 'init', '--no-build');
+    expect(r.code, r.stderr).toBe(0);
+    const workflow = await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8');
+    expect(workflow).toContain('SKILLPRESS_PACKAGE: "git+https://example.org/acme/skillpress.git#v0.1.0"');
+    expect(r.stdout).not.toContain('edit SKILLPRESS_PACKAGE');
+    // A path exists only on this machine: CI could not install from it.
+    manifest.devDependencies.skillpress = 'file:../skillpress-0.1.0.tgz';
+    await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
+    const local = await skillpress(dir, 'init', '--no-build', '--force');
+    expect(await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8')).not.toContain('file:');
+    expect(local.stdout).toContain('edit SKILLPRESS_PACKAGE');
   });
 
   it('refuses to replace a config without --force (exit 2)', async () => {

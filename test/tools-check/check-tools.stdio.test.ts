@@ -138,7 +138,12 @@ describe('checkTools', () => {
     const servers = Object.fromEntries(report.servers.map((s) => [s.name, s]));
     expect(servers.hangs!.status).toBe('unreachable');
     expect(servers.hangs!.error).toMatch(/no answer within 3000 ms/);
-    expect(servers.crashes!.error).toMatch(/exited \(code 3\)/);
+    expect(servers.crashes!.error).toBe('the server exited (code 3)');
+    // The reason the server gave, its last line on stderr, is for the one who runs the check...
+    expect(servers.crashes!.stderr).toBe('fixture: cannot open the tools database');
+    // ...and not for the skills' published tools_status (a server may print a secret there).
+    const crashed = report.skills.find((s) => s.id === 'broken')!.tools[1]!;
+    expect([crashed.status, crashed.detail]).toEqual(['server_unreachable', 'the server exited (code 3)']);
     expect(servers.garbage!.error).toMatch(/not MCP/);
     expect(servers.missing!.error).toMatch(/could not start/);
     expect(servers.many).toMatchObject({ status: 'up', tools: 10_000, truncated: true });
@@ -206,6 +211,22 @@ describe('skillpress check-tools and build', () => {
     });
   });
 
+  it("starts a stdio server in the config's folder: a relative path in mcp_servers works from any folder", () => {
+    const repo = path.join(dir, 'relative-repo');
+    writeSkill(path.join(repo, 'skills'), 'rel', 'allowed-tools: mcp__rel__create_issue');
+    const server = { command: NODE, args: [path.relative(repo, SERVER), 'tools', 'create_issue'] };
+    writeFileSync(path.join(repo, 'skillpress.json'), JSON.stringify({ mcp_servers: { rel: server } }));
+    // Run from a folder below the repository's root, as someone working in the skills folder does.
+    const r = spawnSync(NODE, [CLI, 'check-tools', '--json'], {
+      cwd: path.join(repo, 'skills', 'rel'),
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.servers.map((s: { status: string }) => s.status)).toEqual(['up']);
+    expect(report.counts.available).toBe(1);
+  });
+
   it('build puts tools_status into the skill JSON when servers are configured, and goes on when one fails', () => {
     const configDir = writeConfig({ gh: stdio('tools', 'create_issue,list_issues'), crashes: stdio('crash') });
     const out = path.join(dir, 'dist');
@@ -216,7 +237,9 @@ describe('skillpress check-tools and build', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('tools check: gh up, 2 tools');
     // A server that fails is reported; the build goes on.
-    expect(r.stderr).toMatch(/tools check: crashes unreachable \(the server exited \(code 3\)\)/);
+    expect(r.stderr).toContain(
+      'tools check: crashes unreachable (the server exited (code 3); it said: fixture: cannot open the tools database)',
+    );
     const skill = JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/issues.json'), 'utf8'));
     expect(skill.summary.needs.mcp_servers).toEqual(['gh', 'nope']);
     expect(skill.summary.needs.tools_status.checked_at).toMatch(/^\d{4}-/);

@@ -7,7 +7,7 @@
 import { loadCatalog } from '../../load/index.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { printable } from '../../lib/paths.ts';
-import { checkTools, type ToolsCheckReport } from '../../tools-check/index.ts';
+import { checkTools, unreachableReason, type ToolsCheckReport } from '../../tools-check/index.ts';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
 import { configAndSkillsFolder } from './validate.ts';
 
@@ -21,7 +21,7 @@ const LABEL = {
 function formatReport(report: ToolsCheckReport): string {
   const out = report.servers.map(
     (s) =>
-      `server ${s.name} (${s.transport}): ${s.status === 'up' ? `up, ${s.tools} tools${s.truncated ? ' (cut)' : ''}` : `unreachable: ${printable(s.error ?? '')}`} in ${s.ms} ms`,
+      `server ${s.name} (${s.transport}): ${s.status === 'up' ? `up, ${s.tools} tools${s.truncated ? ' (cut)' : ''}` : `unreachable: ${unreachableReason(s)}`} in ${s.ms} ms`,
   );
   for (const skill of report.skills) {
     for (const t of skill.tools) {
@@ -49,11 +49,11 @@ export const checkToolsCommand: Command = {
       json: { type: 'boolean' },
       strict: { type: 'boolean' },
     });
-    const { config, root } = await configAndSkillsFolder(values, positionals);
+    const { config, root, configRoot } = await configAndSkillsFolder(values, positionals);
     if (Object.keys(config.mcp_servers).length === 0)
       throw new UsageError('no mcp_servers in the config: list the servers to check against (docs/requirements.md)');
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), mode: 'lenient' });
-    const report = await checkTools(catalog.skills, config);
+    const report = await checkTools(catalog.skills, config, { cwd: configRoot });
     process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     const failed = report.counts.missing + report.counts.server_unreachable > 0;
     return values.strict && failed ? EXIT.invalid : EXIT.ok;

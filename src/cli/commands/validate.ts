@@ -39,12 +39,13 @@ export function formatProblem(p: Problem, root?: string): string {
 export async function configAndSkillsFolder(
   values: { skills?: string; config?: string },
   positionals: string[],
-): Promise<{ config: SkillpressConfig; root: string }> {
+): Promise<{ config: SkillpressConfig; root: string; configRoot?: string }> {
   const found = await findSkillsAndConfig({
     skills: skillsFolderArgument(values.skills, positionals),
     config: values.config,
   });
-  return { config: found.config, root: await requireSkillsFolder(found.skills) };
+  const root = await requireSkillsFolder(found.skills);
+  return { config: found.config, root, ...(found.file ? { configRoot: found.root } : {}) };
 }
 
 /**
