@@ -175,6 +175,31 @@ describe.skipIf(skip)('every page type', () => {
   }
 });
 
+describe.skipIf(skip)('headings', () => {
+  it("keep their order on a tag's, a domain's and a folder's page (a heading over the list before the cards' names)", async () => {
+    const page = await browser.newPage();
+    const found: string[] = [];
+    for (const url of [
+      `${server.url}tags/accounting/`,
+      `${server.url}domains/finance/`,
+      `${folderedServer.url}folders/${slug('.curated')}/`,
+    ]) {
+      await page.goto(url);
+      await page.evaluate(axeSource);
+      const ids = await page.evaluate(() =>
+        (
+          window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: Array<{ id: string }> }> } }
+        ).axe
+          .run(document, { runOnly: ['heading-order'] })
+          .then((r) => r.violations.map((v) => v.id)),
+      );
+      for (const id of ids) found.push(`${url}: ${id}`);
+    }
+    expect(found).toEqual([]);
+    await page.close();
+  });
+});
+
 describe.skipIf(skip)('filters', () => {
   it('shows the filter column only when there is something to filter by', async () => {
     const page = await browser.newPage();
