@@ -438,4 +438,31 @@ describe.skipIf(skip)('search shortcuts', () => {
     expect(await focused()).toBe('q');
     await page.close();
   });
+
+  it('keeps the focus on a filter chosen from the keyboard, on and off again (tags, folders)', async () => {
+    const page = await browser.newPage();
+    const current = () =>
+      page.evaluate(() => {
+        const e = document.activeElement as HTMLElement;
+        return `${e.dataset.facetValue} ${e.getAttribute('aria-pressed')}`;
+      });
+    for (const [url, facet, value, state] of [
+      [server.url, 'tag', 'audit', '|audit|'],
+      [folderedServer.url, 'folder', '.system', '+folder:.system|'],
+    ] as const) {
+      await page.goto(url);
+      await page.focus(`[data-facet="${facet}"] [data-facet-value="${value}"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`#results[data-state*="${state}"]`);
+      expect(await current()).toBe(`${value} true`);
+      // Space takes it off again: the focus stays on it.
+      await page.keyboard.press('Space');
+      await page.waitForFunction(
+        (s) => !document.querySelector('#results')?.getAttribute('data-state')?.includes(s),
+        state,
+      );
+      expect(await current()).toBe(`${value} false`);
+    }
+    await page.close();
+  });
 });

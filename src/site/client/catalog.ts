@@ -173,7 +173,13 @@ class Catalog {
     this.#drawn.set(section, drawn);
     // No heading over an empty list: the results may have no tag or domain at all.
     section.hidden = entries.length === 0;
+    // A filter chosen from the keyboard keeps the focus: its button is drawn anew here.
+    const focused = section.contains(document.activeElement)
+      ? (document.activeElement as HTMLElement).dataset.facetValue
+      : undefined;
     section.querySelector('ul')!.replaceChildren(...renderFacetItems(shown, label));
+    if (focused !== undefined)
+      section.querySelector<HTMLElement>(`[data-facet-value="${CSS.escape(focused)}"]`)?.focus();
     const moreLink = section.querySelector<HTMLElement>('.facet-more');
     if (moreLink) moreLink.hidden = entries.length <= limit;
   }
