@@ -439,7 +439,7 @@ describe.skipIf(skip)('search shortcuts', () => {
     await page.close();
   });
 
-  it('keeps the focus on a filter chosen from the keyboard, on and off again (tags, folders)', async () => {
+  it('keeps the focus on a filter chosen from the keyboard, on and off again (tags, folders, chips)', async () => {
     const page = await browser.newPage();
     const current = () =>
       page.evaluate(() => {
@@ -463,6 +463,18 @@ describe.skipIf(skip)('search shortcuts', () => {
       );
       expect(await current()).toBe(`${value} false`);
     }
+    // Removing a filter by its chip hands the focus to the next chip, then to the search box.
+    await page.goto(`${server.url}?tag=audit&tag=accounting`);
+    await page.waitForSelector('#results[data-state*="|audit,accounting|"]');
+    await page.focus('.active-filters .chip');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#results[data-state*="|accounting|"]');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Remove filter #accounting',
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#results[data-state^="|||"]');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
     await page.close();
   });
 });

@@ -290,8 +290,11 @@ class Catalog {
     if (domain) chips.push(renderChip(domain, () => this.#toggle('domain', domain)));
     if (folder) chips.push(renderChip(`${folder}/`, () => this.#toggle('folder', folder)));
     for (const t of tags) chips.push(renderChip(`#${t}`, () => this.#toggle('tag', t)));
+    // A chip removed from the keyboard hands the focus on: to the chip now in its place, else the search box.
+    const focused = [...this.#el.activeFilters.children].indexOf(document.activeElement!);
     this.#el.activeFilters.replaceChildren(...chips);
     this.#el.activeFilters.hidden = chips.length === 0;
+    if (focused >= 0) (chips[Math.min(focused, chips.length - 1)] ?? this.#el.input).focus();
   }
 
   async #update(resetShown = true): Promise<void> {
