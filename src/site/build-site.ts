@@ -246,6 +246,9 @@ async function mergeRendered(
   for (const entry of await readdir(dist)) {
     if (entry !== 'skills') await rename(path.join(dist, entry), path.join(siteDir, entry));
   }
+  // `skills/` itself: the redirect to the catalog's list.
+  await mkdir(path.join(siteDir, 'skills'), { recursive: true });
+  await rename(path.join(dist, 'skills', 'index.html'), path.join(siteDir, 'skills', 'index.html'));
   for (const id of plan.skills) {
     const page = path.join(siteDir, 'skills', id, 'index.html');
     await mkdir(path.dirname(page), { recursive: true });

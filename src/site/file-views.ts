@@ -19,6 +19,7 @@ import { isActiveFile } from './headers.ts';
 import { formatBytes, formatCount } from './catalog.ts';
 import { readFeedFile } from './feed-data.ts';
 import { languageFor } from './languages.ts';
+import { writeFolderRedirects } from './redirects.ts';
 import { slot } from './site-data.ts';
 import { breakablePathHtml, listFiles } from './skill-view.ts';
 import type { SiteUrls } from './urls.ts';
@@ -116,6 +117,7 @@ async function writeSkillFileViews(skill: FeedSkill, ctx: FileViewContext): Prom
     await writeFile(page, html);
     ctx.cache.adopt(ctx.key(id, f.file.path), page, sha256Hex(html));
   }
+  writeFolderRedirects(skill, path.join(ctx.siteDir, 'skills', id), ctx.urls);
   return files.length;
 }
 

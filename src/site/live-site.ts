@@ -22,6 +22,7 @@ import { writeSiteModel } from '../semantic/site-model.ts';
 import { astroConfig } from './astro-config.ts';
 import { readCards, readIndex, readSkill, type SkillJson } from './feed-data.ts';
 import { filePanel, fillTemplate, TEMPLATE_DIR } from './file-views.ts';
+import { fileFolderRedirects } from './redirects.ts';
 import { renderBodies } from './render-bodies.ts';
 import { liveSites, type SiteData } from './site-data.ts';
 import { listFiles } from './skill-view.ts';
@@ -222,7 +223,7 @@ async function fileView(
   pathname: string,
   marker: string,
 ): Promise<{ status: number; html: string } | undefined> {
-  const match = /\/skills\/([^/]+)\/files\/./.exec(pathname);
+  const match = /\/skills\/([^/]+)\/files\//.exec(pathname);
   if (!match) return undefined;
   const id = decodeURIComponent(match[1]!);
   const wanted = pathname.endsWith('/') ? pathname : `${pathname}/`;
@@ -233,7 +234,13 @@ async function fileView(
     return undefined;
   }
   const file = listFiles(skill, urls).find((f) => f.viewUrl === wanted);
-  if (!file) return undefined;
+  if (!file) {
+    // `files/` or a folder of the skill's files: on to the tree on the skill's page, as built.
+    const folder = fileFolderRedirects(skill, urls).find(
+      (r) => (r.folder ? urls.fileView(id, r.folder) : urls.files(id)) === wanted,
+    );
+    return folder && { status: 200, html: folder.html };
+  }
   const template = await fetch(`${origin}${urls.skill(id)}${TEMPLATE_DIR}/`);
   const html = await template.text();
   if (!template.ok) return { status: template.status, html };

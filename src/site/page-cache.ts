@@ -25,9 +25,11 @@ import { pathToFileURL } from 'node:url';
 import { FileCache } from '../lib/file-cache.ts';
 import { folderMatches, realFolder } from '../lib/folder-match.ts';
 import { resolveInside } from '../lib/fs.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import type { FeedSkill } from '../model/feed.ts';
 import type { SkillJson } from './feed-data.ts';
 import type { RenderedBody } from './render-bodies.ts';
+import { fileFolderRedirects, folderRedirectFile, writeFolderRedirects } from './redirects.ts';
 import { listFiles } from './skill-view.ts';
 import type { RenderPlan } from './site-data.ts';
 import type { SiteUrls } from './urls.ts';
@@ -129,13 +131,14 @@ export function placeKeptPages(ctx: PlanContext): PagePlan {
   const previousSkills =
     ctx.previousDir && realFolder(ctx.previousDir) && realFolder(path.join(ctx.previousDir, 'skills'));
   for (const [id, { skill, sha256: sha }] of ctx.skills) {
-    const files = previousSkills
+    const matched = previousSkills
       ? folderMatches(path.join(previousSkills, id), expectedPages(skill, sha, ctx))
       : undefined;
-    if (files !== undefined) {
+    if (matched !== undefined) {
       plan.folders.add(id);
       plan.reusedPages++;
-      plan.reusedFiles += files - 1;
+      // A page per file (the folder also holds the skill's page and its folders' redirects).
+      plan.reusedFiles += skill.files.length;
       continue;
     }
     const skillDir = path.join(ctx.siteDir, 'skills', id);
@@ -163,6 +166,7 @@ function placeFilePages(skill: FeedSkill, sha: string, skillDir: string, ctx: Pl
       return undefined;
     }
   }
+  writeFolderRedirects(skill, skillDir, ctx.urls);
   return pages.length;
 }
 
@@ -191,6 +195,9 @@ function expectedPages(skill: FeedSkill, sha: string, ctx: PlanContext): Map<str
     if (digest === undefined) return undefined;
     pages.set(rel, digest);
   }
+  // Made, not kept: a few hundred bytes each, the same for the same skill and URLs.
+  for (const r of fileFolderRedirects(skill, ctx.urls))
+    pages.set(path.relative(skillDir, folderRedirectFile(skillDir, r.folder)), sha256Hex(r.html));
   return pages;
 }
 

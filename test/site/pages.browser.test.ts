@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
+import { slug } from '../../src/site/urls.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 /** One URL of each page type, and how to tell it has finished rendering. */
@@ -174,6 +175,31 @@ describe.skipIf(skip)('every page type', () => {
   }
 });
 
+describe.skipIf(skip)('headings', () => {
+  it("keep their order on a tag's, a domain's and a folder's page (a heading over the list before the cards' names)", async () => {
+    const page = await browser.newPage();
+    const found: string[] = [];
+    for (const url of [
+      `${server.url}tags/accounting/`,
+      `${server.url}domains/finance/`,
+      `${folderedServer.url}folders/${slug('.curated')}/`,
+    ]) {
+      await page.goto(url);
+      await page.evaluate(axeSource);
+      const ids = await page.evaluate(() =>
+        (
+          window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: Array<{ id: string }> }> } }
+        ).axe
+          .run(document, { runOnly: ['heading-order'] })
+          .then((r) => r.violations.map((v) => v.id)),
+      );
+      for (const id of ids) found.push(`${url}: ${id}`);
+    }
+    expect(found).toEqual([]);
+    await page.close();
+  });
+});
+
 describe.skipIf(skip)('filters', () => {
   it('shows the filter column only when there is something to filter by', async () => {
     const page = await browser.newPage();
@@ -238,10 +264,33 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
       const box = (await count.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width);
     }
+    // Choosing a folder narrows the results in place, as a tag does, and the URL keeps it.
     await page.click('[data-facet="folder"] .facet-item:has-text(".curated/")');
-    await page.waitForSelector('h1:has-text(".curated/")');
+    await page.waitForSelector('#results[data-state*="+folder:.curated|"]');
+    const cardIds = () => page.$$eval('#results > li', (l) => l.map((c) => (c as HTMLElement).dataset.id).sort());
+    expect(await cardIds()).toEqual(['delta-notes', 'gamma-notes']);
+    expect(new URL(page.url()).searchParams.get('folder')).toBe('.curated');
+    expect(await page.getAttribute('[data-facet="folder"] .facet-item:has-text(".curated/")', 'aria-pressed')).toBe(
+      'true',
+    );
+    // A query narrows within the folder; the folder's count is what the query leaves there.
+    await page.fill('#q', 'gamma');
+    await page.waitForSelector('#results[data-state^="gamma||+folder:.curated|"]');
+    expect(await cardIds()).toEqual(['gamma-notes']);
+    // A shared link gives the same results; the chip takes the folder off again.
+    await page.goto(`${folderedServer.url}?folder=.system`);
+    await page.waitForSelector('#results[data-state*="+folder:.system|"]');
+    expect(await cardIds()).toEqual(['epsilon-notes']);
+    await page.click('.active-filters .chip');
+    await page.waitForSelector('#results[data-state^="|||relevance|"]');
+    expect(await cardIds()).toHaveLength(4);
+    // The folder's page still lists it, and offers its search.
+    await page.goto(`${folderedServer.url}folders/${slug('.curated')}/`);
     const ids = await page.$$eval('.card', (l) => l.map((c) => (c as HTMLElement).dataset.id).sort());
     expect(ids).toEqual(['delta-notes', 'gamma-notes']);
+    await page.click('a:has-text("search within these")');
+    await page.waitForSelector('#results[data-state*="+folder:.curated|"]');
+    expect(await cardIds()).toEqual(['delta-notes', 'gamma-notes']);
     // The browse page lists the folders, and no empty Tags section.
     await page.goto(`${folderedServer.url}tags/`);
     expect(await page.locator('#folders-h').count()).toBe(1);
@@ -259,6 +308,38 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
     // Without folders as a facet there is no folder to name.
     await page.goto(`${plainServer.url}skills/alpha-notes/`);
     expect(await page.locator('[data-folder-link]').count()).toBe(0);
+    await page.close();
+  });
+});
+
+describe.skipIf(skip)('URLs trimmed by hand', () => {
+  /** Where Chromium ends up from `from` (a redirect page sends it on at once). */
+  async function landsOn(page: Page, from: string, to: string): Promise<void> {
+    const res = await page.goto(from);
+    expect(res?.status(), from).toBe(200);
+    await page.waitForURL(to);
+  }
+
+  it("leads to the catalog, a skill's files, the folders and the domains instead of a 404", async () => {
+    const page = await browser.newPage();
+    // `skills/`, `page/` and `page/1/`: the catalog's list.
+    for (const trimmed of ['skills/', 'page/', 'page/1/']) await landsOn(page, `${server.url}${trimmed}`, server.url);
+    await page.waitForSelector('#results .card');
+    // `files/` and a folder of the files: the file tree on the skill's page.
+    for (const trimmed of ['files/', 'files/scripts/'])
+      await landsOn(page, `${server.url}skills/pdf-toolkit/${trimmed}`, `${server.url}skills/pdf-toolkit/#files`);
+    expect(await page.locator('.file-tree a:has-text("extract.py")').isVisible()).toBe(true);
+    // `domains/`: every domain with its count, linked to its page.
+    expect((await page.goto(`${server.url}domains/`))?.status()).toBe(200);
+    const domains = await page.$$eval('.tag-cloud a', (l) => l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()));
+    expect(domains).toEqual(['documents 2', 'finance 3', 'security 1']);
+    await page.click('.tag-cloud a:has-text("finance")');
+    await page.waitForSelector('h1:has-text("finance")');
+    // `folders/`: the folders with their counts, where folders are a facet; else still a 404.
+    expect((await page.goto(`${folderedServer.url}folders/`))?.status()).toBe(200);
+    const folders = await page.$$eval('.tag-cloud a', (l) => l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()));
+    expect(folders).toEqual(['.curated/ 2', '.system/ 1', 'incident-response-and-troubleshooting-runbooks/ 1']);
+    expect((await page.goto(`${server.url}folders/`))?.status()).toBe(404);
     await page.close();
   });
 });
@@ -355,6 +436,45 @@ describe.skipIf(skip)('search shortcuts', () => {
     expect(await focused()).not.toBe('q');
     await page.keyboard.press('Control+k');
     expect(await focused()).toBe('q');
+    await page.close();
+  });
+
+  it('keeps the focus on a filter chosen from the keyboard, on and off again (tags, folders, chips)', async () => {
+    const page = await browser.newPage();
+    const current = () =>
+      page.evaluate(() => {
+        const e = document.activeElement as HTMLElement;
+        return `${e.dataset.facetValue} ${e.getAttribute('aria-pressed')}`;
+      });
+    for (const [url, facet, value, state] of [
+      [server.url, 'tag', 'audit', '|audit|'],
+      [folderedServer.url, 'folder', '.system', '+folder:.system|'],
+    ] as const) {
+      await page.goto(url);
+      await page.focus(`[data-facet="${facet}"] [data-facet-value="${value}"]`);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`#results[data-state*="${state}"]`);
+      expect(await current()).toBe(`${value} true`);
+      // Space takes it off again: the focus stays on it.
+      await page.keyboard.press('Space');
+      await page.waitForFunction(
+        (s) => !document.querySelector('#results')?.getAttribute('data-state')?.includes(s),
+        state,
+      );
+      expect(await current()).toBe(`${value} false`);
+    }
+    // Removing a filter by its chip hands the focus to the next chip, then to the search box.
+    await page.goto(`${server.url}?tag=audit&tag=accounting`);
+    await page.waitForSelector('#results[data-state*="|audit,accounting|"]');
+    await page.focus('.active-filters .chip');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#results[data-state*="|accounting|"]');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Remove filter #accounting',
+    );
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#results[data-state^="|||"]');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('q');
     await page.close();
   });
 });

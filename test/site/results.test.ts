@@ -55,6 +55,7 @@ const state = (over: Partial<CatalogState> = {}): CatalogState => ({
   q: '',
   tags: [],
   domain: undefined,
+  folder: undefined,
   sort: 'relevance',
   ...over,
 });
@@ -62,9 +63,15 @@ const ids = (docs: ReadonlyArray<{ id: string }>): string[] => docs.map((d) => d
 
 describe('URL state', () => {
   it('reads and writes the same state, in a stable order', () => {
-    const s = readState('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&sort=name&utm=x');
-    expect(s).toEqual({ q: 'pdf tables', tags: ['audit', 'accounting'], domain: 'finance', sort: 'name' });
-    expect(stateQuery(s)).toBe('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&sort=name');
+    const s = readState('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&folder=.curated&sort=name&utm=x');
+    expect(s).toEqual({
+      q: 'pdf tables',
+      tags: ['audit', 'accounting'],
+      domain: 'finance',
+      folder: '.curated',
+      sort: 'name',
+    });
+    expect(stateQuery(s)).toBe('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&folder=.curated&sort=name');
     expect(readState(stateQuery(s))).toEqual(s);
   });
 
@@ -73,12 +80,16 @@ describe('URL state', () => {
     expect(stateQuery(state())).toBe('');
     expect(isActive(state())).toBe(false);
     expect(isActive(state({ sort: 'updated' }))).toBe(true);
+    expect(isActive(state({ folder: 'git' }))).toBe(true);
   });
 
   it('toggles tags and the domain on and off', () => {
     const on = toggle(toggle(state(), 'tag', 'audit'), 'domain', 'finance');
     expect(on).toEqual(state({ tags: ['audit'], domain: 'finance' }));
     expect(toggle(toggle(on, 'tag', 'audit'), 'domain', 'finance')).toEqual(state());
+    // One folder at a time, as one domain.
+    expect(toggle(toggle(state(), 'folder', 'git'), 'folder', '.curated')).toEqual(state({ folder: '.curated' }));
+    expect(toggle(state({ folder: 'git' }), 'folder', 'git')).toEqual(state());
   });
 });
 
@@ -125,7 +136,31 @@ describe('results', () => {
     expect(ids(results(all, state({ tags: ['accounting', 'audit'] })))).toEqual(['invoice-reconciler']);
     expect(ids(results(all, state({ domain: 'documents' })))).toEqual(['pdf-toolkit']);
     // Domain counts are worked out without the chosen domain, so every domain keeps its count.
-    expect(ids(results(all, state({ domain: 'documents' }), undefined, true))).toHaveLength(5);
+    expect(ids(results(all, state({ domain: 'documents' }), { ignore: 'domain' }))).toHaveLength(5);
+  });
+
+  it('keeps only skills in the chosen folder, by the folders cards.json gives', () => {
+    const all = matches(search, '', false).docs;
+    const folders = new Map([
+      ['invoice-reconciler', 'finance-tools'],
+      ['budget-forecaster', 'finance-tools'],
+      ['pdf-toolkit', 'documents'],
+      ['expense-auditor', ''],
+    ]);
+    expect(ids(results(all, state({ folder: 'finance-tools' }), { folders }))).toEqual([
+      'budget-forecaster',
+      'invoice-reconciler',
+    ]);
+    // With a tag too: both must hold.
+    expect(ids(results(all, state({ folder: 'finance-tools', tags: ['audit'] }), { folders }))).toEqual([
+      'invoice-reconciler',
+    ]);
+    expect(ids(results(all, state({ folder: 'finance-tools' }), { folders, ignore: 'folder' }))).toHaveLength(5);
+    // A query narrows within the folder.
+    const matched = matches(search, 'forecast', false).docs;
+    expect(ids(results(matched, state({ q: 'forecast', folder: 'finance-tools' }), { folders }))).toEqual([
+      'budget-forecaster',
+    ]);
   });
 
   it('sorts by update time, newest first, then by name', () => {
@@ -134,7 +169,7 @@ describe('results', () => {
       ['expense-auditor', '2026-03-01T00:00:00Z'],
       ['plain-notes', '2026-05-01T00:00:00Z'],
     ]);
-    expect(ids(results(matches(search, '', false).docs, state({ sort: 'updated' }), updated))).toEqual([
+    expect(ids(results(matches(search, '', false).docs, state({ sort: 'updated' }), { updatedAt: updated }))).toEqual([
       'plain-notes',
       'expense-auditor',
       'pdf-toolkit',

@@ -4,6 +4,8 @@
  *
  * - `search.json` (metadata index with card fields) is fetched on first focus, keystroke,
  *   filter click, or when the URL already holds a query; nothing is fetched before.
+ * - `cards.json` (update times, usage figures, folders) when a sort, usage figures or the folder
+ *   facet need it: folders are not in the search index.
  * - `search-body.json` (SKILL.md words) follows in the background after the first query, so
  *   words that only appear in a skill's body are found too; results refresh when it arrives.
  * - State lives in the URL (./url-state.ts); what a state shows is ./results.ts; the DOM it is
@@ -14,7 +16,7 @@ import { usageText } from '../usage.ts';
 import { queryWords, SkillSearch, usesMeaning, type MeaningIndex, type SearchDoc } from '../../search/index.ts';
 import { SiteMeaning } from './meaning.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
-import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
+import { folderOf, PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { placeChildren, renderCard, renderChip, renderFacetItems } from './render.ts';
 import {
   domainOfDoc,
@@ -25,8 +27,9 @@ import {
   resultsSummary,
   tagsOfDoc,
   unfolded,
+  type ResultsContext,
 } from './results.ts';
-import { isActive, readState, stateQuery, toggle, type CatalogState, type Sort } from './url-state.ts';
+import { isActive, readState, stateQuery, toggle, type CatalogState, type FacetKind, type Sort } from './url-state.ts';
 
 /**
  * While typing, results come from the metadata index at once; the body index (whose prefix
@@ -52,6 +55,7 @@ function elements(root: HTMLElement) {
     // Absent when the catalog has nothing to filter by.
     tagFacet: root.querySelector<HTMLElement>('[data-facet="tag"]'),
     domainFacet: root.querySelector<HTMLElement>('[data-facet="domain"]'),
+    folderFacet: root.querySelector<HTMLElement>('[data-facet="folder"]'),
   };
 }
 
@@ -72,6 +76,9 @@ class Catalog {
   #updatedAt: Map<string, string> | undefined;
   /** Usage figures from cards.json, when the build published any (`data-usage`). */
   #usage: Map<string, UsageFigures> | undefined;
+  /** Each skill's folder group from cards.json, where folders are a facet ('' for none). */
+  #folders: Map<string, string> | undefined;
+  #cardsLoading: Promise<void> | undefined;
   readonly #withUsage: boolean;
   #shown = PAGE_SIZE;
   /** Whether the reader opened the fold of weaker matches. */
@@ -123,6 +130,21 @@ class Catalog {
     return this.#loading;
   }
 
+  /** Update times, usage figures and folders from cards.json, once. */
+  #loadCards(): Promise<void> {
+    this.#cardsLoading ??= this.#fetchJson('cards.json')
+      .catch(() => ({ skills: [] }))
+      .then((json) => {
+        const { skills } = json as {
+          skills: Array<{ id: string; updated_at: string; usage?: UsageFigures; folder?: string }>;
+        };
+        this.#updatedAt = new Map(skills.map((c) => [c.id, c.updated_at]));
+        if (this.#withUsage) this.#usage = new Map(skills.flatMap((c) => (c.usage ? [[c.id, c.usage] as const] : [])));
+        if (this.#el.folderFacet) this.#folders = new Map(skills.map((c) => [c.id, folderOf(c)[0] ?? '']));
+      });
+    return this.#cardsLoading;
+  }
+
   #loadBody(): void {
     if (this.#bodyLoading || !this.#index) return;
     const index = this.#index;
@@ -151,7 +173,13 @@ class Catalog {
     this.#drawn.set(section, drawn);
     // No heading over an empty list: the results may have no tag or domain at all.
     section.hidden = entries.length === 0;
+    // A filter chosen from the keyboard keeps the focus: its button is drawn anew here.
+    const focused = section.contains(document.activeElement)
+      ? (document.activeElement as HTMLElement).dataset.facetValue
+      : undefined;
     section.querySelector('ul')!.replaceChildren(...renderFacetItems(shown, label));
+    if (focused !== undefined)
+      section.querySelector<HTMLElement>(`[data-facet-value="${CSS.escape(focused)}"]`)?.focus();
     const moreLink = section.querySelector<HTMLElement>('.facet-more');
     if (moreLink) moreLink.hidden = entries.length <= limit;
   }
@@ -169,7 +197,8 @@ class Catalog {
     // The notes of the cards shown only: the first ones, unless a filter or another order picks others.
     const noted = keepsRankOrder(state) ? this.#shown : undefined;
     const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly, meaning, noted);
-    const docs = results(matched, state, this.#updatedAt, false, this.#usage);
+    const ctx = { updatedAt: this.#updatedAt, usage: this.#usage, folders: this.#folders };
+    const docs = results(matched, state, ctx);
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
     this.#renderFacet(
@@ -180,7 +209,7 @@ class Catalog {
       this.#showAllTags ? Infinity : TAGS_SHOWN,
       (v) => `#${v}`,
     );
-    const domainBase = state.domain ? results(matched, state, this.#updatedAt, true, this.#usage) : docs;
+    const domainBase = state.domain ? results(matched, state, { ...ctx, ignore: 'domain' }) : docs;
     this.#renderFacet(
       this.#el.domainFacet,
       domainBase,
@@ -189,12 +218,25 @@ class Catalog {
       Infinity,
       (v) => v,
     );
+    this.#renderFolderFacet(matched, docs, ctx);
     const folding = state.sort === 'relevance' && state.q.trim() !== '';
     this.#renderList(docs, notes, folding ? new Set(matched.slice(0, strong).map((d) => d.id)) : undefined);
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
-    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}|${state.sort}|${metadataOnly ? 'meta' : 'body'}${meaning ? '+meaning' : ''}`;
+    // A folder shows after the domain (`|finance+folder:git|`), only when one is chosen.
+    const folder = state.folder ? `+folder:${state.folder}` : '';
+    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}${folder}|${state.sort}|${metadataOnly ? 'meta' : 'body'}${meaning ? '+meaning' : ''}`;
+  }
+
+  /** Folder counts ignore the chosen folder, as domain counts do; drawn once the folders are here. */
+  #renderFolderFacet(matched: readonly SearchDoc[], docs: readonly SearchDoc[], ctx: ResultsContext): void {
+    const folders = this.#folders;
+    if (!folders) return;
+    const { folder } = this.#state;
+    const base = folder ? results(matched, this.#state, { ...ctx, ignore: 'folder' }) : docs;
+    const pick = (d: SearchDoc): readonly string[] => (folders.get(d.id) ? [folders.get(d.id)!] : []);
+    this.#renderFacet(this.#el.folderFacet, base, pick, folder ? [folder] : [], Infinity, (v) => `${v}/`);
   }
 
   /** `strongIds`: the strong matches, when weaker ones are folded (a query ranked by relevance). */
@@ -240,15 +282,19 @@ class Catalog {
   }
 
   #renderChips(): void {
-    const { domain, tags } = this.#state;
-    const drawn = [domain ?? '', ...tags].join('\n');
+    const { domain, folder, tags } = this.#state;
+    const drawn = [domain ?? '', folder ?? '', ...tags].join('\n');
     if (this.#drawn.get(this.#el.activeFilters) === drawn) return;
     this.#drawn.set(this.#el.activeFilters, drawn);
     const chips: HTMLElement[] = [];
     if (domain) chips.push(renderChip(domain, () => this.#toggle('domain', domain)));
+    if (folder) chips.push(renderChip(`${folder}/`, () => this.#toggle('folder', folder)));
     for (const t of tags) chips.push(renderChip(`#${t}`, () => this.#toggle('tag', t)));
+    // A chip removed from the keyboard hands the focus on: to the chip now in its place, else the search box.
+    const focused = [...this.#el.activeFilters.children].indexOf(document.activeElement!);
     this.#el.activeFilters.replaceChildren(...chips);
     this.#el.activeFilters.hidden = chips.length === 0;
+    if (focused >= 0) (chips[Math.min(focused, chips.length - 1)] ?? this.#el.input).focus();
   }
 
   async #update(resetShown = true): Promise<void> {
@@ -260,14 +306,11 @@ class Catalog {
       await this.#loadIndex();
     }
     const wantsUsage = this.#withUsage && !this.#usage;
-    if ((this.#state.sort === 'updated' && !this.#updatedAt) || wantsUsage) {
-      const cards = (await this.#fetchJson('cards.json').catch(() => ({ skills: [] }))) as {
-        skills: Array<{ id: string; updated_at: string; usage?: UsageFigures }>;
-      };
-      this.#updatedAt = new Map(cards.skills.map((c) => [c.id, c.updated_at]));
-      if (this.#withUsage)
-        this.#usage = new Map(cards.skills.flatMap((c) => (c.usage ? [[c.id, c.usage] as const] : [])));
-    }
+    if ((this.#state.sort === 'updated' && !this.#updatedAt) || wantsUsage || (this.#state.folder && !this.#folders))
+      await this.#loadCards();
+    // The folder facet's counts follow the results once the folders are here; until then it
+    // shows the catalog's, and the results are drawn at once.
+    else if (this.#el.folderFacet && !this.#folders) void this.#loadCards().then(() => this.#render());
     const q = this.#state.q.trim();
     const words = q ? queryWords(q).length : 0;
     // Ranked by meaning now when all it needs is here: drawn once, not by words first. Else its
@@ -329,13 +372,13 @@ class Catalog {
       .catch(() => {});
   }
 
-  #toggle(kind: 'tag' | 'domain', value: string): void {
+  #toggle(kind: FacetKind, value: string): void {
     this.#state = toggle(this.#state, kind, value);
     void this.#update();
   }
 
   #bind(): void {
-    const { input, form, list, sortSelect, more, tagFacet, domainFacet } = this.#el;
+    const { input, form, list, sortSelect, more, tagFacet, domainFacet, folderFacet } = this.#el;
     // Load lazily: the first focus or keystroke fetches search.json, not the page load.
     input.addEventListener('focus', () => void this.#loadIndex().catch(() => {}), { once: true });
     // Leaving before typing paused: the history entry keeps the query, so Back shows its results.
@@ -369,6 +412,7 @@ class Catalog {
     for (const [section, kind] of [
       [tagFacet, 'tag'],
       [domainFacet, 'domain'],
+      [folderFacet, 'folder'],
     ] as const) {
       section?.addEventListener('click', (e) => {
         const item = (e.target as Element).closest<HTMLElement>('[data-facet-value]');

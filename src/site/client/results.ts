@@ -65,31 +65,38 @@ const byName = (a: SearchDoc, b: SearchDoc): number => a.name.localeCompare(b.na
 
 /** Whether `results` keeps the ranked matches as they are (no filter, ranked by relevance): the cards shown are then the first matches. */
 export const keepsRankOrder = (state: CatalogState): boolean =>
-  state.sort === 'relevance' && !state.domain && state.tags.length === 0;
+  state.sort === 'relevance' && !state.domain && !state.folder && state.tags.length === 0;
 
-/**
- * The matches that pass the filters (all but the domain with `ignoreDomain`), in the chosen
- * order. `updatedAt` (id → ISO time, from cards.json) is needed for the `updated` sort.
- */
-export function results(
-  docs: readonly SearchDoc[],
-  state: CatalogState,
-  updatedAt?: ReadonlyMap<string, string>,
-  ignoreDomain = false,
-  usage?: ReadonlyMap<string, UsageFigures>,
-): SearchDoc[] {
+/** What `results` may need besides the matches, from cards.json. */
+export interface ResultsContext {
+  /** Id → ISO time: needed for the `updated` sort. */
+  updatedAt?: ReadonlyMap<string, string>;
+  usage?: ReadonlyMap<string, UsageFigures>;
+  /** Id → folder group (src/site/catalog.ts `folderOf`; '' for none): needed for a folder filter. */
+  folders?: ReadonlyMap<string, string>;
+  /** A filter to leave out: its facet's counts then show what each of its values would give. */
+  ignore?: 'domain' | 'folder';
+}
+
+/** The matches that pass the filters, in the chosen order. */
+export function results(docs: readonly SearchDoc[], state: CatalogState, ctx: ResultsContext = {}): SearchDoc[] {
+  const domain = ctx.ignore === 'domain' ? undefined : state.domain;
+  const folder = ctx.ignore === 'folder' ? undefined : state.folder;
   const filtered = docs.filter(
-    (d) => (ignoreDomain || !state.domain || d.domain === state.domain) && state.tags.every((t) => d.tags?.includes(t)),
+    (d) =>
+      (!domain || d.domain === domain) &&
+      (!folder || ctx.folders?.get(d.id) === folder) &&
+      state.tags.every((t) => d.tags?.includes(t)),
   );
   const sort = state.sort === 'relevance' && !state.q.trim() ? 'name' : state.sort;
   if (sort === 'name') filtered.sort(byName);
   if (sort === 'updated') {
-    const updated = (d: SearchDoc): string => updatedAt?.get(d.id) ?? '';
+    const updated = (d: SearchDoc): string => ctx.updatedAt?.get(d.id) ?? '';
     filtered.sort((a, b) => updated(b).localeCompare(updated(a)) || byName(a, b));
   }
   if (sort === 'used' || sort === 'rated') {
     const key = sort === 'used' ? usesOf : ratingOf;
-    const of = (d: SearchDoc): number => key(usage?.get(d.id));
+    const of = (d: SearchDoc): number => key(ctx.usage?.get(d.id));
     filtered.sort((a, b) => of(b) - of(a) || byName(a, b));
   }
   return filtered;

@@ -1,5 +1,5 @@
 /**
- * The catalog's state as it lives in the URL: `?q=…&tag=…&tag=…&domain=…&sort=…`, so a search
+ * The catalog's state as it lives in the URL: `?q=…&tag=…&tag=…&domain=…&folder=…&sort=…`, so a search
  * can be shared. Pure functions of strings (no `location`, no `history`): unit-tested in Node.
  */
 
@@ -9,6 +9,8 @@ export interface CatalogState {
   q: string;
   tags: string[];
   domain: string | undefined;
+  /** A folder group (src/site/catalog.ts `folderOf`), where folders are a facet. */
+  folder: string | undefined;
   sort: Sort;
 }
 
@@ -22,6 +24,7 @@ export function readState(search: string): CatalogState {
     q: p.get('q') ?? '',
     tags: p.getAll('tag'),
     domain: p.get('domain') ?? undefined,
+    folder: p.get('folder') ?? undefined,
     sort: SORTS.includes(sort) ? (sort as Sort) : 'relevance',
   };
 }
@@ -32,6 +35,7 @@ export function stateQuery(state: CatalogState): string {
   if (state.q) p.set('q', state.q);
   for (const t of state.tags) p.append('tag', t);
   if (state.domain) p.set('domain', state.domain);
+  if (state.folder) p.set('folder', state.folder);
   if (state.sort !== 'relevance') p.set('sort', state.sort);
   const qs = p.toString();
   return qs ? `?${qs}` : '';
@@ -39,15 +43,24 @@ export function stateQuery(state: CatalogState): string {
 
 /** Whether the state asks for anything beyond the plain list (then the page searches at once). */
 export function isActive(state: CatalogState): boolean {
-  return state.q !== '' || state.tags.length > 0 || state.domain !== undefined || state.sort !== 'relevance';
+  return (
+    state.q !== '' ||
+    state.tags.length > 0 ||
+    state.domain !== undefined ||
+    state.folder !== undefined ||
+    state.sort !== 'relevance'
+  );
 }
 
-/** The state with a tag or the domain switched on or off. */
-export function toggle(state: CatalogState, kind: 'tag' | 'domain', value: string): CatalogState {
+export type FacetKind = 'tag' | 'domain' | 'folder';
+
+/** The state with a tag, the domain or the folder switched on or off (one domain, one folder at a time). */
+export function toggle(state: CatalogState, kind: FacetKind, value: string): CatalogState {
   if (kind === 'tag')
     return {
       ...state,
       tags: state.tags.includes(value) ? state.tags.filter((t) => t !== value) : [...state.tags, value],
     };
+  if (kind === 'folder') return { ...state, folder: state.folder === value ? undefined : value };
   return { ...state, domain: state.domain === value ? undefined : value };
 }
