@@ -53,6 +53,8 @@ export interface SiteUrls {
   domain(domain: string): string;
   /** The page of a folder group (src/site/catalog.ts `folderOf`). */
   folder(folder: string): string;
+  /** Each folder group's skill ids, for the search's folder filter (src/site/pages/folders/skills.json.ts). */
+  folderSkills: string;
   /** A part of the feed the site reads in the browser (search index, cards). */
   feed(rel: string): string;
   /** A part of the published feed (`feed/v1`, what peers read). */
@@ -95,6 +97,7 @@ export function siteUrls(baseInput: string, options: SiteUrlOptions = {}): SiteU
     tag: (tag) => `${base}tags/${slug(tag)}/`,
     domain: (domain) => `${base}domains/${slug(domain)}/`,
     folder: (folder) => `${base}folders/${slug(folder)}/`,
+    folderSkills: `${base}folders/skills.json`,
     feed,
     publicFeed: (rel) => `${base}${PUBLIC_FEED_PATH}/${rel}`,
     discovery: `${base}.well-known/agent-skills/index.json`,

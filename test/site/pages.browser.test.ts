@@ -250,6 +250,8 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
 
   it('turns category folders into a facet, and shows no domain column for one domain', async () => {
     const page = await browser.newPage();
+    const fetched: string[] = [];
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
     await page.goto(folderedServer.url);
     expect(await navLabels(page)).toEqual(['Catalog', 'Folders', 'About']);
     expect(await page.locator('[data-facet="domain"]').count()).toBe(0);
@@ -270,6 +272,9 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
     const cardIds = () => page.$$eval('#results > li', (l) => l.map((c) => (c as HTMLElement).dataset.id).sort());
     expect(await cardIds()).toEqual(['delta-notes', 'gamma-notes']);
     expect(new URL(page.url()).searchParams.get('folder')).toBe('.curated');
+    // The skills' folders come from the site's small folders/skills.json, not the feed's cards.
+    expect(fetched).toContain('/folders/skills.json');
+    expect(fetched.filter((p) => p.endsWith('/cards.json'))).toEqual([]);
     expect(await page.getAttribute('[data-facet="folder"] .facet-item:has-text(".curated/")', 'aria-pressed')).toBe(
       'true',
     );

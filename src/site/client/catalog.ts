@@ -4,8 +4,9 @@
  *
  * - `search.json` (metadata index with card fields) is fetched on first focus, keystroke,
  *   filter click, or when the URL already holds a query; nothing is fetched before.
- * - `cards.json` (update times, usage figures, folders) when a sort, usage figures or the folder
- *   facet need it: folders are not in the search index.
+ * - `cards.json` (update times, usage figures) when a sort or usage figures need it, and the
+ *   site's `folders/skills.json` (each folder group's skill ids: the search index has no
+ *   folders) in the background of the first search where folders are a facet.
  * - `search-body.json` (SKILL.md words) follows in the background after the first query, so
  *   words that only appear in a skill's body are found too; results refresh when it arrives.
  * - State lives in the URL (./url-state.ts); what a state shows is ./results.ts; the DOM it is
@@ -16,7 +17,7 @@ import { usageText } from '../usage.ts';
 import { queryWords, SkillSearch, usesMeaning, type MeaningIndex, type SearchDoc } from '../../search/index.ts';
 import { SiteMeaning } from './meaning.ts';
 import { siteUrls, type SiteUrls } from '../urls.ts';
-import { folderOf, PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
+import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { placeChildren, renderCard, renderChip, renderFacetItems } from './render.ts';
 import {
   domainOfDoc,
@@ -76,9 +77,10 @@ class Catalog {
   #updatedAt: Map<string, string> | undefined;
   /** Usage figures from cards.json, when the build published any (`data-usage`). */
   #usage: Map<string, UsageFigures> | undefined;
-  /** Each skill's folder group from cards.json, where folders are a facet ('' for none). */
+  /** Each skill's folder group, where folders are a facet (none: not in a folder group). */
   #folders: Map<string, string> | undefined;
   #cardsLoading: Promise<void> | undefined;
+  #foldersLoading: Promise<void> | undefined;
   readonly #withUsage: boolean;
   #shown = PAGE_SIZE;
   /** Whether the reader opened the fold of weaker matches. */
@@ -130,19 +132,30 @@ class Catalog {
     return this.#loading;
   }
 
-  /** Update times, usage figures and folders from cards.json, once. */
+  /** Update times and usage figures from cards.json, once. */
   #loadCards(): Promise<void> {
     this.#cardsLoading ??= this.#fetchJson('cards.json')
       .catch(() => ({ skills: [] }))
       .then((json) => {
-        const { skills } = json as {
-          skills: Array<{ id: string; updated_at: string; usage?: UsageFigures; folder?: string }>;
-        };
+        const { skills } = json as { skills: Array<{ id: string; updated_at: string; usage?: UsageFigures }> };
         this.#updatedAt = new Map(skills.map((c) => [c.id, c.updated_at]));
         if (this.#withUsage) this.#usage = new Map(skills.flatMap((c) => (c.usage ? [[c.id, c.usage] as const] : [])));
-        if (this.#el.folderFacet) this.#folders = new Map(skills.map((c) => [c.id, folderOf(c)[0] ?? '']));
       });
     return this.#cardsLoading;
+  }
+
+  /** Each skill's folder group, where folders are a facet ('' for none): the site's folders/skills.json, once. */
+  #loadFolders(): Promise<void> {
+    const src = this.#el.folderFacet?.dataset.src;
+    this.#foldersLoading ??= (src ? fetch(src).then((res) => (res.ok ? res.json() : {})) : Promise.resolve({}))
+      .catch(() => ({}))
+      .then((groups) => {
+        const folders = new Map<string, string>();
+        for (const [folder, ids] of Object.entries(groups as Record<string, string[]>))
+          for (const id of ids) folders.set(id, folder);
+        this.#folders = folders;
+      });
+    return this.#foldersLoading;
   }
 
   #loadBody(): void {
@@ -306,11 +319,11 @@ class Catalog {
       await this.#loadIndex();
     }
     const wantsUsage = this.#withUsage && !this.#usage;
-    if ((this.#state.sort === 'updated' && !this.#updatedAt) || wantsUsage || (this.#state.folder && !this.#folders))
-      await this.#loadCards();
+    if ((this.#state.sort === 'updated' && !this.#updatedAt) || wantsUsage) await this.#loadCards();
+    if (this.#state.folder && !this.#folders) await this.#loadFolders();
     // The folder facet's counts follow the results once the folders are here; until then it
     // shows the catalog's, and the results are drawn at once.
-    else if (this.#el.folderFacet && !this.#folders) void this.#loadCards().then(() => this.#render());
+    else if (this.#el.folderFacet && !this.#folders) void this.#loadFolders().then(() => this.#render());
     const q = this.#state.q.trim();
     const words = q ? queryWords(q).length : 0;
     // Ranked by meaning now when all it needs is here: drawn once, not by words first. Else its

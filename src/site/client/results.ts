@@ -72,7 +72,7 @@ export interface ResultsContext {
   /** Id → ISO time: needed for the `updated` sort. */
   updatedAt?: ReadonlyMap<string, string>;
   usage?: ReadonlyMap<string, UsageFigures>;
-  /** Id → folder group (src/site/catalog.ts `folderOf`; '' for none): needed for a folder filter. */
+  /** Id → folder group (src/site/catalog.ts `folderOf`; absent for none): needed for a folder filter. */
   folders?: ReadonlyMap<string, string>;
   /** A filter to leave out: its facet's counts then show what each of its values would give. */
   ignore?: 'domain' | 'folder';
