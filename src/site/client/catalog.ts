@@ -144,15 +144,16 @@ class Catalog {
     return this.#cardsLoading;
   }
 
-  /** Each skill's folder group, where folders are a facet ('' for none): the site's folders/skills.json, once. */
+  /** Each skill's folder group, where folders are a facet: the site's folders/skills.json, once. */
   #loadFolders(): Promise<void> {
     const src = this.#el.folderFacet?.dataset.src;
-    this.#foldersLoading ??= (src ? fetch(src).then((res) => (res.ok ? res.json() : {})) : Promise.resolve({}))
+    const fetchGroups = (): Promise<Record<string, string[]>> =>
+      src ? fetch(src).then((res) => (res.ok ? res.json() : {})) : Promise.resolve({});
+    this.#foldersLoading ??= fetchGroups()
       .catch(() => ({}))
-      .then((groups) => {
+      .then((byFolder) => {
         const folders = new Map<string, string>();
-        for (const [folder, ids] of Object.entries(groups as Record<string, string[]>))
-          for (const id of ids) folders.set(id, folder);
+        for (const [folder, ids] of Object.entries(byFolder)) for (const id of ids) folders.set(id, folder);
         this.#folders = folders;
       });
     return this.#foldersLoading;
