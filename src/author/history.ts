@@ -4,15 +4,17 @@
  * - when the skills folder is inside a git work tree, one commit per write, holding only the
  *   skill's folder; its message lists the changes and carries `Skillpress-Version:` and
  *   `Skillpress-Digest:` trailers. git runs as a child process with argument arrays, never a shell.
- * - otherwise a version store beside the skills folder:
- *   `<parent>/.skillpress/versions/<skills folder name>/<skill>/<version>/` holding the
- *   version's files under `files/` and `version.json` (version, date, digest, changes).
+ * - otherwise a version store in the state folder (`stateDir`: beside the skills folder, or
+ *   inside it at a project's top): `.skillpress/versions/<skills folder name>/<skill>/<version>/`
+ *   holding the version's files under `files/` and `version.json` (version, date, digest, changes).
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NotFoundError } from '../lib/errors.ts';
+import { STATE_DIR } from '../lib/layout.ts';
 import { resolveInside } from '../lib/fs.ts';
 import { pathProblem } from '../lib/paths.ts';
 
@@ -36,10 +38,20 @@ export interface VersionRecord extends SkillVersion {
   dir: string;
 }
 
-/** The folder beside the skills folder where skillpress keeps its state: locks, staging, the version store. */
+/**
+ * Where skillpress keeps a skills folder's state (locks, staging, the version store, the MCP
+ * server's build): beside the skills folder, or inside it when it is a project's top (it holds
+ * `.git`, `skillpress.json` or `package.json`), so that nothing is written outside the project.
+ * The loader never looks for skills there.
+ */
 export function stateDir(skillsRoot: string): string {
-  return path.join(path.dirname(path.resolve(skillsRoot)), '.skillpress');
+  const root = path.resolve(skillsRoot);
+  const top = PROJECT_MARKS.some((mark) => existsSync(path.join(root, mark)));
+  return path.join(top || path.dirname(root) === root ? root : path.dirname(root), STATE_DIR);
 }
+
+/** What marks a folder as a project's top. */
+const PROJECT_MARKS = ['.git', 'skillpress.json', 'package.json'];
 
 /** Makes the state folder, with a `.gitignore` that keeps git from listing it (staging, locks, versions, the server's build). */
 export async function ensureStateDir(skillsRoot: string): Promise<string> {

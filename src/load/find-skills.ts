@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Problem, Severity } from '../model/skill.ts';
 import type { IgnoreMatcher } from '../lib/ignore.ts';
 import { isInsideDir } from '../lib/fs.ts';
-import { FEED_PATH, STAGING_MARK } from '../lib/layout.ts';
+import { FEED_PATH, STAGING_MARK, STATE_DIR } from '../lib/layout.ts';
 import { pathProblem, quotePath } from '../lib/paths.ts';
 import { errorMessage } from '../lib/errors.ts';
 
@@ -83,6 +83,9 @@ export async function findSkills(absRoot: string, options: FindOptions, problems
 const isBuildOutput = (dir: string): boolean =>
   existsSync(path.join(dir, FEED_PATH, 'index.json')) || existsSync(path.join(dir, STAGING_MARK));
 
+/** Folders outside any skill that never hold skills: skillpress's own state (its version store holds copies) and build output. */
+const holdsNoSkills = (dir: string, name: string): boolean => name === STATE_DIR || isBuildOutput(dir);
+
 function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | undefined): void {
   const listing = readFolder(walk, dir, owner);
   if (!listing) return;
@@ -95,7 +98,7 @@ function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | 
     const abs = path.join(dir, entry.name);
     if (!current) {
       if (entry.isDirectory() && !walk.ignore.dir(entry.name)) {
-        if (!isBuildOutput(abs)) walkFolder(walk, abs, depth + 1, undefined);
+        if (!holdsNoSkills(abs, entry.name)) walkFolder(walk, abs, depth + 1, undefined);
       } else if (entry.isSymbolicLink() && !walk.ignore.dir(entry.name)) {
         // Outside any skill a link is not followed: it could lead anywhere, or loop.
         walk.problems.push({

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { SkillpressConfig } from '../model/config.ts';
 import type { Catalog } from '../model/skill.ts';
 import { FEED_PATH } from '../lib/layout.ts';
+import { stateDir } from '../author/history.ts';
 import { UsageError, errorMessage } from '../lib/errors.ts';
 import type { Embedder } from '../semantic/embedder.ts';
 import type { BuildSession } from '../build.ts';
@@ -114,8 +115,7 @@ export class AuthoringSession implements Authoring {
       import('../author/history.ts'),
     ]);
     this.#session ??= new BuildSession();
-    if (this.out.startsWith(path.join(path.dirname(this.skills), '.skillpress') + path.sep))
-      await ensureStateDir(this.skills);
+    if (this.out.startsWith(stateDir(this.skills) + path.sep)) await ensureStateDir(this.skills);
     const result = await build({
       skills: this.skills,
       out: this.out,
@@ -153,7 +153,7 @@ export class AuthoringSession implements Authoring {
 
 /** Where the server builds: the folder `--feed` names (a local build folder, or its feed/v1), or its own beside the skills. */
 function buildFolderFor(skills: string, feed: string | undefined): string {
-  if (feed === undefined) return path.join(path.dirname(skills), '.skillpress', 'mcp', path.basename(skills));
+  if (feed === undefined) return path.join(stateDir(skills), 'mcp', path.basename(skills));
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(feed))
     throw new UsageError(
       `--feed ${feed}: beside --skills, --feed names the local folder the server builds the skills into, not a URL`,

@@ -3,12 +3,13 @@
  * their sha256) and `install <source> <name>@<version>`, digest-checked. The skills folder is
  * outside git here: versions come from the version store.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createSkill, updateSkill } from '../../src/author/index.ts';
 import { build } from '../../src/build.ts';
+import { loadCatalog } from '../../src/load/index.ts';
 import { install } from '../../src/install/index.ts';
 import { sha256Hex } from '../../src/lib/hash.ts';
 import { FeedSkill, DiscoveryIndex } from '../../src/model/feed.ts';
@@ -115,4 +116,20 @@ test('a tampered archive is refused, and nothing is installed', async () => {
   const to = path.join(tmp, 'agent-tampered');
   await expect(install(out, 'greet@2', { to })).rejects.toMatchObject({ rule: 'digest-mismatch' });
   await expect(readFile(path.join(to, 'greet', 'SKILL.md'))).rejects.toThrow(/ENOENT/);
+});
+
+test("skills at a project's top: the state stays inside the project, and the loader does not take its copies for skills", async () => {
+  // A team keeps its skills at the top of its repository (a package.json there): nothing may be
+  // written above it, and the version store's copies of each version must not load as skills.
+  const project = path.join(tmp, 'team', 'project');
+  await mkdir(project, { recursive: true });
+  await writeFile(path.join(project, 'package.json'), '{ "private": true }\n');
+  const base = { skills: project, duplicates: false as const };
+  await createSkill({ ...base, name: 'triage', description: 'Triage an incoming bug report.', body: 'Label it.\n' });
+  await updateSkill({ skills: project, name: 'triage', body: 'Label it and assign it.\n' });
+  expect(await readdir(path.join(tmp, 'team'))).toEqual(['project']);
+  expect(await readdir(path.join(project, '.skillpress', 'versions', 'project', 'triage'))).toEqual(['1', '2']);
+  const catalog = await loadCatalog(project);
+  expect(catalog.skills.map((s) => s.id)).toEqual(['triage']);
+  expect(catalog.problems.filter((p) => p.rule === 'duplicate-copy' || p.rule === 'name-unique')).toEqual([]);
 });
