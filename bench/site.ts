@@ -77,8 +77,11 @@ async function pageSizes(
   };
 }
 
-/** What the first search downloads: the home page's scripts (and what they import) and search.json. */
-async function firstSearchBytes(site: string): Promise<{ scripts: number; index: number }> {
+/**
+ * What the first search downloads: the home page's scripts (and what they import), search.json,
+ * and where folders are a facet the site's folders/skills.json (fetched in the background).
+ */
+async function firstSearchBytes(site: string): Promise<{ scripts: number; index: number; folders: number }> {
   const html = await readFile(path.join(site, 'index.html'), 'utf8');
   const queue = [...html.matchAll(/<script[^>]+src="\/(_astro\/[^"]+)"/g)].map((m) => m[1]!);
   const seen = new Set<string>();
@@ -93,7 +96,12 @@ async function firstSearchBytes(site: string): Promise<{ scripts: number; index:
     for (const m of code.matchAll(/(?:^|[;}\s])import\s*(?:[\w{},*\s]+from\s*)?["']\.\/([^"']+)["']/g))
       queue.push(path.posix.join(path.posix.dirname(rel), m[1]!));
   }
-  return { scripts, index: gz(await readFile(path.join(site, 'feed/v1/search.json'))) };
+  const folders = /data-facet="folder" data-src="\/([^"]+)"/.exec(html)?.[1];
+  return {
+    scripts,
+    index: gz(await readFile(path.join(site, 'feed/v1/search.json'))),
+    folders: folders ? gz(await readFile(path.join(site, folders))) : 0,
+  };
 }
 
 /** Requests whose first meaning ranking is measured: a short one and a long one. */
@@ -253,7 +261,7 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
     `\n| pages | count | largest (raw / gzip) | median (raw / gzip) |\n|---|---:|---:|---:|\n` +
       `| skill pages | ${sp.count} | ${kb(sp.largest[0])} / ${kb(sp.largest[1])} (${sp.largest[2]}) | ${kb(sp.median[0])} / ${kb(sp.median[1])} |\n` +
       `| file pages | ${fp.count} | ${kb(fp.largest[0])} / ${kb(fp.largest[1])} | ${kb(fp.median[0])} / ${kb(fp.median[1])} |\n` +
-      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, \`base\` and \`cont\` vocabulary, code) ${kb(meaning[0]!.tokenizer)}, the vocabulary of the query's words ${meaning.map((x) => kb(x.words)).join(' or ')}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}; typed a character at a time, the shards of what its last word could still become add ${meaning.map((x) => kb(x.completions)).join(' or ')}. Edited: ${m.edited}.\n`,
+      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index + first.folders)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}${first.folders ? `, \`folders/skills.json\` ${kb(first.folders)}` : ''}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, \`base\` and \`cont\` vocabulary, code) ${kb(meaning[0]!.tokenizer)}, the vocabulary of the query's words ${meaning.map((x) => kb(x.words)).join(' or ')}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}; typed a character at a time, the shards of what its last word could still become add ${meaning.map((x) => kb(x.completions)).join(' or ')}. Edited: ${m.edited}.\n`,
   );
 }
 
