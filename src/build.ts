@@ -15,6 +15,7 @@ import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile }
 import path from 'node:path';
 import { loadCatalog } from './load/index.ts';
 import { LoadMemo } from './load/load-memo.ts';
+import { SKILL_FILE } from './load/find-skills.ts';
 import { invalidSkills } from './load/invalid.ts';
 import { disabledNames, markEnabled } from './enable/index.ts';
 import { checkTools, unreachableReason, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
@@ -496,7 +497,7 @@ const hasFeed = (out: string): boolean => existsSync(path.join(out, FEED_PATH, '
 function skillFolderAbove(out: string, skillsRoot: string): string | undefined {
   const root = path.resolve(skillsRoot);
   for (let dir = path.dirname(path.resolve(out)); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'SKILL.md'))) return dir;
+    if (existsSync(path.join(dir, SKILL_FILE))) return dir;
     if (dir === root || dir === path.dirname(dir)) return undefined;
   }
 }

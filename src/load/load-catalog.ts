@@ -94,8 +94,9 @@ export async function loadCatalog(root: string, options: LoadOptions = {}): Prom
   const loaded = await pMap(found, (f) => (memo ? memo.load(f, opts, loadSkill) : loadSkill(f, opts)), 16);
   for (const result of loaded) problems.push(...result.problems);
   const precedence = options.precedence ?? [];
-  problems.push(...unmatchedPrecedence(precedence, found));
-  const skills = uniqueNames(loaded, problems, precedenceRank(precedence));
+  const rank = precedenceRank(precedence);
+  problems.push(...unmatchedPrecedence(precedence, rank, found));
+  const skills = uniqueNames(loaded, problems, rank);
   return { skills, problems: sortProblems(problems) };
 }
 
@@ -110,7 +111,7 @@ const folderOf = (skill: Skill): string => (skill.source.kind === 'local' ? skil
 /** Identity of a skill's content: every listed file's path and sha256. */
 const contentDigest = (skill: Skill): string => skillDigest(skill.files);
 
-/** The index of the `skills.precedence` entry holding a skill folder (`length` when none does). */
+/** The index of the `skills.precedence` entry holding a skill folder (`/`-separated, as found; `length` when none does). */
 type PrecedenceRank = (folder: string) => number;
 
 function precedenceRank(precedence: readonly string[]): PrecedenceRank {
@@ -122,9 +123,12 @@ function precedenceRank(precedence: readonly string[]): PrecedenceRank {
 }
 
 /** A `skills.precedence` entry that holds no skill is a typo or a source since removed. */
-function unmatchedPrecedence(precedence: readonly string[], found: readonly { rel: string }[]): Problem[] {
-  const rank = precedenceRank(precedence);
-  const used = new Set(found.map((f) => rank(f.rel.split(path.sep).join('/'))));
+function unmatchedPrecedence(
+  precedence: readonly string[],
+  rank: PrecedenceRank,
+  found: readonly { rel: string }[],
+): Problem[] {
+  const used = new Set(found.map((f) => rank(f.rel)));
   return precedence.flatMap((entry, i) =>
     used.has(i)
       ? []
@@ -149,7 +153,7 @@ function uniqueNames(loaded: readonly LoadResult[], problems: Problem[], rank: P
   const first = new Map<string, { skill: Skill; digest: string; rank: number; copies: string[] }>();
   const ranked = loaded
     .filter((r): r is LoadResult & { skill: Skill } => r.skill !== undefined)
-    .map((r) => ({ ...r, rank: rank(folderOf(r.skill).split(path.sep).join('/')) }))
+    .map((r) => ({ ...r, rank: rank(folderOf(r.skill)) }))
     .sort((a, b) => a.rank - b.rank); // stable: path order within a rank
   for (const { skill, nameLine, rank: skillRank } of ranked) {
     const digest = contentDigest(skill);

@@ -249,7 +249,10 @@ class Catalog {
     if (!folders) return;
     const { folder } = this.#state;
     const base = folder ? results(matched, this.#state, { ...ctx, ignore: 'folder' }) : docs;
-    const pick = (d: SearchDoc): readonly string[] => (folders.get(d.id) ? [folders.get(d.id)!] : []);
+    const pick = (d: SearchDoc): readonly string[] => {
+      const group = folders.get(d.id);
+      return group ? [group] : [];
+    };
     this.#renderFacet(this.#el.folderFacet, base, pick, folder ? [folder] : [], Infinity, (v) => `${v}/`);
   }
 
