@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { build, type BuildResult } from '../build.ts';
 import { CONFIG_FILE } from '../config/load.ts';
 import { UsageError } from '../lib/errors.ts';
+import { STATE_DIR } from '../lib/layout.ts';
 import { normalizeBase } from '../site/urls.ts';
 import { pagesWorkflow, WORKFLOW_PATH } from './workflow.ts';
 
@@ -110,7 +111,8 @@ async function refuseExistingConfig(dir: string, force: boolean | undefined): Pr
   }
 }
 
-const SKIP = new Set(['node_modules', 'dist', '.git', '.cache']);
+// Build output, caches and skillpress's state (its version store holds copies of skills) hold no skills of their own.
+const SKIP = new Set(['node_modules', 'dist', '.git', '.cache', STATE_DIR]);
 
 const MAX_WALK_DEPTH = 5;
 
