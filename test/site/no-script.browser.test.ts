@@ -5,12 +5,11 @@
  * needs script instead of coming back as the whole list unexplained; the paging passes axe-core
  * in both schemes (pages 2… with an h1 of their own too), and the search box's focus shows as strongly as every other control's.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
+import { axeViolations } from './helpers/axe.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const SKILLS: FixtureSkill[] = Array.from({ length: 50 }, (_, i) => {
@@ -28,7 +27,6 @@ let fixture: BuiltFixture;
 let server: StaticServer;
 let browser: Browser;
 let noScript: BrowserContext;
-let axeSource: string;
 
 beforeAll(async () => {
   if (skip) return;
@@ -36,7 +34,6 @@ beforeAll(async () => {
   server = await serveStatic({ root: fixture.outDir });
   browser = await launchChromium();
   noScript = await browser.newContext({ javaScriptEnabled: false });
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
 
 afterAll(async () => {
@@ -93,12 +90,7 @@ describe.skipIf(skip)('paging for assistive technology', () => {
       const found: string[] = [];
       for (const path of ['', 'page/2/']) {
         await page.goto(`${server.url}${path}`);
-        await page.evaluate(axeSource);
-        const violations = (await page.evaluate(() =>
-          (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe
-            .run(document, { resultTypes: ['violations'] })
-            .then((r) => r.violations),
-        )) as Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }>;
+        const violations = await axeViolations(page);
         // Serious ones, and a page of the list without its own h1 (moderate, but it leaves the page unnamed).
         const counted = (x: { id: string; impact: string | null }) =>
           x.impact === 'serious' || x.impact === 'critical' || x.id === 'page-has-heading-one';

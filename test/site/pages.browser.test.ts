@@ -4,14 +4,14 @@
  * violation, in the light and the dark scheme. Also: the filter column appears only when the
  * catalog has tags or domains to filter by; a skill page leads with how to use the skill.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { slug } from '../../src/site/urls.ts';
+import { axeViolations } from './helpers/axe.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 /** One URL of each page type, and how to tell it has finished rendering. */
@@ -48,7 +48,6 @@ let plain: BuiltFixture;
 let server: StaticServer;
 let plainServer: StaticServer;
 let browser: Browser;
-let axeSource: string;
 
 /** A file name longer than the tree column is wide, in words joined by `_`, `-` and `.`. */
 const LONG_FILE_NAME = 'anomaly_detection_results-summary.by-region.json';
@@ -98,7 +97,6 @@ beforeAll(async () => {
   foldered = await buildFixtureSite({ skills: FOLDERED });
   folderedServer = await serveStatic({ root: foldered.outDir });
   browser = await launchChromium();
-  axeSource = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 });
 
 afterAll(async () => {
@@ -111,22 +109,9 @@ afterAll(async () => {
   await foldered?.cleanup();
 });
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: Array<{ target: string[] }>;
-}
-
 /** axe-core's serious and critical violations on the page as it is now. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol: the page's CSP (scripts from 'self' only) does not apply.
-  await page.evaluate(axeSource);
-  const violations = (await page.evaluate(() =>
-    (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: unknown[] }> } }).axe
-      .run(document, { resultTypes: ['violations'] })
-      .then((r) => r.violations),
-  )) as Violation[];
+  const violations = await axeViolations(page);
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -185,14 +170,7 @@ describe.skipIf(skip)('headings', () => {
       `${folderedServer.url}folders/${slug('.curated')}/`,
     ]) {
       await page.goto(url);
-      await page.evaluate(axeSource);
-      const ids = await page.evaluate(() =>
-        (
-          window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: Array<{ id: string }> }> } }
-        ).axe
-          .run(document, { runOnly: ['heading-order'] })
-          .then((r) => r.violations.map((v) => v.id)),
-      );
+      const ids = (await axeViolations(page, { runOnly: ['heading-order'] })).map((v) => v.id);
       for (const id of ids) found.push(`${url}: ${id}`);
     }
     expect(found).toEqual([]);
