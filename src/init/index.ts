@@ -198,12 +198,16 @@ function parseSiteUrl(given: string): { url: string; base: string } {
   return { url: `${url.origin}${base}`, base };
 }
 
-/** Append the lines `.gitignore` lacks (`dist/`, `.cache/`); true when it changed. */
+/**
+ * Append the lines `.gitignore` lacks (`dist/`, `.cache/`, and `node_modules/` where a
+ * `package.json` installs skillpress locally); true when it changed.
+ */
 async function appendGitignore(dir: string): Promise<boolean> {
   const file = path.join(dir, '.gitignore');
   const text = await readFile(file, 'utf8').catch(() => '');
   const present = new Set(text.split(/\r?\n/).map((l) => l.trim().replace(/^\/+/, '').replace(/\/*$/, '/')));
-  const missing = GITIGNORE_LINES.filter((line) => !present.has(line));
+  const wanted = existsSync(path.join(dir, 'package.json')) ? [...GITIGNORE_LINES, 'node_modules/'] : GITIGNORE_LINES;
+  const missing = wanted.filter((line) => !present.has(line));
   if (missing.length === 0) return false;
   const separator = text === '' || text.endsWith('\n') ? '' : '\n';
   await writeFile(file, `${text}${separator}${missing.join('\n')}\n`);

@@ -139,12 +139,15 @@ describe('skillpress init', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ ok: true, skills: 2, problems: [] });
   }, 240_000);
 
-  it("has the workflow install skillpress from where the repository's package.json does (a git URL), not a placeholder", async () => {
+  it("has the workflow install skillpress from where the repository's package.json does (a git URL), not a placeholder, and ignores node_modules/", async () => {
     const dir = await userRepo('with-package');
     const manifest = { devDependencies: { skillpress: 'git+https://example.org/acme/skillpress.git#v0.1.0' } };
     await writeFile(path.join(dir, 'package.json'), JSON.stringify(manifest));
+    await rm(path.join(dir, '.gitignore'));
     const r = await skillpress(dir, 'init', '--no-build');
     expect(r.code, r.stderr).toBe(0);
+    // skillpress is installed into the repository: its node_modules/ stays out of git too.
+    expect(await readFile(path.join(dir, '.gitignore'), 'utf8')).toBe('dist/\n.cache/\nnode_modules/\n');
     const workflow = await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8');
     expect(workflow).toContain('SKILLPRESS_PACKAGE: "git+https://example.org/acme/skillpress.git#v0.1.0"');
     expect(r.stdout).not.toContain('edit SKILLPRESS_PACKAGE');
