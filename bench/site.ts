@@ -61,6 +61,7 @@ async function files(dir: string): Promise<Array<{ path: string; bytes: number }
 /** Largest and median page of a kind: raw and gzip. */
 async function pageSizes(
   pages: string[],
+  name: (page: string) => string = (p) => path.relative(path.dirname(path.dirname(path.dirname(p))), p),
 ): Promise<{ count: number; largest: [number, number, string]; median: [number, number] }> {
   const sized: Array<{ p: string; raw: number; gz: number }> = [];
   for (const p of pages) {
@@ -72,7 +73,7 @@ async function pageSizes(
   const mid = sized[Math.floor(sized.length / 2)]!;
   return {
     count: sized.length,
-    largest: [big.raw, big.gz, path.relative(path.dirname(path.dirname(path.dirname(big.p))), big.p)],
+    largest: [big.raw, big.gz, name(big.p)],
     median: [mid.raw, mid.gz],
   };
 }
@@ -252,7 +253,14 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
   const all = await files(m.siteDir);
   const skillPages = all.filter((f) => /\/skills\/[^/]+\/index\.html$/.test(f.path)).map((f) => f.path);
   const filePages = all.filter((f) => /\/skills\/[^/]+\/files\/.+\/index\.html$/.test(f.path)).map((f) => f.path);
+  // A tag's, a domain's or a folder's list, each of its pages (48 skills a page); not the `page/1/` redirects.
+  const listPages = all
+    .filter(
+      (f) => /\/(tags|domains|folders)\/[^/]+\/(page\/\d+\/)?index\.html$/.test(f.path) && !/\/page\/1\//.test(f.path),
+    )
+    .map((f) => f.path);
   const [sp, fp] = [await pageSizes(skillPages), await pageSizes(filePages)];
+  const lp = listPages.length > 0 ? await pageSizes(listPages, (p) => path.relative(m.siteDir, p)) : undefined;
   const total = all.reduce((n, f) => n + f.bytes, 0);
   const noSiteTotal = (await files(path.join(work, 'out-no-site'))).reduce((n, f) => n + f.bytes, 0);
   const first = await firstSearchBytes(m.siteDir);
@@ -261,6 +269,9 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
     `\n| pages | count | largest (raw / gzip) | median (raw / gzip) |\n|---|---:|---:|---:|\n` +
       `| skill pages | ${sp.count} | ${kb(sp.largest[0])} / ${kb(sp.largest[1])} (${sp.largest[2]}) | ${kb(sp.median[0])} / ${kb(sp.median[1])} |\n` +
       `| file pages | ${fp.count} | ${kb(fp.largest[0])} / ${kb(fp.largest[1])} | ${kb(fp.median[0])} / ${kb(fp.median[1])} |\n` +
+      (lp
+        ? `| tag, domain and folder pages | ${lp.count} | ${kb(lp.largest[0])} / ${kb(lp.largest[1])} (${lp.largest[2]}) | ${kb(lp.median[0])} / ${kb(lp.median[1])} |\n`
+        : '') +
       `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index + first.folders)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}${first.folders ? `, \`folders/skills.json\` ${kb(first.folders)}` : ''}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, \`base\` and \`cont\` vocabulary, code) ${kb(meaning[0]!.tokenizer)}, the vocabulary of the query's words ${meaning.map((x) => kb(x.words)).join(' or ')}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}; typed a character at a time, the shards of what its last word could still become add ${meaning.map((x) => kb(x.completions)).join(' or ')}. Edited: ${m.edited}.\n`,
   );
 }

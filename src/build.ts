@@ -736,9 +736,24 @@ async function removeStaleStaging(out: string, log: (line: string) => void): Pro
 async function swapIn(staging: string, data: string, site: string, out: string): Promise<void> {
   const trash = path.join(staging, 'trash');
   await mkdir(trash);
-  for (const entry of await readdir(data))
-    await replace(path.join(data, entry), path.join(site, entry), path.join(trash, `site-${entry}`));
+  await moveInto(data, site, { dir: trash, n: 0 });
   await replace(site, out, path.join(trash, 'previous'));
+}
+
+/**
+ * Each entry of `from` into the folder `to`. Where both hold a folder of one name it goes on inside
+ * it: the site's page about the feed (`feed/index.html`) and the redirect at `feed/v1/` stay
+ * beside the feed's files. A file of the feed replaces one of the site of the same name (the
+ * site writes none there: the feed's names end in `.json`, `.bin` or sit in its folders).
+ */
+async function moveInto(from: string, to: string, trash: { dir: string; n: number }): Promise<void> {
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.isDirectory() && (await lstat(target).catch(() => undefined))?.isDirectory())
+      await moveInto(source, target, trash);
+    else await replace(source, target, path.join(trash.dir, `site-${trash.n++}`));
+  }
 }
 
 /** Move `from` to `to`, replacing what is there. */

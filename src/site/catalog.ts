@@ -92,6 +92,33 @@ export function pageOf<T>(items: readonly T[], page: number): T[] {
   return items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 }
 
+/** The lists that have a page of their own: a tag's, a domain's and a folder's. */
+export type ListKind = 'tag' | 'domain' | 'folder';
+
+/** The values with a page of `kind` (folders only where they are a facet), with their counts. */
+export function listFacets(cards: readonly Card[], kind: ListKind): Facet[] {
+  if (kind === 'folder') return catalogFacets(cards).folders;
+  return facets(cards, kind === 'tag' ? tagsOf : domainOf);
+}
+
+/** The cards of one tag's, domain's or folder's page, in the catalog's order (by name). */
+export function listCards(cards: readonly Card[], kind: ListKind, value: string): Card[] {
+  const pick = { tag: tagsOf, domain: domainOf, folder: folderOf }[kind];
+  return cards.filter((c) => pick(c).includes(value));
+}
+
+/**
+ * The `page/…` URLs of the lists longer than a page: `page/` (n undefined) and `page/1/`, which
+ * lead to the list's first page, and pages 2…. A list of one page has none.
+ */
+export function listPagePaths(lists: readonly Facet[]): Array<{ value: string; n: string | undefined }> {
+  return lists.flatMap(({ value, count }) => {
+    const pages = pageCount(count);
+    if (pages === 1) return [];
+    return [undefined, ...Array.from({ length: pages }, (_, i) => String(i + 1))].map((n) => ({ value, n }));
+  });
+}
+
 /** A count as readers write it: `1,650 skills`, as the MCP server says it. */
 export function formatCount(n: number): string {
   return n.toLocaleString('en');

@@ -4,11 +4,13 @@
  * once per build served).
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import site from 'virtual:skillpress/site';
 import type { Card, FeedIndex, FeedSkill } from '../model/feed.ts';
 import { readCards, readIndex, readSkill } from './feed-data.ts';
 import { liveSites, renderPlans, type LiveState, type RenderPlan } from './site-data.ts';
-import { siteUrls } from './urls.ts';
+import { PUBLIC_FEED_PATH, siteUrls } from './urls.ts';
+import { sha256Hex } from '../lib/hash.ts';
 import { DEFAULT_COMMAND } from './install.ts';
 
 export const urls = siteUrls(site.base, { feedPath: site.feedPath, filesBaseUrl: site.filesBaseUrl });
@@ -35,6 +37,14 @@ export function loadCards(): Card[] {
 export function loadIndex(): FeedIndex {
   const { feedDir } = current();
   return (read.index ??= readIndex(feedDir));
+}
+/**
+ * The published feed's manifest and the sha256 of its bytes (the page about the feed shows them);
+ * undefined when the site shows a catalog of its own beside the feed (`catalog/v1`).
+ */
+export function publishedIndex(): { index: FeedIndex; sha256: string } | undefined {
+  if (site.feedPath !== PUBLIC_FEED_PATH) return undefined;
+  return { index: loadIndex(), sha256: sha256Hex(readFileSync(path.join(current().feedDir, 'index.json'))) };
 }
 export const loadSkill = (id: string): FeedSkill => readSkill(current().feedDir, id);
 /** SKILL.md of a skill as sanitized HTML, rendered before the pages (src/site/render-bodies.ts). */

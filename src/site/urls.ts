@@ -60,11 +60,19 @@ export interface SiteUrls {
   /** A part of the published feed (`feed/v1`, what peers read). */
   publicFeed(rel: string): string;
   discovery: string;
+  /** The page about the feed (`feed/`): what it is for and its parts. `feed/v1/` leads to it. */
+  feedPage: string;
   /** A file's raw bytes: below the feed, or below `files_base_url` when it is set. */
   file(id: string, filePath: string): string;
   /** A link from the feed (relative to `feed/v1/<from>`), resolved against the site. */
   fromFeed(from: string, link: string): string;
+  /** Page `n` of the catalog's list that works without JavaScript: `/` for page 1, `/page/n/` after. */
   page(n: number): string;
+  /**
+   * Page `n` of a list whose first page is at `list` (a tag's, a domain's or a folder's page):
+   * `list` itself for page 1, `<list>page/n/` after, as the catalog's pages are.
+   */
+  listPage(list: string, n: number): string;
 }
 
 /** The published feed's folder below the site. */
@@ -79,6 +87,9 @@ export interface SiteUrlOptions {
   /** Where the feed's `files/` folder is published instead, on an origin of its own (`site.files_base_url`). */
   filesBaseUrl?: string;
 }
+
+/** Page `n` of a list whose first page is at `list` (ending in `/`). */
+const listPage = (list: string, n: number): string => (n <= 1 ? list : `${list}page/${n}/`);
 
 export function siteUrls(baseInput: string, options: SiteUrlOptions = {}): SiteUrls {
   const base = normalizeBase(baseInput);
@@ -101,11 +112,13 @@ export function siteUrls(baseInput: string, options: SiteUrlOptions = {}): SiteU
     feed,
     publicFeed: (rel) => `${base}${PUBLIC_FEED_PATH}/${rel}`,
     discovery: `${base}.well-known/agent-skills/index.json`,
+    feedPage: `${base}feed/`,
     file: (id, filePath) => `${filesRoot}${encodeURIComponent(id)}/${encodePath(filePath)}`,
     fromFeed: (from, link) => {
       const url = new URL(link, `http://site${feed(from)}`);
       return url.origin === 'http://site' ? url.pathname + url.search : url.href;
     },
-    page: (n) => (n <= 1 ? base : `${base}page/${n}/`),
+    page: (n) => listPage(base, n),
+    listPage,
   };
 }

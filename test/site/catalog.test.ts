@@ -1,7 +1,8 @@
 /** Which facets a catalog shows: only those it has something to filter by. */
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../../src/model/feed.ts';
-import { browseLabel, catalogFacets, folderOf } from '../../src/site/catalog.ts';
+import { browseLabel, catalogFacets, folderOf, listPagePaths } from '../../src/site/catalog.ts';
+import { siteUrls } from '../../src/site/urls.ts';
 
 const card = (id: string, extra: Partial<Card> = {}): Card => ({ id, name: id, tags: [], ...extra }) as Card;
 
@@ -72,5 +73,24 @@ describe('catalogFacets', () => {
     // Tagged for the most part: the tags sort them.
     const mostlyTagged = cards.map((c, i) => (i < 3 ? { ...c, tags: ['t'] } : c));
     expect(catalogFacets(mostlyTagged).folders).toEqual([]);
+  });
+});
+
+describe('pages of a tag, domain or folder list', () => {
+  it('gives a list longer than 48 its page/ and page/1/ (which lead to its first page) and pages 2…; a shorter one none', () => {
+    const paths = listPagePaths([
+      { value: 'bulk', count: 97 },
+      { value: 'full', count: 48 },
+      { value: 'small', count: 2 },
+    ]);
+    expect(paths).toEqual([undefined, '1', '2', '3'].map((n) => ({ value: 'bulk', n })));
+  });
+
+  it("puts page 1 at the list's own URL and pages 2… below it, under the site's base", () => {
+    const urls = siteUrls('/skills/');
+    expect(urls.listPage(urls.tag('pdf'), 1)).toBe('/skills/tags/pdf/');
+    expect(urls.listPage(urls.folder('.curated'), 2)).toBe(`${urls.folder('.curated')}page/2/`);
+    expect(urls.page(3)).toBe('/skills/page/3/');
+    expect(urls.feedPage).toBe('/skills/feed/');
   });
 });
