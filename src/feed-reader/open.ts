@@ -41,12 +41,19 @@ export function indexUrlOf(url: string, feedPath = FEED_PATH): string {
   return indexUrlCandidates(url, feedPath)[0]!;
 }
 
-/** Where index.json may be under a URL: the URL itself (`…/index.json`), else below the site root, else below the URL as a feed folder. */
+/**
+ * Where index.json may be under a URL: the URL itself (`…/index.json`), else below the site root,
+ * else below the URL as a feed folder, else below it as the feed's parent (`https://site/feed/`,
+ * the site's page about its feed).
+ */
 function indexUrlCandidates(url: string, feedPath: string): string[] {
   const parsed = new URL(url);
   if (parsed.pathname.endsWith('.json')) return [parsed.href];
   if (!parsed.pathname.endsWith('/')) parsed.pathname += '/';
-  return [new URL(`${feedPath}/index.json`, parsed).href, new URL('index.json', parsed).href];
+  const within = (rel: string) => new URL(`${rel}index.json`, parsed).href;
+  const parent = feedPath.slice(0, feedPath.lastIndexOf('/') + 1);
+  const belowParent = parent !== '' && parsed.pathname.endsWith(`/${parent}`);
+  return [within(`${feedPath}/`), within(''), ...(belowParent ? [within(`${feedPath.slice(parent.length)}/`)] : [])];
 }
 
 async function openRemote(location: string, options: OpenOptions): Promise<RemoteStore> {
@@ -63,7 +70,7 @@ async function openRemote(location: string, options: OpenOptions): Promise<Remot
       // Not there: try the next place; anything else (refused, broken) is the answer.
       if (!(err instanceof NetworkError && err.status === 404)) throw err;
       if (i === candidates.length - 1)
-        throw new NotFoundError(`no feed at ${location}: ${candidates.join(' and ')} answered 404 Not Found`, {
+        throw new NotFoundError(`no feed at ${location}: ${candidates.join(', ')} answered 404 Not Found`, {
           cause: err,
         });
     }

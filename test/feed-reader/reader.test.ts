@@ -43,7 +43,8 @@ afterAll(async () => {
 describe('reading a feed', () => {
   it('from a build folder, a feed folder or a URL: the same skills, every file verified', async () => {
     const original = await readFile(path.join(tmp, 'skills', 'pdf-tools', 'a b', '#1.txt'));
-    for (const location of [dist, path.join(dist, 'feed', 'v1'), server.url, `${server.url}/feed/v1/index.json`]) {
+    const urls = [server.url, `${server.url}/feed/v1/index.json`, `${server.url}/feed/v1/`, `${server.url}/feed/`];
+    for (const location of [dist, path.join(dist, 'feed', 'v1'), ...urls]) {
       const reader = await openFeed(location, { cacheDir: cacheDir() });
       expect(
         reader.index.skills.map((s) => s.id),
