@@ -15,6 +15,7 @@ const OPTIONS: Record<string, string> = {
   previous: 'a previous build (folder or URL) for the change list (default: what is in --out)',
   base: 'the path the site is served under, e.g. /skills/ (default: site.base of the config)',
   strict: 'apply every rule of the specification as an error; Elasticsearch gets all skills or none',
+  quiet: 'list the errors only (the summary still counts every warning)',
   'no-site': 'build the feeds and the discovery index only',
   json: 'print the result as JSON',
   port: 'port on 127.0.0.1 (default 4321; 0: any free port)',

@@ -138,6 +138,15 @@ describe('skillpress build', () => {
         /committed in several folders: 1 \(each published once\); duplicates under other names: 0;/,
       );
       expect(r.stdout).toMatch(/^ {2}by rule: warnings: .*\bduplicate-copy 1\b/m);
+      // --quiet lists no warning, and its summary still counts them.
+      const quiet = await skillpress(fx.dir, [
+        'build',
+        ...['--skills', fx.skills, '--out', path.join(fx.dir, 'dist-repeated'), '--config', fx.config],
+        ...['--no-site', '--quiet'],
+      ]);
+      expect(quiet.code, quiet.stderr).toBe(0);
+      expect(quiet.stdout).not.toContain('warning [');
+      expect(quiet.stdout).toMatch(/^ {2}by rule: warnings: .*\bduplicate-copy 1\b/m);
       const json = result(await build(path.join(fx.dir, 'dist-repeated-json')));
       expect(json).toMatchObject({ skills: 2, repeated: 1, duplicates: 0 });
     } finally {

@@ -244,6 +244,17 @@ describe('skillpress validate', () => {
     counted(tally[2]!, 'warning');
   });
 
+  it('--quiet lists the errors only, and its tally and verdict still count every warning', () => {
+    const full = skillpress('validate', broken).stdout.trimEnd().split('\n');
+    const r = skillpress('validate', broken, '--quiet');
+    expect(r.code).toBe(1);
+    const quiet = r.stdout.trimEnd().split('\n');
+    const problemsOf = (lines: string[]) => lines.filter((l) => /: (error|warning) \[/.test(l));
+    expect(problemsOf(full).some((l) => l.includes(': warning ['))).toBe(true);
+    expect(problemsOf(quiet)).toEqual(problemsOf(full).filter((l) => l.includes(': error [')));
+    expect(quiet.slice(-2)).toEqual(full.slice(-2));
+  });
+
   it('in --strict mode every broken folder is an error', () => {
     const r = skillpress('validate', broken, '--strict');
     expect(r.code).toBe(1);
@@ -342,7 +353,7 @@ describe('skillpress validate', () => {
       expect(r.stderr).toContain('usage: skillpress validate');
     }
     expect(skillpress('validate', '--skils', broken).stderr).toContain(
-      'unknown option --skils (options: --skills, --strict, --json, --config)',
+      'unknown option --skils (options: --skills, --strict, --quiet, --json, --config)',
     );
     expect(skillpress('validate', path.join(tmp, 'does-not-exist')).stderr).toContain('does-not-exist: not a folder');
   });

@@ -7,11 +7,11 @@ import { sourceDateEpoch } from '../../config/load.ts';
 import { connectionFromEnv, type ConnectionOptions } from '../../emit/elasticsearch/connection.ts';
 import type { SiteResult } from '../../site/build-site.ts';
 import { EXIT, parse, skillsFolderArgument, type Command } from '../args.ts';
-import { formatProblem, problemsByRule } from './validate.ts';
+import { problemLines, problemsByRule } from './validate.ts';
 
 export const build: Command = {
   usage:
-    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--no-site] [--index-prefix p] [--json]',
+    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--quiet] [--no-site] [--index-prefix p] [--json]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },
@@ -20,6 +20,7 @@ export const build: Command = {
       previous: { type: 'string' },
       base: { type: 'string' },
       strict: { type: 'boolean' },
+      quiet: { type: 'boolean' },
       'no-site': { type: 'boolean' },
       'index-prefix': { type: 'string' },
       json: { type: 'boolean' },
@@ -45,7 +46,8 @@ export const build: Command = {
       log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
     if (values.json) process.stdout.write(`${JSON.stringify(buildJson(result), null, 2)}\n`);
     else {
-      for (const p of result.problems) process.stdout.write(`${formatProblem(p, result.skillsRoot)}\n`);
+      for (const line of problemLines(result.problems, result.skillsRoot, values.quiet))
+        process.stdout.write(`${line}\n`);
       process.stdout.write(summaryLine(result));
     }
     return result.ok ? EXIT.ok : EXIT.invalid;

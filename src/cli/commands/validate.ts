@@ -1,6 +1,6 @@
 /**
- * `skillpress validate [dir | --skills dir] [--strict] [--json]`: load every skill under `dir` and report each
- * problem on one line, `path:line: severity [rule] field: message`, then a summary.
+ * `skillpress validate [dir | --skills dir] [--strict] [--quiet] [--json]`: load every skill under `dir` and report
+ * each problem (each error with `--quiet`) on one line, `path:line: severity [rule] field: message`, then a summary.
  * Exit 0 when no problem is an error, 1 when any skill is invalid, 2 on usage errors.
  */
 import path from 'node:path';
@@ -29,6 +29,15 @@ function problemLocation(p: Problem, root?: string): string {
 /** One problem on one line (names and values from skills are escaped; `--json` keeps them exact). */
 export function formatProblem(p: Problem, root?: string): string {
   return `${problemLocation(p, root)}: ${p.severity} [${p.rule}]${p.field ? ` ${printable(p.field)}:` : ''} ${printable(p.message)}`;
+}
+
+/**
+ * The problems as lines, in their fixed order; `quiet` lists the errors only (ESLint's `--quiet`):
+ * an aggregator's catalog carries hundreds of warnings it cannot fix upstream, and the tally still
+ * counts them.
+ */
+export function problemLines(problems: readonly Problem[], root: string | undefined, quiet = false): string[] {
+  return problems.filter((p) => !quiet || p.severity === 'error').map((p) => formatProblem(p, root));
 }
 
 /**
@@ -94,11 +103,12 @@ function summarize(catalog: Catalog, root: string, mode: 'strict' | 'lenient'): 
 }
 
 export const validate: Command = {
-  usage: 'skillpress validate [dir | --skills dir] [--strict] [--json] [--config file|dir]',
+  usage: 'skillpress validate [dir | --skills dir] [--strict] [--quiet] [--json] [--config file|dir]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },
       strict: { type: 'boolean' },
+      quiet: { type: 'boolean' },
       json: { type: 'boolean' },
       config: { type: 'string' },
     });
@@ -109,7 +119,7 @@ export const validate: Command = {
     if (values.json) {
       process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
     } else {
-      const out = catalog.problems.map((p) => formatProblem(p, root));
+      const out = problemLines(catalog.problems, root, values.quiet);
       const tally = problemsByRule(catalog.problems);
       if (tally) out.push(tally);
       out.push(
