@@ -99,12 +99,13 @@ export const searchElasticsearch = onFirstCall('searchElasticsearch');
 
 /**
  * A client for the read-back calls, connected to `connection` (default http://127.0.0.1:9200, no
- * credentials; nothing is read from the environment). Close it when done.
+ * credentials). The library reads no environment: pass `ELASTICSEARCH_URL` yourself, as the CLI does.
+ * Close it when done.
  *
  * @example
  * ```ts
  * import { elasticsearchClient, getSkillById } from 'skillpress';
- * const client = await elasticsearchClient({ url: 'http://127.0.0.1:9200' });
+ * const client = await elasticsearchClient({ url: process.env.ELASTICSEARCH_URL ?? 'http://127.0.0.1:9200' });
  * try {
  *   const skill = await getSkillById(client, 'pdf-tools');
  *   console.log(Object.keys(skill.files));
