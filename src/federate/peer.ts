@@ -25,7 +25,7 @@ import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
 import { FeedReader, type IndexEntry, type VerifiedFile } from '../feed-reader/reader.ts';
 import { RemoteStore } from '../feed-reader/remote-store.ts';
-import { indexUrlOf } from '../feed-reader/open.ts';
+import { openFirstFeedIndex } from '../feed-reader/open.ts';
 import type { Cache } from '../feed-reader/cache.ts';
 
 export interface PeerContext {
@@ -80,7 +80,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
       message: `peer "${peer.name}", ${item}: ${errorMessage(err)}`,
     });
   };
-  const store = new RemoteStore(indexUrlOf(peer.url), {
+  const storeOptions = {
     cache: ctx.cache,
     timeoutMs: ctx.timeoutMs,
     maxBytes: ctx.maxBytes,
@@ -91,18 +91,26 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
         ? undefined
         : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
     now: ctx.now,
-  });
+  };
+  // Every place tried for index.json (the peer's URL may be its site, its feed page or its feed).
+  const tried: RemoteStore[] = [];
   const done = (skills: Skill[], publisher?: PeerImport['publisher']): PeerImport => ({
     skills,
     problems,
-    requests: store.requests,
-    notModified: store.notModified,
+    requests: tried.reduce((sum, s) => sum + s.requests, 0),
+    notModified: tried.at(-1)?.notModified ?? false,
     ...(publisher ? { publisher } : {}),
   });
 
+  let store: RemoteStore;
   let reader: FeedReader;
   try {
-    await store.refresh();
+    store = await openFirstFeedIndex(peer.url, async (indexUrl) => {
+      const candidate = new RemoteStore(indexUrl, storeOptions);
+      tried.push(candidate);
+      await candidate.refresh();
+      return candidate;
+    });
     reader = await FeedReader.open(store);
   } catch (err) {
     report('index.json', err);

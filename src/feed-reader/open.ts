@@ -38,15 +38,16 @@ export async function openFeedStore(location: string, options: OpenOptions = {})
 
 /** `https://site/` → `https://site/feed/v1/index.json`; a URL ending in `.json` is taken as is. */
 export function indexUrlOf(url: string, feedPath = FEED_PATH): string {
-  return indexUrlCandidates(url, feedPath)[0]!;
+  return feedIndexUrls(url, feedPath)[0]!;
 }
 
 /**
- * Where index.json may be under a URL: the URL itself (`…/index.json`), else below the site root,
- * else below the URL as a feed folder, else below it as the feed's parent (`https://site/feed/`,
- * the site's page about its feed).
+ * Where index.json may be under a URL, in the order to try: the URL itself (`…/index.json`), else
+ * below the site root, else below the URL as a feed folder, else below it as the feed's parent
+ * (`https://site/feed/`, the site's page about its feed). One list for every reader of a feed URL
+ * (`mcp --feed`, `build --previous`, `federation.peers`, `install`), so all accept the same URLs.
  */
-function indexUrlCandidates(url: string, feedPath: string): string[] {
+export function feedIndexUrls(url: string, feedPath = FEED_PATH): string[] {
   const parsed = new URL(url);
   if (parsed.pathname.endsWith('.json')) return [parsed.href];
   if (!parsed.pathname.endsWith('/')) parsed.pathname += '/';
@@ -56,25 +57,41 @@ function indexUrlCandidates(url: string, feedPath: string): string[] {
   return [within(`${feedPath}/`), within(''), ...(belowParent ? [within(`${feedPath.slice(parent.length)}/`)] : [])];
 }
 
-async function openRemote(location: string, options: OpenOptions): Promise<RemoteStore> {
-  // Only URL feeds need the cache and HTTP code: local ones start without loading it.
-  const { RemoteStore } = await import('./remote-store.ts');
-  const candidates = indexUrlCandidates(location, options.feedPath ?? FEED_PATH);
+/**
+ * `open` on each of {@link feedIndexUrls} in turn until one answers: a 404 moves on to the next
+ * place, anything else (refused, broken) is the answer. When every place answers 404, a
+ * NotFoundError naming them all.
+ */
+export async function openFirstFeedIndex<T>(
+  location: string,
+  open: (indexUrl: string) => Promise<T>,
+  feedPath = FEED_PATH,
+): Promise<T> {
+  const candidates = feedIndexUrls(location, feedPath);
   for (let i = 0; ; i++) {
-    const store = new RemoteStore(candidates[i]!, options);
     try {
-      if (options.cacheFirst) await store.open();
-      else await store.refresh();
-      return store;
+      return await open(candidates[i]!);
     } catch (err) {
-      // Not there: try the next place; anything else (refused, broken) is the answer.
       if (!(err instanceof NetworkError && err.status === 404)) throw err;
       if (i === candidates.length - 1)
         throw new NotFoundError(`no feed at ${location}: ${candidates.join(', ')} answered 404 Not Found`, {
           cause: err,
+          rule: err.rule, // the HTTP client's rule for a 404, as a single place would have failed
         });
     }
   }
+}
+
+async function openRemote(location: string, options: OpenOptions): Promise<RemoteStore> {
+  // Only URL feeds need the cache and HTTP code: local ones start without loading it.
+  const { RemoteStore } = await import('./remote-store.ts');
+  const open = async (indexUrl: string): Promise<RemoteStore> => {
+    const store = new RemoteStore(indexUrl, options);
+    if (options.cacheFirst) await store.open();
+    else await store.refresh();
+    return store;
+  };
+  return openFirstFeedIndex(location, open, options.feedPath ?? FEED_PATH);
 }
 
 async function feedDirOf(dir: string, feedPath: string): Promise<string> {

@@ -20,6 +20,7 @@ import { DiscoverySkill } from '../model/feed.ts';
 import { FeedReader } from '../feed-reader/reader.ts';
 import { skillDigest } from '../load/read-file.ts';
 import { DirStore } from '../feed-reader/store.ts';
+import { feedIndexUrls } from '../feed-reader/open.ts';
 import { DEFAULT_MAX_INDEX_BYTES, RemoteStore } from '../feed-reader/remote-store.ts';
 import { unpack, type Files } from './archive.ts';
 
@@ -120,11 +121,7 @@ function folderSite(root: URL): Site {
 export async function locate(source: string, limits: Limits): Promise<Located> {
   const { root, siteRoot } = await roots(source);
   const site = root.protocol === 'file:' ? folderSite(siteRoot) : httpSite(siteRoot, limits);
-  const candidates = root.pathname.endsWith('.json')
-    ? [root]
-    : [`${FEED_PATH}/index.json`, `${DISCOVERY_PATH}/index.json`, 'index.json'].map(
-        (rel) => new URL(rel, withSlash(root)),
-      );
+  const candidates = indexCandidates(root);
   const jsonBytes = jsonBytesOf(limits);
   let notJson: InvalidInputError | undefined;
   for (const url of candidates) {
@@ -148,8 +145,18 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
   }
   if (notJson) throw notJson;
   throw new NotFoundError(
-    `no skillpress feed (feed/v1/index.json) or .well-known/agent-skills/index.json found at ${source}`,
+    `no skillpress feed (feed/v1/index.json) or .well-known/agent-skills/index.json found at ${source}: tried ${candidates.map((u) => (site.isFolder ? fileURLToPath(u) : u.href)).join(', ')}`,
   );
+}
+
+/**
+ * Where an index may be under the URL given: the feed where every feed reader looks for it (the
+ * site root, a feed folder, the site's feed page `…/feed/`), the discovery index second.
+ */
+function indexCandidates(root: URL): URL[] {
+  if (root.pathname.endsWith('.json')) return [root];
+  const [feedBelowRoot, ...otherFeedPlaces] = feedIndexUrls(withSlash(root).href, FEED_PATH).map((u) => new URL(u));
+  return [feedBelowRoot!, new URL(`${DISCOVERY_PATH}/index.json`, withSlash(root)), ...otherFeedPlaces];
 }
 
 /** The URL given (a folder as a file: URL) and the site root URLs are confined to (for folders: the one given, or the site holding the index file given). */

@@ -16,7 +16,9 @@ export const PeerConfig = z.object({
   url: z
     .string()
     .url()
-    .describe("URL of the peer's `feed/v1/index.json`, or of its site root (`feed/v1/index.json` is appended)."),
+    .describe(
+      "URL of the peer's `feed/v1/index.json`, of its site root (`feed/v1/index.json` is appended), of its feed folder, or of its site's feed page (`…/feed/`).",
+    ),
   mode: z
     .enum(['all', 'allowlist', 'tags'])
     .default('all')

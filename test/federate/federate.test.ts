@@ -182,4 +182,22 @@ describe('federate', () => {
     );
     expect(names(result)).toContain('acme/pdf-tools');
   });
+
+  it("accepts the site's feed page (…/feed/) and the feed folder, as mcp --feed does", async () => {
+    for (const url of [`${server.url}/feed/`, `${server.url}/feed/v1/`]) {
+      const cacheDir = path.join(tmp, `cache-${url.length}`);
+      const result = await federate(local, config({ url, mode: 'allowlist', skills: ['pdf-tools'] }), { cacheDir });
+      expect(names(result), url).toContain('acme/pdf-tools');
+      expect(result.problems, url).toEqual([]);
+    }
+  });
+
+  it('a URL with no feed below it: one warning naming every place tried', async () => {
+    const url = `${server.url}/nothing/here/`;
+    const result = await federate(local, config({ url, mode: 'all' }), { cacheDir: path.join(tmp, 'cache-none') });
+    expect(result.problems.map((p) => p.rule)).toEqual(['peer-http-status']);
+    const message = result.problems[0]!.message;
+    expect(message).toContain(`${url}feed/v1/index.json`);
+    expect(message).toContain(`${url}index.json`);
+  });
 });

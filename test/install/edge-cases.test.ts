@@ -222,6 +222,20 @@ describe('refusals say what and where', () => {
     }
   });
 
+  it("installs from the site's feed page (…/feed/) and the feed folder, as mcp --feed reads them", async () => {
+    for (const url of [`${feed.url}/feed/`, `${feed.url}/feed/v1/`]) {
+      const ok = await install(url, 'constructor', { to: target() });
+      expect(await readFile(path.join(ok.dir, 'SKILL.md'), 'utf8'), url).toContain('name: constructor');
+    }
+  });
+
+  it('no index under a URL: the error names every place tried', async () => {
+    const err = await rejection(install(`${feed.url}/nothing/`, 'dotted', { to: target() }));
+    expect(err).toBeInstanceOf(NotFoundError);
+    for (const tried of ['feed/v1/index.json', '.well-known/agent-skills/index.json', 'index.json'])
+      expect(err.message).toContain(`${feed.url}/nothing/${tried}`);
+  });
+
   it('bytes that differ from the digest are an IntegrityError', async () => {
     const site = path.join(tmp, 'bad-digest');
     await writeDiscovery(site, [
