@@ -1,7 +1,8 @@
 /**
  * validateIndex: the seed's `validate_indexing` — does Elasticsearch hold exactly the folder?
- * Per skill: the same file paths, each with the folder's sha256, content that hashes to it,
- * no empty content for a non-empty file; and no skill in the index that the folder lacks.
+ * Per skill: the same file paths, each with the folder's sha256, content that hashes to the
+ * sha256 stored with it (not edited in the index), no empty content for a non-empty file; and no
+ * skill in the index that the folder lacks.
  */
 import type { Client } from '@elastic/elasticsearch';
 import type { Skill } from '../../model/skill.ts';
@@ -74,20 +75,29 @@ function compareFiles(skill: Skill, docs: readonly FileDocument[]): string[] {
       continue;
     }
     byPath.delete(file.path);
-    if (doc.sha256 !== file.sha256) differences.push(`${file.path}: sha256 differs`);
+    if (doc.sha256 !== file.sha256)
+      differences.push(
+        `${file.path}: sha256 differs (${short(file.sha256)} in the folder, ${short(doc.sha256)} in the index)`,
+      );
     if (file.skipped) {
       if (!doc.skip_reason) differences.push(`${file.path}: skipped in the folder but stored in the index`);
       continue;
     }
     if (doc.file_content === undefined || (doc.file_content === '' && file.size > 0)) {
       differences.push(`${file.path}: empty content for a ${file.size}-byte file`);
-    } else if (sha256Hex(storedBytes(doc)) !== file.sha256) {
-      differences.push(`${file.path}: stored content does not hash to the file's sha256`);
+    } else if (sha256Hex(storedBytes(doc)) !== doc.sha256) {
+      // Checked against the sha256 stored with it: an index that is merely older than the folder
+      // is told apart (above) from one whose documents were edited after skillpress wrote them.
+      differences.push(
+        `${file.path}: stored content does not hash to the sha256 stored with it (the index was edited)`,
+      );
     }
   }
   for (const extra of byPath.keys()) differences.push(`${extra}: in the index but not in the folder`);
   return differences;
 }
+
+const short = (sha256: string): string => `${sha256.slice(0, 12)}…`;
 
 /** Every skill_id in an index (composite aggregation pages, any catalog size). */
 async function indexedSkillIds(client: Client, index: string): Promise<Set<string>> {
