@@ -51,6 +51,7 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
     template: 'basic (a heading and a first step) or playbook (when it applies, Do / Check / Say steps, resolution)',
   },
   ingest: { strict: 'apply every rule as an error, and write nothing while any skill is invalid' },
+  'validate-index': { quiet: 'list only the skills that differ (the tally still counts every skill)' },
   validate: { strict: 'apply every rule of the specification as an error' },
   dev: { strict: 'apply every rule of the specification as an error' },
 };

@@ -101,4 +101,19 @@ describe.skipIf(!ES_URL)('Elasticsearch holds what the feed publishes', () => {
     expect(stderr).toBe('');
     await writeFile(path.join(out, 'done'), '');
   }, 120_000);
+
+  it('validate-index --quiet lists only the skills that differ; the tally counts them all', async () => {
+    const args = ['validate-index', '--skills', skills, '--es', ES_URL, '--index-prefix', prefix, '--quiet'];
+    const same = await runCli(args);
+    expect(same.code, same.stdout + same.stderr).toBe(0);
+    expect(same.stdout).not.toContain('status'); // no table when nothing differs
+    expect(same.stdout).toContain('3 of 3 skill(s) match');
+
+    await writeFile(path.join(skills, 'short-notes', 'SKILL.md'), skillMd('short-notes', 'Use when writing notes.'));
+    const changed = await runCli(args);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toMatch(/short-notes\s+1\s+1\s+DIFFERENT\n\s+- SKILL\.md: sha256 differs/);
+    expect(changed.stdout).not.toContain('big-reference');
+    expect(changed.stdout).toContain('2 of 3 skill(s) match');
+  }, 120_000);
 });

@@ -9,14 +9,16 @@ import { configAndSkillsFolder } from './validate.ts';
 import { invalidSkills } from '../../load/invalid.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
+import type { IndexCheck } from '../../emit/elasticsearch/index.ts';
 
 export const validateIndexCommand: Command = {
-  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--json]`,
+  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--quiet] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,
       skills: { type: 'string' },
       config: { type: 'string' },
+      quiet: { type: 'boolean' },
       json: { type: 'boolean' },
     });
     const { config, root } = await configAndSkillsFolder(values, positionals);
@@ -38,14 +40,7 @@ export const validateIndexCommand: Command = {
           ) + '\n',
         );
       } else {
-        const width = Math.max(5, ...checks.map((c) => c.skill.length));
-        const lines = [`${'skill'.padEnd(width)}  folder  index  status`];
-        for (const c of checks) {
-          lines.push(
-            `${c.skill.padEnd(width)}  ${String(c.folderFiles).padStart(6)}  ${String(c.indexFiles).padStart(5)}  ${c.differences.length === 0 ? 'ok' : 'DIFFERENT'}`,
-          );
-          for (const d of c.differences) lines.push(`${' '.repeat(width)}    - ${d}`);
-        }
+        const lines = checkLines(checks, values.quiet === true);
         lines.push(`${checks.length - bad.length} of ${checks.length} skill(s) match ${redactUrl(connection.url)}`);
         if (invalid.length > 0)
           lines.push(
@@ -59,3 +54,22 @@ export const validateIndexCommand: Command = {
     }
   },
 };
+
+/**
+ * The table: one row per skill and one line per difference. `quiet` keeps only the skills that
+ * differ (in a catalog of a thousand skills, a few differences scroll out of sight among the `ok`
+ * rows); the tally after the table still counts every skill.
+ */
+function checkLines(checks: readonly IndexCheck[], quiet: boolean): string[] {
+  const shown = quiet ? checks.filter((c) => c.differences.length > 0) : checks;
+  if (shown.length === 0) return [];
+  const width = Math.max(5, ...shown.map((c) => c.skill.length));
+  const lines = [`${'skill'.padEnd(width)}  folder  index  status`];
+  for (const c of shown) {
+    lines.push(
+      `${c.skill.padEnd(width)}  ${String(c.folderFiles).padStart(6)}  ${String(c.indexFiles).padStart(5)}  ${c.differences.length === 0 ? 'ok' : 'DIFFERENT'}`,
+    );
+    for (const d of c.differences) lines.push(`${' '.repeat(width)}    - ${d}`);
+  }
+  return lines;
+}
