@@ -97,8 +97,11 @@ export async function install(source: string, pinnedName: string, opts: InstallO
     );
   const pinned = pin !== undefined ? await located.pinned!(name, pin) : undefined;
   const published = pinned?.digest ?? located.digestOf(name);
-  if (!published)
-    throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}${didYouMean(name, located.names())}`);
+  if (!published) {
+    const removedAt = await located.removedAt?.(name);
+    const why = removedAt ? `: it was removed from this catalog at ${removedAt}` : '';
+    throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}${why}${didYouMean(name, located.names())}`);
+  }
 
   const manifest = await readManifest(to);
   // A skill may be named "constructor": only the manifest's own entries are records.

@@ -60,6 +60,8 @@ export interface Located {
   pinned?(name: string, version: string): Promise<{ digest: string; fetch: () => Promise<Package> }>;
   /** The members of bundle `name` the feed index publishes; undefined when it has no such bundle. */
   bundle?(name: string): string[] | undefined;
+  /** When the feed's changes.json holds a tombstone for `name`: the time it was removed (skillpress feeds only). */
+  removedAt?(name: string): Promise<string | undefined>;
 }
 
 /** Reads bytes by URL, refusing URLs outside the source root; a NotFoundError when nothing is there. */
@@ -198,6 +200,11 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
     digestOf: (name) => reader.entry(name)?.digest,
     names: () => reader.index.skills.map((s) => s.id),
     bundle: (name) => reader.index.bundles?.find((b) => b.name === name)?.skills,
+    async removedAt(name) {
+      // Only to explain a name the index lacks: a changes.json that cannot be read explains nothing.
+      const changes = await reader.changes().catch(() => undefined);
+      return changes?.changes.find((c) => c.id === name && c.change === 'removed')?.at;
+    },
     async fetch(name) {
       const { entry, skill, files } = await reader.readSkill(name).catch((err: unknown) => {
         throw explainMissing(err, `skill "${name}" is listed in ${indexUrl}, but one of its parts is missing`);

@@ -13,8 +13,10 @@ import path from 'node:path';
 import { install } from '../../src/install/index.ts';
 import { IntegrityError, InvalidInputError, NotFoundError, UnsafePathError } from '../../src/lib/errors.ts';
 import { publish } from '../federate/helpers/feed.ts';
+import { loadPreviousFeed, writeFeed } from '../../src/emit/feed/index.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
 import { serveDir, type TestServer } from '../federate/helpers/server.ts';
-import { tempDir, writeSkills } from '../federate/helpers/skills.ts';
+import { loadSkills, tempDir, writeSkills } from '../federate/helpers/skills.ts';
 import { addFeedFiles, listTree } from '../federate/helpers/tamper.ts';
 import { skillMdText, tarGz, writeDiscovery, zip } from './helpers.ts';
 
@@ -234,6 +236,33 @@ describe('refusals say what and where', () => {
     expect(err).toBeInstanceOf(NotFoundError);
     for (const tried of ['feed/v1/index.json', '.well-known/agent-skills/index.json', 'index.json'])
       expect(err.message).toContain(`${feed.url}/nothing/${tried}`);
+  });
+
+  it('a skill the feed has removed: the error says when, from its tombstone in changes.json', async () => {
+    const skills = path.join(tmp, 'tombstone-skills');
+    await writeSkills(skills, [{ name: 'kept' }, { name: 'retired' }]);
+    const config = SkillpressConfig.parse({ registry: { name: 'acme' } });
+    const first = path.join(tmp, 'tombstone-dist-1');
+    await writeFeed(await loadSkills(skills, 'acme'), { outDir: first, config, sourceDateEpoch: 1_767_225_600 });
+    await rm(path.join(skills, 'retired'), { recursive: true });
+    const second = path.join(tmp, 'tombstone-dist-2');
+    const previous = await loadPreviousFeed(first);
+    await writeFeed(await loadSkills(skills, 'acme'), {
+      outDir: second,
+      config,
+      previous,
+      sourceDateEpoch: 1_767_312_000,
+    });
+    const server = await serveDir(second);
+    try {
+      const err = await rejection(install(server.url, 'retired', { to: target() }));
+      expect(err).toBeInstanceOf(NotFoundError);
+      expect(err.message).toBe(
+        `no skill "retired" in ${server.url}/feed/v1/index.json: it was removed from this catalog at 2026-01-02T00:00:00.000Z`,
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it('bytes that differ from the digest are an IntegrityError', async () => {
