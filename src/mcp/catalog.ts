@@ -1,6 +1,7 @@
 /**
- * One loaded snapshot of a feed: what the server answers from. index.json, cards.json and
- * search.json are read (and checked against the index's digests) when it loads; the body index
+ * One loaded snapshot of a feed: what the server answers from. index.json, cards.json,
+ * search.json and changes.json (its tombstones) are read (and checked against the index's
+ * digests) when it loads; the body index
  * is read on first use, skill JSONs and files on demand (with a small cache). A rebuild produces
  * a new snapshot; the old one keeps serving until the new one has loaded completely.
  *
@@ -9,7 +10,7 @@
  * cards.json, which are garbage once loaded.
  */
 import { z } from 'zod';
-import { Card, Cards, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
+import { Card, Cards, Changes, FeedIndex, FeedSkill, type FeedFile } from '../model/feed.ts';
 import { BODY_INDEX_FILE, SEARCH_FILE, SkillSearch } from '../search/index.ts';
 import { resolveFeedPath, type FeedStore } from '../feed-reader/index.ts';
 import { checkSchema, parseJson } from '../lib/json.ts';
@@ -69,9 +70,19 @@ export class FeedCatalog {
   #meaning: Promise<SkillVectors> | undefined;
   #bodyPart: { path: string; sha256: string } | undefined;
   #vectorsPart: { path: string; sha256: string } | undefined;
+  /** The feed's tombstones: id → when it was removed, so a name an agent remembers gets that answer. */
+  #removed: ReadonlyMap<string, string>;
 
-  private constructor(store: FeedStore, index: FeedIndex, version: string, cards: CatalogCard[], search: SkillSearch) {
+  private constructor(
+    store: FeedStore,
+    index: FeedIndex,
+    version: string,
+    cards: CatalogCard[],
+    search: SkillSearch,
+    removed: ReadonlyMap<string, string>,
+  ) {
     this.store = store;
+    this.#removed = removed;
     this.version = version;
     this.cards = cards.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
     this.search = search;
@@ -103,7 +114,8 @@ export class FeedCatalog {
     // One big file at a time, each dropped once parsed: the heap never holds two of them raw.
     const cards = compactCards(await store.readText(cardsPart.path, cardsPart.sha256));
     const search = SkillSearch.load(await store.readText(searchPart.path, searchPart.sha256));
-    return new FeedCatalog(store, index, indexFile.sha256, shareStrings(cards, search), search);
+    const removed = await removedSkills(store, index);
+    return new FeedCatalog(store, index, indexFile.sha256, shareStrings(cards, search), search, removed);
   }
 
   /** A card by id or name. */
@@ -115,6 +127,11 @@ export class FeedCatalog {
   requireCard(name: string): CatalogCard {
     const card = this.card(name);
     if (!card) {
+      const removedAt = this.#removed.get(name);
+      if (removedAt)
+        throw new NotFoundError(
+          `Skill "${name}" was removed from this catalog at ${removedAt}. Use skills_search to find another skill for the task.`,
+        );
       const near = nearNames(name, this.#byName.keys());
       const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
       throw new NotFoundError(`Skill "${name}" not found.${hint} Use skills_search to find the correct name.`);
@@ -242,6 +259,21 @@ export class FeedCatalog {
 function part(index: FeedIndex, key: string, file: string): { path: string; sha256: string } | undefined {
   const found = index.parts[key] ?? Object.values(index.parts).find((p) => resolveFeedPath('', p.url) === file);
   return found ? { path: resolveFeedPath('', found.url), sha256: found.sha256 } : undefined;
+}
+
+/**
+ * changes.json's tombstones (id → when removed). It explains a missing name and nothing else: a
+ * feed without it, or one that cannot be read, only loses that explanation.
+ */
+async function removedSkills(store: FeedStore, index: FeedIndex): Promise<Map<string, string>> {
+  const changesPart = part(index, 'changes', 'changes.json');
+  if (!changesPart) return new Map();
+  try {
+    const { changes } = parseJson(await store.readText(changesPart.path, changesPart.sha256), Changes, 'changes.json');
+    return new Map(changes.filter((c) => c.change === 'removed').map((c) => [c.id, c.at]));
+  } catch {
+    return new Map();
+  }
 }
 
 /** cards.json → compact cards, checking each card against the Card schema (errors name `skills.<i>.<field>`). */
