@@ -15,7 +15,7 @@ import {
 } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
-import { configAndSkillsFolder, formatProblem } from './validate.ts';
+import { configAndSkillsFolder, folderList, problemLines } from './validate.ts';
 import { invalidSkills } from '../../load/invalid.ts';
 
 /** Options every Elasticsearch command takes. */
@@ -39,13 +39,14 @@ export function esNames(values: { 'index-prefix'?: string }): IndexNames {
 }
 
 export const ingest: Command = {
-  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--strict] [--force] [--json]`,
+  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--strict] [--quiet] [--force] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,
       skills: { type: 'string' },
       config: { type: 'string' },
       strict: { type: 'boolean' },
+      quiet: { type: 'boolean' },
       force: { type: 'boolean' },
       json: { type: 'boolean' },
     });
@@ -60,7 +61,7 @@ export const ingest: Command = {
       ...loaded,
       skills: markEnabled(loaded.skills, disabledNames(config.skills.disabled, config.bundles, loaded.skills)),
     };
-    for (const p of catalog.problems) process.stderr.write(formatProblem(p, root) + '\n');
+    for (const line of problemLines(catalog.problems, root, values.quiet)) process.stderr.write(`${line}\n`);
     const invalid = invalidSkills(catalog);
     if (invalid.length > 0 && values.strict) {
       // All or nothing: the index keeps the previous catalog whole until every skill is valid.
@@ -71,7 +72,7 @@ export const ingest: Command = {
     }
     // As the feed: the valid skills are written, the invalid ones (reported above) left out.
     if (invalid.length > 0)
-      process.stderr.write(`skillpress ingest: ${invalid.length} invalid skill(s) left out: ${invalid.join(', ')}\n`);
+      process.stderr.write(`skillpress ingest: ${invalid.length} invalid skill(s) left out:${folderList(invalid)}\n`);
 
     const connection = esConnection(values);
     const names = esNames(values);

@@ -5,7 +5,7 @@
 import { loadCatalog } from '../../load/index.ts';
 import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
-import { configAndSkillsFolder } from './validate.ts';
+import { configAndSkillsFolder, folderList } from './validate.ts';
 import { invalidSkills } from '../../load/invalid.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
@@ -44,7 +44,7 @@ export const validateIndexCommand: Command = {
         lines.push(`${checks.length - bad.length} of ${checks.length} skill(s) match ${redactUrl(connection.url)}`);
         if (invalid.length > 0)
           lines.push(
-            `${invalid.length} invalid skill folder(s) not published, so not expected in the index: ${invalid.join(', ')}`,
+            `${invalid.length} invalid skill folder(s) not published, so not expected in the index:${folderList(invalid)}`,
           );
         process.stdout.write(lines.join('\n') + '\n');
       }

@@ -40,6 +40,11 @@ export function problemLines(problems: readonly Problem[], root: string | undefi
   return problems.filter((p) => !quiet || p.severity === 'error').map((p) => formatProblem(p, root));
 }
 
+/** Skill folders as an indented list, one a line (an aggregator's 26 made one line of 2,000 characters). */
+export function folderList(folders: readonly string[]): string {
+  return folders.map((f) => `\n  ${hasUnprintable(f) ? quotePath(f) : f}`).join('');
+}
+
 /**
  * The config (`--config`, else found from the skills folder upwards) and the skills folder a
  * command reads: `--skills`, else a folder argument, else `skills.root`. (Here rather than in
