@@ -57,10 +57,18 @@ jobs:
           key: skillpress-\${{ github.sha }}
           restore-keys: skillpress-
       - name: Build the catalog
-        run: '"$RUNNER_TEMP/skillpress/node_modules/.bin/skillpress" build ${options.skills} --out dist --base "\${{ steps.pages.outputs.base_path }}/"'
-        # Checks what the restored cache holds (an HMAC under this repository's secret); without
-        # the secret each run makes a fresh key and only raw files, checked by digest, are reused.
+        # The published site is the previous build: changes.json and its tombstones go on from it
+        # (a first deploy has none). Dates are the last commit's, so a rebuild of the same commit
+        # publishes the same bytes.
+        run: |
+          export SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)"
+          previous=()
+          if curl -sfL --max-time 30 -o /dev/null "$PAGES_URL/feed/v1/index.json"; then previous=(--previous "$PAGES_URL/"); fi
+          "$RUNNER_TEMP/skillpress/node_modules/.bin/skillpress" build ${options.skills} --out dist --base "\${{ steps.pages.outputs.base_path }}/" "\${previous[@]}"
         env:
+          PAGES_URL: \${{ steps.pages.outputs.base_url }}
+          # Checks what the restored cache holds (an HMAC under this repository's secret); without
+          # the secret each run makes a fresh key and only raw files, checked by digest, are reused.
           SKILLPRESS_CACHE_KEY: \${{ secrets.SKILLPRESS_CACHE_KEY }}
       - uses: actions/upload-pages-artifact@v5
         with:
