@@ -538,7 +538,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
   options.onLoaded?.(local);
-  const versionFiles = await attachHistories(local.skills, skillsRoot, config.registry.name);
+  const versionFiles = await attachHistories(local.skills, skillsRoot, config.registry.name, log);
   const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {

@@ -17,15 +17,24 @@ const RECORD = '\x1e';
 /** Files of one version of a local skill (path → bytes). */
 export type VersionFiles = (skill: Skill, version: string) => Promise<Map<string, Buffer>>;
 
-/** Sets `history` on every local skill that has recorded versions; returns how to read a version's files. */
+/**
+ * Sets `history` on every local skill that has recorded versions; returns how to read a version's
+ * files. `log` hears when the history is cut short (a shallow git checkout).
+ */
 export async function attachHistories(
   skills: readonly Skill[],
   skillsRoot: string,
   registry: string,
+  log: (line: string) => void = () => {},
 ): Promise<VersionFiles> {
   const root = path.resolve(skillsRoot);
   const local = skills.filter((s) => s.source.kind === 'local');
   const top = await gitTopLevel(root);
+  if (top && (await isShallow(top)))
+    log(
+      `build: ${top} is a shallow git checkout: skill versions committed before its first commit are not published; ` +
+        'check out the whole history (actions/checkout with fetch-depth: 0)',
+    );
   const found = top ? await gitHistories(top, root) : await storeHistories(root, local);
   for (const skill of local) {
     const entries = found.get(skill.id);
@@ -35,6 +44,14 @@ export async function attachHistories(
     const dir = skill.source.kind === 'local' ? path.join(root, skill.source.dir) : root;
     return versionFiles(root, skill.id, dir, version);
   };
+}
+
+/** A clone made with `--depth` (CI checkouts by default): `git log` sees only its last commits. */
+async function isShallow(top: string): Promise<boolean> {
+  const { stdout } = await run('git', ['-C', top, 'rev-parse', '--is-shallow-repository'], { encoding: 'utf8' }).catch(
+    () => ({ stdout: 'false' }),
+  );
+  return stdout.trim() === 'true';
 }
 
 /** Every skillpress commit under the skills folder, by skill name (from the subject `skill <name>: version <v>`). */

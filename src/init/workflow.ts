@@ -41,7 +41,10 @@ jobs:
   build:
     runs-on: ubuntu-latest
     steps:
+      # The whole history: the build publishes each skill's versions from skillpress's commits.
       - uses: actions/checkout@v6
+        with:
+          fetch-depth: 0
       - uses: actions/setup-node@v6
         with:
           node-version: 22

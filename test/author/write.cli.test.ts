@@ -17,6 +17,9 @@ import {
   VersionConflictError,
 } from '../../src/author/index.ts';
 import { loadCatalog } from '../../src/load/index.ts';
+import { build } from '../../src/build.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
+import { FeedSkill } from '../../src/model/feed.ts';
 
 let tmp: string;
 let skills: string;
@@ -229,6 +232,35 @@ describe('in a git work tree', () => {
     expect(back.changes).toContain('file removed: a.md');
     expect(git('log', '--format=%s').split('\n')[0]).toBe('skill refund-duplicate-charge: version 3');
   });
+  test('a build in a shallow clone says its history is cut short (CI checks out one commit by default)', async () => {
+    git('init', '--quiet');
+    const created = await createSkill(refund());
+    await updateSkill({ skills, name: created.name, files: [{ path: 'a.md', content: 'a' }] });
+    const published = async (root: string): Promise<{ versions: string[]; said: string[] }> => {
+      const said: string[] = [];
+      const out = path.join(root, 'dist');
+      await build({
+        skills: path.join(root, 'skills'),
+        out,
+        config: SkillpressConfig.parse({}),
+        site: false,
+        log: (l) => said.push(l),
+      });
+      const json = FeedSkill.parse(
+        JSON.parse(await readFile(path.join(out, 'feed/v1/skills', `${created.name}.json`), 'utf8')),
+      );
+      return { versions: json.versions!.history.map((h) => h.version), said };
+    };
+    const clone = path.join(tmp, 'ci-checkout');
+    execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${tmp}`, clone]);
+    const shallow = await published(clone);
+    expect(shallow.versions).toEqual(['2']);
+    expect(shallow.said.join('\n')).toMatch(/is a shallow git checkout: .*fetch-depth: 0/);
+    const whole = await published(tmp);
+    expect(whole.versions).toEqual(['2', '1']);
+    expect(whole.said.join('\n')).not.toMatch(/shallow/);
+  });
+
   test('versions written before the folder was put under git are still listed and restorable', async () => {
     const created = await createSkill(refund());
     await updateSkill({ skills, name: created.name, files: [{ path: 'a.md', content: 'a' }] });

@@ -79,6 +79,11 @@ describe('the workflow init writes', () => {
     const uses = [...usesOf(workflow.jobs.build.steps), ...usesOf(workflow.jobs.deploy.steps)];
     for (const action of CURRENT) expect(uses).toContain(`actions/${action}`);
     expect(workflow.permissions).toEqual({ contents: 'read', pages: 'write', 'id-token': 'write' });
+    // The whole history: skill versions are published from skillpress's commits.
+    const checkout = (workflow.jobs.build.steps as Array<Step & { with?: object }>).find((s) =>
+      s.uses?.includes('checkout'),
+    );
+    expect(checkout?.with).toEqual({ 'fetch-depth': 0 });
   });
 
   it('builds for the base path Pages serves, from the published site when there is one, dated by the last commit', async () => {
