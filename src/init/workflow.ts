@@ -61,8 +61,8 @@ jobs:
           restore-keys: skillpress-
       - name: Build the catalog
         # The published site is the previous build: changes.json and its tombstones go on from it
-        # (a first deploy has none). Dates are the last commit's, so a rebuild of the same commit
-        # publishes the same bytes.
+        # (a first deploy has none). Dates are the last commit's: running the workflow again on a
+        # commit moves no date.
         run: |
           export SOURCE_DATE_EPOCH="$(git log -1 --format=%ct)"
           previous=()
