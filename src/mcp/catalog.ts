@@ -1,8 +1,7 @@
 /**
- * One loaded snapshot of a feed: what the server answers from. index.json, cards.json,
- * search.json and changes.json (its tombstones) are read (and checked against the index's
- * digests) when it loads; the body index
- * is read on first use, skill JSONs and files on demand (with a small cache). A rebuild produces
+ * One loaded snapshot of a feed: what the server answers from. index.json, cards.json and
+ * search.json are read (and checked against the index's digests) when it loads; the body index
+ * is read on first use, changes.json's tombstones on the first name that is missing, skill JSONs and files on demand (with a small cache). A rebuild produces
  * a new snapshot; the old one keeps serving until the new one has loaded completely.
  *
  * Memory: a snapshot keeps only what the tools need — a compact card per skill (no digest or
@@ -70,19 +69,12 @@ export class FeedCatalog {
   #meaning: Promise<SkillVectors> | undefined;
   #bodyPart: { path: string; sha256: string } | undefined;
   #vectorsPart: { path: string; sha256: string } | undefined;
-  /** The feed's tombstones: id → when it was removed, so a name an agent remembers gets that answer. */
-  #removed: ReadonlyMap<string, string>;
+  #changesPart: { path: string; sha256: string } | undefined;
+  /** The feed's tombstones (id → when it was removed), read on the first missing name. */
+  #removed: Promise<ReadonlyMap<string, string>> | undefined;
 
-  private constructor(
-    store: FeedStore,
-    index: FeedIndex,
-    version: string,
-    cards: CatalogCard[],
-    search: SkillSearch,
-    removed: ReadonlyMap<string, string>,
-  ) {
+  private constructor(store: FeedStore, index: FeedIndex, version: string, cards: CatalogCard[], search: SkillSearch) {
     this.store = store;
-    this.#removed = removed;
     this.version = version;
     this.cards = cards.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
     this.search = search;
@@ -102,6 +94,7 @@ export class FeedCatalog {
     });
     this.#bodyPart = part(index, 'search_body', BODY_INDEX_FILE);
     this.#vectorsPart = index.parts.skill_vectors && part(index, 'skill_vectors', 'skill-vectors.bin');
+    this.#changesPart = part(index, 'changes', 'changes.json');
   }
 
   static async load(store: FeedStore): Promise<FeedCatalog> {
@@ -114,8 +107,7 @@ export class FeedCatalog {
     // One big file at a time, each dropped once parsed: the heap never holds two of them raw.
     const cards = compactCards(await store.readText(cardsPart.path, cardsPart.sha256));
     const search = SkillSearch.load(await store.readText(searchPart.path, searchPart.sha256));
-    const removed = await removedSkills(store, index);
-    return new FeedCatalog(store, index, indexFile.sha256, shareStrings(cards, search), search, removed);
+    return new FeedCatalog(store, index, indexFile.sha256, shareStrings(cards, search), search);
   }
 
   /** A card by id or name. */
@@ -126,17 +118,38 @@ export class FeedCatalog {
   /** Like `card`, but a missing skill is a NotFoundError that tells the agent how to recover. */
   requireCard(name: string): CatalogCard {
     const card = this.card(name);
-    if (!card) {
-      const removedAt = this.#removed.get(name);
-      if (removedAt)
-        throw new NotFoundError(
-          `Skill "${name}" was removed from this catalog at ${removedAt}. Use skills_search to find another skill for the task.`,
-        );
-      const near = nearNames(name, this.#byName.keys());
-      const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
-      throw new NotFoundError(`Skill "${name}" not found.${hint} Use skills_search to find the correct name.`);
-    }
+    if (!card) throw this.#notFound(name);
     return card;
+  }
+
+  /**
+   * Like `requireCard`, and a skill the feed removed is a NotFoundError saying so and when (its
+   * tombstone in changes.json, read on the first missing name: an agent that remembered the
+   * name stops looking for it under another spelling).
+   *
+   * @example
+   * ```ts
+   * import { FeedCatalog, openFeedStore } from 'skillpress';
+   * const catalog = await FeedCatalog.load(await openFeedStore('dist'));
+   * const card = await catalog.lookupCard('pdf-tools'); // or: Skill "pdf-tools" was removed from this catalog at …
+   * console.log(card.description);
+   * ```
+   */
+  async lookupCard(name: string): Promise<CatalogCard> {
+    const card = this.card(name);
+    if (card) return card;
+    this.#removed ??= removedSkills(this.store, this.#changesPart);
+    const removedAt = (await this.#removed).get(name);
+    if (!removedAt) throw this.#notFound(name);
+    throw new NotFoundError(
+      `Skill "${name}" was removed from this catalog at ${removedAt}. Use skills_search to find another skill for the task.`,
+    );
+  }
+
+  #notFound(name: string): NotFoundError {
+    const near = nearNames(name, this.#byName.keys());
+    const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?` : '';
+    return new NotFoundError(`Skill "${name}" not found.${hint} Use skills_search to find the correct name.`);
   }
 
   /** The skill's content digest (`sha256:<hex>`), as its card gives it. */
@@ -265,8 +278,10 @@ function part(index: FeedIndex, key: string, file: string): { path: string; sha2
  * changes.json's tombstones (id → when removed). It explains a missing name and nothing else: a
  * feed without it, or one that cannot be read, only loses that explanation.
  */
-async function removedSkills(store: FeedStore, index: FeedIndex): Promise<Map<string, string>> {
-  const changesPart = part(index, 'changes', 'changes.json');
+async function removedSkills(
+  store: FeedStore,
+  changesPart: { path: string; sha256: string } | undefined,
+): Promise<Map<string, string>> {
   if (!changesPart) return new Map();
   try {
     const { changes } = parseJson(await store.readText(changesPart.path, changesPart.sha256), Changes, 'changes.json');

@@ -71,7 +71,7 @@ export function registerPrompts(server: McpServer, catalog: CatalogRef): void {
     },
     async ({ name }) => {
       const c = await catalog();
-      const card = c.requireCard(name);
+      const card = await c.lookupCard(name);
       const skill = await c.skill(card);
       return {
         description: `Level-2 context of ${card.name}`,

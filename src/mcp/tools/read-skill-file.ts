@@ -37,7 +37,7 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
     },
     async (args) => {
       const c = await catalog();
-      const card = c.requireCard(args.name);
+      const card = await c.lookupCard(args.name);
       const { file, bytes } = await c.file(card, args.path);
       const uri = skillFileUri(card, file.path);
       const base = { name: card.name, path: file.path, uri, mimeType: file.mime, size: file.size, sha256: file.sha256 };

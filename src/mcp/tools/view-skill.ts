@@ -61,7 +61,7 @@ export function registerViewSkill(server: McpServer, catalog: CatalogRef, usage?
     },
     async (args, ctx) => {
       const c = await catalog();
-      const card = c.requireCard(args.name);
+      const card = await c.lookupCard(args.name);
       // A load is the instructions reaching the agent; a card or summary is still deciding.
       if (args.detail === 'full') usage?.load(c, card, 'view_skill', ctx);
       if (args.detail === 'card')
