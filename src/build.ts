@@ -41,7 +41,7 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
-import { describeConfig, findSkillsAndConfig, resolveConfig, skillsLoadOptions } from './config/load.ts';
+import { configFolder, describeConfig, findSkillsAndConfig, resolveConfig, skillsLoadOptions } from './config/load.ts';
 import { headersFile } from './site/headers.ts';
 import { writeBuildRecord } from './site/build-record.ts';
 import { normalizeBase } from './site/urls.ts';
@@ -422,7 +422,7 @@ async function buildConfig(
     config: found.config,
     skillsRoot: options.skills ?? found.skills,
     configFile: found.file ?? null,
-    ...(found.file ? { configRoot: found.root } : {}),
+    configRoot: configFolder(found),
   };
 }
 

@@ -189,6 +189,9 @@ export async function findSkillsAndConfig(options: {
   return { ...found, skills };
 }
 
+/** The folder of the config file found (stdio MCP servers start there); undefined when none was found. */
+export const configFolder = (found: FoundConfig): string | undefined => (found.file ? found.root : undefined);
+
 /** One line saying which configuration a command used (the build prints it). */
 export function describeConfig(found: FoundConfig, from: string | undefined): string {
   if (found.file) return `config: ${path.relative('.', found.file) || found.file}`;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { loadCatalog } from '../../load/index.ts';
 import type { Catalog, Problem } from '../../model/skill.ts';
 import { EXIT, parse, requireSkillsFolder, skillsFolderArgument, type Command } from '../args.ts';
-import { findSkillsAndConfig, skillsLoadOptions } from '../../config/load.ts';
+import { configFolder, findSkillsAndConfig, skillsLoadOptions } from '../../config/load.ts';
 import type { SkillpressConfig } from '../../model/config.ts';
 import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
 
@@ -59,7 +59,7 @@ export async function configAndSkillsFolder(
     config: values.config,
   });
   const root = await requireSkillsFolder(found.skills);
-  return { config: found.config, root, ...(found.file ? { configRoot: found.root } : {}) };
+  return { config: found.config, root, configRoot: configFolder(found) };
 }
 
 /**
