@@ -3,6 +3,7 @@
  * pages of the browsable list. Shared by the home page, tag pages and domain pages.
  */
 import type { Card } from '../model/feed.ts';
+import { slug } from './urls.ts';
 
 /** Cards per page of the list that works without JavaScript (and per "Show more" with it). */
 export const PAGE_SIZE = 48;
@@ -117,6 +118,21 @@ export function listPagePaths(lists: readonly Facet[]): Array<{ value: string; n
     if (pages === 1) return [];
     return [undefined, ...Array.from({ length: pages }, (_, i) => String(i + 1))].map((n) => ({ value, n }));
   });
+}
+
+/**
+ * The routes of a list kind's `page/…` pages (getStaticPaths): `param` is the route parameter
+ * naming the list (`tag` in `tags/[tag]/page/[...n]`), `n` the page (none for `page/`).
+ */
+export function listPageRoutes(
+  cards: readonly Card[],
+  kind: ListKind,
+  param: string,
+): Array<{ params: Record<string, string | undefined>; props: { value: string } }> {
+  return listPagePaths(listFacets(cards, kind)).map(({ value, n }) => ({
+    params: { [param]: slug(value), n },
+    props: { value },
+  }));
 }
 
 /** A count as readers write it: `1,650 skills`, as the MCP server says it. */
