@@ -45,7 +45,7 @@ import { configFolder, describeConfig, findSkillsAndConfig, resolveConfig, skill
 import { headersFile } from './site/headers.ts';
 import { writeBuildRecord } from './site/build-record.ts';
 import { normalizeBase } from './site/urls.ts';
-import { attachHistories } from './author/publish.ts';
+import { attachHistories, datesFromCommits } from './author/publish.ts';
 import type { VersionArchives } from './emit/feed/versions.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
@@ -539,6 +539,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
   });
   options.onLoaded?.(local);
   const versionFiles = await attachHistories(local.skills, skillsRoot, config.registry.name, log);
+  await datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch);
   const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {

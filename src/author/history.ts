@@ -65,6 +65,63 @@ function storeDir(skillsRoot: string, name: string): string {
   return path.join(stateDir(skillsRoot), 'versions', path.basename(path.resolve(skillsRoot)), name);
 }
 
+/**
+ * When each folder last changed in git, in seconds: the commit time of the newest commit that
+ * touched a file in it, for the folders (relative to `root`) with nothing uncommitted. A checkout
+ * gives every file the checkout's mtime, so in CI mtimes say nothing of when a skill changed;
+ * commits do. Folders with uncommitted or untracked files, folders no commit touched, and every
+ * folder outside a git work tree are left out: their files' mtimes stand.
+ */
+export async function committedTimes(root: string, folders: readonly string[]): Promise<Map<string, number>> {
+  const times = new Map<string, number>();
+  const top = await gitTopLevel(root);
+  if (!top || folders.length === 0) return times;
+  const rel = path.relative(top, path.resolve(root)).split(path.sep).join('/') || '.';
+  const [log, status] = await Promise.all([
+    run('git', ['-C', top, 'log', '--format=%x01%ct', '--name-only', '-z', '--', rel], {
+      maxBuffer: 512 * 1024 * 1024,
+    }),
+    run('git', ['-C', top, 'status', '--porcelain', '-z', '--untracked-files=all', '--', rel], {
+      maxBuffer: 64 * 1024 * 1024,
+    }),
+  ]).catch(() => [undefined, undefined]);
+  if (!log || !status) return times;
+  const folderOf = folderLookup(top, root, folders);
+  const dirty = new Set(statusPaths(status.stdout).map(folderOf));
+  // Newest commit first: the first time a folder is seen is when it last changed.
+  for (const record of log.stdout.split('\x01')) {
+    const [seconds, ...paths] = record.split('\0');
+    const at = Number(seconds);
+    if (!Number.isFinite(at)) continue;
+    for (const file of paths) {
+      const folder = folderOf(file.replace(/^\n/, ''));
+      if (folder !== undefined && !dirty.has(folder) && !times.has(folder)) times.set(folder, at);
+    }
+  }
+  return times;
+}
+
+/** The paths `git status --porcelain -z` lists (a rename's both paths). */
+function statusPaths(out: string): string[] {
+  return out
+    .split('\0')
+    .filter(Boolean)
+    .map((entry) => (/^.. /.test(entry) ? entry.slice(3) : entry));
+}
+
+/** Maps a path relative to the work tree's top to the folder of `folders` (relative to `root`) holding it. */
+function folderLookup(top: string, root: string, folders: readonly string[]): (file: string) => string | undefined {
+  const byTopPath = new Map(
+    folders.map((f) => [path.relative(top, path.resolve(root, f)).split(path.sep).join('/') || '.', f] as const),
+  );
+  return (file) => {
+    for (let at = path.posix.dirname(file); ; at = path.posix.dirname(at)) {
+      const folder = byTopPath.get(at);
+      if (folder !== undefined || at === '.' || at === '/') return folder;
+    }
+  };
+}
+
 /** The top of the git work tree holding `dir`, or undefined when it is in none (or git is not installed). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
   // No `.git` above: no work tree, and no git process started (every build asks).

@@ -1,14 +1,15 @@
 /**
  * What the build publishes of the versions the authoring calls recorded (history.ts): each
  * local skill's history (attached to the Skill), and the files of an earlier version, for its
- * archive. One `git log` for the whole skills folder, or one listing of the version store.
+ * archive. One `git log` for the whole skills folder, or one listing of the version store. And
+ * when each local skill last changed, from its commits (`datesFromCommits`).
  */
 import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Skill, SkillVersionEntry } from '../model/skill.ts';
-import { gitTopLevel, listVersions, stateDir, versionFiles } from './history.ts';
+import { committedTimes, gitTopLevel, listVersions, stateDir, versionFiles } from './history.ts';
 
 const run = promisify(execFile);
 const FIELD = '\x1f';
@@ -44,6 +45,29 @@ export async function attachHistories(
     const dir = skill.source.kind === 'local' ? path.join(root, skill.source.dir) : root;
     return versionFiles(root, skill.id, dir, version);
   };
+}
+
+/**
+ * Dates each local skill whose folder has nothing uncommitted by its last commit (`updated_at`,
+ * capped by `sourceDateEpoch` as the loader caps mtimes): a CI checkout gives every file the
+ * checkout's time, which would date every skill by the last push and change every skill's JSON
+ * on every build. Skills with uncommitted files, and all skills outside git, keep their mtimes.
+ */
+export async function datesFromCommits(
+  skills: readonly Skill[],
+  skillsRoot: string,
+  sourceDateEpoch: number | undefined,
+): Promise<void> {
+  const local = skills.flatMap((s) => (s.source.kind === 'local' ? [{ skill: s, dir: s.source.dir }] : []));
+  const times = await committedTimes(
+    skillsRoot,
+    local.map((l) => l.dir),
+  );
+  for (const { skill, dir } of local) {
+    const at = times.get(dir);
+    if (at === undefined) continue;
+    skill.updated_at = new Date(Math.min(at, sourceDateEpoch ?? Infinity) * 1000).toISOString();
+  }
 }
 
 /** A clone made with `--depth` (CI checkouts by default): `git log` sees only its last commits. */

@@ -76,7 +76,11 @@ export const Card = z
       .describe(
         "An imported skill: `true` when this registry checked the origin's signature (`FeedSkill.origin_signature`) against the origin's key, pinned in its config or read from the origin's own feed; `false` otherwise (show it as unverified). Absent for this registry's own skills. A registry importing this feed checks the signature itself and never relies on this field.",
       ),
-    updated_at: z.string().describe('When a file of the skill last changed (ISO 8601; capped by SOURCE_DATE_EPOCH).'),
+    updated_at: z
+      .string()
+      .describe(
+        "When the skill last changed (ISO 8601; capped by SOURCE_DATE_EPOCH): its folder's last commit when the skills are in git and the folder has nothing uncommitted, else its files' newest mtime.",
+      ),
     digest: Digest.describe("Content digest over every stored file's path and sha256."),
     tokens: z.number().int().nonnegative().describe('Tokens of SKILL.md (front matter + body).'),
     usage: UsageFigures.optional().describe(
@@ -265,7 +269,11 @@ export const FeedIndex = z
         "The key this registry signs its own skills' origin statements with (`FeedSkill.origin_signature`). Absent: it signs nothing.",
       ),
     }),
-    generated_at: z.string().describe('When the build ran (ISO 8601; SOURCE_DATE_EPOCH when set).'),
+    generated_at: z
+      .string()
+      .describe(
+        "When the build ran (ISO 8601; SOURCE_DATE_EPOCH when set). A build that changes nothing keeps the previous build's, and so its bytes.",
+      ),
     counts: z
       .object({
         skills: z.number().int(),
@@ -316,10 +324,17 @@ export const Changes = z
   .object({
     feed_version: z.literal(FEED_VERSION),
     generated_at: z.string(),
-    previous_generated_at: z.string().optional(),
+    previous_generated_at: z
+      .string()
+      .optional()
+      .describe('The build these changes are against: the one before the last build that changed a skill.'),
     changes: z.array(Change),
   })
-  .meta({ id: 'Changes', description: '`changes.json`: what changed since the previous build, with tombstones.' });
+  .meta({
+    id: 'Changes',
+    description:
+      '`changes.json`: what the last build that changed a skill changed (a build that changes none keeps them), with tombstones.',
+  });
 export type Changes = z.infer<typeof Changes>;
 
 export const DiscoverySkill = z

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
@@ -11,12 +11,24 @@ import { makeFixture, skillMd, write, type Fixture } from './fixture.ts';
 let fx: Fixture;
 const config = SkillpressConfig.parse({ registry: { name: 'test-registry' } });
 
-async function buildAt(n: number, epoch: number): Promise<string> {
+async function buildAt(n: number, epoch: number, skills = fx.skills): Promise<string> {
+  return (await buildWithSummary(n, epoch, skills)).out;
+}
+
+async function buildWithSummary(n: number, epoch: number, skills = fx.skills) {
   const out = path.join(fx.dir, `out-${n}`);
-  const catalog = await loadCatalog(fx.skills, { registry: 'test-registry', sourceDateEpoch: epoch });
+  const catalog = await loadCatalog(skills, { registry: 'test-registry', sourceDateEpoch: epoch });
   const previous = n > 1 ? await loadPreviousFeed(path.join(fx.dir, `out-${n - 1}`)) : undefined;
-  await writeFeed(catalog, { outDir: out, config, previous, sourceDateEpoch: epoch });
-  return out;
+  const summary = await writeFeed(catalog, { outDir: out, config, previous, sourceDateEpoch: epoch });
+  return { out, summary };
+}
+
+const feedFile = (out: string, name: string): string => readFileSync(path.join(out, 'feed/v1', name), 'utf8');
+
+/** Every file under `dir`, with its mtime set to `seconds` since the epoch. */
+function dateFiles(dir: string, seconds: number): void {
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile()) utimesSync(path.join(entry.parentPath, entry.name), seconds, seconds);
 }
 
 const changesOf = (out: string) =>
@@ -64,14 +76,53 @@ describe('changes.json', () => {
       at: new Date(2_000_000).toISOString(),
     });
 
-    // Nothing changed: only the tombstone stays, with the time it was removed.
+    // No skill changed: the news of the last build that changed one stays, against the same build.
     const third = changesOf(await buildAt(3, 3_000));
-    expect(third.changes).toEqual([by.get('only-skill-md')]);
+    expect(third.changes).toEqual(second.changes);
+    expect(third.previous_generated_at).toBe(new Date(1_000_000).toISOString());
+    expect(third.generated_at).toBe(new Date(3_000_000).toISOString());
 
     // The removed skill comes back: it is added again and its tombstone goes.
     write(fx.skills, 'only-skill-md/SKILL.md', skillMd('only-skill-md', 'Back again.'));
     const fourth = changesOf(await buildAt(4, 4_000));
     expect(fourth.changes.map((c) => [c.id, c.change])).toEqual([['only-skill-md', 'added']]);
+    expect(fourth.previous_generated_at).toBe(new Date(3_000_000).toISOString());
+  });
+
+  it('a build that changes nothing publishes the previous feed again, byte for byte; the next change brings its own news', async () => {
+    const skills = path.join(fx.dir, 'dated-skills');
+    cpSync(fx.skills, skills, { recursive: true });
+    // Files dated before every build: no skill's updated_at moves with the build's time.
+    dateFiles(skills, 500);
+    const first = await buildWithSummary(11, 1_000, skills);
+    const again = await buildWithSummary(12, 2_000, skills);
+    expect(again.summary.changes).toEqual({ added: 0, updated: 0, removed: 0 });
+    for (const name of ['index.json', 'cards.json', 'changes.json'])
+      expect(feedFile(again.out, name), name).toBe(feedFile(first.out, name));
+    expect(new Set(changesOf(again.out).changes.map((c) => c.change))).toEqual(new Set(['added']));
+
+    write(skills, 'kitchen-sink/notes.md', 'a new file\n');
+    dateFiles(skills, 1_500);
+    const changed = await buildWithSummary(13, 3_000, skills);
+    expect(changed.summary.changes).toEqual({ added: 0, updated: 1, removed: 0 });
+    const news = changesOf(changed.out);
+    expect(news.generated_at).toBe(new Date(3_000_000).toISOString());
+    expect(news.previous_generated_at).toBe(new Date(1_000_000).toISOString());
+    expect(news.changes.map((c) => [c.id, c.change])).toEqual([['kitchen-sink', 'updated']]);
+
+    // The registry's title changes, no skill does: a new time, the same news.
+    const retitled = path.join(fx.dir, 'out-14');
+    const catalog = await loadCatalog(skills, { registry: 'test-registry', sourceDateEpoch: 4_000 });
+    await writeFeed(catalog, {
+      outDir: retitled,
+      config: SkillpressConfig.parse({ registry: { name: 'test-registry', title: 'Renamed' } }),
+      previous: await loadPreviousFeed(changed.out),
+      sourceDateEpoch: 4_000,
+    });
+    const kept = changesOf(retitled);
+    expect(kept.generated_at).toBe(new Date(4_000_000).toISOString());
+    expect(kept.changes).toEqual(news.changes);
+    expect(kept.previous_generated_at).toBe(news.previous_generated_at);
   });
 
   it('finds no previous feed in an empty folder, and rejects a broken one', async () => {
@@ -113,6 +164,8 @@ describe('changes.json', () => {
         tomb('forged-date', 'not-a-date <script>'),
         { id: 'not-removed', change: 'added', at: '2026-01-01T00:00:00.000Z' },
         tomb('kitchen-sink'),
+        // News that is not the card's: a forged digest would be republished as this registry's word.
+        { id: 'kitchen-sink', change: 'updated', digest: `sha256:${'0'.repeat(64)}`, at: '1970-01-01T00:00:00.500Z' },
         tomb('from-the-future', '2999-01-01T00:00:00.000Z'),
         tomb('honest-tombstone'),
       ];
@@ -123,6 +176,10 @@ describe('changes.json', () => {
     });
     const previous = (await loadPreviousFeed(out))!;
     expect(previous.tombstones.map((t) => t.id)).toEqual(['honest-tombstone']);
+    expect(previous.news).toEqual([]);
+    expect(previous.refused.join('\n')).toContain(
+      'change "kitchen-sink": updated with a digest or version that is not the card\'s',
+    );
     expect(previous.cards.map((c) => c.id)).not.toContain('../evil');
     expect(previous.cards.map((c) => c.id)).toContain('kitchen-sink');
     const refused = previous.refused.join('\n');

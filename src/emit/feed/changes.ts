@@ -1,13 +1,15 @@
 /**
  * changes.json: what changed since the previous build. The previous build is a feed folder or
  * URL (`--previous`), or the feed already in the output folder. Removed skills stay listed as
- * tombstones in every later build until they come back.
+ * tombstones in every later build until they come back. Added and updated entries are the news
+ * of the last build that changed a skill: a build that changes nothing publishes the previous
+ * feed again, news and time included (write-feed.ts).
  *
  * The previous feed is read like any peer's (it may be a URL anyone serves): every id must be a
  * valid skill id, every date ISO 8601 and no later than the feed's own `generated_at`, tombstones
- * must be `removed` entries for skills the previous feed does not list, strings are bounded, and
- * so are the counts (over the bound is an error). What is refused is named in `refused`, never
- * carried into this build's changes.json.
+ * must be `removed` entries for skills the previous feed does not list, news entries must match
+ * the card of a skill it lists, strings are bounded, and so are the counts (over the bound is an
+ * error). What is refused is named in `refused`, never carried into this build's changes.json.
  */
 import { type Card, type Change } from '../../model/feed.ts';
 import { InvalidInputError, NotFoundError } from '../../lib/errors.ts';
@@ -21,6 +23,12 @@ export interface PreviousFeed {
   cards: Card[];
   /** Tombstones (`removed`) carried over from the previous changes.json. */
   tombstones: Change[];
+  /** Its own news (`added` and `updated` entries), carried when this build changes no skill. */
+  news?: Change[];
+  /** Its changes.json's `previous_generated_at`, carried with the news. */
+  previous_generated_at?: string;
+  /** sha256 of its index.json's bytes: a build that would write the same bytes keeps the previous time. */
+  index_sha256?: string;
   /** Cards and changes of the previous feed that were not taken, each with why. */
   refused: string[];
 }
@@ -76,7 +84,13 @@ export async function loadPreviousFeed(
   const cards = await reader.cards();
   // A previous changes.json that cannot be read only loses old tombstones, not the build.
   const changes = await reader.changes().catch(() => undefined);
-  return checkPrevious(reader.location, cards.generated_at, cards.skills, changes?.changes ?? []);
+  const checked = checkPrevious(reader.location, cards.generated_at, cards.skills, changes?.changes ?? []);
+  const before = changes?.previous_generated_at;
+  return {
+    ...checked,
+    ...(before !== undefined && isIsoDate(before) ? { previous_generated_at: before } : {}),
+    index_sha256: reader.version,
+  };
 }
 
 /** The previous feed's cards and tombstones that hold up, and what did not (see the module's comment). */
@@ -98,16 +112,17 @@ export function checkPrevious(location: string, generatedAt: string, cards: Card
       (isSkillId(c.id) || refuse(`card ${shown(c.id)}: not a valid skill id`)) &&
       ((c.version ?? '').length <= MAX_VERSION || refuse(`card ${shown(c.id)}: version longer than ${MAX_VERSION}`)),
   );
-  const listed = new Set(keptCards.map((c) => c.id));
+  const listed = new Map(keptCards.map((c) => [c.id, c]));
   const seen = new Set<string>();
   const kept = changes.filter((c) => {
     const what = `change ${shown(c.id)}`;
-    // Added and updated entries were news of that build only.
-    if (c.change !== 'removed') return false;
     if (!isSkillId(c.id)) return refuse(`${what}: not a valid skill id`);
     if (!isIsoDate(c.at) || Date.parse(c.at) > Date.parse(generatedAt))
       return refuse(`${what}: at ${shown(c.at)} is not an ISO 8601 date no later than the feed's generated_at`);
-    if (listed.has(c.id)) return refuse(`${what}: a tombstone for a skill the feed still lists`);
+    const card = listed.get(c.id);
+    if (c.change === 'removed' && card) return refuse(`${what}: a tombstone for a skill the feed still lists`);
+    if (c.change !== 'removed' && (card?.digest !== c.digest || card?.version !== c.version))
+      return refuse(`${what}: ${c.change} with a digest or version that is not the card's`);
     if ((c.previous_version ?? '').length > MAX_VERSION) return refuse(`${what}: version longer than ${MAX_VERSION}`);
     if (seen.has(c.id)) return refuse(`${what}: listed twice`);
     seen.add(c.id);
@@ -115,7 +130,14 @@ export function checkPrevious(location: string, generatedAt: string, cards: Card
   });
   const named = refused.slice(0, NAMED);
   if (refused.length > NAMED) named.push(`and ${refused.length - NAMED} more`);
-  return { location, generated_at: generatedAt, cards: keptCards, tombstones: kept, refused: named };
+  return {
+    location,
+    generated_at: generatedAt,
+    cards: keptCards,
+    tombstones: kept.filter((c) => c.change === 'removed'),
+    news: kept.filter((c) => c.change !== 'removed'),
+    refused: named,
+  };
 }
 
 /** Compare this build's cards with the previous ones. Without a previous build every skill is `added`. */
@@ -151,5 +173,18 @@ export function computeChanges(cards: readonly Card[], previous: PreviousFeed | 
   }
   const fresh = new Set(changes.map((c) => c.id));
   for (const t of previous?.tombstones ?? []) if (!now.has(t.id) && !fresh.has(t.id)) changes.push(t);
-  return changes.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return changes.sort(idOrder);
+}
+
+const idOrder = (a: Change, b: Change): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** This build's own entries of a change list: those that are not tombstones carried over from `previous`. */
+export function newsOf(changes: readonly Change[], previous: PreviousFeed | undefined): Change[] {
+  const carried = new Set(previous?.tombstones ?? []);
+  return changes.filter((c) => !carried.has(c));
+}
+
+/** A change list with the previous build's news put back: what a build that changes no skill publishes. */
+export function withNews(changes: readonly Change[], previous: PreviousFeed): Change[] {
+  return [...(previous.news ?? []), ...changes].sort(idOrder);
 }

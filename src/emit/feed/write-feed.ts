@@ -47,7 +47,7 @@ import {
   type ArchiveKind,
   type KeyedEntry,
 } from './archive-cache.ts';
-import { computeChanges, type PreviousFeed } from './changes.ts';
+import { computeChanges, newsOf, withNews, type PreviousFeed } from './changes.ts';
 import { encodePath, pathProblem, quotePath } from '../../lib/paths.ts';
 import { resolveInside } from '../../lib/fs.ts';
 import { folderMatches, realFolder } from '../../lib/folder-match.ts';
@@ -81,7 +81,7 @@ export interface WriteFeedOptions {
    * hard-linked from it instead of written (most skill JSON of a rebuild).
    */
   linkFrom?: readonly string[];
-  /** Seconds since the epoch: generated_at and archive mtimes. Unset: now, archives at 0. */
+  /** Seconds since the epoch: generated_at, and the cap of archive mtimes (each skill's `updated_at`). Unset: now, archives at 0. */
   sourceDateEpoch?: number;
   /**
    * `published` (default): what this registry publishes to peers — local public skills, plus
@@ -241,7 +241,6 @@ interface FeedContext {
   feedPath: string;
   reexport: boolean;
   generatedAt: string;
-  archiveMtime: number;
   root: string;
   out: OutputWriter;
   tokens: TokenCounts;
@@ -301,13 +300,14 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   );
   const problems = [...chosen.problems, ...written.flatMap((w) => w.problems)];
   const cards = written.map((w) => w.card);
-  const { parts, changeList } = writeParts(written, ctx, await skillEmbedder(ctx));
+  const timeless = writeTimelessParts(written, ctx, await skillEmbedder(ctx));
   ctx.archives.cache?.prune();
   ctx.files?.prune();
   ctx.bodyTerms?.prune();
   const imported = chosen.skills.filter(isImported).length;
   const files = written.reduce((n, w) => n + w.stored, 0);
-  writeIndex(written, parts, { skills: cards.length, files, withheld: chosen.withheld, imported }, ctx);
+  const counts = { skills: cards.length, files, withheld: chosen.withheld, imported };
+  const news = newsOf(writeTimedParts(written, timeless, counts, ctx), opts.previous);
   if (ctx.scope === 'published') {
     const signer = ctx.opts.signer;
     const disc: DiscoveryIndex = {
@@ -317,7 +317,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
     };
     ctx.out.write(`${DISCOVERY_PATH}/index.json`, pretty(disc));
   }
-  const count = (c: string): number => changeList.filter((x) => x.change === c && x.at === ctx.generatedAt).length;
+  const count = (c: string): number => news.filter((x) => x.change === c).length;
   return {
     feedDir: path.join(ctx.root, ...ctx.feedPath.split('/')),
     skills: cards.length,
@@ -344,7 +344,6 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
     feedPath: opts.feedPath ?? (scope === 'published' ? FEED_PATH : CATALOG_PATH),
     reexport: opts.config.federation.reexport,
     generatedAt: new Date(epoch !== undefined ? epoch * 1000 : Math.floor(Date.now() / 1000) * 1000).toISOString(),
-    archiveMtime: epoch ?? 0,
     root,
     out: new OutputWriter(
       root,
@@ -418,7 +417,7 @@ async function writeSkill(skill: Skill, ctx: FeedContext): Promise<WrittenSkill>
   const { card, skill: json, problems } = skillJson(skill, { withArchive, tokens, signer: ctx.opts.signer });
   const versions = await versionsBlock(skill, {
     archives: ctx.scope === 'published' ? ctx.opts.versions : undefined,
-    mtime: ctx.archiveMtime,
+    mtime: archiveMtime(skill, ctx),
     write: (rel, bytes) => void ctx.out.write(rel, bytes),
     imported: isImported(skill),
   });
@@ -528,6 +527,18 @@ function writeOrWhy(write: () => unknown): string | undefined {
   }
 }
 
+/**
+ * The mtime a skill's archives give its files: with SOURCE_DATE_EPOCH, when the skill last
+ * changed (capped by it), so that an archive changes only with its skill, not with every push;
+ * without it, 0.
+ */
+function archiveMtime(skill: Skill, ctx: FeedContext): number {
+  const epoch = ctx.opts.sourceDateEpoch;
+  if (epoch === undefined) return 0;
+  const changed = Math.floor(Date.parse(skill.updated_at) / 1000);
+  return Number.isFinite(changed) ? Math.min(changed, epoch) : epoch;
+}
+
 /** `<id>.tar.gz`, `<id>.zip`, and `<id>/SKILL.md` for a skill that is only its SKILL.md; its discovery entry. */
 async function writeArchives(
   skill: Skill,
@@ -543,7 +554,7 @@ async function writeArchives(
       write: (bytes: Buffer) => ctx.out.write(rel, bytes),
       placed: (bytes: number) => void (ctx.out.bytes += bytes),
     };
-    return writeArchive(kind, entries, ctx.archiveMtime, target, ctx.archives);
+    return writeArchive(kind, entries, archiveMtime(skill, ctx), target, ctx.archives);
   };
   const [targz, zipped] = await Promise.all([archive('tar.gz'), archive('zip')]);
   if (targz.reused && zipped.reused) ctx.archives.reused++;
@@ -633,21 +644,15 @@ function skillVectorBytes(embedder: Embedder, cards: readonly Card[]): Uint8Arra
   return encodeSkillVectors(matrix, embedder.dims);
 }
 
-/** cards.json, the search indexes, changes.json and the JSON Schemas, each with its sha256 for the index. */
-function writeParts(
-  written: WrittenSkill[],
-  ctx: FeedContext,
-  embedder: Embedder | undefined,
-): { parts: FeedIndex['parts']; changeList: Changes['changes'] } {
-  const parts: FeedIndex['parts'] = {};
+type Parts = FeedIndex['parts'];
+
+/** The search indexes, the skill vectors and the JSON Schemas: the parts that do not carry the build's time. */
+function writeTimelessParts(written: WrittenSkill[], ctx: FeedContext, embedder: Embedder | undefined): Parts {
+  const parts: Parts = {};
   const part = (key: string, rel: string, data: string | Uint8Array): void => {
     const w = ctx.out.write(`${ctx.feedPath}/${rel}`, data);
     parts[key] = { url: encodePath(rel), sha256: w.sha256, bytes: w.bytes };
   };
-  const cards = written.map((w) => w.card);
-  const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: ctx.generatedAt, skills: cards };
-  part('cards', 'cards.json', pretty(cardsDoc));
-
   const { search, body } = buildSearchIndexes(
     written.map((w) => searchEntry(w, ctx.opts.config.registry.name)),
     keptBodyTerms(ctx.bodyTerms),
@@ -655,31 +660,108 @@ function writeParts(
   part('search', SEARCH_FILE, JSON.stringify(search));
   part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
   // In search.json's order: readers pair the rows with its documents.
-  if (embedder) part('skill_vectors', SKILL_VECTORS_FILE, skillVectorBytes(embedder, cards));
-
-  const previous = ctx.opts.previous;
-  const changeList = computeChanges(cards, previous, ctx.generatedAt);
-  const changesDoc: Changes = {
-    feed_version: FEED_VERSION,
-    generated_at: ctx.generatedAt,
-    ...(previous ? { previous_generated_at: previous.generated_at } : {}),
-    changes: changeList,
-  };
-  part('changes', 'changes.json', pretty(changesDoc));
-
+  if (embedder)
+    part(
+      'skill_vectors',
+      SKILL_VECTORS_FILE,
+      skillVectorBytes(
+        embedder,
+        written.map((w) => w.card),
+      ),
+    );
   for (const [name, schema] of Object.entries(PUBLISHED_SCHEMAS)) {
     part(`schema:${name}`, `schemas/${name}.schema.json`, pretty(z.toJSONSchema(schema)));
   }
-  return { parts, changeList };
+  return parts;
+}
+
+/** changes.json but for its version and time. */
+type ChangesBody = Omit<Changes, 'feed_version' | 'generated_at'>;
+
+/** cards.json, changes.json and index.json, in memory. */
+interface TimedParts {
+  cards: string;
+  changes: string;
+  index: string;
+}
+
+/**
+ * Writes cards.json, changes.json and index.json, the parts that carry the build's time, and
+ * returns this build's change list. A build that changes no skill (nothing added, updated or
+ * removed since `previous`) keeps the previous build's news, so a push that changed no skill does
+ * not wipe them; and when the feed would then be the previous one byte for byte but for its time,
+ * it keeps the previous time too: index.json is the one already published, and peers and MCP
+ * servers see nothing new.
+ */
+function writeTimedParts(
+  written: WrittenSkill[],
+  timeless: Parts,
+  counts: FeedIndex['counts'],
+  ctx: FeedContext,
+): Changes['changes'] {
+  const previous = ctx.opts.previous;
+  const changeList = computeChanges(
+    written.map((w) => w.card),
+    previous,
+    ctx.generatedAt,
+  );
+  const quiet = previous !== undefined && newsOf(changeList, previous).length === 0;
+  const changes: ChangesBody = quiet
+    ? {
+        ...(previous.previous_generated_at !== undefined && { previous_generated_at: previous.previous_generated_at }),
+        changes: withNews(changeList, previous),
+      }
+    : {
+        ...(previous && { previous_generated_at: previous.generated_at }),
+        changes: changeList,
+      };
+  const at = (generatedAt: string): TimedParts =>
+    timedParts(written, timeless, counts, { ...changes, generatedAt }, ctx);
+  const again = quiet && previous.index_sha256 ? at(previous.generated_at) : undefined;
+  const timed = again && sha256Hex(again.index) === previous?.index_sha256 ? again : at(ctx.generatedAt);
+  for (const name of ['cards', 'changes', 'index'] as const) ctx.out.write(`${ctx.feedPath}/${name}.json`, timed[name]);
+  return changeList;
+}
+
+/** cards.json, changes.json and index.json of a feed made at `generatedAt`, with the other parts as written. */
+function timedParts(
+  written: WrittenSkill[],
+  timeless: Parts,
+  counts: FeedIndex['counts'],
+  { generatedAt, ...changes }: ChangesBody & { generatedAt: string },
+  ctx: FeedContext,
+): TimedParts {
+  const cardsDoc: Cards = { feed_version: FEED_VERSION, generated_at: generatedAt, skills: written.map((w) => w.card) };
+  const texts = {
+    cards: pretty(cardsDoc),
+    changes: pretty({ feed_version: FEED_VERSION, generated_at: generatedAt, ...changes } satisfies Changes),
+  };
+  const part = (rel: string, text: string) => ({
+    url: encodePath(rel),
+    sha256: sha256Hex(text),
+    bytes: Buffer.byteLength(text),
+  });
+  // index.json lists the parts in this order.
+  const { search, search_body, skill_vectors, ...schemas } = timeless;
+  const parts: Parts = {
+    cards: part('cards.json', texts.cards),
+    ...(search && { search }),
+    ...(search_body && { search_body }),
+    ...(skill_vectors && { skill_vectors }),
+    changes: part('changes.json', texts.changes),
+    ...schemas,
+  };
+  return { ...texts, index: indexText(written, parts, counts, generatedAt, ctx) };
 }
 
 /** `index.json`: the registry, the counts, every part and every skill JSON with its sha256. */
-function writeIndex(
+function indexText(
   written: WrittenSkill[],
-  parts: FeedIndex['parts'],
+  parts: Parts,
   counts: FeedIndex['counts'],
+  generatedAt: string,
   ctx: FeedContext,
-): void {
+): string {
   const registry = ctx.opts.config.registry;
   const index: FeedIndex = {
     feed_version: FEED_VERSION,
@@ -690,7 +772,7 @@ function writeIndex(
       ...(registry.description !== undefined ? { description: registry.description } : {}),
       ...(ctx.opts.signer ? { public_key: ctx.opts.signer.publicKey } : {}),
     },
-    generated_at: ctx.generatedAt,
+    generated_at: generatedAt,
     counts,
     parts,
     skills: written.map((w) => ({ id: w.skill.id, url: w.card.links.skill, sha256: w.sha256, digest: w.card.digest })),
@@ -700,5 +782,5 @@ function writeIndex(
     written.map((w) => w.skill),
   );
   if (bundles.length > 0) index.bundles = bundles;
-  ctx.out.write(`${ctx.feedPath}/index.json`, pretty(index));
+  return pretty(index);
 }

@@ -1,0 +1,104 @@
+/**
+ * In git, a skill is dated by its last commit, not by its files' mtimes: a CI checkout gives
+ * every file the checkout's time, which would date every skill by the last push and change every
+ * skill's JSON and archives on every build. A skill with uncommitted files keeps its mtimes.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build } from '../../src/build.ts';
+import { committedTimes } from '../../src/author/history.ts';
+import { plainSkillMd, write } from '../feed/fixture.ts';
+
+let tmp: string;
+let repo: string;
+const ALPHA_AT = 1_600_000_000;
+const BETA_AT = 1_650_000_000;
+const DOCS_AT = 1_700_000_000;
+
+function git(cwd: string, args: string[], at?: number): string {
+  const date = at === undefined ? {} : { GIT_AUTHOR_DATE: `@${at} +0000`, GIT_COMMITTER_DATE: `@${at} +0000` };
+  return execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd,
+    env: { ...process.env, ...date },
+    encoding: 'utf8',
+  });
+}
+
+beforeAll(() => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'skillpress-commit-dates-'));
+  repo = path.join(tmp, 'repo');
+  write(repo, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+  write(repo, 'skills/alpha/references/guide.md', 'The alpha guide.\n');
+  git(tmp, ['init', '-q', repo]);
+  git(repo, ['add', '.']);
+  git(repo, ['commit', '-qm', 'alpha'], ALPHA_AT);
+  write(repo, 'skills/beta/SKILL.md', plainSkillMd('beta'));
+  git(repo, ['add', '.']);
+  git(repo, ['commit', '-qm', 'beta'], BETA_AT);
+  write(repo, 'README.md', 'docs only\n');
+  git(repo, ['add', '.']);
+  git(repo, ['commit', '-qm', 'docs'], DOCS_AT);
+});
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** The mtime (seconds) of every entry of a .tar.gz. */
+function tarMtimes(file: string): number[] {
+  const tar = gunzipSync(readFileSync(file));
+  const times: number[] = [];
+  for (let at = 0; at + 512 <= tar.length && tar[at] !== 0;) {
+    const size = parseInt(
+      tar
+        .subarray(at + 124, at + 136)
+        .toString()
+        .trim() || '0',
+      8,
+    );
+    times.push(
+      parseInt(
+        tar
+          .subarray(at + 136, at + 148)
+          .toString()
+          .trim(),
+        8,
+      ),
+    );
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return times;
+}
+
+describe('skills dated by their commits', () => {
+  it('a fresh clone built as CI builds it dates each skill by its last commit, and its archive entries too', async () => {
+    const clone = path.join(tmp, 'clone');
+    git(tmp, ['clone', '-q', repo, clone]);
+    const out = path.join(tmp, 'out');
+    await build({ cwd: clone, out, site: false, sourceDateEpoch: DOCS_AT });
+    const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+      skills: Array<{ id: string; updated_at: string }>;
+    };
+    const dated = Object.fromEntries(cards.skills.map((c) => [c.id, c.updated_at]));
+    expect(dated).toEqual({
+      alpha: new Date(ALPHA_AT * 1000).toISOString(),
+      beta: new Date(BETA_AT * 1000).toISOString(),
+    });
+    const entries = tarMtimes(path.join(out, '.well-known/agent-skills/alpha.tar.gz'));
+    expect(entries.length).toBeGreaterThan(0);
+    expect(new Set(entries)).toEqual(new Set([ALPHA_AT]));
+  });
+
+  it('a folder with uncommitted or untracked files is not dated by its commits', async () => {
+    write(repo, 'skills/beta/notes.md', 'not committed yet\n');
+    const times = await committedTimes(path.join(repo, 'skills'), ['alpha', 'beta', 'never-committed']);
+    expect(Object.fromEntries(times)).toEqual({ alpha: ALPHA_AT });
+  });
+
+  it('outside git nothing is dated by commits', async () => {
+    const plain = path.join(tmp, 'plain');
+    write(plain, 'alpha/SKILL.md', plainSkillMd('alpha'));
+    expect((await committedTimes(plain, ['alpha'])).size).toBe(0);
+  });
+});
