@@ -538,8 +538,10 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
   options.onLoaded?.(local);
-  const versionFiles = await attachHistories(local.skills, skillsRoot, config.registry.name, log);
-  await datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch);
+  const [versionFiles] = await Promise.all([
+    attachHistories(local.skills, skillsRoot, config.registry.name, log),
+    datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch),
+  ]);
   const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {

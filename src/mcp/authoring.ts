@@ -2,7 +2,7 @@
  * The MCP server's write side (`skillpress mcp --skills <dir>`): create_skill and update_skill
  * write into the skills folder with the authoring library (src/author), then the server builds
  * the folder into its own feed (`build()` without the site or Elasticsearch, reusing `.cache/`,
- * so only what changed is made again) and reloads it, telling clients with `list_changed`. The
+ * so only what changed is made again) and reloads it, telling clients with resources `list_changed`. The
  * answer comes once the new version is served, so the next skills_search finds it.
  *
  * The feed is built into `<parent of skills>/.skillpress/mcp/<skills folder name>/`, or into the

@@ -2,7 +2,7 @@
  * `skillpress mcp`: opens the feed, serves MCP on stdio for both protocol eras (the SDK's
  * serveStdio picks the era from the client's opening message), and reloads when the feed
  * changes — a rebuild on disk, or a new index at the URL — then tells connected clients
- * (`list_changed` for tools, resources and prompts, in the era the client speaks).
+ * (resources `list_changed`, in the era the client speaks: the tools and prompts stay the same).
  */
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -158,7 +158,7 @@ async function openUsage(options: ServeOptions, log: (message: string) => void):
 }
 
 /**
- * Loads the feed again and tells every connected client (list_changed); resolves false when it
+ * Loads the feed again and tells every connected client (resources list_changed); resolves false when it
  * could not (tried again on the next check). One reload at a time.
  */
 function reloader(ctx: {
@@ -180,11 +180,8 @@ function reloader(ctx: {
       if (next.version === (await ctx.catalog()).version) return true;
       ctx.swap(next);
       ctx.log(`feed changed: now ${next.cards.length} skill(s)`);
-      for (const server of ctx.servers) {
-        server.sendToolListChanged();
-        server.sendResourceListChanged();
-        server.sendPromptListChanged();
-      }
+      // The skills are resources; the tools and prompts are the same whatever the catalog holds.
+      for (const server of ctx.servers) server.sendResourceListChanged();
       warmUp(next, ctx.log);
       return true;
     } catch (err) {

@@ -1,6 +1,6 @@
 /**
  * `skillpress mcp --skills <dir>` over stdio with the SDK client: create_skill and update_skill
- * write the folder, the running server serves the new version (list_changed, skills_search,
+ * write the folder, the running server serves the new version (resources list_changed, skills_search,
  * best_skill), duplicates and bad input are refused in words a model can act on, nothing is
  * written outside the skills folder, versions are kept (a commit per write in git).
  */
@@ -36,19 +36,19 @@ const REFUND = {
 interface Server {
   client: Client;
   stderr: () => string;
-  changed: { tools: number };
+  changed: { resources: number };
 }
 
 async function start(args: string[], capabilities: Record<string, object> = {}): Promise<Server> {
   const transport = new StdioClientTransport({ command: NODE, args: [CLI, 'mcp', ...args], cwd: ROOT, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const changed = { tools: 0 };
+  const changed = { resources: 0 };
   const client = new Client(
     { name: 'skillpress-test', version: '1.0.0' },
     {
       capabilities,
-      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changed.tools++ } },
+      listChanged: { resources: { autoRefresh: false, debounceMs: 0, onChanged: () => void changed.resources++ } },
     },
   );
   await client.connect(transport);
@@ -84,7 +84,7 @@ describe('skillpress mcp --skills', () => {
   });
 
   test('create_skill writes version 1; the running server serves it at once and says the list changed', async () => {
-    const before = server.changed.tools;
+    const before = server.changed.resources;
     const r = await call('create_skill', REFUND);
     expect(r.isError).toBeFalsy();
     expect(structured(r)).toEqual({
@@ -97,7 +97,7 @@ describe('skillpress mcp --skills', () => {
     expect(found.results[0].name).toBe('refund-double-charge');
     const best = structured(await call('best_skill', { query: 'a customer was charged twice, refund them' }));
     expect(best.skill?.name).toBe('refund-double-charge');
-    await expect.poll(() => server.changed.tools, { timeout: 5000 }).toBeGreaterThan(before);
+    await expect.poll(() => server.changed.resources, { timeout: 5000 }).toBeGreaterThan(before);
   });
 
   test('a duplicate is not created: created false, with the existing skill', async () => {

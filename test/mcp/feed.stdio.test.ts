@@ -299,7 +299,7 @@ describe('remote feeds', () => {
   test('skillpress mcp --feed <url> polls for changes, then starts and works offline from its cache', async () => {
     let changes = 0;
     const live = await connect(site.url, 'legacy', ['--cache-dir', cacheDir, '--poll', '1'], {
-      listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
+      listChanged: { resources: { autoRefresh: false, debounceMs: 0, onChanged: () => void changes++ } },
     });
     try {
       // The server has loaded the feed before it changes (it loads lazily, after the handshake).
