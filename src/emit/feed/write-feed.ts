@@ -660,15 +660,8 @@ function writeTimelessParts(written: WrittenSkill[], ctx: FeedContext, embedder:
   part('search', SEARCH_FILE, JSON.stringify(search));
   part('search_body', BODY_INDEX_FILE, JSON.stringify(body));
   // In search.json's order: readers pair the rows with its documents.
-  if (embedder)
-    part(
-      'skill_vectors',
-      SKILL_VECTORS_FILE,
-      skillVectorBytes(
-        embedder,
-        written.map((w) => w.card),
-      ),
-    );
+  const cards = written.map((w) => w.card);
+  if (embedder) part('skill_vectors', SKILL_VECTORS_FILE, skillVectorBytes(embedder, cards));
   for (const [name, schema] of Object.entries(PUBLISHED_SCHEMAS)) {
     part(`schema:${name}`, `schemas/${name}.schema.json`, pretty(z.toJSONSchema(schema)));
   }
@@ -700,11 +693,8 @@ function writeTimedParts(
   ctx: FeedContext,
 ): Changes['changes'] {
   const previous = ctx.opts.previous;
-  const changeList = computeChanges(
-    written.map((w) => w.card),
-    previous,
-    ctx.generatedAt,
-  );
+  const cards = written.map((w) => w.card);
+  const changeList = computeChanges(cards, previous, ctx.generatedAt);
   const quiet = previous !== undefined && newsOf(changeList, previous).length === 0;
   const changes: ChangesBody = quiet
     ? {
