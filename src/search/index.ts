@@ -141,6 +141,12 @@ export interface QueryWord {
   word: string;
   /** How many skills it matches at all (0: no skill has it, however the query is ranked). */
   documents: number;
+  /**
+   * Set on a word the catalog writes as one where the query has two ("set up" → `setup`, "power
+   * bi" → `powerbi`): the two words it joins. It is searched and counts toward coverage, but a
+   * query's length (keywords or a request, ranked by meaning or not) counts only the words typed.
+   */
+  joins?: [string, string];
 }
 
 export interface WordMatch {
@@ -390,12 +396,19 @@ export class SkillSearch {
     };
     try {
       // Only the last word is matched as a prefix: it may be the one being typed.
-      const plans = queryWords(query, mode).flatMap((word, i, all) => {
+      const plans = this.searchedWords(query, mode).flatMap(({ word, joins }, i, all) => {
         const q = tokenQuery(word);
         const last = i === all.length - 1;
         return q === undefined
           ? []
-          : [{ word, meta: planToken(this.meta, q, last), body: useBody ? planToken(this.body!, q, last) : undefined }]; // undefined: punctuation only
+          : [
+              {
+                word,
+                joins,
+                meta: planToken(this.meta, q, last),
+                body: useBody ? planToken(this.body!, q, last) : undefined,
+              },
+            ]; // undefined: punctuation only
       });
       if (plans.length === 0) return { total: 0, strong: 0, hits: [], words: [] };
       // When every word must match, score the word that reads the fewest postings first, then
@@ -413,6 +426,7 @@ export class SkillSearch {
       const words = plans.map((p, i): QueryWord => ({
         word: p.word,
         documents: mode === 'all' && only !== undefined ? -1 : perToken[i]!.documents(),
+        ...(p.joins && { joins: p.joins }),
       }));
       return this.rank(query, words, perToken, take(), options);
     } finally {
@@ -437,11 +451,16 @@ export class SkillSearch {
     // and for a keyword query skills whose metadata matches every word get a bonus. A longer
     // request is ranked by score (and meaning) alone: a skill holding every word of a long
     // request is seldom the one it asks for.
+    const typed = words.filter((w) => !w.joins).length;
     if (mode === 'ranked') {
       scaleByCoverage(words, perToken, total, this.size);
-      if (perToken.length <= KEYWORD_QUERY_WORDS) this.favourComplete(perToken, total);
+      if (typed <= KEYWORD_QUERY_WORDS)
+        this.favourComplete(
+          perToken.filter((_, i) => !words[i]!.joins),
+          total,
+        );
     }
-    const meaning = mode === 'ranked' && usesMeaning(words.length) ? options.meaning : undefined;
+    const meaning = mode === 'ranked' && usesMeaning(typed) ? options.meaning : undefined;
     const fused = meaning && this.fuseMeaning(query, meaning, total, options.meaningWeight ?? MEANING_WEIGHT);
     const ids = this.meta.index.ids;
     const idOrder = this.idOrder;
@@ -545,6 +564,21 @@ export class SkillSearch {
    * for, not a word its long instructions happen to mention ("create", "file"). A bonus, not a
    * group of its own: a complete match far weaker than a partial one stays below it.
    */
+  /**
+   * The words a query is searched with: `queryWords`, and in mode `ranked` each pair of adjacent
+   * words the catalog writes as one word (`joinedWords`), before the last word (the one matched
+   * as a prefix while it is typed).
+   */
+  private searchedWords(query: string, mode: SearchMode): Array<{ word: string; joins?: [string, string] }> {
+    const typed = queryWords(query, mode).map((word) => ({ word }));
+    if (mode !== 'ranked') return typed;
+    const joined = joinedWords(query, (term) => {
+      const t = this.meta.normalize(term);
+      return t !== undefined && this.meta.index.find(t) >= 0;
+    }).filter((j) => !typed.some((t) => t.word === j.word));
+    return joined.length === 0 ? typed : [...typed.slice(0, -1), ...joined, ...typed.slice(-1)];
+  }
+
   private favourComplete(perToken: readonly TokenScores[], total: Scores): void {
     for (let i = 0; i < total.count; i++) {
       const d = total.docs[i]!;
@@ -675,6 +709,31 @@ export function queryWords(query: string, mode: SearchMode = 'ranked'): string[]
   const meaningful = words.filter((w) => [...w].length > 1 && !isNoiseWord(w));
   return meaningful.length > 0 ? meaningful : words;
 }
+
+/** The shortest word two query words can be joined into. */
+const MIN_JOINED = 5;
+
+/**
+ * Adjacent plain words of a query that `known` (the catalog's vocabulary) has as one word:
+ * "set up" → `setup`, "power bi" → `powerbi`, "draw io" → `drawio`. People split what a name or a
+ * product writes as one; an index of words cannot see it, as BM25 over the words alone cannot.
+ */
+export function joinedWords(
+  query: string,
+  known: (word: string) => boolean,
+): Array<{ word: string; joins: [string, string] }> {
+  const tokens = queryTokens(query).map((t) => t.toLowerCase());
+  const out: Array<{ word: string; joins: [string, string] }> = [];
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const [a, b] = [tokens[i]!, tokens[i + 1]!];
+    const word = a + b;
+    if (PLAIN.test(a) && PLAIN.test(b) && word.length >= MIN_JOINED && known(word) && !out.some((o) => o.word === word))
+      out.push({ word, joins: [a, b] });
+  }
+  return out;
+}
+
+const PLAIN = /^[a-z]+$/;
 
 /** Whitespace-separated tokens of a query without edge punctuation (typographic apostrophes made plain). */
 function queryTokens(query: string): string[] {

@@ -5,7 +5,13 @@
  * interface the MCP server and the site fill from the feed's skill vectors.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSearchIndexes, SkillSearch, type MeaningIndex, type SearchEntry } from '../../src/search/index.ts';
+import {
+  buildSearchIndexes,
+  joinedWords,
+  SkillSearch,
+  type MeaningIndex,
+  type SearchEntry,
+} from '../../src/search/index.ts';
 import {
   fusedScore,
   MEANING_ALONE,
@@ -151,5 +157,46 @@ describe('which results are weak, and keyword queries', () => {
     // team-handbook's metadata holds both words, release's only one: a bonus, not a group of its own.
     expect(hits[1]!.words.every((w) => w.fields.includes('description'))).toBe(true);
     expect(hits[0]!.words.find((w) => w.word === 'notes')!.fields).toEqual(['body']);
+  });
+});
+
+describe('words a catalog writes as one', () => {
+  const catalog = SkillSearch.load(
+    JSON.stringify(
+      buildSearchIndexes([
+        entry('drawio', 'Diagrams as drawio XML files.'),
+        entry('diagram-sketches', 'Draw a diagram of your system by hand, export it as an image.'),
+        entry('dev-setup', 'Setup of a new laptop: tools, keys and dotfiles.'),
+        entry('set-theory', 'Set operations on collections: union, intersection.'),
+        entry('powerbi-dax', 'Faster DAX measures in powerbi reports.'),
+        entry('bi-dashboards', 'Dashboards for business intelligence (BI) on any power source.'),
+      ]).search,
+    ),
+  );
+  const known = (word: string) => ['drawio', 'setup', 'powerbi'].includes(word);
+
+  it('joins two adjacent plain words the vocabulary has as one, once, and nothing else', () => {
+    expect(joinedWords('draw io diagram, then draw io again', known)).toEqual([
+      { word: 'drawio', joins: ['draw', 'io'] },
+    ]);
+    expect(joinedWords('set up my laptop', known)).toEqual([{ word: 'setup', joins: ['set', 'up'] }]);
+    // Not plain words, too short, or not the catalog's: left as they are.
+    expect(joinedWords('set-up draw.io a b set upx', known)).toEqual([]);
+  });
+
+  it('finds the skill that writes as one word what the request splits in two', () => {
+    expect(catalog.search('draw io diagram').map((h) => h.id)[0]).toBe('drawio');
+    expect(catalog.search('set up my new laptop').map((h) => h.id)[0]).toBe('dev-setup');
+    const page = catalog.searchPage('my dax measure is slow in power bi');
+    expect(page.hits[0]!.id).toBe('powerbi-dax');
+    expect(page.words.find((w) => w.word === 'powerbi')).toMatchObject({ joins: ['power', 'bi'] });
+  });
+
+  it('counts only the words typed: "power bi" stays a keyword query, not ranked by meaning', () => {
+    const meaning = meaningOf({ 'bi-dashboards': 3 });
+    const page = catalog.searchPage('power bi', { meaning });
+    expect(page.words.map((w) => w.word)).toEqual(['power', 'powerbi', 'bi']);
+    expect(page.hits.every((h) => h.meaning === undefined)).toBe(true);
+    expect(meaning.asked).toEqual([]);
   });
 });

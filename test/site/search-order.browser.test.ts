@@ -29,6 +29,9 @@ const QUERIES = [
   // Requests in other words than the skills': meaning ranks them too.
   'projection of spending next year',
   'reimbursement claims that violate the rules',
+  // Split where the catalog writes one word ("payroll"): the joined word is searched on both.
+  'pay roll',
+  'audit the expense reports before pay roll',
 ];
 
 /** A catalog of distinct purposes, and requests that share no word with the skill they mean. */
