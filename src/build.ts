@@ -540,7 +540,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
   options.onLoaded?.(local);
   const [versionFiles] = await Promise.all([
     attachHistories(local.skills, skillsRoot, config.registry.name, log),
-    datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch),
+    datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch, config.skills.ignore),
   ]);
   const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;

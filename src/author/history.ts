@@ -14,6 +14,7 @@ import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NotFoundError } from '../lib/errors.ts';
+import { DEFAULT_IGNORE, ignoreMatcher, type IgnoreMatcher } from '../lib/ignore.ts';
 import { STATE_DIR } from '../lib/layout.ts';
 import { resolveInside } from '../lib/fs.ts';
 import { pathProblem } from '../lib/paths.ts';
@@ -70,9 +71,15 @@ function storeDir(skillsRoot: string, name: string): string {
  * touched a file in it, for the folders (relative to `root`) with nothing uncommitted. A checkout
  * gives every file the checkout's mtime, so in CI mtimes say nothing of when a skill changed;
  * commits do. Folders with uncommitted or untracked files, folders no commit touched, and every
- * folder outside a git work tree are left out: their files' mtimes stand.
+ * folder outside a git work tree are left out: their files' mtimes stand. Files the skills'
+ * `ignore` rules keep out of every output (`.DS_Store`, `__pycache__/`) neither date a folder nor
+ * make it uncommitted: committing or leaving one changes nothing that is published.
  */
-export async function committedTimes(root: string, folders: readonly string[]): Promise<Map<string, number>> {
+export async function committedTimes(
+  root: string,
+  folders: readonly string[],
+  ignore: readonly string[] = DEFAULT_IGNORE,
+): Promise<Map<string, number>> {
   const times = new Map<string, number>();
   const top = await gitTopLevel(root);
   if (!top || folders.length === 0) return times;
@@ -86,7 +93,7 @@ export async function committedTimes(root: string, folders: readonly string[]): 
     }),
   ]).catch(() => [undefined, undefined]);
   if (!log || !status) return times;
-  const folderOf = folderLookup(top, root, folders);
+  const folderOf = publishedFolderLookup(top, root, folders, ignoreMatcher(ignore));
   const dirty = new Set(statusPaths(status.stdout).map(folderOf));
   // Newest commit first: the first time a folder is seen is when it last changed.
   for (const record of log.stdout.split('\x01')) {
@@ -107,6 +114,28 @@ function statusPaths(out: string): string[] {
     .split('\0')
     .filter(Boolean)
     .map((entry) => (/^.. /.test(entry) ? entry.slice(3) : entry));
+}
+
+/**
+ * Maps a path relative to the work tree's top to the folder of `folders` holding it, or to
+ * undefined when the loader ignores it (a folder or file name matching the ignore rules, below
+ * the skills folder), as it never reaches the feed.
+ */
+function publishedFolderLookup(
+  top: string,
+  root: string,
+  folders: readonly string[],
+  ignore: IgnoreMatcher,
+): (file: string) => string | undefined {
+  const folderOf = folderLookup(top, root, folders);
+  const prefix = path.relative(top, path.resolve(root)).split(path.sep).join('/');
+  return (file) => {
+    const inRoot = prefix && file.startsWith(`${prefix}/`) ? file.slice(prefix.length + 1) : file;
+    const names = inRoot.split('/');
+    const base = names.pop() ?? '';
+    if (ignore.file(base) || names.some((name) => ignore.dir(name))) return undefined;
+    return folderOf(file);
+  };
 }
 
 /** Maps a path relative to the work tree's top to the folder of `folders` (relative to `root`) holding it. */

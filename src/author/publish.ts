@@ -52,16 +52,19 @@ export async function attachHistories(
  * capped by `sourceDateEpoch` as the loader caps mtimes): a CI checkout gives every file the
  * checkout's time, which would date every skill by the last push and change every skill's JSON
  * on every build. Skills with uncommitted files, and all skills outside git, keep their mtimes.
+ * `ignore`: the skills' ignore rules (`skills.ignore`): files they keep out of the feed date nothing.
  */
 export async function datesFromCommits(
   skills: readonly Skill[],
   skillsRoot: string,
   sourceDateEpoch: number | undefined,
+  ignore?: readonly string[],
 ): Promise<void> {
   const local = skills.flatMap((s) => (s.source.kind === 'local' ? [{ skill: s, dir: s.source.dir }] : []));
   const times = await committedTimes(
     skillsRoot,
     local.map((l) => l.dir),
+    ignore,
   );
   for (const { skill, dir } of local) {
     const at = times.get(dir);

@@ -96,6 +96,28 @@ describe('skills dated by their commits', () => {
     expect(Object.fromEntries(times)).toEqual({ alpha: ALPHA_AT });
   });
 
+  it('a commit or an untracked file that only the ignore rules see (.DS_Store, __pycache__/) dates nothing', async () => {
+    const own = path.join(tmp, 'ignored');
+    write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+    git(tmp, ['init', '-q', own]);
+    git(own, ['add', '.']);
+    git(own, ['commit', '-qm', 'alpha'], ALPHA_AT);
+    write(own, 'skills/alpha/.DS_Store', 'finder junk');
+    write(own, 'skills/alpha/scripts/__pycache__/run.cpython-312.pyc', 'bytecode');
+    git(own, ['add', '-f', '.']);
+    git(own, ['commit', '-qm', 'oops'], BETA_AT);
+    write(own, 'skills/alpha/references/.DS_Store', 'untracked junk');
+    const clone = path.join(tmp, 'ignored-clone');
+    git(tmp, ['clone', '-q', own, clone]);
+    const out = path.join(tmp, 'ignored-out');
+    await build({ cwd: clone, out, site: false, sourceDateEpoch: BETA_AT });
+    const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+      skills: Array<{ id: string; updated_at: string }>;
+    };
+    expect(cards.skills.map((c) => c.updated_at)).toEqual([new Date(ALPHA_AT * 1000).toISOString()]);
+    expect(Object.fromEntries(await committedTimes(path.join(own, 'skills'), ['alpha']))).toEqual({ alpha: ALPHA_AT });
+  });
+
   it('outside git nothing is dated by commits', async () => {
     const plain = path.join(tmp, 'plain');
     write(plain, 'alpha/SKILL.md', plainSkillMd('alpha'));
