@@ -33,7 +33,8 @@ export async function attachHistories(
   const top = await gitTopLevel(root);
   if (top && (await isShallow(top)))
     log(
-      `build: ${top} is a shallow git checkout: skill versions committed before its first commit are not published; ` +
+      `build: ${top} is a shallow git checkout: skill versions committed before its first commit are not published, ` +
+        'and every skill last changed before it is dated by it (updated_at); ' +
         'check out the whole history (actions/checkout with fetch-depth: 0)',
     );
   const found = top ? await gitHistories(top, root) : await storeHistories(root, local);
