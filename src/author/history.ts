@@ -71,7 +71,8 @@ function storeDir(skillsRoot: string, name: string): string {
  * touched a file in it, for the folders (relative to `root`) with nothing uncommitted. A checkout
  * gives every file the checkout's mtime, so in CI mtimes say nothing of when a skill changed;
  * commits do. Folders with uncommitted or untracked files, folders no commit touched, and every
- * folder outside a git work tree are left out: their files' mtimes stand. Files the skills'
+ * folder outside a git work tree are left out: their files' mtimes stand; so are, in a shallow
+ * clone, the folders last touched by its first commit. Files the skills'
  * `ignore` rules keep out of every output (`.DS_Store`, `__pycache__/`) neither date a folder nor
  * make it uncommitted: committing or leaving one changes nothing that is published.
  */
@@ -84,28 +85,40 @@ export async function committedTimes(
   const top = await gitTopLevel(root);
   if (!top || folders.length === 0) return times;
   const rel = path.relative(top, path.resolve(root)).split(path.sep).join('/') || '.';
-  const [log, status] = await Promise.all([
-    run('git', ['-C', top, 'log', '--format=%x01%ct', '--name-only', '-z', '--', rel], {
+  const [log, status, cut] = await Promise.all([
+    run('git', ['-C', top, 'log', '--format=%x01%ct %H', '--name-only', '-z', '--', rel], {
       maxBuffer: 512 * 1024 * 1024,
     }),
     run('git', ['-C', top, 'status', '--porcelain', '-z', '--untracked-files=all', '--', rel], {
       maxBuffer: 64 * 1024 * 1024,
     }),
-  ]).catch(() => [undefined, undefined]);
-  if (!log || !status) return times;
+    shallowCommits(top),
+  ]).catch(() => [undefined, undefined, undefined]);
+  if (!log || !status || !cut) return times;
   const folderOf = publishedFolderLookup(top, root, folders, ignoreMatcher(ignore));
-  const dirty = new Set(statusPaths(status.stdout).map(folderOf));
+  const seen = new Set(statusPaths(status.stdout).map(folderOf));
   // Newest commit first: the first time a folder is seen is when it last changed.
   for (const record of log.stdout.split('\x01')) {
-    const [seconds, ...paths] = record.split('\0');
+    const [head, ...paths] = record.split('\0');
+    const [seconds, commit] = (head ?? '').split(' ');
     const at = Number(seconds);
-    if (!Number.isFinite(at)) continue;
+    if (!commit || !Number.isFinite(at)) continue;
     for (const file of paths) {
       const folder = folderOf(file.replace(/^\n/, ''));
-      if (folder !== undefined && !dirty.has(folder) && !times.has(folder)) times.set(folder, at);
+      if (folder === undefined || seen.has(folder)) continue;
+      seen.add(folder);
+      // A shallow clone's first commit seems to add every file: when they last changed is unknown.
+      if (!cut.has(commit)) times.set(folder, at);
     }
   }
   return times;
+}
+
+/** The commits a shallow clone's history stops at (none in a whole clone). */
+async function shallowCommits(top: string): Promise<Set<string>> {
+  const { stdout } = await run('git', ['-C', top, 'rev-parse', '--git-path', 'shallow'], { encoding: 'utf8' });
+  const text = await readFile(path.resolve(top, stdout.trim()), 'utf8').catch(() => '');
+  return new Set(text.split('\n').filter(Boolean));
 }
 
 /** The paths `git status --porcelain -z` lists (a rename's both paths). */

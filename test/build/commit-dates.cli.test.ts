@@ -4,7 +4,7 @@
  * skill's JSON and archives on every build. A skill with uncommitted files keeps its mtimes.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -116,6 +116,52 @@ describe('skills dated by their commits', () => {
     };
     expect(cards.skills.map((c) => c.updated_at)).toEqual([new Date(ALPHA_AT * 1000).toISOString()]);
     expect(Object.fromEntries(await committedTimes(path.join(own, 'skills'), ['alpha']))).toEqual({ alpha: ALPHA_AT });
+  });
+
+  it('a shallow clone (fetch-depth 1) keeps the dates the previous build published for skills it cannot date', async () => {
+    const wholeClone = path.join(tmp, 'whole');
+    git(tmp, ['clone', '-q', repo, wholeClone]);
+    const whole = path.join(tmp, 'whole-out');
+    await build({ cwd: wholeClone, out: whole, site: false, sourceDateEpoch: DOCS_AT });
+    const shallow = path.join(tmp, 'shallow');
+    git(tmp, ['clone', '-q', '--depth', '1', `file://${repo}`, shallow]);
+    const dates = async (previous?: string): Promise<Record<string, string>> => {
+      const out = path.join(tmp, `shallow-out-${previous ? 'previous' : 'alone'}`);
+      await build({ cwd: shallow, out, site: false, sourceDateEpoch: DOCS_AT, ...(previous ? { previous } : {}) });
+      const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+        skills: Array<{ id: string; updated_at: string }>;
+      };
+      return Object.fromEntries(cards.skills.map((c) => [c.id, c.updated_at]));
+    };
+    // Its one commit seems to add every file: alone, every skill is dated by it.
+    expect(await dates()).toEqual({
+      alpha: new Date(DOCS_AT * 1000).toISOString(),
+      beta: new Date(DOCS_AT * 1000).toISOString(),
+    });
+    expect(await dates(whole)).toEqual({
+      alpha: new Date(ALPHA_AT * 1000).toISOString(),
+      beta: new Date(BETA_AT * 1000).toISOString(),
+    });
+  });
+
+  it("outside git, a skill whose content is the previous build's keeps its date however recent its mtimes", async () => {
+    const plain = path.join(tmp, 'copied');
+    write(plain, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+    utimesSync(path.join(plain, 'skills/alpha/SKILL.md'), ALPHA_AT, ALPHA_AT);
+    const out = path.join(tmp, 'copied-out');
+    const dated = async (): Promise<string | undefined> => {
+      await build({ cwd: plain, out, site: false });
+      const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+        skills: Array<{ updated_at: string }>;
+      };
+      return cards.skills[0]?.updated_at;
+    };
+    expect(await dated()).toBe(new Date(ALPHA_AT * 1000).toISOString());
+    utimesSync(path.join(plain, 'skills/alpha/SKILL.md'), BETA_AT, BETA_AT);
+    expect(await dated()).toBe(new Date(ALPHA_AT * 1000).toISOString());
+    write(plain, 'skills/alpha/SKILL.md', `${plainSkillMd('alpha')}\nChanged.\n`);
+    utimesSync(path.join(plain, 'skills/alpha/SKILL.md'), BETA_AT, BETA_AT);
+    expect(await dated()).toBe(new Date(BETA_AT * 1000).toISOString());
   });
 
   it('outside git nothing is dated by commits', async () => {
