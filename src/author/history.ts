@@ -67,7 +67,8 @@ function storeDir(skillsRoot: string, name: string): string {
 }
 
 /**
- * When each folder last changed in git, in seconds: the commit time of the newest commit that
+ * When each folder last changed in git, in seconds: the commit time of the newest commit (of the
+ * branch's first-parent line, a merge counting for what it brought in) that
  * touched a file in it, for the folders (relative to `root`) with nothing uncommitted. A checkout
  * gives every file the checkout's mtime, so in CI mtimes say nothing of when a skill changed;
  * commits do. Folders with uncommitted or untracked files, folders no commit touched, and every
@@ -86,7 +87,9 @@ export async function committedTimes(
   if (!top || folders.length === 0) return times;
   const rel = path.relative(top, path.resolve(root)).split(path.sep).join('/') || '.';
   const [log, status, cut] = await Promise.all([
-    run('git', ['-C', top, 'log', '--format=%x01%ct %H', '--name-only', '-z', '--', rel], {
+    // The branch's own line of commits, a merge listing what it brought in: a skill is dated when
+    // it changed on this branch (a merge's conflict resolution included), not on a side branch.
+    run('git', ['-C', top, 'log', '--first-parent', '--diff-merges=first-parent', ...LOG_FORMAT, '--', rel], {
       maxBuffer: 512 * 1024 * 1024,
     }),
     run('git', ['-C', top, 'status', '--porcelain', '-z', '--untracked-files=all', '--', rel], {
@@ -113,6 +116,8 @@ export async function committedTimes(
   }
   return times;
 }
+
+const LOG_FORMAT = ['--format=%x01%ct %H', '--name-only', '-z'];
 
 /** The commits a shallow clone's history stops at (none in a whole clone). */
 async function shallowCommits(top: string): Promise<Set<string>> {

@@ -164,6 +164,28 @@ describe('skills dated by their commits', () => {
     expect(await dated()).toBe(new Date(BETA_AT * 1000).toISOString());
   });
 
+  it('a skill changed on a merged branch is dated by the merge that brought it in, a resolved conflict too', async () => {
+    const own = path.join(tmp, 'merged');
+    write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+    write(own, 'skills/beta/SKILL.md', plainSkillMd('beta'));
+    git(tmp, ['init', '-q', '-b', 'main', own]);
+    git(own, ['add', '.']);
+    git(own, ['commit', '-qm', 'start'], ALPHA_AT);
+    git(own, ['checkout', '-qb', 'feature']);
+    write(own, 'skills/alpha/SKILL.md', `${plainSkillMd('alpha')}\nFrom the branch.\n`);
+    write(own, 'skills/beta/SKILL.md', `${plainSkillMd('beta')}\nFrom the branch.\n`);
+    git(own, ['commit', '-qam', 'feature'], ALPHA_AT + 10);
+    git(own, ['checkout', '-q', 'main']);
+    write(own, 'skills/beta/SKILL.md', `${plainSkillMd('beta')}\nOn main.\n`);
+    git(own, ['commit', '-qam', 'main'], ALPHA_AT + 20);
+    // beta conflicts; the merge commit resolves it with content neither parent has.
+    expect(() => git(own, ['merge', '-q', 'feature'], BETA_AT)).toThrow();
+    write(own, 'skills/beta/SKILL.md', `${plainSkillMd('beta')}\nResolved.\n`);
+    git(own, ['commit', '-qam', 'merge feature'], BETA_AT);
+    const times = await committedTimes(path.join(own, 'skills'), ['alpha', 'beta']);
+    expect(Object.fromEntries(times)).toEqual({ alpha: BETA_AT, beta: BETA_AT });
+  });
+
   it('outside git nothing is dated by commits', async () => {
     const plain = path.join(tmp, 'plain');
     write(plain, 'alpha/SKILL.md', plainSkillMd('alpha'));
