@@ -45,7 +45,7 @@ import { configFolder, describeConfig, findSkillsAndConfig, resolveConfig, skill
 import { headersFile } from './site/headers.ts';
 import { writeBuildRecord } from './site/build-record.ts';
 import { normalizeBase } from './site/urls.ts';
-import { attachHistories, datesFromCommits } from './author/publish.ts';
+import { attachHistories, datesFromCommits, keepUnchangedDates } from './author/publish.ts';
 import type { VersionArchives } from './emit/feed/versions.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
@@ -248,6 +248,8 @@ interface Loaded {
   duplicates: number;
   /** Earlier versions' archives, for the feed. */
   versions: VersionArchives;
+  /** The local skills dated by their last commit. */
+  datedByCommit: Set<string>;
 }
 
 interface Written {
@@ -319,6 +321,7 @@ async function buildWith(
   );
   const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, cwd, log));
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
+  keepUnchangedDates([...catalog.skills, ...local.skills], previous?.cards ?? [], loaded.datedByCommit);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, { ...ctx, versions });
   await tokens.save();
   const connection = options.elasticsearch;
@@ -538,9 +541,9 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
   options.onLoaded?.(local);
-  const [versionFiles] = await Promise.all([
+  const [versionFiles, datedByCommit] = await Promise.all([
     attachHistories(local.skills, skillsRoot, config.registry.name, log),
-    datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch),
+    datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch, config.skills.ignore),
   ]);
   const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
@@ -554,6 +557,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     local,
     duplicates: duplicates.length,
     versions: { archives: config.versions.archives, files: versionFiles },
+    datedByCommit,
   };
 }
 

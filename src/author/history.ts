@@ -14,6 +14,7 @@ import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NotFoundError } from '../lib/errors.ts';
+import { DEFAULT_IGNORE, ignoreMatcher, type IgnoreMatcher } from '../lib/ignore.ts';
 import { STATE_DIR } from '../lib/layout.ts';
 import { resolveInside } from '../lib/fs.ts';
 import { pathProblem } from '../lib/paths.ts';
@@ -66,39 +67,63 @@ function storeDir(skillsRoot: string, name: string): string {
 }
 
 /**
- * When each folder last changed in git, in seconds: the commit time of the newest commit that
+ * When each folder last changed in git, in seconds: the commit time of the newest commit (of the
+ * branch's first-parent line, a merge counting for what it brought in) that
  * touched a file in it, for the folders (relative to `root`) with nothing uncommitted. A checkout
  * gives every file the checkout's mtime, so in CI mtimes say nothing of when a skill changed;
  * commits do. Folders with uncommitted or untracked files, folders no commit touched, and every
- * folder outside a git work tree are left out: their files' mtimes stand.
+ * folder outside a git work tree are left out: their files' mtimes stand; so are, in a shallow
+ * clone, the folders last touched by its first commit. Files the skills'
+ * `ignore` rules keep out of every output (`.DS_Store`, `__pycache__/`) neither date a folder nor
+ * make it uncommitted: committing or leaving one changes nothing that is published.
  */
-export async function committedTimes(root: string, folders: readonly string[]): Promise<Map<string, number>> {
+export async function committedTimes(
+  root: string,
+  folders: readonly string[],
+  ignore: readonly string[] = DEFAULT_IGNORE,
+): Promise<Map<string, number>> {
   const times = new Map<string, number>();
   const top = await gitTopLevel(root);
   if (!top || folders.length === 0) return times;
   const rel = path.relative(top, path.resolve(root)).split(path.sep).join('/') || '.';
-  const [log, status] = await Promise.all([
-    run('git', ['-C', top, 'log', '--format=%x01%ct', '--name-only', '-z', '--', rel], {
+  const [log, status, cut] = await Promise.all([
+    // The branch's own line of commits, a merge listing what it brought in: a skill is dated when
+    // it changed on this branch (a merge's conflict resolution included), not on a side branch.
+    run('git', ['-C', top, 'log', '--first-parent', '--diff-merges=first-parent', ...LOG_FORMAT, '--', rel], {
       maxBuffer: 512 * 1024 * 1024,
     }),
     run('git', ['-C', top, 'status', '--porcelain', '-z', '--untracked-files=all', '--', rel], {
       maxBuffer: 64 * 1024 * 1024,
     }),
-  ]).catch(() => [undefined, undefined]);
-  if (!log || !status) return times;
-  const folderOf = folderLookup(top, root, folders);
-  const dirty = new Set(statusPaths(status.stdout).map(folderOf));
+    shallowCommits(top),
+  ]).catch(() => [undefined, undefined, undefined]);
+  if (!log || !status || !cut) return times;
+  const folderOf = publishedFolderLookup(top, root, folders, ignoreMatcher(ignore));
+  const seen = new Set(statusPaths(status.stdout).map(folderOf));
   // Newest commit first: the first time a folder is seen is when it last changed.
   for (const record of log.stdout.split('\x01')) {
-    const [seconds, ...paths] = record.split('\0');
+    const [head, ...paths] = record.split('\0');
+    const [seconds, commit] = (head ?? '').split(' ');
     const at = Number(seconds);
-    if (!Number.isFinite(at)) continue;
+    if (!commit || !Number.isFinite(at)) continue;
     for (const file of paths) {
       const folder = folderOf(file.replace(/^\n/, ''));
-      if (folder !== undefined && !dirty.has(folder) && !times.has(folder)) times.set(folder, at);
+      if (folder === undefined || seen.has(folder)) continue;
+      seen.add(folder);
+      // A shallow clone's first commit seems to add every file: when they last changed is unknown.
+      if (!cut.has(commit)) times.set(folder, at);
     }
   }
   return times;
+}
+
+const LOG_FORMAT = ['--format=%x01%ct %H', '--name-only', '-z'];
+
+/** The commits a shallow clone's history stops at (none in a whole clone). */
+async function shallowCommits(top: string): Promise<Set<string>> {
+  const { stdout } = await run('git', ['-C', top, 'rev-parse', '--git-path', 'shallow'], { encoding: 'utf8' });
+  const text = await readFile(path.resolve(top, stdout.trim()), 'utf8').catch(() => '');
+  return new Set(text.split('\n').filter(Boolean));
 }
 
 /** The paths `git status --porcelain -z` lists (a rename's both paths). */
@@ -107,6 +132,28 @@ function statusPaths(out: string): string[] {
     .split('\0')
     .filter(Boolean)
     .map((entry) => (/^.. /.test(entry) ? entry.slice(3) : entry));
+}
+
+/**
+ * Maps a path relative to the work tree's top to the folder of `folders` holding it, or to
+ * undefined when the loader ignores it (a folder or file name matching the ignore rules, below
+ * the skills folder), as it never reaches the feed.
+ */
+function publishedFolderLookup(
+  top: string,
+  root: string,
+  folders: readonly string[],
+  ignore: IgnoreMatcher,
+): (file: string) => string | undefined {
+  const folderOf = folderLookup(top, root, folders);
+  const prefix = path.relative(top, path.resolve(root)).split(path.sep).join('/');
+  return (file) => {
+    const inRoot = prefix && file.startsWith(`${prefix}/`) ? file.slice(prefix.length + 1) : file;
+    const names = inRoot.split('/');
+    const base = names.pop() ?? '';
+    if (ignore.file(base) || names.some((name) => ignore.dir(name))) return undefined;
+    return folderOf(file);
+  };
 }
 
 /** Maps a path relative to the work tree's top to the folder of `folders` (relative to `root`) holding it. */

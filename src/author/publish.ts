@@ -33,7 +33,8 @@ export async function attachHistories(
   const top = await gitTopLevel(root);
   if (top && (await isShallow(top)))
     log(
-      `build: ${top} is a shallow git checkout: skill versions committed before its first commit are not published; ` +
+      `build: ${top} is a shallow git checkout: skill versions committed before its first commit are not published, ` +
+        'and a skill last changed before it is dated by it (updated_at) unless the previous build has it unchanged; ' +
         'check out the whole history (actions/checkout with fetch-depth: 0)',
     );
   const found = top ? await gitHistories(top, root) : await storeHistories(root, local);
@@ -52,21 +53,48 @@ export async function attachHistories(
  * capped by `sourceDateEpoch` as the loader caps mtimes): a CI checkout gives every file the
  * checkout's time, which would date every skill by the last push and change every skill's JSON
  * on every build. Skills with uncommitted files, and all skills outside git, keep their mtimes.
+ * Returns the ids it dated.
+ * `ignore`: the skills' ignore rules (`skills.ignore`): files they keep out of the feed date nothing.
  */
 export async function datesFromCommits(
   skills: readonly Skill[],
   skillsRoot: string,
   sourceDateEpoch: number | undefined,
-): Promise<void> {
+  ignore?: readonly string[],
+): Promise<Set<string>> {
   const local = skills.flatMap((s) => (s.source.kind === 'local' ? [{ skill: s, dir: s.source.dir }] : []));
   const times = await committedTimes(
     skillsRoot,
     local.map((l) => l.dir),
+    ignore,
   );
+  const dated = new Set<string>();
   for (const { skill, dir } of local) {
     const at = times.get(dir);
     if (at === undefined) continue;
     skill.updated_at = new Date(Math.min(at, sourceDateEpoch ?? Infinity) * 1000).toISOString();
+    dated.add(skill.id);
+  }
+  return dated;
+}
+
+/**
+ * A local skill that no commit dated (outside git, in a shallow clone's first commit) and whose
+ * content is the previous build's keeps the previous build's `updated_at`, when that is earlier:
+ * its files' mtimes are only when they were last written (a CI checkout, a copy), not when the
+ * skill changed. `previous` is the previous feed's cards (checked ISO dates, see changes.ts).
+ */
+export function keepUnchangedDates(
+  skills: readonly Skill[],
+  previous: ReadonlyArray<{ id: string; digest: string; updated_at: string }>,
+  dated: ReadonlySet<string>,
+): void {
+  const before = new Map(previous.map((card) => [card.id, card]));
+  for (const skill of skills) {
+    const card = before.get(skill.id);
+    if (skill.source.kind !== 'local' || dated.has(skill.id) || card?.digest !== skill.digest) continue;
+    const at = Date.parse(card.updated_at);
+    if (at >= 0 && at < Date.parse(skill.updated_at)) skill.updated_at = new Date(at).toISOString();
   }
 }
 

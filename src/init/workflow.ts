@@ -70,8 +70,9 @@ jobs:
           "$RUNNER_TEMP/skillpress/node_modules/.bin/skillpress" build ${options.skills} --out dist --base "\${{ steps.pages.outputs.base_path }}/" "\${previous[@]}"
         env:
           PAGES_URL: \${{ steps.pages.outputs.base_url }}
-          # Checks what the restored cache holds (an HMAC under this repository's secret); without
-          # the secret each run makes a fresh key and only raw files, checked by digest, are reused.
+          # Checks what the restored cache holds (an HMAC under this repository's secret, at least 32
+          # characters: \`openssl rand -hex 32\`); without the secret each run makes a fresh key and
+          # only raw files, checked by digest, are reused.
           SKILLPRESS_CACHE_KEY: \${{ secrets.SKILLPRESS_CACHE_KEY }}
       - uses: actions/upload-pages-artifact@v5
         with:

@@ -255,7 +255,7 @@ describe('in a git work tree', () => {
     execFileSync('git', ['clone', '--quiet', '--depth', '1', `file://${tmp}`, clone]);
     const shallow = await published(clone);
     expect(shallow.versions).toEqual(['2']);
-    expect(shallow.said.join('\n')).toMatch(/is a shallow git checkout: .*fetch-depth: 0/);
+    expect(shallow.said.join('\n')).toMatch(/is a shallow git checkout: .*dated by it.*fetch-depth: 0/);
     const whole = await published(tmp);
     expect(whole.versions).toEqual(['2', '1']);
     expect(whole.said.join('\n')).not.toMatch(/shallow/);

@@ -4,7 +4,7 @@
  * skill's JSON and archives on every build. A skill with uncommitted files keeps its mtimes.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -94,6 +94,96 @@ describe('skills dated by their commits', () => {
     write(repo, 'skills/beta/notes.md', 'not committed yet\n');
     const times = await committedTimes(path.join(repo, 'skills'), ['alpha', 'beta', 'never-committed']);
     expect(Object.fromEntries(times)).toEqual({ alpha: ALPHA_AT });
+  });
+
+  it('a commit or an untracked file that only the ignore rules see (.DS_Store, __pycache__/) dates nothing', async () => {
+    const own = path.join(tmp, 'ignored');
+    write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+    git(tmp, ['init', '-q', own]);
+    git(own, ['add', '.']);
+    git(own, ['commit', '-qm', 'alpha'], ALPHA_AT);
+    write(own, 'skills/alpha/.DS_Store', 'finder junk');
+    write(own, 'skills/alpha/scripts/__pycache__/run.cpython-312.pyc', 'bytecode');
+    git(own, ['add', '-f', '.']);
+    git(own, ['commit', '-qm', 'oops'], BETA_AT);
+    write(own, 'skills/alpha/references/.DS_Store', 'untracked junk');
+    const clone = path.join(tmp, 'ignored-clone');
+    git(tmp, ['clone', '-q', own, clone]);
+    const out = path.join(tmp, 'ignored-out');
+    await build({ cwd: clone, out, site: false, sourceDateEpoch: BETA_AT });
+    const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+      skills: Array<{ id: string; updated_at: string }>;
+    };
+    expect(cards.skills.map((c) => c.updated_at)).toEqual([new Date(ALPHA_AT * 1000).toISOString()]);
+    expect(Object.fromEntries(await committedTimes(path.join(own, 'skills'), ['alpha']))).toEqual({ alpha: ALPHA_AT });
+  });
+
+  it('a shallow clone (fetch-depth 1) keeps the dates the previous build published for skills it cannot date', async () => {
+    const wholeClone = path.join(tmp, 'whole');
+    git(tmp, ['clone', '-q', repo, wholeClone]);
+    const whole = path.join(tmp, 'whole-out');
+    await build({ cwd: wholeClone, out: whole, site: false, sourceDateEpoch: DOCS_AT });
+    const shallow = path.join(tmp, 'shallow');
+    git(tmp, ['clone', '-q', '--depth', '1', `file://${repo}`, shallow]);
+    const dates = async (previous?: string): Promise<Record<string, string>> => {
+      const out = path.join(tmp, `shallow-out-${previous ? 'previous' : 'alone'}`);
+      await build({ cwd: shallow, out, site: false, sourceDateEpoch: DOCS_AT, ...(previous ? { previous } : {}) });
+      const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+        skills: Array<{ id: string; updated_at: string }>;
+      };
+      return Object.fromEntries(cards.skills.map((c) => [c.id, c.updated_at]));
+    };
+    // Its one commit seems to add every file: alone, every skill is dated by it.
+    expect(await dates()).toEqual({
+      alpha: new Date(DOCS_AT * 1000).toISOString(),
+      beta: new Date(DOCS_AT * 1000).toISOString(),
+    });
+    expect(await dates(whole)).toEqual({
+      alpha: new Date(ALPHA_AT * 1000).toISOString(),
+      beta: new Date(BETA_AT * 1000).toISOString(),
+    });
+  });
+
+  it("outside git, a skill whose content is the previous build's keeps its date however recent its mtimes", async () => {
+    const plain = path.join(tmp, 'copied');
+    write(plain, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+    utimesSync(path.join(plain, 'skills/alpha/SKILL.md'), ALPHA_AT, ALPHA_AT);
+    const out = path.join(tmp, 'copied-out');
+    const dated = async (): Promise<string | undefined> => {
+      await build({ cwd: plain, out, site: false });
+      const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+        skills: Array<{ updated_at: string }>;
+      };
+      return cards.skills[0]?.updated_at;
+    };
+    expect(await dated()).toBe(new Date(ALPHA_AT * 1000).toISOString());
+    utimesSync(path.join(plain, 'skills/alpha/SKILL.md'), BETA_AT, BETA_AT);
+    expect(await dated()).toBe(new Date(ALPHA_AT * 1000).toISOString());
+    write(plain, 'skills/alpha/SKILL.md', `${plainSkillMd('alpha')}\nChanged.\n`);
+    utimesSync(path.join(plain, 'skills/alpha/SKILL.md'), BETA_AT, BETA_AT);
+    expect(await dated()).toBe(new Date(BETA_AT * 1000).toISOString());
+  });
+
+  it('a skill changed on a merged branch is dated by the merge that brought it in, a resolved conflict too', async () => {
+    const own = path.join(tmp, 'merged');
+    write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+    write(own, 'skills/beta/SKILL.md', plainSkillMd('beta'));
+    git(tmp, ['init', '-q', '-b', 'main', own]);
+    git(own, ['add', '.']);
+    git(own, ['commit', '-qm', 'start'], ALPHA_AT);
+    git(own, ['checkout', '-qb', 'feature']);
+    write(own, 'skills/alpha/SKILL.md', `${plainSkillMd('alpha')}\nFrom the branch.\n`);
+    write(own, 'skills/beta/SKILL.md', `${plainSkillMd('beta')}\nFrom the branch.\n`);
+    git(own, ['commit', '-qam', 'feature'], ALPHA_AT + 10);
+    git(own, ['checkout', '-q', 'main']);
+    write(own, 'skills/beta/SKILL.md', `${plainSkillMd('beta')}\nOn main.\n`);
+    git(own, ['commit', '-qam', 'main'], ALPHA_AT + 20);
+    // beta conflicts; the merge commit resolves it with content neither parent has.
+    expect(() => git(own, ['merge', '-q', 'feature'], BETA_AT)).toThrow();
+    write(own, 'skills/beta/SKILL.md', `${plainSkillMd('beta')}\nResolved.\n`);
+    git(own, ['commit', '-qam', 'merge feature'], BETA_AT);
+    const times = await committedTimes(path.join(own, 'skills'), ['alpha', 'beta']);
+    expect(Object.fromEntries(times)).toEqual({ alpha: BETA_AT, beta: BETA_AT });
   });
 
   it('outside git nothing is dated by commits', async () => {

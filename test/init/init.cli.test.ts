@@ -81,6 +81,9 @@ describe('skillpress init', () => {
     const workflow = await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8');
     expect(workflow).toContain('SKILLPRESS_PACKAGE: "git+https://example.org/skillpress.git"');
     expect(workflow).toContain('branches: ["main"]');
+    // A shorter secret stops the build: the workflow and init's last steps say how long it must be.
+    expect(workflow).toMatch(/secret, at least 32\s+# characters: `openssl rand -hex 32`/);
+    expect(r.stdout).toMatch(/Source "GitHub Actions".*SKILLPRESS_CACHE_KEY of at least 32 characters/);
     expect(workflow).toContain('build skills --out dist --base "${{ steps.pages.outputs.base_path }}/"');
     for (const action of [
       'checkout@v6',

@@ -36,6 +36,10 @@ export const init: Command = {
       lines.push(
         `  edit SKILLPRESS_PACKAGE in ${rel(path.join(result.dir, '.github/workflows/skillpress.yml'))}: the git URL or tarball URL CI installs skillpress from (or pass --package)`,
       );
+    if (result.wrote.some((f) => f.endsWith(path.join('workflows', 'skillpress.yml'))))
+      lines.push(
+        '  on GitHub: Settings → Pages → Source "GitHub Actions", and a repository secret SKILLPRESS_CACHE_KEY of at least 32 characters (`openssl rand -hex 32`) for the build cache',
+      );
     const b = result.build;
     if (b) {
       for (const p of b.problems) lines.push(formatProblem(p, b.skillsRoot));
