@@ -342,6 +342,19 @@ describe.skipIf(skip)('skill page', () => {
       // The command wraps instead of scrolling, and its copy button is shown.
       const scrolls = await page.$eval('#skills-add-snippet', (e) => e.scrollWidth > e.clientWidth);
       expect(scrolls).toBe(false);
+      // …between its words, never inside an option: `--skill` stays on one line at every width.
+      const split = await page.$eval('#skills-add-snippet', (pre) => {
+        const option = [...pre.querySelectorAll('.option')].find((e) => e.textContent === '--skill')!;
+        const widths: number[] = [];
+        for (let ch = 12; ch <= 60; ch++) {
+          (pre as HTMLElement).style.width = `${ch}ch`;
+          if (option.getClientRects().length > 1) widths.push(ch);
+        }
+        (pre as HTMLElement).style.width = '';
+        return widths;
+      });
+      expect(split).toEqual([]);
+      expect(await page.textContent('#skills-add-snippet')).toMatch(/^npx skills add \S+ --skill invoice-reconciler$/);
       expect(await page.locator('[data-copy="skills-add-snippet"]').isVisible()).toBe(true);
       await mkdir(SCREENSHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SCREENSHOTS, `skill-${width}.png`), fullPage: true });

@@ -8,8 +8,11 @@ const base = document.body.dataset.base ?? '/';
 const placeholder = document.querySelector<HTMLElement>('[data-site-placeholder]')?.dataset.sitePlaceholder;
 if (placeholder) {
   const site = `${location.origin}${base}`;
+  // Text node by text node: a command's options are elements of their own (Snippet.astro).
   for (const code of document.querySelectorAll<HTMLElement>('[data-site-template] code')) {
-    code.textContent = (code.textContent ?? '').split(placeholder).join(site);
+    const texts = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    for (let node = texts.nextNode(); node; node = texts.nextNode())
+      node.nodeValue = (node.nodeValue ?? '').split(placeholder).join(site);
   }
 }
 
