@@ -188,6 +188,34 @@ describe.skipIf(skip)('catalog and search', () => {
       document.querySelector('#results')?.getAttribute('data-state')?.includes('|name|'),
     );
     expect(await listed(page)).toEqual(['budget-forecaster', 'invoice-reconciler']);
+    expect(await page.locator('#results .card-updated').count()).toBe(0);
+    // Sorted by when skills changed, each card says when: the date cards.json gives it.
+    await page.selectOption('#sort', 'updated');
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.includes('|updated|'),
+    );
+    const dated = await page.$$eval('#results > li', (cards) =>
+      cards.map((c) => {
+        const time = c.querySelector('.card-updated');
+        return { id: (c as HTMLElement).dataset.id!, text: time?.textContent, iso: time?.getAttribute('datetime') };
+      }),
+    );
+    const published = await page.evaluate(async () => {
+      const { skills } = (await (await fetch('feed/v1/cards.json')).json()) as {
+        skills: Array<{ id: string; updated_at: string }>;
+      };
+      return Object.fromEntries(skills.map((c) => [c.id, c.updated_at]));
+    });
+    expect(dated.map((d) => d.id).sort()).toEqual(['budget-forecaster', 'invoice-reconciler']);
+    for (const { id, text, iso } of dated) {
+      expect(iso).toBe(published[id]);
+      expect(text).toBe(`Updated ${published[id]!.slice(0, 10)}`);
+    }
+    await page.selectOption('#sort', 'name');
+    await page.waitForFunction(() =>
+      document.querySelector('#results')?.getAttribute('data-state')?.includes('|name|'),
+    );
+    expect(await page.locator('#results .card-updated').count()).toBe(0);
     await page.click('.chip >> text=finance');
     await page.click('.chip >> text=#accounting');
     await page.waitForFunction(() => document.querySelectorAll('#results > li').length === 6);

@@ -283,14 +283,16 @@ class Catalog {
     setHidden(pagination, true);
   }
 
-  /** The cards of `docs`: those on screen with the same note and usage line as they are, the others drawn. */
+  /** The cards of `docs`: those on screen with the same note, usage line and date as they are, the others drawn. */
   #cardsFor(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>): HTMLLIElement[] {
     const cards = new Map<string, HTMLLIElement>();
     const shown = docs.map((d) => {
       const note = notes.get(d.id);
       const usage = usageText(this.#usage?.get(d.id), this.#localRegistry);
-      const key = `${d.id}\0${note ?? ''}\0${usage ?? ''}`;
-      const card = this.#cards.get(key) ?? renderCard(this.#el.card, d, this.#urls, this.#localRegistry, note, usage);
+      const updated = this.#state.sort === 'updated' ? this.#updatedAt?.get(d.id) : undefined;
+      const key = `${d.id}\0${note ?? ''}\0${usage ?? ''}\0${updated ?? ''}`;
+      const card =
+        this.#cards.get(key) ?? renderCard(this.#el.card, d, this.#urls, this.#localRegistry, { note, usage, updated });
       cards.set(key, card);
       return card;
     });

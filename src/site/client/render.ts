@@ -5,7 +5,7 @@
  */
 import type { SearchDoc } from '../../search/index.ts';
 import type { SiteUrls } from '../urls.ts';
-import { displayName, versionLabel } from '../catalog.ts';
+import { displayName, formatDate, versionLabel } from '../catalog.ts';
 import type { FacetEntry } from './results.ts';
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -33,14 +33,23 @@ function fill(
   if (href !== undefined) slot.setAttribute('href', href);
 }
 
-/** A result's card; `note` says which of the query's words it matched when not all (results.ts `matchNote`). */
+/** What a result's card says beside the skill's own fields. */
+export interface CardExtras {
+  /** Which of the query's words it matched when not all (results.ts `matchNote`). */
+  note?: string;
+  /** Its usage figures in words. */
+  usage?: string;
+  /** When it last changed (ISO 8601): shown when the list is sorted by it. */
+  updated?: string;
+}
+
+/** A result's card. */
 export function renderCard(
   template: HTMLTemplateElement,
   doc: SearchDoc,
   urls: SiteUrls,
   localRegistry: string,
-  note?: string,
-  usage?: string,
+  { note, usage, updated }: CardExtras = {},
 ): HTMLLIElement {
   const card = template.content.firstElementChild!.cloneNode(true) as HTMLLIElement;
   card.dataset.id = doc.id;
@@ -58,6 +67,8 @@ export function renderCard(
   }
   tag.remove();
   fill(card, 'version', doc.version && versionLabel(doc.version));
+  fill(card, 'updated', updated && `Updated ${formatDate(updated)}`);
+  if (updated) card.querySelector('[data-slot="updated"]')!.setAttribute('datetime', updated);
   fill(
     card,
     'registry',
