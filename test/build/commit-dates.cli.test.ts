@@ -45,6 +45,14 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** Each published skill's `updated_at`, by id, from a build's cards.json. */
+function publishedDates(out: string): Record<string, string> {
+  const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
+    skills: Array<{ id: string; updated_at: string }>;
+  };
+  return Object.fromEntries(cards.skills.map((c) => [c.id, c.updated_at]));
+}
+
 /** The mtime (seconds) of every entry of a .tar.gz. */
 function tarMtimes(file: string): number[] {
   const tar = gunzipSync(readFileSync(file));
@@ -77,11 +85,7 @@ describe('skills dated by their commits', () => {
     git(tmp, ['clone', '-q', repo, clone]);
     const out = path.join(tmp, 'out');
     await build({ cwd: clone, out, site: false, sourceDateEpoch: DOCS_AT });
-    const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
-      skills: Array<{ id: string; updated_at: string }>;
-    };
-    const dated = Object.fromEntries(cards.skills.map((c) => [c.id, c.updated_at]));
-    expect(dated).toEqual({
+    expect(publishedDates(out)).toEqual({
       alpha: new Date(ALPHA_AT * 1000).toISOString(),
       beta: new Date(BETA_AT * 1000).toISOString(),
     });
@@ -111,10 +115,7 @@ describe('skills dated by their commits', () => {
     git(tmp, ['clone', '-q', own, clone]);
     const out = path.join(tmp, 'ignored-out');
     await build({ cwd: clone, out, site: false, sourceDateEpoch: BETA_AT });
-    const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
-      skills: Array<{ id: string; updated_at: string }>;
-    };
-    expect(cards.skills.map((c) => c.updated_at)).toEqual([new Date(ALPHA_AT * 1000).toISOString()]);
+    expect(publishedDates(out)).toEqual({ alpha: new Date(ALPHA_AT * 1000).toISOString() });
     expect(Object.fromEntries(await committedTimes(path.join(own, 'skills'), ['alpha']))).toEqual({ alpha: ALPHA_AT });
   });
 
@@ -128,10 +129,7 @@ describe('skills dated by their commits', () => {
     const dates = async (previous?: string): Promise<Record<string, string>> => {
       const out = path.join(tmp, `shallow-out-${previous ? 'previous' : 'alone'}`);
       await build({ cwd: shallow, out, site: false, sourceDateEpoch: DOCS_AT, ...(previous ? { previous } : {}) });
-      const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
-        skills: Array<{ id: string; updated_at: string }>;
-      };
-      return Object.fromEntries(cards.skills.map((c) => [c.id, c.updated_at]));
+      return publishedDates(out);
     };
     // Its one commit seems to add every file: alone, every skill is dated by it.
     expect(await dates()).toEqual({
@@ -151,10 +149,7 @@ describe('skills dated by their commits', () => {
     const out = path.join(tmp, 'copied-out');
     const dated = async (): Promise<string | undefined> => {
       await build({ cwd: plain, out, site: false });
-      const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
-        skills: Array<{ updated_at: string }>;
-      };
-      return cards.skills[0]?.updated_at;
+      return publishedDates(out).alpha;
     };
     expect(await dated()).toBe(new Date(ALPHA_AT * 1000).toISOString());
     utimesSync(path.join(plain, 'skills/alpha/SKILL.md'), BETA_AT, BETA_AT);
