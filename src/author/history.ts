@@ -98,7 +98,7 @@ export async function committedTimes(
     shallowCommits(top),
   ]).catch(() => [undefined, undefined, undefined]);
   if (!log || !status || !cut) return times;
-  const folderOf = publishedFolderLookup(top, root, folders, ignoreMatcher(ignore));
+  const folderOf = publishedFolderLookup(top, root, rel, folders, ignoreMatcher(ignore));
   const seen = new Set(statusPaths(status.stdout).map(folderOf));
   // Newest commit first: the first time a folder is seen is when it last changed.
   for (const record of log.stdout.split('\x01')) {
@@ -119,8 +119,11 @@ export async function committedTimes(
 
 const LOG_FORMAT = ['--format=%x01%ct %H', '--name-only', '-z'];
 
-/** The commits a shallow clone's history stops at (none in a whole clone). */
-async function shallowCommits(top: string): Promise<Set<string>> {
+/**
+ * The commits a shallow clone's history stops at (`.git/shallow`); none in a whole clone, so a
+ * clone made with `--depth` (CI checkouts by default) is one where this is not empty.
+ */
+export async function shallowCommits(top: string): Promise<Set<string>> {
   const { stdout } = await run('git', ['-C', top, 'rev-parse', '--git-path', 'shallow'], { encoding: 'utf8' });
   const text = await readFile(path.resolve(top, stdout.trim()), 'utf8').catch(() => '');
   return new Set(text.split('\n').filter(Boolean));
@@ -137,18 +140,18 @@ function statusPaths(out: string): string[] {
 /**
  * Maps a path relative to the work tree's top to the folder of `folders` holding it, or to
  * undefined when the loader ignores it (a folder or file name matching the ignore rules, below
- * the skills folder), as it never reaches the feed.
+ * the skills folder at `rel`), as it never reaches the feed.
  */
 function publishedFolderLookup(
   top: string,
   root: string,
+  rel: string,
   folders: readonly string[],
   ignore: IgnoreMatcher,
 ): (file: string) => string | undefined {
   const folderOf = folderLookup(top, root, folders);
-  const prefix = path.relative(top, path.resolve(root)).split(path.sep).join('/');
   return (file) => {
-    const inRoot = prefix && file.startsWith(`${prefix}/`) ? file.slice(prefix.length + 1) : file;
+    const inRoot = rel !== '.' && file.startsWith(`${rel}/`) ? file.slice(rel.length + 1) : file;
     const names = inRoot.split('/');
     const base = names.pop() ?? '';
     if (ignore.file(base) || names.some((name) => ignore.dir(name))) return undefined;

@@ -9,7 +9,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Skill, SkillVersionEntry } from '../model/skill.ts';
-import { committedTimes, gitTopLevel, listVersions, stateDir, versionFiles } from './history.ts';
+import { committedTimes, gitTopLevel, listVersions, shallowCommits, stateDir, versionFiles } from './history.ts';
 
 const run = promisify(execFile);
 const FIELD = '\x1f';
@@ -31,7 +31,7 @@ export async function attachHistories(
   const root = path.resolve(skillsRoot);
   const local = skills.filter((s) => s.source.kind === 'local');
   const top = await gitTopLevel(root);
-  if (top && (await isShallow(top)))
+  if (top && (await shallowCommits(top).catch(() => new Set())).size > 0)
     log(
       `build: ${top} is a shallow git checkout: skill versions committed before its first commit are not published, ` +
         'and a skill last changed before it is dated by it (updated_at) unless the previous build has it unchanged; ' +
@@ -96,14 +96,6 @@ export function keepUnchangedDates(
     const at = Date.parse(card.updated_at);
     if (at >= 0 && at < Date.parse(skill.updated_at)) skill.updated_at = new Date(at).toISOString();
   }
-}
-
-/** A clone made with `--depth` (CI checkouts by default): `git log` sees only its last commits. */
-async function isShallow(top: string): Promise<boolean> {
-  const { stdout } = await run('git', ['-C', top, 'rev-parse', '--is-shallow-repository'], { encoding: 'utf8' }).catch(
-    () => ({ stdout: 'false' }),
-  );
-  return stdout.trim() === 'true';
 }
 
 /** Every skillpress commit under the skills folder, by skill name (from the subject `skill <name>: version <v>`). */

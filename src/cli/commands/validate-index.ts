@@ -3,13 +3,18 @@
  * Elasticsearch (count, paths, sha256, content) must equal the folder's; exit 1 on any difference.
  */
 import { loadCatalog } from '../../load/index.ts';
-import { assertReachable, createClient, redactUrl, validateIndex } from '../../emit/elasticsearch/index.ts';
+import {
+  assertReachable,
+  createClient,
+  redactUrl,
+  validateIndex,
+  type IndexCheck,
+} from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
 import { configAndSkillsFolder, folderList } from './validate.ts';
 import { invalidSkills } from '../../load/invalid.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
-import type { IndexCheck } from '../../emit/elasticsearch/index.ts';
 
 export const validateIndexCommand: Command = {
   usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--quiet] [--json]`,

@@ -307,7 +307,7 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
   const imported = chosen.skills.filter(isImported).length;
   const files = written.reduce((n, w) => n + w.stored, 0);
   const counts = { skills: cards.length, files, withheld: chosen.withheld, imported };
-  const news = newsOf(writeTimedParts(written, timeless, counts, ctx), opts.previous);
+  const news = writeTimedParts(written, timeless, counts, ctx);
   if (ctx.scope === 'published') {
     const signer = ctx.opts.signer;
     const disc: DiscoveryIndex = {
@@ -680,7 +680,7 @@ interface TimedParts {
 
 /**
  * Writes cards.json, changes.json and index.json, the parts that carry the build's time, and
- * returns this build's change list. A build that changes no skill (nothing added, updated or
+ * returns this build's own changes (not the tombstones carried over). A build that changes no skill (nothing added, updated or
  * removed since `previous`) keeps the previous build's news, so a push that changed no skill does
  * not wipe them; and when the feed would then be the previous one byte for byte but for its time,
  * it keeps the previous time too: index.json is the one already published, and peers and MCP
@@ -695,7 +695,8 @@ function writeTimedParts(
   const previous = ctx.opts.previous;
   const cards = written.map((w) => w.card);
   const changeList = computeChanges(cards, previous, ctx.generatedAt);
-  const quiet = previous !== undefined && newsOf(changeList, previous).length === 0;
+  const news = newsOf(changeList, previous);
+  const quiet = previous !== undefined && news.length === 0;
   const changes: ChangesBody = quiet
     ? {
         ...(previous.previous_generated_at !== undefined && { previous_generated_at: previous.previous_generated_at }),
@@ -710,7 +711,7 @@ function writeTimedParts(
   const again = quiet && previous.index_sha256 ? at(previous.generated_at) : undefined;
   const timed = again && sha256Hex(again.index) === previous?.index_sha256 ? again : at(ctx.generatedAt);
   for (const name of ['cards', 'changes', 'index'] as const) ctx.out.write(`${ctx.feedPath}/${name}.json`, timed[name]);
-  return changeList;
+  return news;
 }
 
 /** cards.json, changes.json and index.json of a feed made at `generatedAt`, with the other parts as written. */
