@@ -124,6 +124,18 @@ describe('results', () => {
     expect(shown.notes.size).toBe(0); // the first skill matched every word
   });
 
+  it('counts the words as typed when the skill matched a word the catalog writes as one', () => {
+    const { search } = buildSearchIndexes([
+      entry('payroll-runner', 'Runs payroll for a small company.', ['payroll']),
+      entry('tax-filer', 'Files quarterly taxes.', ['taxes']),
+    ]);
+    const joined = SkillSearch.load(JSON.parse(JSON.stringify(search)));
+    // "pay roll" is searched as `payroll` too: the skill has every word typed, so no note.
+    expect(matches(joined, 'pay roll', false).notes.has('payroll-runner')).toBe(false);
+    expect(matches(joined, 'pay roll taxes', false).notes.get('payroll-runner')).toBe('Matches 2 of 3 words: payroll');
+    expect(matches(joined, 'pay roll taxes', false).notes.get('tax-filer')).toBe('Matches 1 of 3 words: taxes');
+  });
+
   it('finds a body-only word only with the body index', () => {
     expect(ids(matches(search, 'quokkanomics', false).docs)).toEqual(['expense-auditor']);
     expect(ids(matches(search, 'quokkanomics', true).docs)).toEqual([]);

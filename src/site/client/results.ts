@@ -6,7 +6,7 @@
 import type { UsageFigures } from '../../model/usage.ts';
 import { formatCount } from '../catalog.ts';
 import { ratingOf, usesOf } from '../usage.ts';
-import type { MeaningIndex, SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
+import type { MeaningIndex, QueryWord, SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
 import type { CatalogState } from './url-state.ts';
 
 export interface FacetEntry {
@@ -43,7 +43,7 @@ export function matches(
   const page = search.searchPage(q, { metadataOnly, ...(meaning && { meaning }), detailed: noted });
   const notes = new Map<string, string>();
   for (const hit of page.hits.slice(0, noted)) {
-    const note = matchNote(hit.words, page.words.length);
+    const note = matchNote(hit.words, page.words);
     if (note) notes.set(hit.id, note);
   }
   return { docs: page.hits.map((h) => h.doc), notes, strong: page.strong };
@@ -53,12 +53,16 @@ export function matches(
  * `Matches 2 of 3 words: reduce, GCP` for a skill that matched only some of the query's
  * meaningful words (ranked search lists those after the skills matching all of them): a reader
  * sees why it is there; `Close in meaning; no word in common` for one found by meaning alone.
- * Undefined when it matched every word.
+ * Undefined when it matched every word. Words are counted as typed: a joined word the skill
+ * matched (`payroll` for "pay roll") covers the two it joins.
  */
-export function matchNote(matched: readonly WordMatch[], queryWords: number): string | undefined {
-  if (matched.length >= queryWords) return undefined;
-  if (matched.length === 0) return 'Close in meaning; no word in common';
-  return `Matches ${matched.length} of ${queryWords} words: ${matched.map((m) => m.word).join(', ')}`;
+export function matchNote(matched: readonly WordMatch[], words: readonly QueryWord[]): string | undefined {
+  const typed = words.filter((w) => !w.joins).map((w) => w.word);
+  if (matched.length === 0 && typed.length > 0) return 'Close in meaning; no word in common';
+  const covered = new Set(matched.flatMap((m) => words.find((w) => w.word === m.word)?.joins ?? [m.word]));
+  const count = typed.filter((w) => covered.has(w)).length;
+  if (count >= typed.length) return undefined;
+  return `Matches ${count} of ${typed.length} words: ${matched.map((m) => m.word).join(', ')}`;
 }
 
 const byName = (a: SearchDoc, b: SearchDoc): number => a.name.localeCompare(b.name);
