@@ -182,6 +182,8 @@ export async function writeFixtureSkills(root: string, skills: FixtureSkill[] = 
 export interface BuiltFixture {
   skillsDir: string;
   outDir: string;
+  /** Builds `skillsDir` into `outDir` again, as a later build would (the previous feed is the one in `outDir`). */
+  rebuild(): Promise<void>;
   cleanup(): Promise<void>;
 }
 
@@ -200,12 +202,21 @@ export async function buildFixtureSite(
   const args = [path.join(REPO, 'scripts/skillpress.mjs'), 'build', '--skills', skillsDir, '--out', outDir];
   if (options.base) args.push('--base', options.base);
   // Run from the temp folder: its config/ (if any) applies, else the defaults.
-  await run(NODE, args, {
-    cwd: tmp,
-    env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1767225600' },
-    maxBuffer: 16 * 1024 * 1024,
-  }).catch((err: Error & { stderr?: string; stdout?: string }) => {
-    throw new Error(`skillpress build failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
-  });
-  return { skillsDir, outDir, cleanup: () => rm(tmp, { recursive: true, force: true }) };
+  const build = async (epoch: number): Promise<void> => {
+    await run(NODE, args, {
+      cwd: tmp,
+      env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: String(epoch) },
+      maxBuffer: 16 * 1024 * 1024,
+    }).catch((err: Error & { stderr?: string; stdout?: string }) => {
+      throw new Error(`skillpress build failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+    });
+  };
+  let epoch = 1767225600; // 2026-01-01; each rebuild a day later
+  await build(epoch);
+  return {
+    skillsDir,
+    outDir,
+    rebuild: () => build((epoch += 86400)),
+    cleanup: () => rm(tmp, { recursive: true, force: true }),
+  };
 }
