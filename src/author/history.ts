@@ -89,19 +89,17 @@ export async function committedTimes(
   const [log, status, cut] = await Promise.all([
     // The branch's own line of commits, a merge listing what it brought in: a skill is dated when
     // it changed on this branch (a merge's conflict resolution included), not on a side branch.
-    run('git', ['-C', top, 'log', '--first-parent', '--diff-merges=first-parent', ...LOG_FORMAT, '--', rel], {
-      maxBuffer: 512 * 1024 * 1024,
-    }),
+    gitLog(top, ['--first-parent', '--diff-merges=first-parent', ...LOG_FORMAT, '--', rel]),
     run('git', ['-C', top, 'status', '--porcelain', '-z', '--untracked-files=all', '--', rel], {
       maxBuffer: 64 * 1024 * 1024,
     }),
     shallowCommits(top),
   ]).catch(() => [undefined, undefined, undefined]);
-  if (!log || !status || !cut) return times;
+  if (log === undefined || !status || !cut) return times;
   const folderOf = publishedFolderLookup(top, root, rel, folders, ignoreMatcher(ignore));
   const seen = new Set(statusPaths(status.stdout).map(folderOf));
   // Newest commit first: the first time a folder is seen is when it last changed.
-  for (const record of log.stdout.split('\x01')) {
+  for (const record of log.split('\x01')) {
     const [head, ...paths] = record.split('\0');
     const [seconds, commit] = (head ?? '').split(' ');
     const at = Number(seconds);
@@ -118,6 +116,28 @@ export async function committedTimes(
 }
 
 const LOG_FORMAT = ['--format=%x01%ct %H', '--name-only', '-z'];
+
+/** Each `git log`'s last output, by work tree and arguments, with the history it was read from. */
+const lastLogs = new Map<string, { at: string; stdout: string }>();
+
+/**
+ * `git log <args>` in the work tree at `top`, read again only when the history moved (another
+ * HEAD, or a shallow clone deepened): a process that builds again and again (`skillpress dev`,
+ * `skillpress mcp --skills`) pays for reading the history after a commit, not on every edit.
+ */
+export async function gitLog(top: string, args: readonly string[]): Promise<string> {
+  const { stdout: where } = await run('git', ['-C', top, 'rev-parse', 'HEAD', '--git-path', 'shallow'], {
+    encoding: 'utf8',
+  });
+  const [head = '', shallowPath = ''] = where.trim().split('\n');
+  const at = `${head}\n${await readFile(path.resolve(top, shallowPath), 'utf8').catch(() => '')}`;
+  const key = [top, ...args].join('\0');
+  const last = lastLogs.get(key);
+  if (last?.at === at) return last.stdout;
+  const { stdout } = await run('git', ['-C', top, 'log', ...args], { maxBuffer: 512 * 1024 * 1024 });
+  lastLogs.set(key, { at, stdout });
+  return stdout;
+}
 
 /**
  * The commits a shallow clone's history stops at (`.git/shallow`); none in a whole clone, so a

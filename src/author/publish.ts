@@ -4,14 +4,19 @@
  * archive. One `git log` for the whole skills folder, or one listing of the version store. And
  * when each local skill last changed, from its commits (`datesFromCommits`).
  */
-import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { Skill, SkillVersionEntry } from '../model/skill.ts';
-import { committedTimes, gitTopLevel, listVersions, shallowCommits, stateDir, versionFiles } from './history.ts';
+import {
+  committedTimes,
+  gitLog,
+  gitTopLevel,
+  listVersions,
+  shallowCommits,
+  stateDir,
+  versionFiles,
+} from './history.ts';
 
-const run = promisify(execFile);
 const FIELD = '\x1f';
 const RECORD = '\x1e';
 
@@ -101,11 +106,13 @@ export function keepUnchangedDates(
 /** Every skillpress commit under the skills folder, by skill name (from the subject `skill <name>: version <v>`). */
 async function gitHistories(top: string, root: string): Promise<Map<string, SkillVersionEntry[]>> {
   const rel = path.relative(top, root).split(path.sep).join('/') || '.';
-  const { stdout } = await run(
-    'git',
-    ['-C', top, 'log', '-E', '--grep=^Skillpress-Version: ', `--format=%aI${FIELD}%B${RECORD}`, '--', rel],
-    { maxBuffer: 256 * 1024 * 1024 },
-  ).catch(() => ({ stdout: '' }));
+  const stdout = await gitLog(top, [
+    '-E',
+    '--grep=^Skillpress-Version: ',
+    `--format=%aI${FIELD}%B${RECORD}`,
+    '--',
+    rel,
+  ]).catch(() => '');
   const out = new Map<string, SkillVersionEntry[]>();
   for (const record of stdout.split(RECORD)) {
     const [date, body] = record.replace(/^\n/, '').split(FIELD);

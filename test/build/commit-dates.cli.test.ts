@@ -181,6 +181,25 @@ describe('skills dated by their commits', () => {
     expect(Object.fromEntries(times)).toEqual({ alpha: BETA_AT, beta: BETA_AT });
   });
 
+  it('a process dating the same folder again (dev, mcp --skills) sees every new commit, amend and reset', async () => {
+    const own = path.join(tmp, 'again');
+    write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+    git(tmp, ['init', '-q', own]);
+    git(own, ['add', '.']);
+    git(own, ['commit', '-qm', 'alpha'], ALPHA_AT);
+    const alphaAt = async () => (await committedTimes(path.join(own, 'skills'), ['alpha'])).get('alpha');
+    expect(await alphaAt()).toBe(ALPHA_AT);
+    expect(await alphaAt()).toBe(ALPHA_AT); // the history read before
+    write(own, 'skills/alpha/SKILL.md', `${plainSkillMd('alpha')}\nEdited.\n`);
+    expect(await alphaAt()).toBeUndefined(); // uncommitted: its mtimes stand
+    git(own, ['commit', '-qam', 'edit'], BETA_AT);
+    expect(await alphaAt()).toBe(BETA_AT);
+    git(own, ['commit', '-q', '--amend', '-m', 'edit, amended'], DOCS_AT);
+    expect(await alphaAt()).toBe(DOCS_AT);
+    git(own, ['reset', '-q', '--hard', 'HEAD~1']);
+    expect(await alphaAt()).toBe(ALPHA_AT);
+  });
+
   it('outside git nothing is dated by commits', async () => {
     const plain = path.join(tmp, 'plain');
     write(plain, 'alpha/SKILL.md', plainSkillMd('alpha'));
