@@ -3,7 +3,7 @@
  * tombstone in `changes.json`) and offers a search for the skill's name; a link to a skill the
  * catalog never had keeps the plain 404, with the same search offered.
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -12,6 +12,7 @@ import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const skip = skipWithoutChromium();
+const SCREENSHOTS = path.resolve('test-results/screenshots');
 let fixture: BuiltFixture;
 let server: StaticServer;
 let browser: Browser;
@@ -33,17 +34,20 @@ afterAll(async () => {
 
 describe.skipIf(skip)('a link to a removed skill', () => {
   it('says when the skill was removed and searches for another', async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     const res = await page.goto(`${server.url}skills/expense-auditor/`);
     expect(res?.status()).toBe(404);
     await page.waitForFunction(() => document.querySelector('h1')?.textContent?.includes('removed'));
     expect(await page.locator('h1').textContent()).toBe('“expense-auditor” was removed from this catalog');
+    expect(await page.locator('.eyebrow').textContent()).toBe('Removed');
     expect(await page.locator('.lead').textContent()).toBe(
       'It was removed on 2026-01-02. Search for another skill for the task.',
     );
     expect(await page.inputValue('#q404')).toBe('expense auditor');
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'removed-skill-390.png') });
     await page.click('button:has-text("Search")');
     await page.waitForURL(/\?q=expense\+auditor/);
     // The catalog's search takes the query.

@@ -42,6 +42,8 @@ async function explain(section: HTMLElement): Promise<void> {
   const response = await fetch(changes).catch(() => undefined);
   const date = response?.ok ? removedOn(await response.json().catch(() => undefined), id) : undefined;
   if (!date) return;
+  const eyebrow = section.querySelector('.eyebrow');
+  if (eyebrow) eyebrow.textContent = 'Removed';
   section.querySelector('h1')!.textContent = `“${id}” was removed from this catalog`;
   section.querySelector('.lead')!.textContent = `It was removed on ${date}. Search for another skill for the task.`;
 }
