@@ -161,8 +161,12 @@ async function git(dir: string, args: string[]): Promise<string | undefined> {
   );
 }
 
-/** `owner/repo` of a git remote URL (https, ssh or scp-like), if it has that shape. */
+/**
+ * `owner/repo` of a git remote URL (https, ssh or scp-like), if it has that shape. A remote on
+ * this machine (a path, `file://`) names no owner: `/srv/git/skills` is not `srv/git`'s.
+ */
 export function ownerAndRepo(remote: string): { owner: string; repo: string } | undefined {
+  if (/^(?:[/.~]|file:|[A-Za-z]:[\\/])/.test(remote.trim())) return undefined;
   const match = /[:/]([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(remote.trim());
   return match ? { owner: match[1]!, repo: match[2]! } : undefined;
 }

@@ -111,6 +111,19 @@ describe('skillpress init', () => {
     expect(existsSync(path.join(dir, 'dist'))).toBe(false);
   });
 
+  it('names a clone whose origin is a path on this machine after its folder, not after that path', async () => {
+    for (const [folder, origin] of [
+      ['team-clone', '/srv/git/team-skills.git'],
+      ['file-clone', 'file:///srv/git/team-skills'],
+    ] as const) {
+      const dir = await userRepo(folder, origin);
+      const r = await skillpress(tmp, 'init', dir, '--no-build');
+      expect(r.code, r.stderr).toBe(0);
+      const config = JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8'));
+      expect(config.registry).toEqual({ name: folder, title: folder });
+    }
+  });
+
   it('finds the skills of every plugin (plugins/<plugin>/skills/<name>/), not only the first one', async () => {
     const dir = path.join(tmp, 'plugins-repo');
     for (const folder of [
