@@ -30,6 +30,10 @@ const SKILLS: Record<string, string> = {
   'sql-tuning': 'Speed up slow SQL queries with indexes and better plans.',
   'slide-deck': 'Create presentation slides from an outline.',
   'docker-images': 'Make container images smaller and builds faster.',
+  // A request's words split between a skill's name and its description (below).
+  changelog: 'Write release notes for a new version.',
+  'slack-release': 'Announce what shipped to the team channel.',
+  standup: "Summarize yesterday's work for the daily standup.",
 };
 
 const prefix = uniquePrefix('hybrid');
@@ -70,6 +74,15 @@ describe.skipIf(!ES_URL)('hybrid search in Elasticsearch, without inference', ()
     const { hits, method } = await searchElasticsearch('the database lookups are sluggish', { client, names });
     expect(['rrf', 'sum']).toContain(method);
     expect(hits[0]?.skill_id).toBe('sql-tuning');
+  });
+
+  it('ranks by words first a skill holding the request’s words across its name and description', async () => {
+    // "slack" and "release" are in slack-release's name, "announce" in its description; changelog's
+    // description holds "new" and "release". Scored by the best single field, changelog came
+    // first; the words are counted across the fields, as skills_search counts them.
+    const query = hybridQuery('announce the new release on slack', [], 'sum').query as object;
+    const lexical = await client.search({ index: names.skills, query });
+    expect(lexical.hits.hits.map((h) => h._id).slice(0, 2)).toEqual(['slack-release', 'changelog']);
   });
 
   it('still ranks by words a request that says the skill’s own words, both ways of combining', async () => {
