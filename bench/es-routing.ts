@@ -2,7 +2,7 @@
  * Routing through Elasticsearch: how often `searchElasticsearch`'s hybrid query (BM25 + kNN over
  * `purpose_vector`, scores added) puts the right skill first and in the top 3 for the routing
  * sets' requests, against BM25 alone, kNN alone, other kNN weights, the query before (each
- * request scored by its best single field) and the Agent Builder tool's `MATCH` clauses (no kNN:
+ * request scored by its best single field, `semantic_content` weighted 0.5) and the Agent Builder tool's `MATCH` clauses (no kNN:
  * what it ranks by on a cluster without inference), on a real cluster.
  *
  *   npm run bench:routing -- <catalogs> --set <set>            once, to assemble the set's skills folder
@@ -51,11 +51,12 @@ function withBoost(boost: number): Shape['body'] {
     return { ...body, knn: boost === 0 ? undefined : { ...body.knn, boost } };
   };
 }
-/** The shipped query with each request scored by its best single field, and kNN weighted 20: the query before. */
-function bestField(text: string, vector: number[]): Body {
+/** The query before: each request scored by its best single field, `semantic_content` weighted 0.5, kNN 20. */
+function before(text: string, vector: number[]): Body {
   const body = hybridQuery(text, vector, 'sum', SIZE) as { query: { multi_match: Body }; knn: Body };
   const { type: _type, ...match } = body.query.multi_match;
-  return { ...body, query: { multi_match: match }, knn: { ...body.knn, boost: 20 } };
+  const fields = ['name^1.5', 'description^4', 'tags^2.5', 'domain^1.5', 'semantic_content^0.5'];
+  return { ...body, query: { multi_match: { ...match, fields } }, knn: { ...body.knn, boost: 20 } };
 }
 /** config/agent_builder/queries/search_skills.esql's MATCH clauses as the query DSL: one match per field, scores added. */
 function agentBuilderMatch(text: string): Body {
@@ -72,7 +73,7 @@ const SHAPES: Shape[] = [
     body: withBoost(boost),
   })),
   { name: 'kNN alone', body: (text, vector) => ({ ...hybridQuery(text, vector, 'sum', SIZE), query: undefined }) },
-  { name: 'before: best field + 20 × kNN', body: bestField },
+  { name: 'before: best single field + 20 × kNN', body: before },
   { name: "Agent Builder's MATCH clauses, no kNN", body: agentBuilderMatch },
 ];
 

@@ -21,7 +21,7 @@ import { withDefaultUrl } from './connection.ts';
 import { indexNames, type IndexNames } from './definitions.ts';
 
 /** Fields BM25 reads, with the site's and skills_search's field weights. */
-export const LEXICAL_FIELDS = ['name^1.5', 'description^4', 'tags^2.5', 'domain^1.5', 'semantic_content^0.5'];
+export const LEXICAL_FIELDS = ['name^1.5', 'description^4', 'tags^2.5', 'domain^1.5', 'semantic_content^1'];
 /** How much the kNN similarity counts against BM25 in the `sum` fallback (fitted on the routing sets' dev halves). */
 export const KNN_BOOST = 10;
 /** Candidates each kNN shard considers per result asked for. */
