@@ -132,6 +132,16 @@ const pct = (n: number, of: number): string => (of ? `${n}/${of} (${Math.round((
 
 async function main(): Promise<void> {
   const client = new Client({ node: args.values.url, requestTimeout: 120_000 });
+  if (
+    !(await client.cluster.health().then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    process.stderr.write(`bench:es-routing: no Elasticsearch at ${args.values.url} (npm run es:start, or --url)\n`);
+    process.exitCode = 1;
+    return void (await client.close());
+  }
   const embedder = await loadEmbedder();
   const embed = (text: string): number[] => Array.from(embedder.embed(text));
   const rows: string[] = [];
