@@ -166,7 +166,7 @@ export interface SearchHit {
   match: Record<string, string[]>;
   /** The query words this skill matched, in query order, with their fields. */
   words: WordMatch[];
-  /** Share of the query's words it matched, 0–1. */
+  /** Share of the query's words it matched, 0–1, counted as typed (`typedCoverage`). */
   coverage: number;
   /** The score by words alone (equal to `score` when meaning did not rank the query). */
   wordScore: number;
@@ -488,7 +488,7 @@ export class SkillSearch {
         terms: Object.keys(terms),
         match: terms,
         words: matched,
-        coverage: matched.length / words.length,
+        coverage: coverageOf(typedCoverage(matched, words)),
         wordScore: near === undefined ? values[d]! : wordScoreOf(values[d]!, fused!.bestWordScore, near, fused!.weight),
         strong: values[d]! >= strongFrom,
         doc: this.docAt(d),
@@ -709,6 +709,24 @@ export function queryWords(query: string, mode: SearchMode = 'ranked'): string[]
   const meaningful = words.filter((w) => [...w].length > 1 && !isNoiseWord(w));
   return meaningful.length > 0 ? meaningful : words;
 }
+
+/**
+ * How many of the words typed a skill matched, of how many: a joined word it matched (`payroll`
+ * for "pay roll") stands for the two it joins. What `SearchHit.coverage` and the site's "Matches
+ * k of n words" report.
+ */
+export function typedCoverage(
+  matched: ReadonlyArray<{ word: string }>,
+  words: readonly QueryWord[],
+): { matched: number; typed: number } {
+  const typed = words.filter((w) => !w.joins).map((w) => w.word.toLowerCase());
+  const joins = new Map(words.flatMap((w) => (w.joins ? [[w.word, w.joins] as const] : [])));
+  const covered = new Set(matched.flatMap((m) => joins.get(m.word) ?? [m.word.toLowerCase()]));
+  return { matched: typed.filter((w) => covered.has(w)).length, typed: typed.length };
+}
+
+const coverageOf = ({ matched, typed }: { matched: number; typed: number }): number =>
+  typed > 0 ? matched / typed : 0;
 
 /** The shortest word two query words can be joined into. */
 const MIN_JOINED = 5;

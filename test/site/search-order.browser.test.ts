@@ -119,16 +119,22 @@ describe.skipIf(skip)('the site and skills_search rank alike', () => {
   it.each(QUERIES)('%s', async (query) => {
     const site = await siteResults(query);
     const answer = await searchSkills(catalog, query, 25);
+    // What a card says, from skills_search's answer: its share of the words typed (a joined word
+    // such as `payroll` for "pay roll" stands for both) and the words it matched.
     const partial = (r: (typeof answer.results)[number]): string | undefined =>
       r.coverage >= 1
         ? undefined
         : r.matched.length === 0
           ? 'Close in meaning; no word in common'
-          : `Matches ${r.matched.length} of ${answer.words.length} words: ${r.matched.map((m) => m.word).join(', ')}`;
+          : `${r.coverage}: ${r.matched.map((m) => m.word).join(', ')}`;
+    const shown = ({ name, note }: SiteResult): SiteResult => {
+      const [, k, n, words] = /^Matches (\d+) of (\d+) words: (.*)$/.exec(note ?? '') ?? [];
+      return { name, note: words ? `${Math.round((Number(k) / Number(n)) * 1000) / 1000}: ${words}` : note };
+    };
     const expected = answer.results.map((r) => ({ name: r.name, note: partial(r) }));
     expect(site.strong.length).toBeGreaterThan(0);
-    expect(site.strong).toEqual(expected.slice(0, answer.strong));
-    expect(site.all).toEqual(expected);
+    expect(site.strong.map(shown)).toEqual(expected.slice(0, answer.strong));
+    expect(site.all.map(shown)).toEqual(expected);
   });
 
   it("a request in users' words reaches skills matching part of it, and their cards say which of its words", async () => {

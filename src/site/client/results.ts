@@ -6,7 +6,14 @@
 import type { UsageFigures } from '../../model/usage.ts';
 import { formatCount } from '../catalog.ts';
 import { ratingOf, usesOf } from '../usage.ts';
-import type { MeaningIndex, QueryWord, SkillSearch, SearchDoc, WordMatch } from '../../search/index.ts';
+import {
+  typedCoverage,
+  type MeaningIndex,
+  type QueryWord,
+  type SkillSearch,
+  type SearchDoc,
+  type WordMatch,
+} from '../../search/index.ts';
 import type { CatalogState } from './url-state.ts';
 
 export interface FacetEntry {
@@ -57,12 +64,10 @@ export function matches(
  * matched (`payroll` for "pay roll") covers the two it joins.
  */
 export function matchNote(matched: readonly WordMatch[], words: readonly QueryWord[]): string | undefined {
-  const typed = words.filter((w) => !w.joins).map((w) => w.word);
-  if (matched.length === 0 && typed.length > 0) return 'Close in meaning; no word in common';
-  const covered = new Set(matched.flatMap((m) => words.find((w) => w.word === m.word)?.joins ?? [m.word]));
-  const count = typed.filter((w) => covered.has(w)).length;
-  if (count >= typed.length) return undefined;
-  return `Matches ${count} of ${typed.length} words: ${matched.map((m) => m.word).join(', ')}`;
+  const { matched: count, typed } = typedCoverage(matched, words);
+  if (matched.length === 0 && typed > 0) return 'Close in meaning; no word in common';
+  if (count >= typed) return undefined;
+  return `Matches ${count} of ${typed} words: ${matched.map((m) => m.word).join(', ')}`;
 }
 
 const byName = (a: SearchDoc, b: SearchDoc): number => a.name.localeCompare(b.name);
