@@ -319,7 +319,8 @@ async function buildWith(
     markDisabled(loaded, ctx.config),
     ctx,
   );
-  const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, cwd, log));
+  // A path in the config means the same wherever the build runs: it is read from the config's folder.
+  const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, ctx.configRoot ?? cwd, log));
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
   keepUnchangedDates([...catalog.skills, ...local.skills], previous?.cards ?? [], loaded.datedByCommit);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, { ...ctx, versions });
@@ -452,12 +453,12 @@ async function applyUsage(
   catalog: Catalog,
   local: Catalog,
   config: SkillpressConfig,
-  cwd: string,
+  configRoot: string,
   log: (line: string) => void,
 ): Promise<UsageReport | undefined> {
   const { source, index, min_reports } = config.analytics;
   if (source === undefined) return undefined;
-  const sources = (typeof source === 'string' ? [source] : source).map((s) => resolveLocation(cwd, s));
+  const sources = (typeof source === 'string' ? [source] : source).map((s) => resolveLocation(configRoot, s));
   const { summarizeUsage } = await import('./usage/index.ts');
   const known = new Set(catalog.skills.map((s) => s.id));
   const summary = await summarizeUsage(sources, { known, index, minReports: min_reports });
