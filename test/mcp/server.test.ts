@@ -419,3 +419,44 @@ describe.each(ERAS)('a file listed but not published (%s era)', (era) => {
     }
   });
 });
+
+describe('skills_list with includeBody on long skills', () => {
+  test('a page ends before its bodies pass 64 KiB, and the cursor goes on from there', async () => {
+    const tmp = await tempDir();
+    try {
+      const skills = path.join(tmp.dir, 'skills');
+      const dist = path.join(tmp.dir, 'dist');
+      // Three skills of 30,000-byte bodies: all three would be 90,000 bytes in one answer.
+      const long = (name: string) => ({
+        'SKILL.md': `---\nname: ${name}\ndescription: A long playbook, ${name}.\n---\n# ${name}\n\n${'Step and check. '.repeat(1875)}\n`,
+      });
+      await writeSkills(skills, { 'long-a': long('long-a'), 'long-b': long('long-b'), 'long-c': long('long-c') });
+      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
+      const server = await connectInProcess(dist, 'legacy');
+      try {
+        const first = await server.client.callTool({ name: 'skills_list', arguments: { includeBody: true } });
+        const page = structured(first);
+        expect(page.skills.map((s: { name: string }) => s.name)).toEqual(['long-a', 'long-b']);
+        expect(page.total).toBe(3);
+        expect(JSON.stringify(page).length).toBeLessThan(64 * 1024 + 4096);
+        expect(text(first)).toContain('showing 2 (bodies fill a page at 64 KiB) (more with cursor');
+        const rest = structured(
+          await server.client.callTool({
+            name: 'skills_list',
+            arguments: { includeBody: true, cursor: page.nextCursor },
+          }),
+        );
+        expect(rest.skills.map((s: { name: string }) => s.name)).toEqual(['long-c']);
+        expect(rest.skills[0].body.length).toBeGreaterThan(30_000);
+        expect(rest.nextCursor).toBeUndefined();
+        // Without bodies, the page is the limit's.
+        const cards = structured(await server.client.callTool({ name: 'skills_list', arguments: {} }));
+        expect(cards.skills).toHaveLength(3);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await tmp.remove();
+    }
+  });
+});
