@@ -268,6 +268,16 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     const tooMany = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf', limit: 100 } });
     expect(tooMany.isError).toBe(true);
     expect(text(tooMany)).toMatch(/limit must be at most 25/);
+    for (const name of ['best_skill', 'skills_search']) {
+      const pasted = await server.client.callTool({
+        name,
+        arguments: { query: 'convert my report to pdf. '.repeat(24) },
+      });
+      expect(pasted.isError).toBe(true);
+      expect(text(pasted)).toMatch(
+        /query is at most 500 characters: pass the user's request in a sentence, or its key words/,
+      );
+    }
     const wrongType = await server.client.callTool({ name: 'view_skill', arguments: { name: 42 } });
     expect(wrongType.isError).toBe(true);
     expect(text(wrongType)).toMatch(/name/);
