@@ -71,6 +71,12 @@ export interface BuildOptions {
    * object (partial ones get the defaults). Default: found from the skills folder upwards.
    */
   config?: string | SkillpressConfigInput;
+  /**
+   * With a config object: the folder it was read from, where its relative paths
+   * (`analytics.source`, the commands of `mcp_servers`) are read from, as for a config found on
+   * disk. Default: `cwd`.
+   */
+  configRoot?: string;
   /** A previous build (folder or URL) for the change list; default: what is in `out`. */
   previous?: string;
   /** Base path the site is served under (default: `site.base` of the config). */
@@ -414,7 +420,8 @@ async function buildConfig(
 ): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null; configRoot?: string }> {
   if (typeof options.config === 'object') {
     const config = await resolveConfig(options.config);
-    return { config, skillsRoot: options.skills ?? config.skills.root, configFile: null };
+    const configRoot = options.configRoot && path.resolve(cwd, options.configRoot);
+    return { config, skillsRoot: options.skills ?? config.skills.root, configFile: null, configRoot };
   }
   const found = await findSkillsAndConfig({
     skills: options.skills && path.resolve(cwd, options.skills),
