@@ -18,7 +18,14 @@ import { LoadMemo } from './load/load-memo.ts';
 import { SKILL_FILE } from './load/find-skills.ts';
 import { invalidSkills } from './load/invalid.ts';
 import { disabledNames, markEnabled } from './enable/index.ts';
-import { checkTools, unreachableReason, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
+import {
+  askServers,
+  checkToolsAgainst,
+  unreachableReason,
+  withToolsStatus,
+  type ServerListing,
+  type ToolsCheckReport,
+} from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -143,6 +150,12 @@ export class BuildSession {
 
 /** Each session's loaded skills, by folder: kept out of the class's public surface. */
 const loadsOf = new WeakMap<BuildSession, LoadMemo>();
+/**
+ * Each session's servers' tool lists (`mcp_servers`), asked on its first build and kept while the
+ * servers' config is the same: a write through `skillpress mcp --skills` or a save under
+ * `skillpress dev` would otherwise wait on every server again (a server that never answers: 15 s).
+ */
+const serversOf = new WeakMap<BuildSession, { key: string; listing: Promise<ServerListing> }>();
 /** Each session's last output (`skillpress dev` alternates two): its feed files are linked where they come out the same. */
 const lastOutOf = new WeakMap<BuildSession, string>();
 
@@ -392,8 +405,8 @@ async function checkToolsIfConfigured(
   ctx: BuildContext,
 ): Promise<Loaded & { toolsCheck?: BuildResult['toolsCheck'] }> {
   if (Object.keys(ctx.config.mcp_servers).length === 0) return loaded;
-  const report = await stage(ctx.stages, 'tools', () =>
-    checkTools(loaded.catalog.skills, ctx.config, { cwd: ctx.configRoot }),
+  const report = await stage(ctx.stages, 'tools', async () =>
+    checkToolsAgainst(loaded.catalog.skills, await serverListing(ctx)),
   );
   for (const s of report.servers)
     ctx.log(
@@ -405,6 +418,18 @@ async function checkToolsIfConfigured(
     local: { ...loaded.local, skills: withToolsStatus(loaded.local.skills, report) },
     toolsCheck: { checked_at: report.checked_at, servers: report.servers, counts: report.counts },
   };
+}
+
+/** What the configured servers list: asked now, or, within a session, on its first build. */
+function serverListing(ctx: BuildContext): Promise<ServerListing> {
+  const { config, configRoot, options } = ctx;
+  if (!options.session) return askServers(config, configRoot);
+  const key = JSON.stringify([config.mcp_servers, config.tools_check, configRoot]);
+  const kept = serversOf.get(options.session);
+  if (kept?.key === key) return kept.listing;
+  const listing = askServers(config, configRoot);
+  serversOf.set(options.session, { key, listing });
+  return listing;
 }
 
 /** A folder resolved against `cwd`; a URL as it is. */

@@ -78,13 +78,18 @@ export function skillToolStatuses(skill: Skill, servers: ReadonlyMap<string, Ser
   return out;
 }
 
-/** Ask each configured server (those some skill needs, or all when `all`) for its tools, in parallel. */
-async function askServers(
+/** What the configured servers listed: each one's tools (or why not), and the report of each. */
+export interface ServerListing {
+  results: Map<string, ServerTools>;
+  reports: ServerReport[];
+}
+
+/** Ask every configured server for its tools, in parallel, each within its deadline. */
+export async function askServers(
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
-  wanted: ReadonlySet<string> | undefined,
   cwd: string | undefined,
-): Promise<{ results: Map<string, ServerTools>; reports: ServerReport[] }> {
-  const entries = Object.entries(config.mcp_servers).filter(([name]) => !wanted || wanted.has(name));
+): Promise<ServerListing> {
+  const entries = Object.entries(config.mcp_servers);
   const listed = await Promise.all(
     entries.map(([, spec]) =>
       listServerTools(spec, {
@@ -126,8 +131,16 @@ export async function checkTools(
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
   opts: { now?: Date; cwd?: string } = {},
 ): Promise<ToolsCheckReport> {
-  const { results, reports } = await askServers(config, undefined, opts.cwd);
-  const checked_at = (opts.now ?? new Date()).toISOString();
+  return checkToolsAgainst(skills, await askServers(config, opts.cwd), opts.now);
+}
+
+/** The skills' tools checked against what the servers listed (asked once, checked as often as the skills change). */
+export function checkToolsAgainst(
+  skills: readonly Skill[],
+  { results, reports }: ServerListing,
+  now?: Date,
+): ToolsCheckReport {
+  const checked_at = (now ?? new Date()).toISOString();
   const counts = { available: 0, missing: 0, server_unreachable: 0, not_checked: 0 };
   const out = skills.map((skill) => {
     const tools = skillToolStatuses(skill, results);
