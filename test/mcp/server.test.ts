@@ -470,3 +470,40 @@ describe('skills_list with includeBody on long skills', () => {
     }
   });
 });
+
+describe('skills/list of skills the build loads with warnings', () => {
+  test('lists every skill, its front matter brought within SEP-2640 (metadata strings, description ≤ 1024)', async () => {
+    const tmp = await tempDir();
+    try {
+      const skills = path.join(tmp.dir, 'skills');
+      const dist = path.join(tmp.dir, 'dist');
+      const long = 'Checks every invoice against the purchase order. '.repeat(22); // 1,078 characters
+      await writeSkills(skills, {
+        'typed-metadata': {
+          'SKILL.md':
+            '---\nname: typed-metadata\ndescription: Metadata values that are not strings.\nmetadata:\n  version: 2\n  stable: true\n  owners: [ana, bo]\n  empty: null\n  __proto__: kept\n---\n# Typed\n',
+        },
+        'long-description': { 'SKILL.md': `---\nname: long-description\ndescription: ${long}\n---\n# Long\n` },
+        'plain-one': { 'SKILL.md': '---\nname: plain-one\ndescription: Nothing unusual.\n---\n# Plain\n' },
+      });
+      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
+      const server = await connectInProcess(dist, 'legacy');
+      try {
+        const { skills: listed } = await server.client.request({ method: 'skills/list', params: {} }, ListSkills);
+        const byName = new Map(listed.map((s) => [s.frontmatter.name, s.frontmatter]));
+        expect([...byName.keys()].sort()).toEqual(['long-description', 'plain-one', 'typed-metadata']);
+        expect(byName.get('typed-metadata')!.metadata).toEqual(
+          JSON.parse('{"version":"2","stable":"true","owners":"[\\"ana\\",\\"bo\\"]","__proto__":"kept"}'),
+        );
+        const description = byName.get('long-description')!.description;
+        expect([...description]).toHaveLength(1024);
+        expect(description.endsWith('…')).toBe(true);
+        expect(byName.get('plain-one')).toEqual({ name: 'plain-one', description: 'Nothing unusual.' });
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await tmp.remove();
+    }
+  });
+});
