@@ -69,9 +69,18 @@ class FeedSkillSource implements SkillSource {
 
   async read(uri: string): Promise<SkillReadResult | undefined> {
     const found = await this.#locate(uri);
-    if (!found || found.path === '') return undefined;
+    if (!found) return undefined;
     const c = await this.#catalog();
-    const file = (await c.skill(found.card)).files.find((f) => f.path === found.path);
+    const files = (await c.skill(found.card)).files;
+    const file = files.find((f) => f.path === found.path);
+    // A folder (the skill's root too) has no content: say where its files are listed.
+    const folder = found.path === '' ? '' : `${found.path}/`;
+    if (!file && files.some((f) => f.path.startsWith(folder)))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${uri} is a folder: list its files with resources/directory/read`,
+        { uri },
+      );
     if (!file) return undefined;
     // Listed in the manifest (with this URI) but not stored: say why, not "Resource not found".
     if (file.skipped)

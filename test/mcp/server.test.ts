@@ -335,6 +335,15 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
       Directory,
     );
     expect(scripts.resources.map((r) => r.uri)).toEqual(['skill://pdf-processing/scripts/extract.py']);
+    // resources/read of a folder says where its files are listed, not "Resource not found".
+    for (const uri of ['skill://pdf-processing/scripts', 'skill://pdf-processing'])
+      await expect(server.client.readResource({ uri })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`${uri} is a folder: list its files with resources/directory/read`),
+      });
+    await expect(server.client.readResource({ uri: 'skill://pdf-processing/scrip' })).rejects.toThrow(
+      /Resource not found/,
+    );
   });
 
   test('skills/list pages (page size 2) with front matter as in SKILL.md and every file digest; bad cursor is -32602', async () => {
