@@ -18,7 +18,14 @@ import { LoadMemo } from './load/load-memo.ts';
 import { SKILL_FILE } from './load/find-skills.ts';
 import { invalidSkills } from './load/invalid.ts';
 import { disabledNames, markEnabled } from './enable/index.ts';
-import { checkTools, unreachableReason, withToolsStatus, type ToolsCheckReport } from './tools-check/index.ts';
+import {
+  askServers,
+  checkToolsAgainst,
+  unreachableReason,
+  withToolsStatus,
+  type ServerListing,
+  type ToolsCheckReport,
+} from './tools-check/index.ts';
 import { federate } from './federate/index.ts';
 import { duplicateProblems, findDuplicates } from './duplicates/index.ts';
 import { tokenize } from './duplicates/tfidf.ts';
@@ -71,6 +78,12 @@ export interface BuildOptions {
    * object (partial ones get the defaults). Default: found from the skills folder upwards.
    */
   config?: string | SkillpressConfigInput;
+  /**
+   * With a config object: the folder it was read from, where its relative paths
+   * (`analytics.source`, the commands of `mcp_servers`) are read from, as for a config found on
+   * disk. Default: `cwd`.
+   */
+  configRoot?: string;
   /** A previous build (folder or URL) for the change list; default: what is in `out`. */
   previous?: string;
   /** Base path the site is served under (default: `site.base` of the config). */
@@ -137,6 +150,12 @@ export class BuildSession {
 
 /** Each session's loaded skills, by folder: kept out of the class's public surface. */
 const loadsOf = new WeakMap<BuildSession, LoadMemo>();
+/**
+ * Each session's servers' tool lists (`mcp_servers`), asked on its first build and kept while the
+ * servers' config is the same: a write through `skillpress mcp --skills` or a save under
+ * `skillpress dev` would otherwise wait on every server again (a server that never answers: 15 s).
+ */
+const serversOf = new WeakMap<BuildSession, { key: string; listing: Promise<ServerListing> }>();
 /** Each session's last output (`skillpress dev` alternates two): its feed files are linked where they come out the same. */
 const lastOutOf = new WeakMap<BuildSession, string>();
 
@@ -319,7 +338,8 @@ async function buildWith(
     markDisabled(loaded, ctx.config),
     ctx,
   );
-  const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, cwd, log));
+  // A path in the config means the same wherever the build runs: it is read from the config's folder.
+  const usage = await stage(stages, 'load', () => applyUsage(catalog, local, ctx.config, ctx.configRoot ?? cwd, log));
   const previous = await readPrevious(out, options.previous && resolveLocation(cwd, options.previous), log);
   keepUnchangedDates([...catalog.skills, ...local.skills], previous?.cards ?? [], loaded.datedByCommit);
   const { feed, catalogView, site } = await writeOutputs(catalog, previous, { ...ctx, versions });
@@ -385,8 +405,8 @@ async function checkToolsIfConfigured(
   ctx: BuildContext,
 ): Promise<Loaded & { toolsCheck?: BuildResult['toolsCheck'] }> {
   if (Object.keys(ctx.config.mcp_servers).length === 0) return loaded;
-  const report = await stage(ctx.stages, 'tools', () =>
-    checkTools(loaded.catalog.skills, ctx.config, { cwd: ctx.configRoot }),
+  const report = await stage(ctx.stages, 'tools', async () =>
+    checkToolsAgainst(loaded.catalog.skills, await serverListing(ctx)),
   );
   for (const s of report.servers)
     ctx.log(
@@ -398,6 +418,18 @@ async function checkToolsIfConfigured(
     local: { ...loaded.local, skills: withToolsStatus(loaded.local.skills, report) },
     toolsCheck: { checked_at: report.checked_at, servers: report.servers, counts: report.counts },
   };
+}
+
+/** What the configured servers list: asked now, or, within a session, on its first build. */
+function serverListing(ctx: BuildContext): Promise<ServerListing> {
+  const { config, configRoot, options } = ctx;
+  if (!options.session) return askServers(config, configRoot);
+  const key = JSON.stringify([config.mcp_servers, config.tools_check, configRoot]);
+  const kept = serversOf.get(options.session);
+  if (kept?.key === key) return kept.listing;
+  const listing = askServers(config, configRoot);
+  serversOf.set(options.session, { key, listing });
+  return listing;
 }
 
 /** A folder resolved against `cwd`; a URL as it is. */
@@ -413,7 +445,8 @@ async function buildConfig(
 ): Promise<{ config: SkillpressConfig; skillsRoot: string; configFile: string | null; configRoot?: string }> {
   if (typeof options.config === 'object') {
     const config = await resolveConfig(options.config);
-    return { config, skillsRoot: options.skills ?? config.skills.root, configFile: null };
+    const configRoot = options.configRoot && path.resolve(cwd, options.configRoot);
+    return { config, skillsRoot: options.skills ?? config.skills.root, configFile: null, configRoot };
   }
   const found = await findSkillsAndConfig({
     skills: options.skills && path.resolve(cwd, options.skills),
@@ -452,12 +485,12 @@ async function applyUsage(
   catalog: Catalog,
   local: Catalog,
   config: SkillpressConfig,
-  cwd: string,
+  configRoot: string,
   log: (line: string) => void,
 ): Promise<UsageReport | undefined> {
   const { source, index, min_reports } = config.analytics;
   if (source === undefined) return undefined;
-  const sources = (typeof source === 'string' ? [source] : source).map((s) => resolveLocation(cwd, s));
+  const sources = (typeof source === 'string' ? [source] : source).map((s) => resolveLocation(configRoot, s));
   const { summarizeUsage } = await import('./usage/index.ts');
   const known = new Set(catalog.skills.map((s) => s.id));
   const summary = await summarizeUsage(sources, { known, index, minReports: min_reports });

@@ -37,6 +37,8 @@ export interface AuthoringOptions {
   /** A local build folder (or its feed/v1) to build into instead of the private one. */
   feed?: string;
   config: SkillpressConfig;
+  /** The folder the config was found in: its relative paths are read from there (default: the working directory). */
+  configRoot?: string;
   log: (message: string) => void;
 }
 
@@ -48,6 +50,7 @@ export class AuthoringSession implements Authoring {
   /** Settles when the first build is done. */
   readonly ready: Promise<void>;
   readonly #config: SkillpressConfig;
+  readonly #configRoot: string | undefined;
   readonly #log: (message: string) => void;
   #local: Catalog | undefined;
   #index: Promise<DuplicateIndex> | undefined;
@@ -61,6 +64,7 @@ export class AuthoringSession implements Authoring {
   constructor(options: AuthoringOptions) {
     this.skills = path.resolve(options.skills);
     this.#config = options.config;
+    this.#configRoot = options.configRoot;
     this.#log = options.log;
     this.out = buildFolderFor(this.skills, options.feed);
     this.feedDir = path.join(this.out, ...FEED_PATH.split('/'));
@@ -120,6 +124,7 @@ export class AuthoringSession implements Authoring {
       skills: this.skills,
       out: this.out,
       config: this.#config,
+      ...(this.#configRoot === undefined ? {} : { configRoot: this.#configRoot }),
       site: false,
       session: this.#session,
       onLoaded: (local) => {

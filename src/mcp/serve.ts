@@ -32,6 +32,8 @@ export interface ServeOptions {
   skills?: string;
   /** The config the skills are built with (`skills` only; default: defaults). */
   config?: SkillpressConfig;
+  /** The folder `config` was found in: its relative paths (`analytics.source`, `mcp_servers`) are read from there. */
+  configRoot?: string;
   name: string;
   version: string;
   pageSize?: number;
@@ -226,6 +228,7 @@ async function startAuthoring(options: ServeOptions, log: (message: string) => v
     skills: options.skills!,
     feed: options.feed,
     config: options.config ?? SkillpressConfig.parse({}),
+    ...(options.configRoot === undefined ? {} : { configRoot: options.configRoot }),
     log,
   });
   session.ready.catch((err: Error) => log(`cannot build ${options.skills}: ${err.message}`));

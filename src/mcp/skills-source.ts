@@ -3,7 +3,7 @@
  * `SkillSource` for the SDK's `SkillsExtension`, which registers `skills/list`, `skills/get`,
  * `resources/directory/read`, the `skill://{+path}` resource template, and the capability.
  *
- * Entries carry the front matter exactly as in SKILL.md and every published file with its
+ * Entries carry the front matter as in SKILL.md (within SEP-2640's rules) and every published file with its
  * `sha256:` digest, straight from the feed (no file is read to build them).
  */
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
@@ -69,9 +69,18 @@ class FeedSkillSource implements SkillSource {
 
   async read(uri: string): Promise<SkillReadResult | undefined> {
     const found = await this.#locate(uri);
-    if (!found || found.path === '') return undefined;
+    if (!found) return undefined;
     const c = await this.#catalog();
-    const file = (await c.skill(found.card)).files.find((f) => f.path === found.path);
+    const files = (await c.skill(found.card)).files;
+    const file = files.find((f) => f.path === found.path);
+    // A folder (the skill's root too) has no content: say where its files are listed.
+    const folder = found.path === '' ? '' : `${found.path}/`;
+    if (!file && files.some((f) => f.path.startsWith(folder)))
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `${uri} is a folder: list its files with resources/directory/read`,
+        { uri },
+      );
     if (!file) return undefined;
     // Listed in the manifest (with this URI) but not stored: say why, not "Resource not found".
     if (file.skipped)
@@ -191,8 +200,37 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
  * SKILL.md itself is served as written.
  */
 function servedFrontmatter(frontmatter: Record<string, unknown>, card: CatalogCard): Entry['frontmatter'] {
-  const fm = frontmatter as Entry['frontmatter'];
-  return fm.name === card.name ? fm : { ...fm, name: card.name };
+  const fm = { ...(frontmatter as Entry['frontmatter']) };
+  if (fm.name !== card.name) fm.name = card.name;
+  // The build loads (with a warning) what SEP-2640 refuses, and the SDK drops an entry that breaks
+  // its rules from skills/list: the entry is brought within them instead, as the name is.
+  if (typeof fm.description === 'string' && [...fm.description].length > MAX_DESCRIPTION)
+    fm.description = cutTo(fm.description, MAX_DESCRIPTION);
+  if (fm.metadata !== undefined) fm.metadata = stringMap(fm.metadata);
+  const compatibility = fm.compatibility;
+  if (compatibility !== undefined) {
+    if (typeof compatibility !== 'string' || compatibility === '') delete fm.compatibility;
+    else if ([...compatibility].length > MAX_COMPATIBILITY) fm.compatibility = cutTo(compatibility, MAX_COMPATIBILITY);
+  }
+  return fm;
+}
+
+/** SEP-2640's limits (characters), as the specification's. */
+const MAX_DESCRIPTION = 1024;
+const MAX_COMPATIBILITY = 500;
+
+/** The first `max` characters (code points), the last one an ellipsis. */
+const cutTo = (text: string, max: number): string => `${[...text].slice(0, max - 1).join('')}…`;
+
+/** Metadata as SEP-2640 wants it, strings to strings: other values as JSON (`2` → `"2"`), nulls left out. */
+function stringMap(metadata: unknown): Record<string, string> {
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) return {};
+  // fromEntries defines each key as its own property (`__proto__` stays a key).
+  return Object.fromEntries(
+    Object.entries(metadata)
+      .filter(([, value]) => value !== null && value !== undefined)
+      .map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]),
+  );
 }
 
 /** Direct children of folder `dir` ('' = the skill root), or undefined when it is not a folder. */

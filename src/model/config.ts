@@ -147,7 +147,7 @@ export const AnalyticsConfig = z.object({
     .union([z.string(), z.array(z.string())])
     .optional()
     .describe(
-      'Usage events the build publishes figures from: JSON Lines files, folders of `*.jsonl` files, or an Elasticsearch URL (the `index` there). A source that cannot be read stops the build. Absent: no figures.',
+      'Usage events the build publishes figures from: JSON Lines files, folders of `*.jsonl` files (a relative path is read from where `skills.root` is: the folder holding `skillpress.json`, or holding its `config/`), or an Elasticsearch URL (the `index` there). A source that cannot be read stops the build. Absent: no figures.',
     ),
   index: z
     .string()

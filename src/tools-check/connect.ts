@@ -210,7 +210,7 @@ export async function listServerTools(
     const stderr = transport?.lastStderrLine?.();
     return {
       ok: false,
-      error: errorMessage(err).replace(/\s+/g, ' ').slice(0, 300),
+      error: withCause(err).replace(/\s+/g, ' ').slice(0, 300),
       ...(stderr ? { stderr } : {}),
       ms: ms(),
     };
@@ -221,4 +221,15 @@ export async function listServerTools(
     // close() of an HTTP transport may wait on the network: never past a second.
     await Promise.race([client.close().catch(() => {}), new Promise((r) => setTimeout(r, 1000).unref())]);
   }
+}
+
+/**
+ * An error's message with the reason it wraps: fetch says only `fetch failed`, and the refused
+ * connection or unknown host that says what to fix is its `cause`.
+ */
+function withCause(err: unknown): string {
+  const message = errorMessage(err);
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+  const why = typeof cause?.message === 'string' ? cause.message : typeof cause?.code === 'string' ? cause.code : '';
+  return why && !message.includes(why) ? `${message} (${why})` : message;
 }

@@ -10,6 +10,7 @@ import type { ToolStatus, ToolsStatus } from '../model/requirements.ts';
 import type { Skill } from '../model/skill.ts';
 import { listServerTools, type ServerTools } from './connect.ts';
 import { printable } from '../lib/paths.ts';
+import { editDistance, nearNames } from '../lib/near-names.ts';
 
 export { listServerTools, type ServerTools } from './connect.ts';
 
@@ -36,26 +37,22 @@ export interface ToolsCheckReport {
   counts: Record<ToolStatus['status'], number>;
 }
 
-/** Edit distance, for "did you mean": bounded inputs (tool names), so the plain table is fine. */
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++)
-      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
-}
-
-/** The three names of `names` closest to `name` (case-insensitive). */
+/**
+ * The three names of `names` closest to `name`: one differing only in case, then the names near
+ * in spelling or sharing its words (`read_file` → `read_skill_file`, the shared "did you mean"
+ * measure), then the rest by edit distance, so three are given whenever the server lists three.
+ */
 export function closestNames(name: string, names: readonly string[]): string[] {
-  const n = name.toLowerCase();
-  return names
-    .map((candidate) => ({ candidate, d: distance(n, candidate.toLowerCase().slice(0, 200)) }))
+  // Names come from skills and servers: long ones are cut before the quadratic measures.
+  const wanted = name.slice(0, 200).toLowerCase();
+  const cut = new Map(names.map((n) => [n.slice(0, 200), n]));
+  const sameButCase = [...cut.keys()].filter((n) => n.toLowerCase() === wanted);
+  const near = nearNames(wanted, cut.keys());
+  const rest = [...cut.keys()]
+    .map((candidate) => ({ candidate, d: editDistance(wanted, candidate.toLowerCase()) }))
     .sort((x, y) => x.d - y.d || (x.candidate < y.candidate ? -1 : 1))
-    .slice(0, 3)
     .map((x) => x.candidate);
+  return [...new Set([...sameButCase, ...near, ...rest])].slice(0, 3).map((n) => cut.get(n)!);
 }
 
 function statusOf(
@@ -81,13 +78,18 @@ export function skillToolStatuses(skill: Skill, servers: ReadonlyMap<string, Ser
   return out;
 }
 
-/** Ask each configured server (those some skill needs, or all when `all`) for its tools, in parallel. */
-async function askServers(
+/** What the configured servers listed: each one's tools (or why not), and the report of each. */
+export interface ServerListing {
+  results: Map<string, ServerTools>;
+  reports: ServerReport[];
+}
+
+/** Ask every configured server for its tools, in parallel, each within its deadline. */
+export async function askServers(
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
-  wanted: ReadonlySet<string> | undefined,
   cwd: string | undefined,
-): Promise<{ results: Map<string, ServerTools>; reports: ServerReport[] }> {
-  const entries = Object.entries(config.mcp_servers).filter(([name]) => !wanted || wanted.has(name));
+): Promise<ServerListing> {
+  const entries = Object.entries(config.mcp_servers);
   const listed = await Promise.all(
     entries.map(([, spec]) =>
       listServerTools(spec, {
@@ -129,8 +131,16 @@ export async function checkTools(
   config: Pick<SkillpressConfig, 'mcp_servers' | 'tools_check'>,
   opts: { now?: Date; cwd?: string } = {},
 ): Promise<ToolsCheckReport> {
-  const { results, reports } = await askServers(config, undefined, opts.cwd);
-  const checked_at = (opts.now ?? new Date()).toISOString();
+  return checkToolsAgainst(skills, await askServers(config, opts.cwd), opts.now);
+}
+
+/** The skills' tools checked against what the servers listed (asked once, checked as often as the skills change). */
+export function checkToolsAgainst(
+  skills: readonly Skill[],
+  { results, reports }: ServerListing,
+  now?: Date,
+): ToolsCheckReport {
+  const checked_at = (now ?? new Date()).toISOString();
   const counts = { available: 0, missing: 0, server_unreachable: 0, not_checked: 0 };
   const out = skills.map((skill) => {
     const tools = skillToolStatuses(skill, results);

@@ -5,7 +5,7 @@
  * written outside the skills folder, versions are kept (a commit per write in git).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
@@ -305,3 +305,31 @@ test("create_skill drafts the skill with the client's model from a conversation,
     await tmp.remove();
   }
 }, 60_000);
+
+describe('skillpress mcp --skills started outside the skills repository', () => {
+  test("the config's relative paths are read beside it, as build reads them", async () => {
+    const tmp = await tempDir('skillpress-authoring-config-');
+    const skills = path.join(tmp.dir, 'skills');
+    await writeSkills(skills, { ...FIXTURE, ...MORE });
+    await writeFile(
+      path.join(tmp.dir, 'skillpress.json'),
+      JSON.stringify({ analytics: { source: 'events.jsonl', min_reports: 1 } }),
+    );
+    const outcome = { v: 1, id: 'e1', at: '2026-11-01T00:00:00.000Z', type: 'outcome', skill: 'pdf-processing' };
+    await writeFile(path.join(tmp.dir, 'events.jsonl'), `${JSON.stringify({ ...outcome, outcome: 'success' })}\n`);
+    // start() runs the server in the repository running the tests, which has no events.jsonl.
+    const server = await start(['--skills', skills]);
+    try {
+      const r = await server.client.callTool({
+        name: 'best_skill',
+        arguments: { query: 'extract the text and tables from PDF files', judge: 'rule' },
+      });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(structured(r).skill?.name).toBe('pdf-processing');
+      expect(structured(r).reason).toMatch(/success rate in use, 100%/);
+    } finally {
+      await server.client.close();
+      await tmp.remove();
+    }
+  }, 60_000);
+});

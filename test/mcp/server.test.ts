@@ -268,6 +268,16 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     const tooMany = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf', limit: 100 } });
     expect(tooMany.isError).toBe(true);
     expect(text(tooMany)).toMatch(/limit must be at most 25/);
+    for (const name of ['best_skill', 'skills_search']) {
+      const pasted = await server.client.callTool({
+        name,
+        arguments: { query: 'convert my report to pdf. '.repeat(24) },
+      });
+      expect(pasted.isError).toBe(true);
+      expect(text(pasted)).toMatch(
+        /query is at most 500 characters: pass the user's request in a sentence, or its key words/,
+      );
+    }
     const wrongType = await server.client.callTool({ name: 'view_skill', arguments: { name: 42 } });
     expect(wrongType.isError).toBe(true);
     expect(text(wrongType)).toMatch(/name/);
@@ -325,6 +335,15 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
       Directory,
     );
     expect(scripts.resources.map((r) => r.uri)).toEqual(['skill://pdf-processing/scripts/extract.py']);
+    // resources/read of a folder says where its files are listed, not "Resource not found".
+    for (const uri of ['skill://pdf-processing/scripts', 'skill://pdf-processing'])
+      await expect(server.client.readResource({ uri })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(`${uri} is a folder: list its files with resources/directory/read`),
+      });
+    await expect(server.client.readResource({ uri: 'skill://pdf-processing/scrip' })).rejects.toThrow(
+      /Resource not found/,
+    );
   });
 
   test('skills/list pages (page size 2) with front matter as in SKILL.md and every file digest; bad cursor is -32602', async () => {
@@ -411,6 +430,84 @@ describe.each(ERAS)('a file listed but not published (%s era)', (era) => {
         await expect(server.client.readResource({ uri })).rejects.toThrow(
           /skill:\/\/big-model\/weights\.bin is listed but not published: file is 2048 bytes, over the 1024-byte limit/,
         );
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await tmp.remove();
+    }
+  });
+});
+
+describe('skills_list with includeBody on long skills', () => {
+  test('a page ends before its bodies pass 64 KiB, and the cursor goes on from there', async () => {
+    const tmp = await tempDir();
+    try {
+      const skills = path.join(tmp.dir, 'skills');
+      const dist = path.join(tmp.dir, 'dist');
+      // Three skills of 30,000-byte bodies: all three would be 90,000 bytes in one answer.
+      const long = (name: string) => ({
+        'SKILL.md': `---\nname: ${name}\ndescription: A long playbook, ${name}.\n---\n# ${name}\n\n${'Step and check. '.repeat(1875)}\n`,
+      });
+      await writeSkills(skills, { 'long-a': long('long-a'), 'long-b': long('long-b'), 'long-c': long('long-c') });
+      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
+      const server = await connectInProcess(dist, 'legacy');
+      try {
+        const first = await server.client.callTool({ name: 'skills_list', arguments: { includeBody: true } });
+        const page = structured(first);
+        expect(page.skills.map((s: { name: string }) => s.name)).toEqual(['long-a', 'long-b']);
+        expect(page.total).toBe(3);
+        expect(JSON.stringify(page).length).toBeLessThan(64 * 1024 + 4096);
+        expect(text(first)).toContain('showing 2 (bodies fill a page at 64 KiB) (more with cursor');
+        const rest = structured(
+          await server.client.callTool({
+            name: 'skills_list',
+            arguments: { includeBody: true, cursor: page.nextCursor },
+          }),
+        );
+        expect(rest.skills.map((s: { name: string }) => s.name)).toEqual(['long-c']);
+        expect(rest.skills[0].body.length).toBeGreaterThan(30_000);
+        expect(rest.nextCursor).toBeUndefined();
+        // Without bodies, the page is the limit's.
+        const cards = structured(await server.client.callTool({ name: 'skills_list', arguments: {} }));
+        expect(cards.skills).toHaveLength(3);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await tmp.remove();
+    }
+  });
+});
+
+describe('skills/list of skills the build loads with warnings', () => {
+  test('lists every skill, its front matter brought within SEP-2640 (metadata strings, description ≤ 1024)', async () => {
+    const tmp = await tempDir();
+    try {
+      const skills = path.join(tmp.dir, 'skills');
+      const dist = path.join(tmp.dir, 'dist');
+      const long = 'Checks every invoice against the purchase order. '.repeat(22); // 1,078 characters
+      await writeSkills(skills, {
+        'typed-metadata': {
+          'SKILL.md':
+            '---\nname: typed-metadata\ndescription: Metadata values that are not strings.\nmetadata:\n  version: 2\n  stable: true\n  owners: [ana, bo]\n  empty: null\n  __proto__: kept\n---\n# Typed\n',
+        },
+        'long-description': { 'SKILL.md': `---\nname: long-description\ndescription: ${long}\n---\n# Long\n` },
+        'plain-one': { 'SKILL.md': '---\nname: plain-one\ndescription: Nothing unusual.\n---\n# Plain\n' },
+      });
+      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
+      const server = await connectInProcess(dist, 'legacy');
+      try {
+        const { skills: listed } = await server.client.request({ method: 'skills/list', params: {} }, ListSkills);
+        const byName = new Map(listed.map((s) => [s.frontmatter.name, s.frontmatter]));
+        expect([...byName.keys()].sort()).toEqual(['long-description', 'plain-one', 'typed-metadata']);
+        expect(byName.get('typed-metadata')!.metadata).toEqual(
+          JSON.parse('{"version":"2","stable":"true","owners":"[\\"ana\\",\\"bo\\"]","__proto__":"kept"}'),
+        );
+        const description = byName.get('long-description')!.description;
+        expect([...description]).toHaveLength(1024);
+        expect(description.endsWith('…')).toBe(true);
+        expect(byName.get('plain-one')).toEqual({ name: 'plain-one', description: 'Nothing unusual.' });
       } finally {
         await server.close();
       }

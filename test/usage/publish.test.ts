@@ -75,6 +75,17 @@ describe('build with analytics.source', () => {
     expect(skillDocument(skill)).toMatchObject({ rating: 4, usage_count: 2, success_rate: 0.5 });
   });
 
+  test("a relative source is read from the config's folder, wherever the build runs", async () => {
+    const config = await configFor('config-relative', { source: 'usage.jsonl', min_reports: 1 });
+    await writeEvents(path.join(config, 'usage.jsonl'), [
+      'u1',
+      { type: 'outcome', skill: 'trino-debug', outcome: 'success', stars: 4 },
+    ]);
+    // The working directory (the repository running the tests) holds no usage.jsonl.
+    const result = await build({ skills, out: path.join(tmp.dir, 'dist-relative'), config, site: false });
+    expect(result.usage).toMatchObject({ sources: [path.join(config, 'usage.jsonl')], events: 1, skills: 1 });
+  });
+
   test('a source that cannot be read stops the build, naming it', async () => {
     const config = await configFor('config-missing', { source: path.join(tmp.dir, 'no-such.jsonl') });
     await expect(build({ skills, out: path.join(tmp.dir, 'dist2'), config, site: false })).rejects.toThrow(

@@ -42,10 +42,13 @@ export const mcp: Command = {
     const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
     // The config is found from the skills folder up, as build finds it.
-    const { findSkillsAndConfig, loadConfig } = await import('../../config/load.ts');
-    const config = values.skills
-      ? (await findSkillsAndConfig({ skills: values.skills, config: values.config })).config
+    const { findSkillsAndConfig, loadConfig, configFolder } = await import('../../config/load.ts');
+    const found = values.skills
+      ? await findSkillsAndConfig({ skills: values.skills, config: values.config })
       : undefined;
+    const config = found?.config;
+    // Clients start the server anywhere: the config's relative paths mean what they mean beside it.
+    const configRoot = found && configFolder(found);
     const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
     // The config is read only to record usage (its salt and index): a plain server reads none.
     const analytics = values.usage ? (config ?? (await loadConfig(values.config))).analytics : undefined;
@@ -61,6 +64,7 @@ export const mcp: Command = {
       ...(values.usage ? { usage: values.usage, usageSalt: analytics?.salt, usageIndex: analytics?.index } : {}),
       skills: values.skills,
       config,
+      ...(configRoot === undefined ? {} : { configRoot }),
     });
     return EXIT.ok;
   },

@@ -52,7 +52,8 @@ export const queryText = (what: string) =>
   z
     .string()
     .min(1, 'query must not be empty')
-    .max(MAX_QUERY, `query is at most ${MAX_QUERY} characters`)
+    // Agents paste whole messages: say what to send instead.
+    .max(MAX_QUERY, `query is at most ${MAX_QUERY} characters: pass the user's request in a sentence, or its key words`)
     .describe(what);
 
 export const limitOf = (max: number, fallback: number) =>
