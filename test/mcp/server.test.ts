@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { build } from '../../src/build.ts';
+import { INLINE_TOKENS } from '../../src/mcp/tools/best-skill.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import {
   connectInProcess,
@@ -471,6 +472,46 @@ describe('skills_list with includeBody on long skills', () => {
         // Without bodies, the page is the limit's.
         const cards = structured(await server.client.callTool({ name: 'skills_list', arguments: {} }));
         expect(cards.skills).toHaveLength(3);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await tmp.remove();
+    }
+  });
+});
+
+describe('best_skill on a skill too long to inline', () => {
+  test('answers with the card and points to view_skill instead of inlining 20,000 tokens', async () => {
+    const tmp = await tempDir();
+    try {
+      const skills = path.join(tmp.dir, 'skills');
+      const dist = path.join(tmp.dir, 'dist');
+      const body = `# Invoice audit playbook\n\n${'Check each invoice line against its purchase order and its receipt. '.repeat(1500)}\n`;
+      await writeSkills(skills, {
+        'invoice-audit-playbook': {
+          'SKILL.md': `---\nname: invoice-audit-playbook\ndescription: Audit supplier invoices against purchase orders and goods receipts.\n---\n${body}`,
+        },
+        'short-notes': { 'SKILL.md': '---\nname: short-notes\ndescription: Keep short meeting notes.\n---\n# Notes\n' },
+      });
+      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
+      const server = await connectInProcess(dist, 'legacy');
+      try {
+        const query = 'audit the supplier invoices against the purchase orders and goods receipts';
+        const r = await server.client.callTool({ name: 'best_skill', arguments: { query, judge: 'rule' } });
+        const answer = structured(r);
+        expect(answer.skill).toMatchObject({ name: 'invoice-audit-playbook' });
+        expect(answer.skill.tokens).toBeGreaterThan(INLINE_TOKENS);
+        expect(answer.skill.instructions).toBeUndefined();
+        expect(text(r)).toMatch(
+          /too long to include here: read them with view_skill \(name "invoice-audit-playbook"\)/,
+        );
+        expect(JSON.stringify(r).length).toBeLessThan(8_000);
+        // view_skill still gives it whole, when the agent asks.
+        const full = structured(
+          await server.client.callTool({ name: 'view_skill', arguments: { name: 'invoice-audit-playbook' } }),
+        );
+        expect(full.instructions.length).toBeGreaterThan(body.length - 100);
       } finally {
         await server.close();
       }

@@ -90,7 +90,8 @@ export function registerBestSkill(
         z.object({
           query: z.string(),
           decided_by: z.enum(['rule', 'model']),
-          skill: CardOut.extend({ instructions: z.string() }).nullable(),
+          // Absent for a skill whose SKILL.md is over INLINE_TOKENS: load it with view_skill.
+          skill: CardOut.extend({ instructions: z.string().optional() }).nullable(),
           confidence: z.number(),
           reason: z.string(),
           candidates: z.array(CandidateOut),
@@ -114,7 +115,8 @@ export function registerBestSkill(
         : { ...ruleJudge(retrieval), decided_by: 'rule' as const };
       if ('resultType' in decision) return decision;
       const card = decision.id ? c.card(decision.id) : undefined;
-      if (card) usage?.load(c, card, 'best_skill', ctx);
+      // A skill too long to inline is not loaded here: view_skill records its load when it is.
+      if (card && inlined(card)) usage?.load(c, card, 'best_skill', ctx);
       return answer(c, args.query, retrieval, withSuccessRate(decision, card), search_time_ms);
     },
   );
@@ -205,13 +207,26 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
     const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: null } };
   }
+  const head = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}`;
+  if (!inlined(card)) {
+    const text = `${head}\n\nIts instructions are ${card.tokens.toLocaleString('en-US')} tokens, too long to include here: read them with view_skill (name "${card.name}") when you start the task.`;
+    return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: cardView(card) } };
+  }
   const skill = await c.skill(card);
-  const text = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}\n\n${skill.body}`;
   return {
-    content: [{ type: 'text' as const, text }],
+    content: [{ type: 'text' as const, text: `${head}\n\n${skill.body}` }],
     structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } },
   };
 }
+
+/**
+ * SKILL.md up to this many tokens comes with the answer. The specification asks for under 5,000;
+ * a few public skills hold 20,000–70,000 (one answer of 600 KB), which would fill an agent's
+ * context before it has decided to use the skill.
+ */
+export const INLINE_TOKENS = 10_000;
+
+const inlined = (card: CatalogCard): boolean => card.tokens <= INLINE_TOKENS;
 
 /** A chosen skill's confidence blends the match's evidence with its success rate in use, and says so. */
 function withSuccessRate(decision: Decision, card: CatalogCard | undefined): Decision {
