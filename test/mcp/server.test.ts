@@ -11,6 +11,7 @@ import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client
 import path from 'node:path';
 import { build } from '../../src/build.ts';
 import { INLINE_TOKENS } from '../../src/mcp/tools/best-skill.ts';
+import { TEXT_PART_CHARS } from '../../src/mcp/tools/read-skill-file.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import {
   connectInProcess,
@@ -512,6 +513,57 @@ describe('best_skill on a skill too long to inline', () => {
           await server.client.callTool({ name: 'view_skill', arguments: { name: 'invoice-audit-playbook' } }),
         );
         expect(full.instructions.length).toBeGreaterThan(body.length - 100);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await tmp.remove();
+    }
+  });
+});
+
+describe('read_skill_file on a long text file', () => {
+  test('gives it in parts of 64 KiB characters that join into the file, never splitting a character', async () => {
+    const tmp = await tempDir();
+    try {
+      const skills = path.join(tmp.dir, 'skills');
+      const dist = path.join(tmp.dir, 'dist');
+      // 150,000 characters; an emoji (two UTF-16 units) straddles where the first part would end.
+      const reference = `${'a'.repeat(TEXT_PART_CHARS - 1)}😀${'Check the ledger. '.repeat(4700)}`;
+      await writeSkills(skills, {
+        ledger: {
+          'SKILL.md':
+            '---\nname: ledger\ndescription: Reconcile the ledger.\n---\n# Ledger\n\nSee references/guide.md.\n',
+          'references/guide.md': reference,
+        },
+      });
+      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
+      const server = await connectInProcess(dist, 'legacy');
+      try {
+        const parts: string[] = [];
+        let offset: number | undefined = 0;
+        let calls = 0;
+        while (offset !== undefined) {
+          const r = await server.client.callTool({
+            name: 'read_skill_file',
+            arguments: { name: 'ledger', path: 'references/guide.md', offset },
+          });
+          const out = structured(r);
+          expect(out.text.length).toBeLessThanOrEqual(TEXT_PART_CHARS);
+          expect(out.size).toBe(Buffer.byteLength(reference));
+          if (out.next_offset !== undefined) expect(text(r)).not.toContain('[The file goes on'); // the note is its own item
+          parts.push(out.text);
+          offset = out.next_offset;
+          calls++;
+        }
+        expect(calls).toBe(3);
+        expect(parts[0]!.endsWith('a')).toBe(true); // the emoji went to the second part whole
+        expect(parts.join('')).toBe(reference);
+        const first = await server.client.callTool({
+          name: 'read_skill_file',
+          arguments: { name: 'ledger', path: 'references/guide.md' },
+        });
+        expect((first.content[1] as { text: string }).text).toMatch(/call read_skill_file again with offset \d+/);
       } finally {
         await server.close();
       }

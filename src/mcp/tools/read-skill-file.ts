@@ -9,7 +9,8 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
     'read_skill_file',
     {
       title: 'Read a skill file',
-      description: 'One file of a skill (a path view_skill lists): text, or base64 if binary.',
+      description:
+        'One file of a skill (a path view_skill lists): text, or base64 if binary. Long text comes in parts: pass next_offset as offset.',
       inputSchema: withoutDialect(
         z.strictObject({
           name: skillName,
@@ -18,6 +19,7 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
             .min(1, 'path must not be empty')
             .max(1024, 'path is at most 1024 characters')
             .describe('File path inside the skill, e.g. scripts/run.py'),
+          offset: z.number().int().min(0).optional(),
         }),
       ),
       outputSchema: withoutDialect(
@@ -31,6 +33,7 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
           encoding: z.enum(['utf-8', 'base64']),
           text: z.string().optional(),
           blob: z.string().optional(),
+          next_offset: z.number().optional(),
         }),
       ),
       annotations: READ_ONLY,
@@ -42,8 +45,17 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
       const uri = skillFileUri(card, file.path);
       const base = { name: card.name, path: file.path, uri, mimeType: file.mime, size: file.size, sha256: file.sha256 };
       if (file.encoding === 'utf-8') {
-        const text = bytes.toString('utf8');
-        return { content: [{ type: 'text', text }], structuredContent: { ...base, encoding: 'utf-8' as const, text } };
+        const { text, next } = part(bytes.toString('utf8'), args.offset ?? 0);
+        const more = next === undefined ? [] : [{ type: 'text' as const, text: continues(next) }];
+        return {
+          content: [{ type: 'text', text }, ...more],
+          structuredContent: {
+            ...base,
+            encoding: 'utf-8' as const,
+            text,
+            ...(next === undefined ? {} : { next_offset: next }),
+          },
+        };
       }
       const blob = bytes.toString('base64');
       return {
@@ -53,3 +65,20 @@ export function registerReadSkillFile(server: McpServer, catalog: CatalogRef): v
     },
   );
 }
+
+/**
+ * Characters of a text file in one answer: a few public skills ship references of 100 KB and more,
+ * which would fill an agent's context in one call. The rest comes with `offset`.
+ */
+export const TEXT_PART_CHARS = 64 * 1024;
+
+/** The part of `text` from `offset`, never splitting a surrogate pair, and where the next part starts. */
+function part(text: string, offset: number): { text: string; next?: number } {
+  if (offset >= text.length) return { text: '' };
+  let end = Math.min(text.length, offset + TEXT_PART_CHARS);
+  if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1]!)) end--;
+  return end < text.length ? { text: text.slice(offset, end), next: end } : { text: text.slice(offset) };
+}
+
+const continues = (next: number): string =>
+  `[The file goes on: call read_skill_file again with offset ${next} for the next part.]`;
