@@ -137,7 +137,8 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
     const target = path.join(path.resolve(input.skills), name);
     if (await exists(target))
       throw new InvalidInputError(
-        `Skill "${name}" already exists (${quotePath(target)}). Use update_skill to change it, or choose another name.`,
+        // Named inside the skills folder: an agent has no use for the server's absolute paths.
+        `Skill "${name}" already exists (${quotePath(path.join(path.basename(path.resolve(input.skills)), name))}). Use update_skill to change it, or choose another name.`,
         { rule: 'exists' },
       );
     return inStaging(input, name, async (staged) => {

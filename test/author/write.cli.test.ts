@@ -77,7 +77,9 @@ describe('createSkill', () => {
     await expect(createSkill(refund({ description: 'x'.repeat(1100) }))).rejects.toThrow(/\[description-length\]/);
     await expect(createSkill(refund({ description: '' }))).rejects.toThrow(/^description is required$/);
     await expect(createSkill(refund())).resolves.toMatchObject({ created: true });
-    await expect(createSkill(refund())).rejects.toThrow(/already exists.*Use update_skill/);
+    await expect(createSkill(refund())).rejects.toThrow(
+      /already exists \("skills\/refund-duplicate-charge"\)\. Use update_skill/,
+    );
     expect(await readdir(skills)).toEqual(['refund-duplicate-charge']);
   });
 
