@@ -547,13 +547,17 @@ export class SkillSearch {
   /** An exact name match wins: × 6 when the whole query is the name, × 3 when one of its words or tokens is. */
   private exactNameBonus(query: string, words: QueryWord[], values: Float64Array): void {
     const wholeQuery = foldTerm(query.trim(), 200);
+    // A name typed in words ("code review" for `code-review`) is the name all the same.
+    const hyphenated = wholeQuery?.replace(/\s+/g, '-');
     const names = new Set([
       wholeQuery,
+      hyphenated,
       ...[...queryTokens(query), ...words.map((w) => w.word)].map((w) => foldTerm(w, 200)),
     ]);
     for (const name of names) {
       for (const d of (name !== undefined && this.byName.get(name)) || []) {
-        if (values[d]! > 0) values[d]! *= name === wholeQuery ? EXACT_NAME_BONUS * 2 : EXACT_NAME_BONUS;
+        if (values[d]! > 0)
+          values[d]! *= name === wholeQuery || name === hyphenated ? EXACT_NAME_BONUS * 2 : EXACT_NAME_BONUS;
       }
     }
   }

@@ -118,6 +118,26 @@ describe('SkillSearch', () => {
     });
   });
 
+  it('ranks first a skill whose name the query types in words ("code review" for code-review)', () => {
+    const reviews = SkillSearch.load(
+      JSON.parse(
+        JSON.stringify(
+          buildSearchIndexes([
+            entry({
+              id: 'receiving-code-review',
+              description: 'Respond to code review comments on your pull request.',
+            }),
+            entry({ id: 'code-review', description: 'Review a change.' }),
+            entry({ id: 'sql-code-review', description: 'Review SQL code for injection and slow queries.' }),
+          ]).search,
+        ),
+      ),
+    );
+    expect(reviews.search('code review')[0]?.id).toBe('code-review');
+    expect(reviews.search('Code  Review')[0]?.id).toBe('code-review');
+    expect(reviews.search('code review comments')[0]?.id).toBe('receiving-code-review');
+  });
+
   it('tolerates typos in a name', () => {
     expect(full.search('pdf-procesing')[0]?.id).toBe('pdf-processing');
     expect(full.search('refnud aproval')[0]?.id).toBe('refund-approval');
