@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { writeFixtureSkills } from './helpers/fixture.ts';
+import { stopChild } from '../helpers/stop-child.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
@@ -46,7 +47,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  dev?.kill();
+  await stopChild(dev);
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 

@@ -24,8 +24,11 @@ afterAll(() => rm(tmp, { recursive: true, force: true }));
 const ours = async (dir: string): Promise<string[]> => (await readdir(dir)).filter((n) => n.startsWith('skillpress'));
 
 /** Runs dev until its first build is served, sends `signal`, and returns its exit code and its TMPDIR's entries. */
-async function stopWith(signal: NodeJS.Signals): Promise<{ code: number | null; left: string[]; stderr: string }> {
-  const ownTmp = path.join(tmp, `tmp-${signal}`);
+async function stopWith(
+  signal: NodeJS.Signals,
+  again = false,
+): Promise<{ code: number | null; left: string[]; stderr: string }> {
+  const ownTmp = path.join(tmp, `tmp-${signal}${again ? '-again' : ''}`);
   await mkdir(ownTmp);
   const dev = spawn(
     path.join(REPO, 'node_modules/.bin/node'),
@@ -42,6 +45,8 @@ async function stopWith(signal: NodeJS.Signals): Promise<{ code: number | null; 
   // While it runs, its builds are in the temp folder.
   expect(await ours(ownTmp)).toEqual([expect.stringMatching(/^skillpress-dev-/)]);
   dev.kill(signal);
+  // Impatient: the same signal again while it stops (signals sent at once may arrive as one).
+  if (again) setTimeout(() => dev.kill(signal), 20);
   return { code: await exited, left: await ours(ownTmp), stderr };
 }
 
@@ -53,4 +58,10 @@ describe('skillpress dev, stopped', () => {
       expect(code).toBe(0);
     }, 120_000);
   }
+
+  it('ends at once on a second signal while it stops, still removing its temp folders', async () => {
+    const { code, left, stderr } = await stopWith('SIGINT', true);
+    expect(left, stderr).toEqual([]);
+    expect(code, stderr).toBe(0);
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { writeFixtureSkills } from './helpers/fixture.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
+import { stopChild } from '../helpers/stop-child.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const skip = skipWithoutChromium();
@@ -64,7 +65,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  dev?.kill();
+  await stopChild(dev);
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 

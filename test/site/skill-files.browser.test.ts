@@ -13,6 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildFixtureSite, type BuiltFixture } from './helpers/fixture.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
+import { stopChild } from '../helpers/stop-child.ts';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const skip = skipWithoutChromium();
@@ -59,7 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  preview?.kill();
+  await stopChild(preview);
   await separateSite?.close();
   await filesOrigin?.close();
   await fixture?.cleanup();

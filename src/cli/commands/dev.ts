@@ -2,13 +2,16 @@
  * `skillpress dev`: build, serve on 127.0.0.1, rebuild when the skills or the config change,
  * reload open pages (src/serve/dev-server.ts). Prints one line per build, the warnings a served
  * build brings (all of them on the first), and the problems of a build that is not served. Ctrl-C,
- * SIGTERM and SIGHUP (the terminal closed) all stop it and remove its temp folder.
+ * SIGTERM and SIGHUP (the terminal closed) all stop it and remove its temp folder; a second one,
+ * or a stop that takes over 10 s, ends it at once.
  */
 import { startDevServer, type BuildStatus } from '../../serve/dev-server.ts';
 import { EXIT, parse, requireSkillsFolder, skillsFolderArgument, type Command } from '../args.ts';
 import { parsePort, portInUse } from './preview.ts';
 import { formatProblem } from './validate.ts';
 
+/** How long stopping may take before dev ends without waiting. */
+const CLOSE_DEADLINE_MS = 10_000;
 /** Warnings listed in the terminal after a build; the rest are counted (all show on the pages). */
 const WARNINGS_LISTED = 20;
 
@@ -76,7 +79,17 @@ export const dev: Command = {
     }).catch((err: unknown) => portInUse(err, port));
     process.stdout.write(`dev: serving at ${server.url} (Ctrl-C to stop)\n`);
     await stopped;
-    await server.close();
+    // Stopping waits for a build under way and for Astro's server. A second signal, or a close
+    // that takes longer than CLOSE_DEADLINE_MS, ends dev at once: its temp folder goes on exit.
+    const closed = server.close().then(() => true);
+    const gaveUp = new Promise<false>((resolve) => {
+      void untilStopped().then(() => resolve(false));
+      setTimeout(() => resolve(false), CLOSE_DEADLINE_MS).unref();
+    });
+    if (!(await Promise.race([closed, gaveUp]))) {
+      process.stderr.write('dev: stopped at once, without waiting for a build or the page server to finish\n');
+      process.exit(EXIT.ok);
+    }
     return EXIT.ok;
   },
 };
