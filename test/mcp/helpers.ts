@@ -72,6 +72,33 @@ export async function buildFeed(skillsDir: string, outDir: string): Promise<stri
   return path.join(outDir, 'feed', 'v1');
 }
 
+/**
+ * Writes `skills` to a temp folder, builds them (no site; `config`, default every default), serves
+ * the feed in process and hands the connected client to `use`; the server and the folder are gone
+ * after, whatever `use` does.
+ */
+export async function withServedSkills(
+  skills: Record<string, SkillFiles>,
+  use: (server: Connected) => Promise<void>,
+  options: { era?: Era; config?: SkillpressConfig } = {},
+): Promise<void> {
+  const tmp = await tempDir();
+  try {
+    const skillsDir = path.join(tmp.dir, 'skills');
+    const dist = path.join(tmp.dir, 'dist');
+    await writeSkills(skillsDir, skills);
+    await build({ skills: skillsDir, out: dist, config: options.config ?? SkillpressConfig.parse({}), site: false });
+    const server = await connectInProcess(dist, options.era ?? 'legacy');
+    try {
+      await use(server);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await tmp.remove();
+  }
+}
+
 export async function tempDir(prefix = 'skillpress-mcp-'): Promise<{ dir: string; remove: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), prefix));
   return { dir, remove: () => rm(dir, { recursive: true, force: true }) };

@@ -8,8 +8,6 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
-import path from 'node:path';
-import { build } from '../../src/build.ts';
 import { INLINE_TOKENS } from '../../src/mcp/tools/best-skill.ts';
 import { TEXT_PART_CHARS } from '../../src/mcp/tools/read-skill-file.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
@@ -19,8 +17,7 @@ import {
   FIXTURE,
   fixtureFeed,
   PNG,
-  tempDir,
-  writeSkills,
+  withServedSkills,
   type Connected,
   type FixtureFeed,
 } from './helpers.ts';
@@ -415,46 +412,32 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
 
 describe.each(ERAS)('a file listed but not published (%s era)', (era) => {
   test('resources/read of its URI says why it is not there, as read_skill_file does', async () => {
-    const tmp = await tempDir();
-    try {
-      const skills = path.join(tmp.dir, 'skills');
-      const dist = path.join(tmp.dir, 'dist');
-      const skillMd =
-        '---\nname: big-model\ndescription: Uses a large weights file that is listed but not stored.\n---\n# Big\n';
-      await writeSkills(skills, { 'big-model': { 'SKILL.md': skillMd, 'weights.bin': Buffer.alloc(2048, 7) } });
-      const config = SkillpressConfig.parse({ skills: { max_file_bytes: 1024 } });
-      await build({ skills, out: dist, config, site: false });
-      const server = await connectInProcess(dist, era);
-      try {
+    const skillMd =
+      '---\nname: big-model\ndescription: Uses a large weights file that is listed but not stored.\n---\n# Big\n';
+    await withServedSkills(
+      { 'big-model': { 'SKILL.md': skillMd, 'weights.bin': Buffer.alloc(2048, 7) } },
+      async (server) => {
         const uri = 'skill://big-model/weights.bin';
         const view = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'big-model' } }));
         expect(view.files).toContainEqual(expect.objectContaining({ path: 'weights.bin', uri }));
         await expect(server.client.readResource({ uri })).rejects.toThrow(
           /skill:\/\/big-model\/weights\.bin is listed but not published: file is 2048 bytes, over the 1024-byte limit/,
         );
-      } finally {
-        await server.close();
-      }
-    } finally {
-      await tmp.remove();
-    }
+      },
+      { era, config: SkillpressConfig.parse({ skills: { max_file_bytes: 1024 } }) },
+    );
   });
 });
 
 describe('skills_list with includeBody on long skills', () => {
   test('a page ends before its bodies pass 64 KiB, and the cursor goes on from there', async () => {
-    const tmp = await tempDir();
-    try {
-      const skills = path.join(tmp.dir, 'skills');
-      const dist = path.join(tmp.dir, 'dist');
-      // Three skills of 30,000-byte bodies: all three would be 90,000 bytes in one answer.
-      const long = (name: string) => ({
-        'SKILL.md': `---\nname: ${name}\ndescription: A long playbook, ${name}.\n---\n# ${name}\n\n${'Step and check. '.repeat(1875)}\n`,
-      });
-      await writeSkills(skills, { 'long-a': long('long-a'), 'long-b': long('long-b'), 'long-c': long('long-c') });
-      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
-      const server = await connectInProcess(dist, 'legacy');
-      try {
+    // Three skills of 30,000-byte bodies: all three would be 90,000 bytes in one answer.
+    const long = (name: string) => ({
+      'SKILL.md': `---\nname: ${name}\ndescription: A long playbook, ${name}.\n---\n# ${name}\n\n${'Step and check. '.repeat(1875)}\n`,
+    });
+    await withServedSkills(
+      { 'long-a': long('long-a'), 'long-b': long('long-b'), 'long-c': long('long-c') },
+      async (server) => {
         const first = await server.client.callTool({ name: 'skills_list', arguments: { includeBody: true } });
         const page = structured(first);
         expect(page.skills.map((s: { name: string }) => s.name)).toEqual(['long-a', 'long-b']);
@@ -473,31 +456,22 @@ describe('skills_list with includeBody on long skills', () => {
         // Without bodies, the page is the limit's.
         const cards = structured(await server.client.callTool({ name: 'skills_list', arguments: {} }));
         expect(cards.skills).toHaveLength(3);
-      } finally {
-        await server.close();
-      }
-    } finally {
-      await tmp.remove();
-    }
+      },
+    );
   });
 });
 
 describe('best_skill on a skill too long to inline', () => {
   test('answers with the card and points to view_skill instead of inlining 20,000 tokens', async () => {
-    const tmp = await tempDir();
-    try {
-      const skills = path.join(tmp.dir, 'skills');
-      const dist = path.join(tmp.dir, 'dist');
-      const body = `# Invoice audit playbook\n\n${'Check each invoice line against its purchase order and its receipt. '.repeat(1500)}\n`;
-      await writeSkills(skills, {
+    const body = `# Invoice audit playbook\n\n${'Check each invoice line against its purchase order and its receipt. '.repeat(1500)}\n`;
+    await withServedSkills(
+      {
         'invoice-audit-playbook': {
           'SKILL.md': `---\nname: invoice-audit-playbook\ndescription: Audit supplier invoices against purchase orders and goods receipts.\n---\n${body}`,
         },
         'short-notes': { 'SKILL.md': '---\nname: short-notes\ndescription: Keep short meeting notes.\n---\n# Notes\n' },
-      });
-      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
-      const server = await connectInProcess(dist, 'legacy');
-      try {
+      },
+      async (server) => {
         const query = 'audit the supplier invoices against the purchase orders and goods receipts';
         const r = await server.client.callTool({ name: 'best_skill', arguments: { query, judge: 'rule' } });
         const answer = structured(r);
@@ -513,33 +487,24 @@ describe('best_skill on a skill too long to inline', () => {
           await server.client.callTool({ name: 'view_skill', arguments: { name: 'invoice-audit-playbook' } }),
         );
         expect(full.instructions.length).toBeGreaterThan(body.length - 100);
-      } finally {
-        await server.close();
-      }
-    } finally {
-      await tmp.remove();
-    }
+      },
+    );
   });
 });
 
 describe('read_skill_file on a long text file', () => {
   test('gives it in parts of 64 KiB characters that join into the file, never splitting a character', async () => {
-    const tmp = await tempDir();
-    try {
-      const skills = path.join(tmp.dir, 'skills');
-      const dist = path.join(tmp.dir, 'dist');
-      // 150,000 characters; an emoji (two UTF-16 units) straddles where the first part would end.
-      const reference = `${'a'.repeat(TEXT_PART_CHARS - 1)}😀${'Check the ledger. '.repeat(4700)}`;
-      await writeSkills(skills, {
+    // 150,000 characters; an emoji (two UTF-16 units) straddles where the first part would end.
+    const reference = `${'a'.repeat(TEXT_PART_CHARS - 1)}😀${'Check the ledger. '.repeat(4700)}`;
+    await withServedSkills(
+      {
         ledger: {
           'SKILL.md':
             '---\nname: ledger\ndescription: Reconcile the ledger.\n---\n# Ledger\n\nSee references/guide.md.\n',
           'references/guide.md': reference,
         },
-      });
-      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
-      const server = await connectInProcess(dist, 'legacy');
-      try {
+      },
+      async (server) => {
         const parts: string[] = [];
         let offset: number | undefined = 0;
         let calls = 0;
@@ -564,33 +529,24 @@ describe('read_skill_file on a long text file', () => {
           arguments: { name: 'ledger', path: 'references/guide.md' },
         });
         expect((first.content[1] as { text: string }).text).toMatch(/call read_skill_file again with offset \d+/);
-      } finally {
-        await server.close();
-      }
-    } finally {
-      await tmp.remove();
-    }
+      },
+    );
   });
 });
 
 describe('skills/list of skills the build loads with warnings', () => {
   test('lists every skill, its front matter brought within SEP-2640 (metadata strings, description ≤ 1024)', async () => {
-    const tmp = await tempDir();
-    try {
-      const skills = path.join(tmp.dir, 'skills');
-      const dist = path.join(tmp.dir, 'dist');
-      const long = 'Checks every invoice against the purchase order. '.repeat(22); // 1,078 characters
-      await writeSkills(skills, {
+    const long = 'Checks every invoice against the purchase order. '.repeat(22); // 1,078 characters
+    await withServedSkills(
+      {
         'typed-metadata': {
           'SKILL.md':
             '---\nname: typed-metadata\ndescription: Metadata values that are not strings.\nmetadata:\n  version: 2\n  stable: true\n  owners: [ana, bo]\n  empty: null\n  __proto__: kept\n---\n# Typed\n',
         },
         'long-description': { 'SKILL.md': `---\nname: long-description\ndescription: ${long}\n---\n# Long\n` },
         'plain-one': { 'SKILL.md': '---\nname: plain-one\ndescription: Nothing unusual.\n---\n# Plain\n' },
-      });
-      await build({ skills, out: dist, config: SkillpressConfig.parse({}), site: false });
-      const server = await connectInProcess(dist, 'legacy');
-      try {
+      },
+      async (server) => {
         const { skills: listed } = await server.client.request({ method: 'skills/list', params: {} }, ListSkills);
         const byName = new Map(listed.map((s) => [s.frontmatter.name, s.frontmatter]));
         expect([...byName.keys()].sort()).toEqual(['long-description', 'plain-one', 'typed-metadata']);
@@ -601,11 +557,7 @@ describe('skills/list of skills the build loads with warnings', () => {
         expect([...description]).toHaveLength(1024);
         expect(description.endsWith('…')).toBe(true);
         expect(byName.get('plain-one')).toEqual({ name: 'plain-one', description: 'Nothing unusual.' });
-      } finally {
-        await server.close();
-      }
-    } finally {
-      await tmp.remove();
-    }
+      },
+    );
   });
 });
