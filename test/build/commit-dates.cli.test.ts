@@ -45,6 +45,16 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
+/** A new repository `tmp/<name>` whose one commit (at ALPHA_AT) adds skills/alpha. */
+function alphaRepo(name: string): string {
+  const own = path.join(tmp, name);
+  write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
+  git(tmp, ['init', '-q', own]);
+  git(own, ['add', '.']);
+  git(own, ['commit', '-qm', 'alpha'], ALPHA_AT);
+  return own;
+}
+
 /** Each published skill's `updated_at`, by id, from a build's cards.json. */
 function publishedDates(out: string): Record<string, string> {
   const cards = JSON.parse(readFileSync(path.join(out, 'feed/v1/cards.json'), 'utf8')) as {
@@ -101,11 +111,7 @@ describe('skills dated by their commits', () => {
   });
 
   it('a commit or an untracked file that only the ignore rules see (.DS_Store, __pycache__/) dates nothing', async () => {
-    const own = path.join(tmp, 'ignored');
-    write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
-    git(tmp, ['init', '-q', own]);
-    git(own, ['add', '.']);
-    git(own, ['commit', '-qm', 'alpha'], ALPHA_AT);
+    const own = alphaRepo('ignored');
     write(own, 'skills/alpha/.DS_Store', 'finder junk');
     write(own, 'skills/alpha/scripts/__pycache__/run.cpython-312.pyc', 'bytecode');
     git(own, ['add', '-f', '.']);
@@ -182,11 +188,7 @@ describe('skills dated by their commits', () => {
   });
 
   it('a process dating the same folder again (dev, mcp --skills) sees every new commit, amend and reset', async () => {
-    const own = path.join(tmp, 'again');
-    write(own, 'skills/alpha/SKILL.md', plainSkillMd('alpha'));
-    git(tmp, ['init', '-q', own]);
-    git(own, ['add', '.']);
-    git(own, ['commit', '-qm', 'alpha'], ALPHA_AT);
+    const own = alphaRepo('again');
     const alphaAt = async () => (await committedTimes(path.join(own, 'skills'), ['alpha'])).get('alpha');
     expect(await alphaAt()).toBe(ALPHA_AT);
     expect(await alphaAt()).toBe(ALPHA_AT); // the history read before
