@@ -126,11 +126,11 @@ const lastLogs = new Map<string, { at: string; stdout: string }>();
  * `skillpress mcp --skills`) pays for reading the history after a commit, not on every edit.
  */
 export async function gitLog(top: string, args: readonly string[]): Promise<string> {
-  const { stdout: where } = await run('git', ['-C', top, 'rev-parse', 'HEAD', '--git-path', 'shallow'], {
-    encoding: 'utf8',
-  });
-  const [head = '', shallowPath = ''] = where.trim().split('\n');
-  const at = `${head}\n${await readFile(path.resolve(top, shallowPath), 'utf8').catch(() => '')}`;
+  const [{ stdout: head }, cut] = await Promise.all([
+    run('git', ['-C', top, 'rev-parse', 'HEAD'], { encoding: 'utf8' }),
+    shallowCommits(top),
+  ]);
+  const at = [head.trim(), ...[...cut].sort()].join('\n');
   const key = [top, ...args].join('\0');
   const last = lastLogs.get(key);
   if (last?.at === at) return last.stdout;
