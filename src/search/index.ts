@@ -563,12 +563,6 @@ export class SkillSearch {
   }
 
   /**
-   * Multiplies by COMPLETE_BONUS the score of each skill whose metadata — name, description, tags,
-   * domain, headings, file paths — holds every word of a keyword query: what a skill says it is
-   * for, not a word its long instructions happen to mention ("create", "file"). A bonus, not a
-   * group of its own: a complete match far weaker than a partial one stays below it.
-   */
-  /**
    * The words a query is searched with: `queryWords`, and in mode `ranked` each pair of adjacent
    * words the catalog writes as one word (`joinedWords`), before the last word (the one matched
    * as a prefix while it is typed).
@@ -583,6 +577,12 @@ export class SkillSearch {
     return joined.length === 0 ? typed : [...typed.slice(0, -1), ...joined, ...typed.slice(-1)];
   }
 
+  /**
+   * Multiplies by COMPLETE_BONUS the score of each skill whose metadata — name, description, tags,
+   * domain, headings, file paths — holds every word of a keyword query: what a skill says it is
+   * for, not a word its long instructions happen to mention ("create", "file"). A bonus, not a
+   * group of its own: a complete match far weaker than a partial one stays below it.
+   */
   private favourComplete(perToken: readonly TokenScores[], total: Scores): void {
     for (let i = 0; i < total.count; i++) {
       const d = total.docs[i]!;
