@@ -137,6 +137,11 @@ export const VALIDATION_RULES = {
     meaning:
       'a top-level field the specification does not define: move it under `metadata` (lenient accepts registry fields such as `tags`, and `requires`, `requirements`, `target_agents`, silently)',
   },
+  'client-field': {
+    strict: 'error',
+    meaning:
+      "a top-level field an agent client documents and reads there (Claude Code's `disable-model-invocation`, `argument-hint`, `user-invocable`, `model`, `context`, `hooks`, `paths` and the like; VS Code's `user-invokable`): other agents ignore it; lenient mode accepts it silently, since moving it under `metadata` would stop that client reading it",
+  },
   'visibility-value': {
     ...ERROR,
     meaning: '`visibility` is not `public`, `private` or `group` (the skill would otherwise be treated as private)',

@@ -211,6 +211,30 @@ const REGISTRY_KEYS = new Set([
   'target_agents',
 ]);
 
+/**
+ * Top-level fields agent clients document and read where they are (Claude Code's skills
+ * reference; VS Code's Agent Skills reference spells one `user-invokable`). Moving one under
+ * `metadata`, as `unknown-field` advises for other fields, would stop that client reading it:
+ * lenient mode accepts them silently, strict reports them as `client-field`.
+ */
+const CLIENT_FIELDS: ReadonlyMap<string, string> = new Map([
+  ...[
+    'when_to_use',
+    'argument-hint',
+    'arguments',
+    'disable-model-invocation',
+    'user-invocable',
+    'model',
+    'effort',
+    'context',
+    'agent',
+    'hooks',
+    'paths',
+    'shell',
+  ].map((key): [string, string] => [key, 'Claude Code']),
+  ['user-invokable', 'VS Code'],
+]);
+
 const isEmpty = (v: unknown): boolean => v === undefined || v === null;
 
 /**
@@ -258,16 +282,7 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
   result.compatibility = validateCompatibility(data.compatibility, soft, problems, written);
   result.metadata = validateMetadata(data.metadata, soft, problems, written);
   result.allowedTools = validateAllowedTools(data['allowed-tools'], soft, problems);
-  for (const key of Object.keys(data)) {
-    if ((SPEC_FIELDS as readonly string[]).includes(key)) continue;
-    if (!strict && REGISTRY_KEYS.has(key)) continue;
-    problems.push({
-      severity: soft,
-      field: key,
-      rule: 'unknown-field',
-      message: `"${key}" is not a field of the Agent Skills specification: move it under metadata (as a string)`,
-    });
-  }
+  problems.push(...extraFields(data, strict, soft));
 
   problems.push(...readSkillNeeds(data).problems);
   const registry = readRegistryFields(data, result.metadata);
@@ -277,6 +292,32 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
 }
 
 type Written = (field: string, value: unknown) => string;
+
+/** The top-level fields the specification does not define: a client's own (`client-field`), or to move under `metadata`. */
+function extraFields(data: Record<string, unknown>, strict: boolean, soft: Severity): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const key of Object.keys(data)) {
+    if ((SPEC_FIELDS as readonly string[]).includes(key)) continue;
+    const client = CLIENT_FIELDS.get(key);
+    if (!strict && (REGISTRY_KEYS.has(key) || client)) continue;
+    problems.push(
+      client
+        ? {
+            severity: soft,
+            field: key,
+            rule: 'client-field',
+            message: `"${key}" is ${client}'s own field, not the Agent Skills specification's: other agents ignore it (leave it where it is: under metadata ${client} would no longer read it)`,
+          }
+        : {
+            severity: soft,
+            field: key,
+            rule: 'unknown-field',
+            message: `"${key}" is not a field of the Agent Skills specification: move it under metadata (as a string)`,
+          },
+    );
+  }
+  return problems;
+}
 
 function validateCompatibility(
   value: unknown,

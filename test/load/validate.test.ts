@@ -84,6 +84,23 @@ describe('validateFrontMatter', () => {
     expect(validate({}, 'strict').problems).toEqual([]);
   });
 
+  it("keeps a client's own fields where the client reads them: silent in lenient, in strict not advised under metadata", () => {
+    // mattpocock/skills: 22 skills set Claude Code's `disable-model-invocation`, some `argument-hint`.
+    const claude = { 'disable-model-invocation': true, 'argument-hint': '[plan]', 'user-invokable': false };
+    expect(validate(claude, 'lenient').problems).toEqual([]);
+    const strict = validate({ ...claude, extra: 1 }, 'strict').problems;
+    expect(strict.map((p) => `${p.severity}:${p.rule}:${p.field}`)).toEqual([
+      'error:client-field:disable-model-invocation',
+      'error:client-field:argument-hint',
+      'error:client-field:user-invokable',
+      'error:unknown-field:extra',
+    ]);
+    expect(strict[0]!.message).toContain("Claude Code's own field");
+    expect(strict[0]!.message).not.toContain('move it under metadata');
+    expect(strict[2]!.message).toContain("VS Code's own field");
+    expect(rules(validate({ extra: 1 }, 'lenient'))).toEqual(['warning:unknown-field']);
+  });
+
   it('lenient: a name that differs from its folder or is over 64 characters is a warning, as the client guide says', () => {
     const mismatch = validate({ name: 'other-name' }, 'lenient', 'my-skill');
     expect(rules(mismatch)).toEqual(['warning:name-matches-folder']);
