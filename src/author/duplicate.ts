@@ -32,7 +32,7 @@ export interface DuplicateMatch {
   similarity: number;
 }
 
-type Indexed = Pick<Skill, 'id' | 'name' | 'description' | 'body' | 'files'>;
+type Indexed = Pick<Skill, 'id' | 'name' | 'description' | 'body' | 'files'> & Partial<Pick<Skill, 'source'>>;
 
 export class DuplicateIndex {
   readonly #skills = new Map<string, { skill: Indexed; key: string; words: string[]; meaning?: Float32Array }>();
@@ -47,6 +47,12 @@ export class DuplicateIndex {
 
   get size(): number {
     return this.#skills.size;
+  }
+
+  /** The folder (relative to the skills folder) of the indexed skill called `id`; undefined when none is, or when it is not a local skill. */
+  folderOf(id: string): string | undefined {
+    const source = this.#skills.get(id)?.skill.source;
+    return source?.kind === 'local' ? source.dir : undefined;
   }
 
   /** Adds or replaces a skill (after it was written). */

@@ -9,6 +9,7 @@ import { checkName } from '../load/validate.ts';
 import { InvalidInputError, UsageError } from '../lib/errors.ts';
 import { SKILL_FILE } from '../load/find-skills.ts';
 import { composeSkillMarkdown } from './skill-md.ts';
+import { findSkillFolder, skillFolders } from './write.ts';
 
 export const TEMPLATES = ['basic', 'playbook'] as const;
 export type Template = (typeof TEMPLATES)[number];
@@ -44,9 +45,11 @@ export async function scaffoldSkill(options: ScaffoldOptions): Promise<string> {
       { rule: problems[0]?.rule ?? 'name-required' },
     );
   const dir = path.join(path.resolve(options.skills), name);
-  if (await lstat(dir).catch(() => undefined))
+  // A skill of that name in a group folder counts too: the build would publish only one of the two.
+  const taken = (await lstat(dir).catch(() => undefined)) ? dir : await findSkillFolder(options.skills, name);
+  if (taken)
     throw new UsageError(
-      `${dir} already exists: choose another name (such as "${await freeName(options.skills, name)}"), or edit that skill`,
+      `${taken} already exists: choose another name (such as "${await freeName(options.skills, name)}"), or edit that skill`,
       { rule: 'exists' },
     );
   const title = name
@@ -72,9 +75,11 @@ export async function scaffoldSkill(options: ScaffoldOptions): Promise<string> {
 
 /** `name-2`, `name-3` … : the first that is not taken. */
 async function freeName(skills: string, name: string): Promise<string> {
+  const root = path.resolve(skills);
+  const held = new Set((await skillFolders(root)).map((dir) => path.basename(dir)));
   for (let n = 2; ; n++) {
     const candidate = `${name.slice(0, 60)}-${n}`;
-    if (!(await lstat(path.join(path.resolve(skills), candidate)).catch(() => undefined))) return candidate;
+    if (!held.has(candidate) && !(await lstat(path.join(root, candidate)).catch(() => undefined))) return candidate;
   }
 }
 

@@ -135,18 +135,17 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
   const metadata = { ...stringMap(input.metadata ?? {}, 'metadata'), version: '1' };
   return withLock(lockFile(input, name), `Skill "${name}"`, async () => {
     const target = path.join(path.resolve(input.skills), name);
-    if (await exists(target))
-      throw new InvalidInputError(
-        // Named inside the skills folder: an agent has no use for the server's absolute paths.
-        `Skill "${name}" already exists (${quotePath(path.join(path.basename(path.resolve(input.skills)), name))}). Use update_skill to change it, or choose another name.`,
-        { rule: 'exists' },
-      );
+    const taken = (await exists(target)) ? target : await findSkillFolder(input.skills, name);
+    if (taken) throw alreadyExists(input.skills, name, taken);
     return inStaging(input, name, async (staged) => {
       await mkdir(staged);
       await writeFile(path.join(staged, SKILL_FILE), composeSkillMarkdown({ name, description, body, metadata }));
       await writeFiles(staged, files);
       const { skill } = await loadStaged(staged, name, config);
       const index = input.duplicates === undefined ? await defaultIndex(input, config) : input.duplicates;
+      // A skill whose folder has another name can hold the name too: two would fail the build's unique-name rule.
+      const named = index ? index.folderOf(name) : undefined;
+      if (named !== undefined) throw alreadyExists(input.skills, name, path.join(path.resolve(input.skills), named));
       const duplicate = index ? index.find(skill) : undefined;
       if (duplicate) return { name: duplicate.name, created: false, duplicate };
       await mkdir(path.dirname(target), { recursive: true });
@@ -427,15 +426,34 @@ export async function skillFolder(skills: string, name: string): Promise<string>
   const root = path.resolve(skills);
   const valid = name.length > 0 && checkName(name, undefined).length === 0;
   if (valid && (await exists(path.join(root, name, SKILL_FILE)))) return path.join(root, name);
-  const found = await findSkills(root, { ignore: ignoreMatcher(DEFAULT_IGNORE), maxDepth: 8 }, []);
-  const match = valid ? found.find((f) => path.basename(f.abs) === name) : undefined;
-  if (match) return match.abs;
+  const found = await skillFolders(root);
+  const match = valid ? found.find((dir) => path.basename(dir) === name) : undefined;
+  if (match) return match;
   throw new UnknownSkillError(
     name,
     nearNames(
       name,
-      found.map((f) => path.basename(f.abs)),
+      found.map((dir) => path.basename(dir)),
     ),
+  );
+}
+
+/** Every skill folder under `root` (absolute), as deep as `skillFolder` looks. */
+export const skillFolders = async (root: string): Promise<string[]> =>
+  (await findSkills(root, { ignore: ignoreMatcher(DEFAULT_IGNORE), maxDepth: 8 }, [])).map((f) => f.abs);
+
+/** A skill folder called `name` at any depth below `skills`, if there is one. */
+export async function findSkillFolder(skills: string, name: string): Promise<string | undefined> {
+  return (await skillFolders(path.resolve(skills))).find((dir) => path.basename(dir) === name);
+}
+
+/** Refuses a name the catalog already holds, naming its folder inside the skills folder (an agent has no use for the server's absolute paths). */
+function alreadyExists(skills: string, name: string, folder: string): InvalidInputError {
+  const root = path.resolve(skills);
+  const shown = path.join(path.basename(root), path.relative(root, folder));
+  return new InvalidInputError(
+    `Skill "${name}" already exists (${quotePath(shown)}). Use update_skill to change it, or choose another name.`,
+    { rule: 'exists' },
   );
 }
 

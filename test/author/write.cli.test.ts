@@ -83,6 +83,27 @@ describe('createSkill', () => {
     expect(await readdir(skills)).toEqual(['refund-duplicate-charge']);
   });
 
+  test('a name a skill in a group folder holds is refused too: the build would publish only one of the two', async () => {
+    // mattpocock/skills keeps grill-me in productivity/; a second grill-me at the top failed the build's name-unique rule.
+    const nested = path.join(skills, 'productivity');
+    await mkdir(nested);
+    await createSkill(refund({ skills: nested }));
+    await expect(createSkill(refund({ description: 'Refund a charge twice over.' }))).rejects.toThrow(
+      /already exists \("skills\/productivity\/refund-duplicate-charge"\)\. Use update_skill/,
+    );
+    // …and so is a name held by a skill whose folder is called otherwise (found by loading the catalog).
+    await mkdir(path.join(skills, 'billing'));
+    await writeFile(
+      path.join(skills, 'billing', 'SKILL.md'),
+      '---\nname: refund-late-fee\ndescription: Refund a late fee charged by mistake.\n---\n\n# Late fees\n',
+    );
+    await expect(
+      createSkill(refund({ name: 'refund-late-fee', description: 'Waive a fee.', duplicates: undefined })),
+    ).rejects.toThrow(/already exists \("skills\/billing"\)/);
+    // (.skillpress: the state folder of the skills folder `productivity/`, the first skill's.)
+    expect(await readdir(skills)).toEqual(['.skillpress', 'billing', 'productivity']);
+  });
+
   test('hostile paths, names, sizes and YAML never write outside the skills folder', async () => {
     const before = await tree(tmp);
     const paths = [
@@ -299,5 +320,14 @@ describe('scaffoldSkill', () => {
       /already exists: choose another name \(such as "basic-one-2"\)/,
     );
     await expect(scaffoldSkill({ skills, name: 'My_Skill' })).rejects.toThrow(/\[name-lowercase\].*use "my-skill"/);
+  });
+
+  test('a name held in a group folder is refused, and the suggestion is free at every depth', async () => {
+    await mkdir(path.join(skills, 'ops'));
+    await scaffoldSkill({ skills: path.join(skills, 'ops'), name: 'deploy' });
+    await scaffoldSkill({ skills: path.join(skills, 'ops'), name: 'deploy-2' });
+    await expect(scaffoldSkill({ skills, name: 'deploy' })).rejects.toThrow(
+      /ops\/deploy already exists: choose another name \(such as "deploy-3"\)/,
+    );
   });
 });
