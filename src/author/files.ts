@@ -28,16 +28,16 @@ export interface FileLimits {
   ignore: readonly string[];
 }
 
-/** Why `p` may not be written into a skill, or undefined when it may. */
-export function authoredPathProblem(p: string, ignore: readonly string[]): string | undefined {
+/** Why `p` may not be written into a skill (or made a folder, with `folder`), or undefined when it may. */
+export function authoredPathProblem(p: string, ignore: readonly string[], folder = false): string | undefined {
   const problem = pathProblem(p);
   if (problem) return `path ${quotePath(p)} ${problem}`;
   const segments = p.split('/');
-  if (segments.length === 1 && p.toLowerCase() === 'skill.md')
+  if (!folder && segments.length === 1 && p.toLowerCase() === 'skill.md')
     return `path ${quotePath(p)} is the skill's SKILL.md: pass its text as body (and description), not as a file`;
   const matcher = ignoreMatcher(ignore);
   for (const [i, segment] of segments.entries()) {
-    const last = i === segments.length - 1;
+    const last = i === segments.length - 1 && !folder;
     if (last ? matcher.file(segment) : matcher.dir(segment))
       return `path ${quotePath(p)} has "${segment}", a name the loader ignores (skills.ignore): it would never be published`;
     if (DEVICE.test(segment)) return `path ${quotePath(p)} has "${segment}", a reserved device name on Windows`;

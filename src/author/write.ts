@@ -19,7 +19,7 @@ import { quotePath } from '../lib/paths.ts';
 import { SkillpressConfig } from '../model/config.ts';
 import type { Problem, Skill } from '../model/skill.ts';
 import { describeChanges, type SkillSnapshot } from './changes.ts';
-import { decodeFiles, checkRemovals, type AuthoredFile } from './files.ts';
+import { authoredPathProblem, decodeFiles, checkRemovals, type AuthoredFile } from './files.ts';
 import {
   ensureStateDir,
   gitTopLevel,
@@ -51,6 +51,8 @@ export interface CreateSkillInput extends AuthorContext {
   metadata?: Record<string, string>;
   /** The catalog to check for duplicates (default: the skills folder, loaded); false: no check. */
   duplicates?: DuplicateIndex | false;
+  /** A group folder inside the skills folder to create the skill in (`engineering`, made when missing); default: the top. */
+  folder?: string;
 }
 
 export interface CreateSkillResult {
@@ -133,8 +135,9 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
   const name = skillNameFor(input.name, body, description);
   const files = decodeFiles(input.files ?? [], limitsOf(config));
   const metadata = { ...stringMap(input.metadata ?? {}, 'metadata'), version: '1' };
+  const parent = await groupFolder(input.skills, input.folder, config);
   return withLock(lockFile(input, name), `Skill "${name}"`, async () => {
-    const target = path.join(path.resolve(input.skills), name);
+    const target = path.join(parent, name);
     const taken = (await exists(target)) ? target : await findSkillFolder(input.skills, name);
     if (taken) throw alreadyExists(input.skills, name, taken);
     return inStaging(input, name, async (staged) => {
@@ -381,6 +384,27 @@ async function removeFile(root: string, rel: string): Promise<void> {
   if (!st || st.isDirectory())
     throw new NotFoundError(`remove_files: ${quotePath(rel)} is not a file of the skill; nothing was written`);
   await unlink(target);
+}
+
+/**
+ * The folder a new skill goes in: the skills folder, or `folder` inside it — a path the loader
+ * publishes, through no link, and not inside a skill (the loader would take the new one for a
+ * stray folder of that skill).
+ */
+async function groupFolder(skills: string, folder: string | undefined, config: SkillpressConfig): Promise<string> {
+  const root = path.resolve(skills);
+  const rel = folder?.replace(/\/+$/, '');
+  if (!rel) return root;
+  const problem = authoredPathProblem(rel, config.skills.ignore, true);
+  if (problem) throw new UnsafePathError(`folder: ${problem}; nothing was written`, { rule: 'path' });
+  const dir = await safeTarget(root, `${rel}/${SKILL_FILE}`).then(path.dirname);
+  for (let at = dir; at !== root; at = path.dirname(at))
+    if (await exists(path.join(at, SKILL_FILE)))
+      throw new InvalidInputError(
+        `folder ${quotePath(rel)} is inside the skill ${quotePath(path.relative(root, at))}: choose a group folder, not a skill's; nothing was written`,
+        { rule: 'nested-skill' },
+      );
+  return dir;
 }
 
 /** `root/rel`, refusing a path whose folders include a link (which could lead out of the skill). */

@@ -100,6 +100,29 @@ describe('skillpress mcp --skills', () => {
     await expect.poll(() => server.changed.resources, { timeout: 5000 }).toBeGreaterThan(before);
   });
 
+  test('create_skill puts a skill in a group folder of the catalog when asked; not inside a skill, nor outside', async () => {
+    const made = await call('create_skill', {
+      name: 'rotate-api-keys',
+      description: 'Rotate the API keys of a service without downtime.',
+      body: '# Rotate API keys\n\n1. Issue the new key.\n2. Deploy it.\n3. Revoke the old key.\n',
+      folder: 'engineering/security',
+    });
+    expect(structured(made)).toMatchObject({
+      created: true,
+      path: path.join(skills, 'engineering/security/rotate-api-keys'),
+    });
+    const best = structured(await call('best_skill', { query: 'rotate our api keys without downtime' }));
+    expect(best.skill?.name).toBe('rotate-api-keys');
+    // The catalog, and beside it (the server's own build folder changes as it publishes).
+    const before = [await tree(skills), await readdir(tmp.dir)];
+    for (const folder of ['../outside', '/tmp/abs', 'git-bisect', 'engineering/security/rotate-api-keys/x', '.git']) {
+      const r = await call('create_skill', { ...REFUND, name: 'placed-badly', description: 'Placed badly.', folder });
+      expect(r.isError, folder).toBe(true);
+      expect(text(r), folder).toMatch(/^folder|nothing was written/);
+    }
+    expect([await tree(skills), await readdir(tmp.dir)]).toEqual(before);
+  });
+
   test('a duplicate is not created: created false, with the existing skill', async () => {
     const r = await call('create_skill', { ...REFUND, name: 'duplicate-charge-refund' });
     expect(structured(r)).toMatchObject({ name: 'refund-double-charge', created: false });

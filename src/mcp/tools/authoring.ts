@@ -34,6 +34,11 @@ const CreateIn = z.strictObject({
     .describe('Required: SKILL.md body (markdown): conditions, numbered Do / Check / Say steps, resolution'),
   files: z.array(FileIn).max(500).optional(),
   metadata: z.record(z.string(), z.string()).optional(),
+  folder: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('A group folder of the catalog to put it in, e.g. engineering (made if missing); default: the top'),
   conversation: z.string().optional().describe('The conversation the skill was learnt from (not stored)'),
 });
 
@@ -131,6 +136,7 @@ export function registerAuthoringTools(server: McpServer, authoring: Authoring):
         body: body ?? '',
         files: args.files,
         metadata: args.metadata,
+        folder: args.folder,
       });
       const out = r.created
         ? { name: r.name, created: true, version: r.version, path: r.path }
