@@ -84,6 +84,12 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/install.ts')).install,
   },
   {
+    name: 'search',
+    summary:
+      "what an agent gets for a request: the feed ranked as skills_search ranks it, best_skill's answer (--best), or Elasticsearch's hybrid query (--es)",
+    load: async () => (await import('./commands/search.ts')).search,
+  },
+  {
     name: 'usage',
     summary: 'add usage events up per skill: uses, outcomes, success rate, rating; failing skills first',
     load: async () => (await import('./commands/usage.ts')).usage,

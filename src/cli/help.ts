@@ -54,6 +54,12 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
   'validate-index': { quiet: 'list only the skills that differ (the tally still counts every skill)' },
   validate: { strict: 'apply every rule of the specification as an error' },
   dev: { strict: 'apply every rule of the specification as an error' },
+  search: {
+    feed: 'the feed to search: a build folder (default dist), its feed/v1 folder, or a published site or index URL',
+    best: "best_skill's answer by its rule (the skill or none, and why), with the candidates it weighed",
+    limit: 'how many skills to list (default 10, at most 100)',
+    es: 'search this Elasticsearch (default URL: ELASTICSEARCH_URL) with the hybrid query instead of the feed',
+  },
 };
 
 /** Each `--option` of a usage line with what it does, one line each. */

@@ -14,6 +14,7 @@ import {
   ES_URL,
   prefixedNames,
   removeDirs,
+  runCli,
   skillMd,
   tempDir,
   testClient,
@@ -83,6 +84,15 @@ describe.skipIf(!ES_URL)('hybrid search in Elasticsearch, without inference', ()
     const query = hybridQuery('announce the new release on slack', [], 'sum').query as object;
     const lexical = await client.search({ index: names.skills, query });
     expect(lexical.hits.hits.map((h) => h._id).slice(0, 2)).toEqual(['slack-release', 'changelog']);
+  });
+
+  it('`skillpress search --es` runs the hybrid query from the terminal', async () => {
+    const request = ['the', 'database', 'lookups', 'are', 'sluggish'];
+    const json = await runCli(['search', ...request, '--es', ES_URL, '--index-prefix', prefix, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as { hits: Array<{ skill_id: string }> }).hits[0]?.skill_id).toBe('sql-tuning');
+    const table = await runCli(['search', ...request, '--es', ES_URL, '--index-prefix', prefix, '--limit', '3']);
+    expect(table.stdout.split('\n')[2]).toMatch(/^1 +sql-tuning +[\d.]+ +Speed up slow SQL queries/);
   });
 
   it('still ranks by words a request that says the skill’s own words, both ways of combining', async () => {

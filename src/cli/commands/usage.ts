@@ -8,6 +8,7 @@ import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { InvalidInputError } from '../../lib/errors.ts';
 import { FEED_PATH } from '../../lib/layout.ts';
 import type { UsageSummary } from '../../usage/index.ts';
+import { alignColumns } from '../columns.ts';
 
 const USAGE =
   'skillpress usage summarize <events.jsonl | folder>… [--es URL] [--index name] [--feed dist] [--min-reports n] [--out usage.json] [--json]';
@@ -56,17 +57,6 @@ async function feedSkillIds(dir: string): Promise<Set<string>> {
 }
 
 const percent = (rate: number | undefined): string => (rate === undefined ? '-' : `${Math.round(rate * 100)}%`);
-
-/** Rows of cells as lines, each column padded to its widest cell (numbers aligned right). */
-function alignColumns(rows: readonly string[][], rightAligned: ReadonlySet<number>): string[] {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  return rows.map((row) =>
-    row
-      .map((cell, col) => (rightAligned.has(col) ? cell.padStart(widths[col]!) : cell.padEnd(widths[col]!)))
-      .join('  ')
-      .trimEnd(),
-  );
-}
 
 function skillTable(s: UsageSummary): string[] {
   const rows = Object.entries(s.skills)

@@ -102,13 +102,7 @@ export function registerBestSkill(
     },
     async (args, ctx) => {
       const c = await catalog();
-      // An unreadable meaning model (a damaged install) leaves routing to words, and says so.
-      const byWordsAlone = (err: Error): undefined => void judge.log(`best_skill ranks by words alone: ${err.message}`);
-      const [, meaning] = await Promise.all([c.loadBodyIndex(), c.meaningIndex().catch(byWordsAlone)]);
-      const started = performance.now();
-      // Candidates that keep failing in use lose close calls (src/route/usage.ts).
-      const retrieval = withOutcomes(retrieve(c.search, args.query, { meaning }), (id) => c.card(id)?.success_rate);
-      const search_time_ms = Math.round((performance.now() - started) * 1000) / 1000;
+      const { retrieval, search_time_ms } = await candidatesFor(c, args.query, judge.log);
       const asked = args.judge === 'auto' && retrieval.candidates.length > 0 && offersSampling(server, ctx);
       const decision = asked
         ? await modelDecision(ctx, retrieval, judge)
@@ -120,6 +114,24 @@ export function registerBestSkill(
       return answer(c, args.query, retrieval, withSuccessRate(decision, card), search_time_ms);
     },
   );
+}
+
+/**
+ * best_skill's candidates for a request, with the time retrieval took: ranked by words and
+ * meaning, with each candidate's success rate in use (`skillpress search --best` shows the same).
+ */
+export async function candidatesFor(
+  c: FeedCatalog,
+  query: string,
+  log: (line: string) => void,
+): Promise<{ retrieval: Retrieval; search_time_ms: number }> {
+  // An unreadable meaning model (a damaged install) leaves routing to words, and says so.
+  const byWordsAlone = (err: Error): undefined => void log(`best_skill ranks by words alone: ${err.message}`);
+  const [, meaning] = await Promise.all([c.loadBodyIndex(), c.meaningIndex().catch(byWordsAlone)]);
+  const started = performance.now();
+  // Candidates that keep failing in use lose close calls (src/route/usage.ts).
+  const retrieval = withOutcomes(retrieve(c.search, query, { meaning }), (id) => c.card(id)?.success_rate);
+  return { retrieval, search_time_ms: Math.round((performance.now() - started) * 1000) / 1000 };
 }
 
 /** Whether the client declared sampling: in the request's envelope (2026-07-28) or at initialize (earlier revisions). */

@@ -1,0 +1,155 @@
+/**
+ * `skillpress search <request…>`: what an agent gets for a request, from the terminal — the
+ * built feed ranked as `skills_search` ranks it (words and meaning), `--best` the answer of
+ * `best_skill`'s rule with its candidates, or `--es` the hybrid query over `agent_skills`.
+ */
+import { EXIT, parse, UsageError, type Command } from '../args.ts';
+import type { FeedCatalog } from '../../mcp/catalog.ts';
+import { ES_OPTIONS, esConnection, esNames } from './ingest.ts';
+import { alignColumns } from '../columns.ts';
+
+const LIMIT_MAX = 100;
+
+export const search: Command = {
+  usage:
+    'skillpress search <request…> [--feed dist | https://site/] [--best] [--es URL] [--ca-file path] [--index-prefix p] [--limit n=10] [--json]',
+  async run(argv) {
+    const { values, positionals } = parse(
+      argv,
+      {
+        ...ES_OPTIONS,
+        feed: { type: 'string' },
+        best: { type: 'boolean' },
+        limit: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      Infinity,
+    );
+    const request = positionals.join(' ').trim();
+    if (!request) throw new UsageError('missing <request>: the words to search for');
+    const limit = Number(values.limit ?? 10);
+    if (!Number.isInteger(limit) || limit < 1 || limit > LIMIT_MAX)
+      throw new UsageError(`--limit must be an integer from 1 to ${LIMIT_MAX} (got "${values.limit}")`);
+    if (values.es !== undefined) {
+      if (values.best || values.feed) throw new UsageError('--es searches Elasticsearch: leave out --feed and --best');
+      return searchIndex(request, limit, values);
+    }
+    const { FeedCatalog } = await import('../../mcp/catalog.ts');
+    const { openFeedStore } = await import('../../feed-reader/open.ts');
+    const catalog = await FeedCatalog.load(await openFeedStore(values.feed ?? 'dist'));
+    const out = values.best ? await best(catalog, request) : await ranked(catalog, request, limit);
+    process.stdout.write(values.json ? `${JSON.stringify(out.json, null, 2)}\n` : out.text);
+    return EXIT.ok;
+  },
+};
+
+interface Printed {
+  json: unknown;
+  text: string;
+}
+
+/** The feed ranked as `skills_search` ranks it. */
+async function ranked(catalog: FeedCatalog, request: string, limit: number): Promise<Printed> {
+  const { searchSkills } = await import('../../mcp/tools/skills-search.ts');
+  const found = await searchSkills(catalog, request, limit);
+  const head =
+    found.total === 0
+      ? `No skill matches "${request}".`
+      : `${found.total} skill(s) match "${request}" (${found.strong} strongly); the first ${found.results.length}:`;
+  const rows = found.results.map((r, i) => [
+    String(i + 1),
+    r.name,
+    r.score.toFixed(3),
+    percent(r.coverage),
+    oneLine(r.description),
+  ]);
+  return {
+    json: found,
+    text: lines([
+      head,
+      ...alignColumns([['#', 'skill', 'score', 'words', 'description'], ...rows], new Set([0, 2, 3])),
+    ]),
+  };
+}
+
+/** `best_skill`'s answer by its rule (an agent's model can judge instead, over MCP), with the candidates it weighed. */
+async function best(catalog: FeedCatalog, request: string): Promise<Printed> {
+  const [{ candidatesFor }, { ruleJudge }] = await Promise.all([
+    import('../../mcp/tools/best-skill.ts'),
+    import('../../route/index.ts'),
+  ]);
+  const { retrieval } = await candidatesFor(catalog, request, (line) => process.stderr.write(`${line}\n`));
+  const judgement = ruleJudge(retrieval);
+  const candidates = retrieval.candidates.map((c) => ({
+    name: c.name,
+    score: c.score,
+    coverage: c.weightedCoverage,
+    metadata_coverage: c.metadataCoverage,
+    meaning: c.meaning,
+  }));
+  const head = judgement.id
+    ? `Best skill: ${judgement.id} (confidence ${judgement.confidence}).`
+    : `No skill fits (confidence ${judgement.confidence}).`;
+  const rows = candidates.map((c, i) => [
+    String(i + 1),
+    c.name,
+    c.score.toFixed(3),
+    percent(c.coverage),
+    percent(c.metadata_coverage),
+    c.meaning === undefined ? '-' : c.meaning.toFixed(2),
+  ]);
+  return {
+    json: {
+      request,
+      skill: judgement.id ?? null,
+      confidence: judgement.confidence,
+      reason: judgement.reason,
+      candidates,
+    },
+    text: lines([
+      head,
+      judgement.reason,
+      '',
+      ...alignColumns(
+        [['#', 'candidate', 'score', 'words', 'in metadata', 'meaning'], ...rows],
+        new Set([0, 2, 3, 4, 5]),
+      ),
+    ]),
+  };
+}
+
+/** The hybrid query over `agent_skills` (BM25 and kNN over the package model's vectors). */
+async function searchIndex(
+  request: string,
+  size: number,
+  values: { es?: string; 'ca-file'?: string; 'index-prefix'?: string; json?: boolean },
+): Promise<number> {
+  const { assertReachable, createClient, searchElasticsearch } = await import('../../emit/elasticsearch/index.ts');
+  // `--es ''`: the URL in ELASTICSEARCH_URL.
+  const connection = esConnection({ ...values, es: values.es || undefined });
+  const client = createClient(connection);
+  try {
+    await assertReachable(client, connection);
+    const found = await searchElasticsearch(request, { client, size, names: esNames(values) });
+    const rows = found.hits.map((h, i) => [String(i + 1), h.name, h.score.toFixed(3), oneLine(h.description)]);
+    const head = `${found.hits.length} skill(s) from ${esNames(values).skills} (${found.method === 'rrf' ? 'rank fusion' : 'BM25 + kNN scores added'}):`;
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(found, null, 2)}\n`
+        : lines([head, ...alignColumns([['#', 'skill', 'score', 'description'], ...rows], new Set([0, 2]))]),
+    );
+    return EXIT.ok;
+  } finally {
+    await client.close();
+  }
+}
+
+const percent = (share: number): string => `${Math.round(share * 100)}%`;
+
+/** A description on one line, cut to what a terminal row holds. */
+function oneLine(text: string, max = 80): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+const lines = (all: readonly string[]): string => `${all.join('\n')}\n`;

@@ -1,0 +1,77 @@
+/**
+ * `skillpress search` as a user runs it: the real binary on a built feed. It lists what
+ * `skills_search` answers for the request (same order, same scores), `--best` what `best_skill`'s
+ * rule answers and why, and bad arguments get exit 2 with the rule broken.
+ */
+import { spawnSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FeedCatalog } from '../../src/mcp/catalog.ts';
+import { openFeedStore } from '../../src/feed-reader/open.ts';
+import { searchSkills } from '../../src/mcp/tools/index.ts';
+import { CLI, fixtureFeed, NODE, ROOT, type FixtureFeed } from '../mcp/helpers.ts';
+
+function skillpress(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(NODE, [CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let fixture: FixtureFeed;
+beforeAll(async () => {
+  fixture = await fixtureFeed();
+}, 60_000);
+afterAll(() => fixture?.remove());
+
+describe('skillpress search', () => {
+  it('lists the skills skills_search answers, in its order, as a table or its JSON', async () => {
+    const request = 'my trino sql query is slow, explain the plan';
+    const json = skillpress('search', ...request.split(' '), '--feed', fixture.dist, '--json');
+    expect(json.code, json.stderr).toBe(0);
+    const catalog = await FeedCatalog.load(await openFeedStore(fixture.dist));
+    expect(JSON.parse(json.stdout)).toEqual(await searchSkills(catalog, request, 10));
+    const table = skillpress('search', request, '--feed', fixture.feed, '--limit', '1');
+    expect(table.stdout).toMatch(
+      /^\d+ skill\(s\) match "my trino sql query is slow, explain the plan" .*the first 1:\n/,
+    );
+    expect(table.stdout.split('\n')[2]).toMatch(/^1 +trino-debug +[\d.]+ +\d+% +Debug and optimize slow Trino SQL/);
+  });
+
+  it("--best answers as best_skill's rule: the skill and why, or none, with the candidates", () => {
+    const fits = skillpress(
+      'search',
+      'check this expense report against the meal allowance policy',
+      '--best',
+      '--feed',
+      fixture.dist,
+    );
+    expect(fits.code, fits.stderr).toBe(0);
+    expect(fits.stdout).toMatch(/^Best skill: expense-policy \(confidence 0\.\d+\)\.\n"expense-policy" matches/);
+    expect(fits.stdout).toMatch(/\n1 +expense-policy /);
+    const none = skillpress(
+      'search',
+      'book a table for two at an italian restaurant tonight',
+      '--best',
+      '--json',
+      '--feed',
+      fixture.dist,
+    );
+    expect(JSON.parse(none.stdout)).toMatchObject({ skill: null, reason: expect.any(String) });
+  });
+
+  it('bad arguments: exit 2 naming the rule; no feed: exit 1 naming where it looked', () => {
+    expect(skillpress('search', '--feed', fixture.dist)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/missing <request>/),
+    });
+    expect(skillpress('search', 'pdf', '--limit', '0', '--feed', fixture.dist)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--limit must be an integer from 1 to 100 \(got "0"\)/),
+    });
+    expect(skillpress('search', 'pdf', '--es', 'http://127.0.0.1:9', '--best')).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--es searches Elasticsearch: leave out --feed and --best/),
+    });
+    const missing = skillpress('search', 'pdf', '--feed', `${fixture.dir}/nothing-here`);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/no feed at .*nothing-here.*run `skillpress build` first/);
+  });
+});
