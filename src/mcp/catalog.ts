@@ -23,7 +23,7 @@ const SKILL_CACHE_SIZE = 256;
 /** What tools, prompts and the skills extension show of a skill: its card without digest and links. */
 export type CatalogCard = Pick<
   Card,
-  'id' | 'name' | 'description' | 'tags' | 'domain' | 'version' | 'registry' | 'updated_at' | 'tokens'
+  'id' | 'name' | 'description' | 'tags' | 'domain' | 'version' | 'registry' | 'updated_at' | 'tokens' | 'invocation'
 > & {
   /** From the card's usage figures (a version this server reads): what ranking uses of them. */
   uses?: number;
@@ -308,6 +308,7 @@ function compactCards(text: string): CatalogCard[] {
     };
     if (c.domain !== undefined) card.domain = c.domain;
     if (c.version !== undefined) card.version = c.version;
+    if (c.invocation !== undefined) card.invocation = c.invocation;
     if (c.usage?.usage_version === USAGE_VERSION) {
       card.uses = c.usage.usage_count;
       if (c.usage.success_rate !== undefined) card.success_rate = c.usage.success_rate;

@@ -83,6 +83,12 @@ export const Card = z
       ),
     digest: Digest.describe("Content digest over every stored file's path and sha256."),
     tokens: z.number().int().nonnegative().describe('Tokens of SKILL.md (front matter + body).'),
+    invocation: z
+      .enum(['user'])
+      .optional()
+      .describe(
+        "`user` when the skill's author keeps it for people to start: `disable-model-invocation: true` in its front matter (Claude Code's field, read by VS Code too). An agent does not pick it on its own: `best_skill` names it without answering with it. Absent otherwise.",
+      ),
     usage: UsageFigures.optional().describe(
       "Uses, outcomes, success rate and rating, when the build read usage events (`analytics.source`); an imported skill's are its peer's, attributed by `usage.registry`.",
     ),

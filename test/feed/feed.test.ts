@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { loadCatalog } from '../../src/load/index.ts';
@@ -135,6 +136,34 @@ describe('feed files', () => {
       zip: '../../.well-known/agent-skills/kitchen-sink.zip',
     });
     expect(skill.skill_md).toBe(readFileSync(path.join(fx.skills, 'kitchen-sink', 'SKILL.md'), 'utf8'));
+  });
+});
+
+describe('skills kept for people to start', () => {
+  it('carry invocation: user on their card (disable-model-invocation: true); other skills carry none', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'skillpress-invocation-'));
+    try {
+      const skill = (name: string, extra: string) =>
+        `---\nname: ${name}\ndescription: The ${name} skill.\n${extra}---\n# ${name}\n`;
+      const write = (name: string, extra: string) => {
+        mkdirSync(path.join(dir, 'skills', name), { recursive: true });
+        writeFileSync(path.join(dir, 'skills', name, 'SKILL.md'), skill(name, extra));
+      };
+      write('deploy', 'disable-model-invocation: true\n');
+      write('commit', "disable-model-invocation: 'true'\n");
+      write('explain', 'disable-model-invocation: false\n');
+      write('plain', '');
+      await build(path.join(dir, 'out'), await loadCatalog(path.join(dir, 'skills')));
+      const cards = Cards.parse(json(path.join(dir, 'out', 'feed', 'v1', 'cards.json'))).skills;
+      expect(Object.fromEntries(cards.map((c) => [c.id, c.invocation]))).toEqual({
+        commit: 'user',
+        deploy: 'user',
+        explain: undefined,
+        plain: undefined,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -492,6 +492,33 @@ describe('best_skill on a skill too long to inline', () => {
   });
 });
 
+describe('best_skill on a skill its author keeps for people to start', () => {
+  test('names it without answering with it or loading it; view_skill and skills_search still give it', async () => {
+    // mattpocock/skills: 22 of 41 skills set Claude Code's disable-model-invocation.
+    const grill =
+      '---\nname: grill-me\ndescription: Interview me relentlessly about every aspect of a plan until we reach a shared understanding.\ndisable-model-invocation: true\n---\n# Grill me\n\nAsk one question at a time.\n';
+    await withServedSkills(
+      {
+        'grill-me': { 'SKILL.md': grill },
+        'short-notes': { 'SKILL.md': '---\nname: short-notes\ndescription: Keep short meeting notes.\n---\n# Notes\n' },
+      },
+      async (server) => {
+        const query = 'interview me relentlessly about every aspect of my plan';
+        const r = await server.client.callTool({ name: 'best_skill', arguments: { query, judge: 'rule' } });
+        const answer = structured(r);
+        expect(answer.skill).toBeNull();
+        expect(answer.reason).toMatch(/^"grill-me" fits, but its author keeps it for people to start/);
+        expect(answer.candidates[0]).toMatchObject({ name: 'grill-me' });
+        expect(text(r)).not.toContain('Ask one question at a time');
+        const found = structured(await server.client.callTool({ name: 'skills_search', arguments: { query } }));
+        expect(found.results[0]).toMatchObject({ name: 'grill-me' });
+        const full = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'grill-me' } }));
+        expect(full.instructions).toContain('Ask one question at a time');
+      },
+    );
+  });
+});
+
 describe('read_skill_file on a long text file', () => {
   test('gives it in parts of 64 KiB characters that join into the file, never splitting a character', async () => {
     // 150,000 characters; an emoji (two UTF-16 units) straddles where the first part would end.

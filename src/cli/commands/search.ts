@@ -74,7 +74,7 @@ async function ranked(catalog: FeedCatalog, request: string, limit: number): Pro
 
 /** `best_skill`'s answer by its rule (an agent's model can judge instead, over MCP), with the candidates it weighed. */
 async function best(catalog: FeedCatalog, request: string): Promise<Printed> {
-  const [{ candidatesFor }, { ruleJudge }] = await Promise.all([
+  const [{ candidatesFor, keptForPeople }, { ruleJudge }] = await Promise.all([
     import('../../mcp/tools/best-skill.ts'),
     import('../../route/index.ts'),
   ]);
@@ -87,9 +87,14 @@ async function best(catalog: FeedCatalog, request: string): Promise<Printed> {
     metadata_coverage: c.metadataCoverage,
     meaning: c.meaning,
   }));
-  const head = judgement.id
-    ? `Best skill: ${judgement.id} (confidence ${judgement.confidence}).`
-    : `No skill fits (confidence ${judgement.confidence}).`;
+  // As best_skill answers: a skill its author keeps for people to start is named, not answered with.
+  const card = judgement.id === undefined ? undefined : catalog.card(judgement.id);
+  const kept = card !== undefined && keptForPeople(card);
+  const head = kept
+    ? `${judgement.id} fits, but its author keeps it for people to start (disable-model-invocation): best_skill names it without answering with it (confidence ${judgement.confidence}).`
+    : judgement.id
+      ? `Best skill: ${judgement.id} (confidence ${judgement.confidence}).`
+      : `No skill fits (confidence ${judgement.confidence}).`;
   const rows = candidates.map((c, i) => [
     String(i + 1),
     c.name,
@@ -101,7 +106,8 @@ async function best(catalog: FeedCatalog, request: string): Promise<Printed> {
   return {
     json: {
       request,
-      skill: judgement.id ?? null,
+      skill: kept ? null : (judgement.id ?? null),
+      ...(kept ? { kept_for_people: judgement.id } : {}),
       confidence: judgement.confidence,
       reason: judgement.reason,
       candidates,

@@ -104,6 +104,10 @@ function originSignature(skill: Skill, signer: Signer | undefined): FeedSkill['o
   return signer?.sign({ registry: skill.registry, id: skill.id, digest: skill.digest });
 }
 
+/** Whether the author keeps the skill for people to start (`disable-model-invocation: true`, as YAML's boolean or the string). */
+const startedByPeople = (skill: Skill): boolean =>
+  [true, 'true'].includes(skill.frontmatter['disable-model-invocation'] as boolean | string);
+
 /** The card's `folder`: where a local skill sits below the skills folder, when not at the top. */
 function folderOf(skill: Skill): { folder?: string } {
   if (skill.source.kind !== 'local') return {};
@@ -135,6 +139,7 @@ export function skillJson(
     updated_at: skill.updated_at,
     digest: skill.digest,
     tokens: skillMd ? (tokensOf(skillMd, opts.tokens) ?? 0) : 0,
+    ...(startedByPeople(skill) ? { invocation: 'user' as const } : {}),
     ...(skill.usage ? { usage: skill.usage } : {}),
     links: cardLinks(skill.id, opts.withArchive),
   };

@@ -110,7 +110,7 @@ export function registerBestSkill(
       if ('resultType' in decision) return decision;
       const card = decision.id ? c.card(decision.id) : undefined;
       // A skill too long to inline is not loaded here: view_skill records its load when it is.
-      if (card && inlined(card)) usage?.load(c, card, 'best_skill', ctx);
+      if (card && inlined(card) && !keptForPeople(card)) usage?.load(c, card, 'best_skill', ctx);
       return answer(c, args.query, retrieval, withSuccessRate(decision, card), search_time_ms);
     },
   );
@@ -215,6 +215,11 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
     search_time_ms,
   };
   const card = decision.id ? c.card(decision.id) : undefined;
+  if (card && keptForPeople(card)) {
+    const reason = `"${card.name}" fits, but its author keeps it for people to start (disable-model-invocation), so it is not loaded for you: tell the user it exists; they can start it themselves, or ask you to use it (view_skill, name "${card.name}"). ${decision.reason}`;
+    const text = `${reason} (Decided by the ${decision.decided_by}, confidence ${decision.confidence}.)`;
+    return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, reason, skill: null } };
+  }
   if (!card) {
     const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: null } };
@@ -248,6 +253,9 @@ function withSuccessRate(decision: Decision, card: CatalogCard | undefined): Dec
   const reason = `${decision.reason} Confidence ${confidence} blends that evidence with "${card!.id}"'s success rate in use, ${Math.round(rate * 100)}%.`;
   return { ...decision, confidence, reason };
 }
+
+/** A skill its author keeps for people to start (`disable-model-invocation`): an agent does not pick it on its own. */
+export const keptForPeople = (card: CatalogCard): boolean => card.invocation === 'user';
 
 /** The closest candidates, for the agent to read one with view_skill if it is what the user asked for. */
 function nearest(retrieval: Retrieval): string {
