@@ -85,7 +85,7 @@ describe('validateFrontMatter', () => {
   });
 
   it("keeps a client's own fields where the client reads them: silent in lenient, in strict not advised under metadata", () => {
-    // mattpocock/skills: 22 skills set Claude Code's `disable-model-invocation`, some `argument-hint`.
+    // mattpocock/skills: 24 of its 41 skills set Claude Code's `disable-model-invocation`, some `argument-hint`.
     const claude = { 'disable-model-invocation': true, 'argument-hint': '[plan]', 'user-invokable': false };
     expect(validate(claude, 'lenient').problems).toEqual([]);
     const strict = validate({ ...claude, extra: 1 }, 'strict').problems;

@@ -494,7 +494,7 @@ describe('best_skill on a skill too long to inline', () => {
 
 describe('best_skill on a skill its author keeps for people to start', () => {
   test('names it without answering with it or loading it; view_skill and skills_search still give it', async () => {
-    // mattpocock/skills: 22 of 41 skills set Claude Code's disable-model-invocation.
+    // mattpocock/skills: 24 of 41 skills set Claude Code's disable-model-invocation.
     const grill =
       '---\nname: grill-me\ndescription: Interview me relentlessly about every aspect of a plan until we reach a shared understanding.\ndisable-model-invocation: true\n---\n# Grill me\n\nAsk one question at a time.\n';
     await withServedSkills(
