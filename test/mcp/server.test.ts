@@ -510,8 +510,16 @@ describe('best_skill on a skill its author keeps for people to start', () => {
         expect(answer.reason).toMatch(/^"grill-me" fits, but its author keeps it for people to start/);
         expect(answer.candidates[0]).toMatchObject({ name: 'grill-me' });
         expect(text(r)).not.toContain('Ask one question at a time');
-        const found = structured(await server.client.callTool({ name: 'skills_search', arguments: { query } }));
-        expect(found.results[0]).toMatchObject({ name: 'grill-me' });
+        const search = await server.client.callTool({ name: 'skills_search', arguments: { query } });
+        expect(structured(search).results[0]).toMatchObject({ name: 'grill-me', invocation: 'user' });
+        const notes = await server.client.callTool({
+          name: 'skills_search',
+          arguments: { query: 'short meeting notes' },
+        });
+        expect(structured(notes).results[0]).not.toHaveProperty('invocation');
+        expect(text(search)).toMatch(
+          /- grill-me \(score [^)]*; its author keeps it for people to start: do not use it unasked\)/,
+        );
         const full = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'grill-me' } }));
         expect(full.instructions).toContain('Ask one question at a time');
       },

@@ -19,6 +19,7 @@ const SearchResultOut = CardOut.extend({
   coverage: z.number(),
   matched: z.array(WordOut),
   excerpt: z.string(),
+  invocation: z.enum(['user']).optional(),
 });
 
 export type SearchResult = z.infer<typeof SearchResultOut>;
@@ -66,7 +67,8 @@ function resultLine(r: SearchResult): string {
   const words = r.matched.map((m) => `${m.word} [${m.fields.join(', ')}]`).join(', ');
   // A skill found by meaning alone matched no word: say so rather than "matched 0%: ".
   const how = words ? `matched ${Math.round(r.coverage * 100)}%: ${words}` : 'close in meaning; no word in common';
-  return `- ${r.name} (score ${r.score}, ${how}): ${r.excerpt}`;
+  const kept = r.invocation === 'user' ? '; its author keeps it for people to start: do not use it unasked' : '';
+  return `- ${r.name} (score ${r.score}, ${how}${kept}): ${r.excerpt}`;
 }
 
 /**
@@ -111,6 +113,8 @@ async function result(c: FeedCatalog, hit: SearchHit): Promise<SearchResult | un
     coverage: Math.round(hit.coverage * 1000) / 1000,
     matched: hit.words.map(({ word, fields }) => ({ word, fields })),
     excerpt: excerpt(await excerptSource(c, card, hit), hit.terms),
+    // Its author keeps it for people to start (disable-model-invocation): an agent does not pick it on its own.
+    ...(card.invocation && { invocation: card.invocation }),
   };
 }
 
