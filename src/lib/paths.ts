@@ -38,6 +38,19 @@ export function pathProblem(p: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Placeholders a SKILL.md writes for the skill's own folder, which the agent's client fills in:
+ * `{baseDir}` (trailofbits/skills prescribes it for every path) and Claude Code's
+ * `${CLAUDE_SKILL_DIR}`. A link or a file asked for as `{baseDir}/references/x.md` is the
+ * skill's `references/x.md`.
+ */
+const SKILL_DIR_PLACEHOLDER = /^(?:\{baseDir\}|\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR)\/+/;
+
+/** `p` relative to the skill's folder: a leading skill-folder placeholder removed. */
+export function withoutSkillDirPlaceholder(p: string): string {
+  return p.replace(SKILL_DIR_PLACEHOLDER, '');
+}
+
 /** `p` itself when it is publishable; otherwise an UnsafePathError naming the path and the rule. */
 export function checkPath(p: string): string {
   const problem = pathProblem(p);

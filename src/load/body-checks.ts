@@ -4,6 +4,7 @@
  * 5,000 tokens). All are warnings: the skill still works, but an agent will stumble.
  */
 import path from 'node:path';
+import { withoutSkillDirPlaceholder } from '../lib/paths.ts';
 import { TokenCounts } from '../lib/token-counts.ts';
 
 const MAX_SKILL_MD_LINES = 500;
@@ -167,7 +168,10 @@ function destination(
   return line[i] === ')' ? { target, end: i + 1 } : undefined;
 }
 
-/** The path a relative link points to inside the skill, or undefined if it leaves the skill. */
+/**
+ * The path a relative link points to inside the skill (`{baseDir}/x` is `x`), or undefined if it
+ * leaves the skill.
+ */
 function linkPath(target: string): string | undefined {
   let p = target.split('#')[0]!.split('?')[0]!;
   try {
@@ -175,7 +179,7 @@ function linkPath(target: string): string | undefined {
   } catch {
     /* keep as written */
   }
-  const normal = path.posix.normalize(p).replace(/\/$/, '');
+  const normal = path.posix.normalize(withoutSkillDirPlaceholder(p)).replace(/\/$/, '');
   return normal === '..' || normal.startsWith('../') ? undefined : normal;
 }
 

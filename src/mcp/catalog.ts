@@ -17,6 +17,7 @@ import { USAGE_VERSION } from '../model/usage.ts';
 import type { SkillVectors } from '../semantic/skill-vectors.ts';
 import { errorMessage } from '../lib/errors.ts';
 import { nearNames } from '../lib/near-names.ts';
+import { withoutSkillDirPlaceholder } from '../lib/paths.ts';
 
 const SKILL_CACHE_SIZE = 256;
 
@@ -173,16 +174,20 @@ export class FeedCatalog {
     return pending;
   }
 
-  /** One file of a skill, by its path in the skill's manifest; nothing outside the manifest is read. */
-  async file(card: CatalogCard, path: string): Promise<{ file: FeedFile; bytes: Buffer }> {
+  /**
+   * One file of a skill, by its path in the skill's manifest (`{baseDir}/x`, as SKILL.md may
+   * write it, is `x`); nothing outside the manifest is read.
+   */
+  async file(card: CatalogCard, asked: string): Promise<{ file: FeedFile; bytes: Buffer }> {
     const skill = await this.skill(card);
+    const path = withoutSkillDirPlaceholder(asked);
     const file = skill.files.find((f) => f.path === path);
     if (!file) {
-      throw new NotFoundError(`File "${path}" not found in skill "${card.name}". Use view_skill to list its files.`);
+      throw new NotFoundError(`File "${asked}" not found in skill "${card.name}". Use view_skill to list its files.`);
     }
     if (file.skipped || !file.url) {
       throw new NotFoundError(
-        `File "${path}" of skill "${card.name}" is not published (${file.skipped?.reason ?? 'no content'}).`,
+        `File "${asked}" of skill "${card.name}" is not published (${file.skipped?.reason ?? 'no content'}).`,
       );
     }
     return { file, bytes: await this.store.read(resolveFeedPath('', file.url), file.sha256) };

@@ -13,6 +13,7 @@
  * SKILL.md in about 1 s where remark took 13 s (docs/site.md, "Figures").
  */
 import markdownIt, { type Env, type MarkdownIt, type Token } from 'markdown-it';
+import { withoutSkillDirPlaceholder } from '../lib/paths.ts';
 
 export interface RenderOptions {
   /**
@@ -186,7 +187,7 @@ export function skillFileLinkResolver(
     } catch {
       return undefined;
     }
-    const normalized = normalizeRelative(decoded);
+    const normalized = normalizeRelative(withoutSkillDirPlaceholder(decoded));
     if (!normalized || !paths.has(normalized)) return undefined;
     return resolve(normalized, kind);
   };

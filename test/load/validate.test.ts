@@ -235,6 +235,17 @@ describe('body checks', () => {
     ]);
   });
 
+  it("reads {baseDir}/ and ${CLAUDE_SKILL_DIR}/ as the skill folder, as the agent's client fills them in", async () => {
+    const files = new Set(['SKILL.md', 'references/a.md', 'scripts/run.py']);
+    const body =
+      '[a]({baseDir}/references/a.md) [r](${CLAUDE_SKILL_DIR}/scripts/run.py) [e](%7BbaseDir%7D/references/a.md)\n[gone]({baseDir}/references/b.md) [up]({baseDir}/../x.md)\n';
+    const problems = await checkBody({ body, bodyLine: 5, lines: 6 }, files);
+    expect(problems.map((p) => [p.rule, p.line, /"(.*?)"/.exec(p.message)?.[1]])).toEqual([
+      ['link-target-exists', 6, '{baseDir}/references/b.md'],
+      ['link-outside-skill', 6, '{baseDir}/../x.md'],
+    ]);
+  });
+
   it('warns when SKILL.md is over 500 lines and the body over 5,000 tokens', async () => {
     expect(await checkBody({ body: 'x', bodyLine: 4, lines: 500 }, new Set())).toEqual([]);
     const long = await checkBody({ body: 'word '.repeat(6000), bodyLine: 4, lines: 501 }, new Set());

@@ -233,7 +233,22 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
       resource: { uri: 'skill://pdf-processing/assets/logo.png', mimeType: 'image/png' },
     });
 
-    for (const bad of ['../trino-debug/SKILL.md', '/etc/passwd', 'scripts/../../../index.json', 'nothing.txt']) {
+    // SKILL.md may name its files as `{baseDir}/scripts/extract.py` (the client fills the folder in).
+    for (const placeholder of ['{baseDir}/', '${CLAUDE_SKILL_DIR}/']) {
+      const viaPlaceholder = await server.client.callTool({
+        name: 'read_skill_file',
+        arguments: { name: 'pdf-processing', path: `${placeholder}scripts/extract.py` },
+      });
+      expect(structured(viaPlaceholder)).toMatchObject({ path: 'scripts/extract.py', encoding: 'utf-8' });
+    }
+
+    for (const bad of [
+      '../trino-debug/SKILL.md',
+      '/etc/passwd',
+      'scripts/../../../index.json',
+      'nothing.txt',
+      '{baseDir}/../trino-debug/SKILL.md',
+    ]) {
       const r = await server.client.callTool({
         name: 'read_skill_file',
         arguments: { name: 'pdf-processing', path: bad },

@@ -108,6 +108,19 @@ describe('renderMarkdown', () => {
     expect(html).toContain('href="/x"');
     expect(html).toContain('href="#y"');
   });
+
+  it("resolves links written with a skill-folder placeholder ({baseDir}/, ${CLAUDE_SKILL_DIR}/) to the skill's files", () => {
+    const resolve = skillFileLinkResolver(new Set(['references/q.md']), (p) => ({ href: `/view/${encodePath(p)}/` }));
+    const html = renderMarkdown(
+      '[q]({baseDir}/references/q.md) [c](${CLAUDE_SKILL_DIR}/references/q.md) [m]({baseDir}/nope.md)',
+      {
+        resolveLink: resolve,
+      },
+    );
+    expect(html).toContain('<a href="/view/references/q.md/">q</a>');
+    expect(html).toContain('<a href="/view/references/q.md/">c</a>');
+    expect(html).toContain('href="%7BbaseDir%7D/nope.md"');
+  });
 });
 
 describe('urls', () => {
