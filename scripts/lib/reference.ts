@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { configSchema } from '../../src/model/config-schema.ts';
 import { PUBLISHED_SCHEMAS } from '../../src/model/feed.ts';
-import { VALIDATION_RULES } from '../../src/load/rules.ts';
+import { BUILD_RULES, VALIDATION_RULES, type ValidationRule } from '../../src/load/rules.ts';
 
 interface JsonSchema {
   type?: string;
@@ -156,11 +156,17 @@ export function feedReference(): string {
   ].join('\n');
 }
 
+function ruleRows(rules: Record<string, ValidationRule>): string[] {
+  return [
+    '| rule | `--strict` | lenient | meaning |',
+    '|---|---|---|---|',
+    ...Object.entries(rules).map(
+      ([id, r]) => `| ${code(id)} | ${r.strict ?? '—'} | ${r.lenient ?? '—'} | ${cell(r.meaning)} |`,
+    ),
+  ];
+}
+
 export function rulesReference(): string {
-  const rows = Object.entries(VALIDATION_RULES).map(([id, rule]) => {
-    const r: { strict?: string; lenient?: string; meaning: string } = rule;
-    return `| ${code(id)} | ${r.strict ?? '—'} | ${r.lenient ?? '—'} | ${cell(r.meaning)} |`;
-  });
   return [
     GENERATED('src/load/rules.ts'),
     '',
@@ -170,9 +176,14 @@ export function rulesReference(): string {
     'rule ids, with its severity: `--strict` applies the specification exactly, the default (lenient) mode',
     "follows the specification's client guide. Any error makes `skillpress validate` exit with 1; warnings do not.",
     '',
-    '| rule | `--strict` | lenient | meaning |',
-    '|---|---|---|---|',
-    ...rows,
+    ...ruleRows(VALIDATION_RULES),
+    '',
+    '## Rules the build adds',
+    '',
+    'Once every skill is loaded, `skillpress build` and `skillpress dev` compare the skills with each other',
+    '(`validate` checks each skill on its own, so it does not report these). Both skills of a pair are published.',
+    '',
+    ...ruleRows(BUILD_RULES),
     '',
   ].join('\n');
 }

@@ -148,7 +148,8 @@ export const VALIDATION_RULES = {
   },
   'link-target-exists': {
     ...WARNING,
-    meaning: "a relative link in SKILL.md points to no file or folder of the skill (the line is the link's)",
+    meaning:
+      "a relative link in SKILL.md points to no file or folder of the skill (the line is the link's); a link starting `{baseDir}/` or `${CLAUDE_SKILL_DIR}/` (placeholders the agent's client fills in with the skill's folder) is read from the skill folder",
   },
   'link-outside-skill': {
     ...WARNING,
@@ -192,5 +193,22 @@ export const VALIDATION_RULES = {
     ...WARNING,
     meaning:
       'a folder inside this skill holds its own SKILL.md: it is a separate skill, and its files are not part of this one',
+  },
+} as const satisfies Record<string, ValidationRule>;
+
+/**
+ * The rules `skillpress build` (and `dev`) add once every skill is loaded: they compare skills
+ * with each other (src/duplicates/), so `validate`, which checks each skill, does not report them.
+ */
+export const BUILD_RULES = {
+  'duplicate-identical': {
+    ...WARNING,
+    meaning:
+      'another skill, under another name, has the same instructions and files: both are published; remove one or make it differ',
+  },
+  'duplicate-near': {
+    ...WARNING,
+    meaning:
+      'another skill, under another name, is at least `duplicates.near_threshold` similar (TF-IDF cosine of description and body): both are published; merge them, or make the descriptions say when to use each',
   },
 } as const satisfies Record<string, ValidationRule>;

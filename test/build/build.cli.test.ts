@@ -135,7 +135,7 @@ describe('skillpress build', () => {
       expect(r.stdout).toContain('warning [duplicate-copy]');
       expect(r.stdout).toMatch(/built 2 skill\(s\)/);
       expect(r.stdout).toMatch(
-        /committed in several folders: 1 \(each published once\); duplicates under other names: 0;/,
+        /committed in several folders: 1 \(each published once\); similar pairs under other names: 0 \(both published\);/,
       );
       expect(r.stdout).toMatch(/^ {2}by rule: warnings: .*\bduplicate-copy 1\b/m);
       // --quiet lists no warning, and its summary still counts them.

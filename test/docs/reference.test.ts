@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { REFERENCE_PAGES } from '../../scripts/lib/reference.ts';
-import { VALIDATION_RULES } from '../../src/load/rules.ts';
+import { BUILD_RULES, VALIDATION_RULES } from '../../src/load/rules.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -19,14 +19,23 @@ describe('docs/reference', () => {
     });
   }
 
-  it('lists exactly the rules the loader reports', () => {
-    const dir = path.join(root, 'src/load');
+  /** The rule ids the `.ts` files of a folder report. */
+  function reportedIn(folder: string): string[] {
+    const dir = path.join(root, folder);
     const reported = new Set<string>();
     for (const file of readdirSync(dir, { recursive: true }) as string[]) {
       if (!file.endsWith('.ts')) continue;
       // `rule: 'x'` in a problem object, or `'warning' | 'error', 'x'` passed to a reporting helper.
       for (const m of readFileSync(path.join(dir, file), 'utf8').matchAll(/\brule:\s*'([a-z0-9-]+)'|'(?:warning|error)',\s*'([a-z0-9-]+)'/g)) reported.add((m[1] ?? m[2])!);
     }
-    expect([...reported].sort()).toEqual(Object.keys(VALIDATION_RULES).sort());
+    return [...reported].sort();
+  }
+
+  it('lists exactly the rules the loader reports', () => {
+    expect(reportedIn('src/load')).toEqual(Object.keys(VALIDATION_RULES).sort());
+  });
+
+  it('lists exactly the rules the duplicate scan adds in a build', () => {
+    expect(reportedIn('src/duplicates')).toEqual(Object.keys(BUILD_RULES).sort());
   });
 });
