@@ -3,55 +3,23 @@
  * failing (and blends its success rate into the confidence); skills_search breaks near ties by
  * use; a catalog without figures ranks exactly as before.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { build } from '../../src/build.ts';
 import { breakTiesByUse, withOutcomes, type Retrieval } from '../../src/route/index.ts';
-import { connectInProcess, tempDir, writeSkills, type SkillFiles } from '../mcp/helpers.ts';
-import { FileRecorder, makeEvent } from '../../src/usage/index.ts';
-
-const DESCRIPTION = 'Clean messy CSV files: fix delimiters, trim whitespace and remove duplicate rows.';
-const SKILLS: Record<string, SkillFiles> = {
-  'data-scrub': { 'SKILL.md': `---\nname: data-scrub\ndescription: ${DESCRIPTION}\n---\nFollow the steps.\n` },
-  'data-wash': { 'SKILL.md': `---\nname: data-wash\ndescription: ${DESCRIPTION}\n---\nFollow the steps.\n` },
-  'pdf-forms': {
-    'SKILL.md': `---\nname: pdf-forms\ndescription: Fill PDF forms and merge PDF documents.\n---\nFill the form.\n`,
-  },
-};
-const QUERY = 'clean up my messy CSV files and remove duplicate rows';
+import { connectInProcess } from '../mcp/helpers.ts';
+import { QUERY, usageFeeds, type UsageFeeds } from './usage-feeds.ts';
 
 const structured = (r: CallToolResult) => r.structuredContent as Record<string, any>;
 
 describe('ranking with usage figures', () => {
-  let tmp: { dir: string; remove: () => Promise<void> };
+  let feeds: UsageFeeds;
   let plain: string;
   let measured: string;
   beforeAll(async () => {
-    tmp = await tempDir();
-    const skills = path.join(tmp.dir, 'skills');
-    await writeSkills(skills, SKILLS);
-    const events = path.join(tmp.dir, 'events.jsonl');
-    const recorder = new FileRecorder(events);
-    for (let i = 0; i < 10; i++) {
-      recorder.record(makeEvent({ type: 'outcome', skill: 'data-scrub', outcome: 'failure' }, { user: `u${i}` }));
-      recorder.record(makeEvent({ type: 'outcome', skill: 'data-wash', outcome: 'success' }, { user: `u${i}` }));
-    }
-    for (let i = 0; i < 5; i++)
-      recorder.record(makeEvent({ type: 'load', skill: 'data-wash', via: 'view_skill' }, { user: 'u' }));
-    await recorder.close();
-    const configs = { plain: {}, measured: { analytics: { source: events } } };
-    for (const [name, config] of Object.entries(configs)) {
-      const dir = path.join(tmp.dir, `config-${name}`);
-      await mkdir(dir, { recursive: true });
-      await writeFile(path.join(dir, 'skillpress.json'), JSON.stringify(config));
-      await build({ skills, out: path.join(tmp.dir, name), config: dir, site: false });
-    }
-    plain = path.join(tmp.dir, 'plain');
-    measured = path.join(tmp.dir, 'measured');
+    feeds = await usageFeeds();
+    ({ plain, measured } = feeds);
   });
-  afterAll(async () => tmp?.remove());
+  afterAll(async () => feeds?.remove());
 
   const ask = async (feed: string, name: string, args: Record<string, unknown>) => {
     const server = await connectInProcess(feed, 'legacy');

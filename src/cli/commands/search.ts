@@ -74,35 +74,30 @@ async function ranked(catalog: FeedCatalog, request: string, limit: number): Pro
 
 /** `best_skill`'s answer by its rule (an agent's model can judge instead, over MCP), with the candidates it weighed. */
 async function best(catalog: FeedCatalog, request: string): Promise<Printed> {
-  const [{ candidatesFor, keptForPeople }, { ruleJudge }] = await Promise.all([
+  const [{ candidatesFor, keptForPeople, withSuccessRate }, { ruleJudge }] = await Promise.all([
     import('../../mcp/tools/best-skill.ts'),
     import('../../route/index.ts'),
   ]);
   const { retrieval } = await candidatesFor(catalog, request, (line) => process.stderr.write(`${line}\n`));
-  const judgement = ruleJudge(retrieval);
+  const rule = ruleJudge(retrieval);
+  const card = rule.id === undefined ? undefined : catalog.card(rule.id);
+  const judgement = withSuccessRate(rule, card);
+  // A candidate's success rate in use has already lowered its score (src/route/usage.ts): shown beside it.
   const candidates = retrieval.candidates.map((c) => ({
     name: c.name,
     score: c.score,
     coverage: c.weightedCoverage,
     metadata_coverage: c.metadataCoverage,
     meaning: c.meaning,
+    success_rate: catalog.card(c.id)?.success_rate,
   }));
   // As best_skill answers: a skill its author keeps for people to start is named, not answered with.
-  const card = judgement.id === undefined ? undefined : catalog.card(judgement.id);
   const kept = card !== undefined && keptForPeople(card);
   const head = kept
     ? `${judgement.id} fits, but its author keeps it for people to start (disable-model-invocation): best_skill names it without answering with it (confidence ${judgement.confidence}).`
     : judgement.id
       ? `Best skill: ${judgement.id} (confidence ${judgement.confidence}).`
       : `No skill fits (confidence ${judgement.confidence}).`;
-  const rows = candidates.map((c, i) => [
-    String(i + 1),
-    c.name,
-    c.score.toFixed(3),
-    percent(c.coverage),
-    percent(c.metadata_coverage),
-    c.meaning === undefined ? '-' : c.meaning.toFixed(2),
-  ]);
   return {
     json: {
       request,
@@ -112,16 +107,33 @@ async function best(catalog: FeedCatalog, request: string): Promise<Printed> {
       reason: judgement.reason,
       candidates,
     },
-    text: lines([
-      head,
-      judgement.reason,
-      '',
-      ...alignColumns(
-        [['#', 'candidate', 'score', 'words', 'in metadata', 'meaning'], ...rows],
-        new Set([0, 2, 3, 4, 5]),
-      ),
-    ]),
+    text: lines([head, judgement.reason, '', ...candidateTable(candidates)]),
   };
+}
+
+interface WeighedCandidate {
+  name: string;
+  score: number;
+  coverage: number;
+  metadata_coverage: number;
+  meaning?: number;
+  success_rate?: number;
+}
+
+/** The candidates best_skill weighed, a line each; success in use only when some skill has figures. */
+function candidateTable(candidates: WeighedCandidate[]): string[] {
+  const rated = candidates.some((c) => c.success_rate !== undefined);
+  const rows = candidates.map((c, i) => [
+    String(i + 1),
+    c.name,
+    c.score.toFixed(3),
+    percent(c.coverage),
+    percent(c.metadata_coverage),
+    c.meaning === undefined ? '-' : c.meaning.toFixed(2),
+    ...(rated ? [c.success_rate === undefined ? '-' : percent(c.success_rate)] : []),
+  ]);
+  const header = ['#', 'candidate', 'score', 'words', 'in metadata', 'meaning', ...(rated ? ['success in use'] : [])];
+  return alignColumns([header, ...rows], new Set([0, 2, 3, 4, 5, 6]));
 }
 
 /** The hybrid query over `agent_skills` (BM25 and kNN over the package model's vectors). */

@@ -245,8 +245,11 @@ export const INLINE_TOKENS = 10_000;
 
 const inlined = (card: CatalogCard): boolean => card.tokens <= INLINE_TOKENS;
 
-/** A chosen skill's confidence blends the match's evidence with its success rate in use, and says so. */
-function withSuccessRate(decision: Decision, card: CatalogCard | undefined): Decision {
+/**
+ * A chosen skill's confidence blends the match's evidence with its success rate in use, and says
+ * so (`skillpress search --best` answers the same).
+ */
+export function withSuccessRate<D extends Judgement>(decision: D, card: CatalogCard | undefined): D {
   const rate = card?.success_rate;
   if (rate === undefined) return decision;
   const confidence = combinedConfidence(decision.confidence, rate);
