@@ -71,6 +71,10 @@ describe.skipIf(skip)('the version history on a skill page', () => {
     );
     expect(createHash('sha256').update(Buffer.from(bytes)).digest('hex')).toBe(sha);
     expect(await items.nth(0).locator('a[download]').count()).toBe(0);
+    // How to install one: this site's address filled in (the registry has no configured URL).
+    await expect(panel.locator('[data-site-template] code').textContent()).resolves.toBe(
+      `skillpress install ${server.url} reset-password@<version>`,
+    );
     await page.screenshot({ path: 'test-results/screenshots/skill-versions.png', fullPage: true });
     await page.close();
   });

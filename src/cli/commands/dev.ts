@@ -22,6 +22,13 @@ function untilStopped(): Promise<void> {
   });
 }
 
+/** `dev: 3 warning(s):` for the first build (all of them), `dev: 1 new warning(s), 4 in all:` later. */
+export function warningsHeadline(fresh: number, all: number, build: number): string {
+  return build === 1 || fresh === all
+    ? `dev: ${fresh} warning(s):\n`
+    : `dev: ${fresh} new warning(s), ${all} in all:\n`;
+}
+
 /** The warnings the served build brought, when it brought any. */
 function reportWarnings(status: BuildStatus): void {
   const fresh = status.newWarnings;
@@ -29,7 +36,7 @@ function reportWarnings(status: BuildStatus): void {
   const listed = fresh.slice(0, WARNINGS_LISTED);
   const more = fresh.length - listed.length;
   process.stderr.write(
-    `dev: ${fresh.length} ${status.build === 1 ? '' : 'new '}warning(s), ${status.warnings.length} in all:\n` +
+    warningsHeadline(fresh.length, status.warnings.length, status.build) +
       listed.map((l) => `  ${l}\n`).join('') +
       (more > 0 ? `  …and ${more} more (skillpress validate lists them all)\n` : ''),
   );
