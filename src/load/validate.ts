@@ -238,6 +238,16 @@ const CLIENT_FIELDS: ReadonlyMap<string, string> = new Map([
 const isEmpty = (v: unknown): boolean => v === undefined || v === null;
 
 /**
+ * A value that should have been a string, as one: a list of scalars joined by commas, anything
+ * holding a mapping as JSON (never `[object Object]`).
+ */
+function asText(value: unknown): string {
+  const scalar = (v: unknown): boolean => v === null || typeof v !== 'object';
+  if (Array.isArray(value) && value.every(scalar)) return value.map(String).join(', ');
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+}
+
+/**
  * Check parsed SKILL.md front matter against the Agent Skills specification (`strict`: every
  * rule broken is an error; `lenient`: as the spec's client guide, warn where a client would still
  * load). Returns the fields it could read and every problem, each naming its field and rule.
@@ -258,13 +268,7 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
   // Rules an agent client relaxes: errors in strict mode, warnings in lenient mode.
   const soft: Severity = strict ? 'error' : 'warning';
   const result: ValidatedFrontMatter = { problems, metadata: {}, allowedTools: [], registry: RegistryFields.parse({}) };
-  const written = (field: string, value: unknown): string =>
-    opts.sourceText?.[field] ??
-    (Array.isArray(value)
-      ? value.map(String).join(', ')
-      : typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value));
+  const written = (field: string, value: unknown): string => opts.sourceText?.[field] ?? asText(value);
 
   Object.assign(result, validateName(data.name, opts, problems));
   result.description = validateDescription(data.description, soft, problems);

@@ -197,6 +197,15 @@ describe('validateFrontMatter', () => {
     expect(rules(validate({ description: '😀'.repeat(1025) }, 'strict'))).toEqual(['error:description-length']);
   });
 
+  it('turns a metadata list of mappings into JSON, never "[object Object]"', () => {
+    const p = parse(
+      '---\nname: my-skill\ndescription: d\nmetadata:\n  diagrams:\n    - type: flow\n    - type: sequence\n---\n',
+    );
+    const r = validateFrontMatter(p.data, { folderName: 'my-skill', mode: 'lenient', sourceText: p.sourceText });
+    expect(r.metadata.diagrams).toBe('[{"type":"flow"},{"type":"sequence"}]');
+    expect(r.problems.map((x) => x.message).join('\n')).not.toContain('[object Object]');
+  });
+
   it('keeps metadata values as written when it has to turn them into strings', () => {
     const p = parse('---\nname: my-skill\ndescription: d\nmetadata:\n  version: 1.10\n  tags: [a, b]\n---\n');
     const r = validateFrontMatter(p.data, { folderName: 'my-skill', mode: 'lenient', sourceText: p.sourceText });
