@@ -11,7 +11,7 @@
  *   skill. A symlink is followed only to a file of its own skill, never into a nested skill:
  *   links are classified once the whole walk is done, when every nested skill is known.
  */
-import { existsSync, readdirSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem, Severity } from '../model/skill.ts';
@@ -83,6 +83,15 @@ export async function findSkills(absRoot: string, options: FindOptions, problems
 const isBuildOutput = (dir: string): boolean =>
   existsSync(path.join(dir, FEED_PATH, 'index.json')) || existsSync(path.join(dir, STAGING_MARK));
 
+/** Whether a symbolic link leads to a folder (a dangling link does not). */
+function linksToFolder(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Folders outside any skill that never hold skills: skillpress's own state (its version store holds copies) and build output. */
 const holdsNoSkills = (dir: string, name: string): boolean => name === STATE_DIR || isBuildOutput(dir);
 
@@ -99,13 +108,15 @@ function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | 
     if (!current) {
       if (entry.isDirectory() && !walk.ignore.dir(entry.name)) {
         if (!holdsNoSkills(abs, entry.name)) walkFolder(walk, abs, depth + 1, undefined);
-      } else if (entry.isSymbolicLink() && !walk.ignore.dir(entry.name)) {
-        // Outside any skill a link is not followed: it could lead anywhere, or loop.
+      } else if (entry.isSymbolicLink() && !walk.ignore.dir(entry.name) && linksToFolder(abs)) {
+        // Outside any skill a link to a folder is not followed: it could lead anywhere, or loop.
+        // A link to a file (AGENTS.md -> CLAUDE.md) is no skill and says nothing.
         walk.problems.push({
           severity: 'warning',
           skill: toPosix(path.relative(walk.absRoot, abs)),
           rule: 'symlink-not-followed',
-          message: 'symlink outside any skill folder is not followed: move or copy the skill into the skills folder',
+          message:
+            'symlink to a folder outside any skill folder is not followed: if it holds skills, move or copy them into the skills folder',
         });
       }
       continue;

@@ -179,7 +179,10 @@ export const VALIDATION_RULES = {
     ...WARNING,
     meaning: "a symlink to a folder inside the skill: not followed (the folder's files are stored where they are)",
   },
-  'symlink-not-followed': { ...WARNING, meaning: 'a symlink outside any skill folder (not followed)' },
+  'symlink-not-followed': {
+    ...WARNING,
+    meaning: 'a symlink to a folder outside any skill folder (not followed; a link to a file there says nothing)',
+  },
   'special-file': { ...WARNING, meaning: 'a device, socket or pipe, or a symlink to one' },
   'path-unpublishable': {
     ...WARNING,

@@ -70,6 +70,9 @@ beforeAll(async () => {
     '---\nname: linked-skill\ndescription: Lives outside the root.\n---\n',
   );
   await symlink(path.join(tmp, 'elsewhere', 'linked-skill'), path.join(root, 'linked-skill'));
+  // Outside any skill, a link to a file (as AGENTS.md -> CLAUDE.md in several public catalogs).
+  await writeFile(path.join(root, 'CLAUDE.md'), 'Notes for agents.\n');
+  await symlink('CLAUDE.md', path.join(root, 'AGENTS.md'));
   await put(
     `${NESTED}/SKILL.md`,
     '---\nname: inner-skill\ndescription: A skill inside another skill folder.\n---\nInner.\n',
@@ -242,6 +245,8 @@ describe('loadCatalog', () => {
     expect(catalog.problems).toContainEqual(
       expect.objectContaining({ severity: 'warning', skill: 'linked-skill', rule: 'symlink-not-followed' }),
     );
+    // A link to a file outside any skill is no skill: nothing to say about it.
+    expect(catalog.problems.filter((p) => p.skill === 'AGENTS.md')).toEqual([]);
   });
 
   it('gives the same catalog on every load', async () => {
