@@ -20,4 +20,11 @@ describe('--help', () => {
     const optionLines = help.split('\n').filter((l) => /^ {2}--/.test(l));
     expect(optionLines.length).toBe(new Set((await entry.load()).usage.match(/--[a-z][a-z-]*/g)).size);
   });
+
+  it('says what --strict does for check-tools: the exit code, not the specification', async () => {
+    const entry = COMMANDS.find((c) => c.name === 'check-tools')!;
+    const help = commandHelp(entry, await entry.load());
+    expect(help).toMatch(/^ {2}--strict +exit 1 when a tool is missing or its server is unreachable$/m);
+    expect(help).not.toContain('specification');
+  });
 });
