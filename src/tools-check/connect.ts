@@ -18,15 +18,33 @@ import { errorMessage } from '../lib/errors.ts';
 const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 /** Most pages of tools/list followed: a server that pages forever is reported, not followed. */
 const MAX_PAGES = 200;
-/** How much of a stdio server's stderr is kept, from its end: the reason it gives when it exits. */
-const STDERR_TAIL_CHARS = 2000;
+/** How much of a stdio server's stderr is kept, from its end: the reason it gives when it exits (above its stack trace). */
+const STDERR_TAIL_CHARS = 8000;
 /** How long an exited server's last stderr lines are waited for. */
 const STDERR_SETTLE_MS = 250;
 
 export type ServerTools =
   | { ok: true; tools: string[]; truncated: boolean; ms: number }
-  /** `stderr`: the last line the server wrote there; for the one who runs the check, never published. */
+  /** `stderr`: the line where the server said why (`reasonLine`); for the one who runs the check, never published. */
   | { ok: false; error: string; stderr?: string; ms: number };
+
+/** Lines that carry no reason: Node's closing `Node.js v22.…` banner and stack frames (`    at …`). */
+const NOT_A_REASON = /^(?:Node\.js v\d[\w.-]*|at .+)$/;
+/** A line that reports an error: `Error: …`, `TypeError: …`, `Error [ERR_…]: …`, `error: …`, `…Exception: …`. */
+const ERROR_LINE = /^[\w.$]*(?:error|exception)(?: \[[\w-]+\])?: \S/i;
+
+/**
+ * The line of a server's stderr that says why it failed: the last line that reads as an error,
+ * else the last line that is not blank, a stack frame or a version banner. A crashing Node
+ * server ends with its stack and `Node.js v…`, below the `Error: Cannot find module …` that matters.
+ */
+export function reasonLine(stderr: string): string | undefined {
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !NOT_A_REASON.test(line));
+  return (lines.findLast((line) => ERROR_LINE.test(line)) ?? lines.at(-1))?.slice(0, 200);
+}
 
 /** stdio to a child started in its own process group; a line that is not JSON-RPC ends the session. */
 class GroupStdioTransport implements Transport {
@@ -74,13 +92,9 @@ class GroupStdioTransport implements Transport {
     });
   }
 
-  /** The last line the server wrote to stderr, where a server says what went wrong. */
-  lastStderrLine(): string | undefined {
-    return this.#stderr
-      .split(/\r?\n/)
-      .findLast((line) => line.trim() !== '')
-      ?.trim()
-      .slice(0, 200);
+  /** The line of stderr where the server says what went wrong (see `reasonLine`). */
+  stderrReason(): string | undefined {
+    return reasonLine(this.#stderr);
   }
 
   /** Whole lines, each one JSON-RPC message; anything else (or a line over the bound) ends the check. */
@@ -135,7 +149,7 @@ type CheckTransport = Transport & {
   child?: ChildProcess;
   ongarbage?: (error: Error) => void;
   stderrSettled?: () => Promise<void>;
-  lastStderrLine?: () => string | undefined;
+  stderrReason?: () => string | undefined;
 };
 
 function transportFor(spec: McpServerConfig, cwd: string | undefined): CheckTransport {
@@ -207,7 +221,7 @@ export async function listServerTools(
     const listed = await Promise.race([work, deadline, failed]);
     return { ok: true, ...listed, ms: ms() };
   } catch (err) {
-    const stderr = transport?.lastStderrLine?.();
+    const stderr = transport?.stderrReason?.();
     return {
       ok: false,
       error: withCause(err).replace(/\s+/g, ' ').slice(0, 300),

@@ -25,7 +25,7 @@ export interface ServerReport {
   tools?: number;
   truncated?: boolean;
   error?: string;
-  /** The last line the server wrote to stderr (a stdio server's own reason): printed, never published. */
+  /** The line of its stderr where a stdio server said why (its own reason): printed, never published. */
   stderr?: string;
   ms: number;
 }

@@ -214,6 +214,21 @@ describe('skillpress check-tools and build', () => {
     });
   });
 
+  it("gives a crashing Node server's reason, not the `Node.js v…` line its crash output ends with", () => {
+    const configDir = writeConfig({ gone: { command: NODE, args: ['tools/does-not-exist.mjs'] } });
+    const run = (...args: string[]) =>
+      spawnSync(NODE, [CLI, 'check-tools', '--skills', skillsDir, '--config', configDir, ...args], {
+        encoding: 'utf8',
+      });
+    const text = run();
+    expect(text.status, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
+      /^server gone \(stdio\): unreachable: the server exited \(code 1\); it said: Error: Cannot find module '.*tools\/does-not-exist\.mjs' in \d+ ms$/m,
+    );
+    const report = JSON.parse(run('--json').stdout);
+    expect(report.servers[0].stderr).toMatch(/^Error: Cannot find module '.*does-not-exist\.mjs'$/);
+  });
+
   it("starts a stdio server in the config's folder: a relative path in mcp_servers works from any folder", () => {
     const repo = path.join(dir, 'relative-repo');
     writeSkill(path.join(repo, 'skills'), 'rel', 'allowed-tools: mcp__rel__create_issue');
@@ -231,7 +246,11 @@ describe('skillpress check-tools and build', () => {
   });
 
   it('build puts tools_status into the skill JSON when servers are configured, and goes on when one fails', () => {
-    const configDir = writeConfig({ gh: stdio('tools', 'create_issue,list_issues'), crashes: stdio('crash') });
+    const configDir = writeConfig({
+      gh: stdio('tools', 'create_issue,list_issues'),
+      crashes: stdio('crash'),
+      gone: { command: NODE, args: ['tools/does-not-exist.mjs'] },
+    });
     const out = path.join(dir, 'dist');
     const r = spawnSync(NODE, [CLI, 'build', '--skills', skillsDir, '--config', configDir, '--out', out], {
       cwd: dir,
@@ -242,6 +261,9 @@ describe('skillpress check-tools and build', () => {
     // A server that fails is reported; the build goes on.
     expect(r.stderr).toContain(
       'tools check: crashes unreachable (the server exited (code 3); it said: fixture: cannot open the tools database)',
+    );
+    expect(r.stderr).toMatch(
+      /tools check: gone unreachable \(the server exited \(code 1\); it said: Error: Cannot find module '.*does-not-exist\.mjs'\)/,
     );
     const skill = JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/issues.json'), 'utf8'));
     expect(skill.summary.needs.mcp_servers).toEqual(['gh', 'nope']);
