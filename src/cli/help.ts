@@ -54,7 +54,10 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
   'validate-index': { quiet: 'list only the skills that differ (the tally still counts every skill)' },
   validate: { strict: 'apply every rule of the specification as an error' },
   dev: { strict: 'apply every rule of the specification as an error' },
-  'check-tools': { strict: 'exit 1 when a tool is missing or its server is unreachable' },
+  'check-tools': {
+    strict: 'exit 1 when a tool is missing or its server is unreachable',
+    all: "list every use of an agent's built-in tools, not one line counting them",
+  },
   search: {
     feed: 'the feed to search: a build folder (default dist), its feed/v1 folder, or a published site or index URL',
     best: "best_skill's answer by its rule (the skill or none, and why), with the candidates it weighed",

@@ -214,6 +214,49 @@ describe('skillpress check-tools and build', () => {
     });
   });
 
+  it('prints what needs attention first, and one line for the built-in tools unless --all', () => {
+    const configDir = writeConfig({
+      gh: stdio('tools', 'create_issue,list_issues,close_issue'),
+      crashes: stdio('crash'),
+    });
+    const run = (...args: string[]) =>
+      spawnSync(NODE, [CLI, 'check-tools', '--skills', skillsDir, '--config', configDir, ...args], {
+        encoding: 'utf8',
+      });
+    const r = run();
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.slice(0, 2).map((l) => l.replace(/ in \d+ ms$/, ''))).toEqual([
+      'server gh (stdio): up, 3 tools',
+      'server crashes (stdio): unreachable: the server exited (code 3); it said: fixture: cannot open the tools database',
+    ]);
+    expect(lines.slice(2)).toEqual([
+      'issues: mcp__gh__creat_isue MISSING (closest: create_issue, close_issue, list_issues)',
+      'broken: mcp__crashes__b UNREACHABLE (the server exited (code 3))',
+      'broken: mcp__hangs__a not configured (no server "hangs" in mcp_servers)',
+      'broken: mcp__garbage__c not configured (no server "garbage" in mcp_servers)',
+      'broken: mcp:many not configured (no server "many" in mcp_servers)',
+      'issues: mcp__nope__x not configured (no server "nope" in mcp_servers)',
+      'web: mcp__web__fetch_page not configured (no server "web" in mcp_servers)',
+      'web: mcp__web__crawl not configured (no server "web" in mcp_servers)',
+      'issues: mcp__gh__create_issue available',
+      "not checked: 2 uses of an agent's built-in tools (Read, Bash) in 1 skill; --all lists them",
+      'tools: 1 available, 1 missing, 1 unreachable, 6 not configured, 2 built-in (not checked)',
+    ]);
+    const all = run('--all').stdout.trimEnd().split('\n');
+    expect(all.slice(-4)).toEqual([
+      'issues: mcp__gh__create_issue available',
+      "issues: Read not checked (an agent's built-in tool)",
+      "issues: Bash(git:*) not checked (an agent's built-in tool)",
+      'tools: 1 available, 1 missing, 1 unreachable, 6 not configured, 2 built-in (not checked)',
+    ]);
+    // --json keeps every use, built-in ones included.
+    const report = JSON.parse(run('--json').stdout);
+    expect(
+      report.skills.find((s: { id: string }) => s.id === 'issues').tools.map((t: { raw: string }) => t.raw),
+    ).toContain('Read');
+  });
+
   it("gives a crashing Node server's reason, not the `Node.js v…` line its crash output ends with", () => {
     const configDir = writeConfig({ gone: { command: NODE, args: ['tools/does-not-exist.mjs'] } });
     const run = (...args: string[]) =>

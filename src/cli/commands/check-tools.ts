@@ -1,52 +1,78 @@
 /**
- * `skillpress check-tools [dir | --skills dir] [--config dir] [--json] [--strict]`: ask every MCP
- * server of `mcp_servers` for its tools and report, for each skill and each tool it references,
- * available / missing (with the closest names) / server unreachable / not checked.
+ * `skillpress check-tools [dir | --skills dir] [--config dir] [--json] [--all] [--strict]`: ask every
+ * MCP server of `mcp_servers` for its tools and report, for each skill and each tool it references,
+ * missing (with the closest names) / unreachable / not configured / available, then one line for
+ * the agent's built-in tools, which are never checked (`--all` lists each use).
  * Exit 0; with --strict, 1 when a tool is missing or its server unreachable; 2 on usage errors.
  */
 import { loadCatalog } from '../../load/index.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { printable } from '../../lib/paths.ts';
 import { checkTools, unreachableReason, type ToolsCheckReport } from '../../tools-check/index.ts';
+import type { ToolStatus } from '../../model/requirements.ts';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
 import { configAndSkillsFolder } from './validate.ts';
 
-const LABEL = {
-  available: 'available',
+/** What a line says, in the order the lines come: what needs attention first. */
+const KINDS = ['missing', 'unreachable', 'not configured', 'available', 'built-in'] as const;
+type Kind = (typeof KINDS)[number];
+const LABEL: Record<Kind, string> = {
   missing: 'MISSING',
-  server_unreachable: 'UNREACHABLE',
-  not_checked: 'not checked',
+  unreachable: 'UNREACHABLE',
+  'not configured': 'not configured',
+  available: 'available',
+  'built-in': 'not checked',
 };
 
-function formatReport(report: ToolsCheckReport): string {
+/** Both are `not_checked`: a tool with a server is one `mcp_servers` does not list, else an agent's own. */
+function kindOf(t: ToolStatus): Kind {
+  if (t.status === 'not_checked') return t.server ? 'not configured' : 'built-in';
+  return t.status === 'server_unreachable' ? 'unreachable' : t.status;
+}
+
+type Use = { skill: string; tool: ToolStatus; kind: Kind };
+
+function toolLine({ skill, tool: t, kind }: Use): string {
+  const extra = t.closest?.length ? ` (closest: ${t.closest.join(', ')})` : t.detail ? ` (${printable(t.detail)})` : '';
+  return `${skill}: ${printable(t.raw)} ${LABEL[kind]}${extra}`;
+}
+
+/** One line for every use of an agent's built-in tools: they are never checked, and a catalog has hundreds. */
+function builtInSummary(uses: readonly Use[]): string {
+  const byName = new Map<string, number>();
+  for (const u of uses) byName.set(u.tool.tool, (byName.get(u.tool.tool) ?? 0) + 1);
+  const names = [...byName].sort((a, b) => b[1] - a[1]).map(([name]) => printable(name));
+  const shown = names.length > 5 ? [...names.slice(0, 5), '…'] : names;
+  const skills = new Set(uses.map((u) => u.skill)).size;
+  return `not checked: ${uses.length} use${uses.length === 1 ? '' : 's'} of an agent's built-in tools (${shown.join(', ')}) in ${skills} skill${skills === 1 ? '' : 's'}; --all lists them`;
+}
+
+/** The servers, then what needs attention (missing, unreachable, not configured), then the rest; `all`: every built-in use too. */
+function formatReport(report: ToolsCheckReport, all: boolean): string {
   const out = report.servers.map(
     (s) =>
       `server ${s.name} (${s.transport}): ${s.status === 'up' ? `up, ${s.tools} tools${s.truncated ? ' (cut)' : ''}` : `unreachable: ${unreachableReason(s)}`} in ${s.ms} ms`,
   );
-  for (const skill of report.skills) {
-    for (const t of skill.tools) {
-      const extra = t.closest?.length
-        ? ` (closest: ${t.closest.join(', ')})`
-        : t.detail
-          ? ` (${printable(t.detail)})`
-          : '';
-      out.push(`${skill.id}: ${printable(t.raw)} ${LABEL[t.status]}${extra}`);
-    }
-  }
-  const c = report.counts;
+  const uses = report.skills.flatMap((s) => s.tools.map((tool): Use => ({ skill: s.id, tool, kind: kindOf(tool) })));
+  const of = (kind: Kind) => uses.filter((u) => u.kind === kind);
+  for (const kind of KINDS.slice(0, -1)) out.push(...of(kind).map(toolLine));
+  const builtIn = of('built-in');
+  if (builtIn.length) out.push(...(all ? builtIn.map(toolLine) : [builtInSummary(builtIn)]));
+  const n = Object.fromEntries(KINDS.map((k) => [k, of(k).length])) as Record<Kind, number>;
   out.push(
-    `tools: ${c.available} available, ${c.missing} missing, ${c.server_unreachable} unreachable, ${c.not_checked} not checked`,
+    `tools: ${n.available} available, ${n.missing} missing, ${n.unreachable} unreachable, ${n['not configured']} not configured, ${n['built-in']} built-in (not checked)`,
   );
   return out.join('\n') + '\n';
 }
 
 export const checkToolsCommand: Command = {
-  usage: 'skillpress check-tools [dir | --skills dir] [--config dir] [--json] [--strict]',
+  usage: 'skillpress check-tools [dir | --skills dir] [--config dir] [--json] [--all] [--strict]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },
       config: { type: 'string' },
       json: { type: 'boolean' },
+      all: { type: 'boolean' },
       strict: { type: 'boolean' },
     });
     const { config, root, configRoot } = await configAndSkillsFolder(values, positionals);
@@ -54,7 +80,9 @@ export const checkToolsCommand: Command = {
       throw new UsageError('no mcp_servers in the config: list the servers to check against (docs/requirements.md)');
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), mode: 'lenient' });
     const report = await checkTools(catalog.skills, config, { cwd: configRoot });
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    process.stdout.write(
+      values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, values.all === true),
+    );
     const failed = report.counts.missing + report.counts.server_unreachable > 0;
     return values.strict && failed ? EXIT.invalid : EXIT.ok;
   },
