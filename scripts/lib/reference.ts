@@ -182,6 +182,7 @@ export function rulesReference(): string {
     '',
     'Once every skill is loaded, `skillpress build` and `skillpress dev` compare the skills with each other',
     '(`validate` checks each skill on its own, so it does not report these). Both skills of a pair are published.',
+    "A pair of two skills imported from peers is counted in the build's summary but not listed: only their registry can change them.",
     '',
     ...ruleRows(BUILD_RULES),
     '',

@@ -107,38 +107,45 @@ const keptCounts = new KeptCounts();
 let lastScan: PairScan | undefined;
 const countsOf = (text: string, words: (text: string) => string[]): Map<string, number> => keptCounts.get(text, words);
 
-/** The report as warnings, one per pair, attached to the second skill of the pair. */
+/**
+ * The report as warnings, one per pair, attached to the second skill of the pair. A pair of two
+ * imported skills is left out: only their registry can change them (the count keeps it).
+ */
 export function duplicateProblems(
   duplicates: readonly Duplicate[],
   skills: readonly Skill[],
   threshold: number,
 ): Problem[] {
+  const byId = new Map(skills.map((s) => [s.id, s]));
+  const local = (id: string): boolean => byId.get(id)?.source.kind === 'local';
   const where = (id: string): string => {
-    const s = skills.find((x) => x.id === id);
+    const s = byId.get(id);
     if (!s) return id;
     return s.source.kind === 'local'
       ? s.source.dir
       : s.source.kind === 'peer'
-        ? `peer:${s.source.peer}`
+        ? `peer:${s.source.peer}/skills/${s.id}`
         : `url:${s.source.skill_md_url}`;
   };
-  return duplicates.map((d) =>
-    d.kind === 'identical'
-      ? {
-          severity: 'warning',
-          skill: where(d.b),
-          file: 'SKILL.md',
-          rule: 'duplicate-identical',
-          message: `"${d.b}" has the same instructions and files as "${d.a}": remove one, or make it differ`,
-        }
-      : {
-          severity: 'warning',
-          skill: where(d.b),
-          file: 'SKILL.md',
-          rule: 'duplicate-near',
-          message:
-            `"${d.b}" is ${Math.round(d.similarity * 100)}% similar to "${d.a}" (TF-IDF cosine of description and body; ` +
-            `duplicates.near_threshold is ${threshold}): merge them, or make the descriptions say when to use each`,
-        },
-  );
+  return duplicates
+    .filter((d) => local(d.a) || local(d.b))
+    .map((d) =>
+      d.kind === 'identical'
+        ? {
+            severity: 'warning',
+            skill: where(d.b),
+            file: 'SKILL.md',
+            rule: 'duplicate-identical',
+            message: `"${d.b}" has the same instructions and files as "${d.a}": remove one, or make it differ`,
+          }
+        : {
+            severity: 'warning',
+            skill: where(d.b),
+            file: 'SKILL.md',
+            rule: 'duplicate-near',
+            message:
+              `"${d.b}" is ${Math.round(d.similarity * 100)}% similar to "${d.a}" (TF-IDF cosine of description and body; ` +
+              `duplicates.near_threshold is ${threshold}): merge them, or make the descriptions say when to use each`,
+          },
+    );
 }

@@ -88,6 +88,21 @@ describe('findDuplicates', () => {
       /% similar to ".+" \(TF-IDF cosine of description and body; duplicates.near_threshold is 0.85\)/,
     );
   });
+
+  it('names an imported skill by its peer and id, and leaves pairs of two imported skills to their registry', () => {
+    const imported = (s: Skill): Skill => ({
+      ...s,
+      source: { kind: 'peer', peer: 'union', feed_url: 'https://union.example/feed/v1/index.json' },
+    });
+    const pdf = ['pdf-extract', 'pdf-text'].map((id) => skills.find((s) => s.id === id)!);
+    const [local, peer] = [pdf[0]!, imported(pdf[1]!)];
+    const one = duplicateProblems(findDuplicates([local, peer], { nearThreshold: 0.85 }), [local, peer], 0.85);
+    expect(one.map((p) => p.skill)).toEqual(['peer:union/skills/pdf-text']);
+    const both = pdf.map(imported);
+    const found = findDuplicates(both, { nearThreshold: 0.85 });
+    expect(found).toHaveLength(1);
+    expect(duplicateProblems(found, both, 0.85)).toEqual([]);
+  });
 });
 
 describe('TF-IDF cosine', () => {
