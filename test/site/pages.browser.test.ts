@@ -244,6 +244,10 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
       const box = (await count.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width);
     }
+    // …and its whole name is the item's tooltip.
+    expect(await page.getAttribute('[data-facet="folder"] .facet-item:has-text("incident-response")', 'title')).toBe(
+      'incident-response-and-troubleshooting-runbooks/',
+    );
     // Choosing a folder narrows the results in place, as a tag does, and the URL keeps it.
     await page.click('[data-facet="folder"] .facet-item:has-text(".curated/")');
     await page.waitForSelector('#results[data-state*="+folder:.curated|"]');

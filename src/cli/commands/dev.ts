@@ -38,7 +38,7 @@ function reportWarnings(status: BuildStatus): void {
   process.stderr.write(
     warningsHeadline(fresh.length, status.warnings.length, status.build) +
       listed.map((l) => `  ${l}\n`).join('') +
-      (more > 0 ? `  …and ${more} more (skillpress validate lists them all)\n` : ''),
+      (more > 0 ? `  …and ${more} more (skillpress build lists them all)\n` : ''),
   );
 }
 

@@ -87,6 +87,8 @@ export function renderFacetItems(entries: readonly FacetEntry[], label: (v: stri
     b.type = 'button';
     b.dataset.facetValue = e.value;
     b.setAttribute('aria-pressed', String(e.selected));
+    // A long name (an aggregator's `K-Dense-AI+claude-scientific-skills/`) is cut by the column.
+    b.title = label(e.value);
     b.append(
       el('span', 'facet-name', label(e.value)),
       document.createTextNode(' '),
