@@ -36,13 +36,16 @@ export function skillpressInstallCommand(source: string, card: Card, command = D
   return `${command} install ${source} ${card.name}`;
 }
 
-/** An MCP client's `mcpServers` entry running `skillpress mcp` (as `site.command` says) over this site's feed. */
-export function mcpConfig(index: FeedIndex, site: string, command = DEFAULT_COMMAND): string {
+/**
+ * An MCP client's `mcpServers` entry running `skillpress mcp` (as `site.command` says) over the
+ * feed of the site at `site`, named after its registry.
+ */
+export function mcpConfig(registry: string, site: string, command = DEFAULT_COMMAND): string {
   const [program = DEFAULT_COMMAND, ...leading] = command.split(/\s+/);
   return JSON.stringify(
     {
       mcpServers: {
-        [index.registry.name || 'skills']: {
+        [registry || 'skills']: {
           command: program,
           args: [...leading, 'mcp', '--feed', `${site}feed/v1/index.json`],
         },

@@ -81,6 +81,10 @@ describe.skipIf(skip)('imported skills on the site', () => {
     // Not re-exported here: it installs from the peer, which the summary links to.
     expect(await page.textContent('#skills-add-snippet')).toBe(`npx skills add ${servers[0]!.url} --skill pdf-toolkit`);
     expect(await page.textContent('#install-snippet')).toBe(`skillpress install ${servers[0]!.url} pdf-toolkit`);
+    // …and agents reach it over MCP through the peer's feed, which holds it, not this site's.
+    expect(JSON.parse((await page.textContent('#mcp-snippet'))!)).toEqual({
+      mcpServers: { acme: { command: 'skillpress', args: ['mcp', '--feed', `${servers[0]!.url}feed/v1/index.json`] } },
+    });
     expect(await page.locator('[data-tier="summary"] a:has-text("feed/v1/index.json")').count()).toBe(1);
     await page.click('.file-tree a:has-text("extract.py")');
     await page.waitForSelector('[data-viewer] [data-file-panel][data-path="scripts/extract.py"]');

@@ -1,9 +1,8 @@
 /** The site's skillpress snippets run skillpress the way `site.command` says readers have it. */
 import { describe, expect, it } from 'vitest';
 import { mcpConfig, skillpressInstallCommand } from '../../src/site/install.ts';
-import type { Card, FeedIndex } from '../../src/model/feed.ts';
+import type { Card } from '../../src/model/feed.ts';
 
-const index = { registry: { name: 'acme' } } as FeedIndex;
 const card = { name: 'pdf-tools' } as Card;
 
 describe('skillpress snippets', () => {
@@ -11,7 +10,7 @@ describe('skillpress snippets', () => {
     expect(skillpressInstallCommand('https://s.example/', card)).toBe(
       'skillpress install https://s.example/ pdf-tools',
     );
-    expect(JSON.parse(mcpConfig(index, 'https://s.example/'))).toEqual({
+    expect(JSON.parse(mcpConfig('acme', 'https://s.example/'))).toEqual({
       mcpServers: { acme: { command: 'skillpress', args: ['mcp', '--feed', 'https://s.example/feed/v1/index.json'] } },
     });
   });
@@ -21,7 +20,7 @@ describe('skillpress snippets', () => {
     expect(skillpressInstallCommand('https://s.example/', card, command)).toBe(
       'npx -y skillpress install https://s.example/ pdf-tools',
     );
-    expect(JSON.parse(mcpConfig(index, 'https://s.example/', command)).mcpServers.acme).toEqual({
+    expect(JSON.parse(mcpConfig('acme', 'https://s.example/', command)).mcpServers.acme).toEqual({
       command: 'npx',
       args: ['-y', 'skillpress', 'mcp', '--feed', 'https://s.example/feed/v1/index.json'],
     });
