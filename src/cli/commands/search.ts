@@ -132,7 +132,16 @@ function candidateTable(candidates: WeighedCandidate[]): string[] {
     c.meaning === undefined ? '-' : c.meaning.toFixed(2),
     ...(rated ? [c.success_rate === undefined ? '-' : percent(c.success_rate)] : []),
   ]);
-  const header = ['#', 'candidate', 'score', 'words', 'in metadata', 'meaning', ...(rated ? ['success in use'] : [])];
+  // Coverage weighted by each word's rarity, as the rule reads it (the plain table counts words).
+  const header = [
+    '#',
+    'candidate',
+    'score',
+    'rare-weighted words',
+    'in metadata',
+    'meaning',
+    ...(rated ? ['success in use'] : []),
+  ];
   return alignColumns([header, ...rows], new Set([0, 2, 3, 4, 5, 6]));
 }
 
