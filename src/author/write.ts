@@ -10,7 +10,8 @@
 import { cp, lstat, mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from '../load/index.ts';
-import { SKILL_FILE, findSkills } from '../load/find-skills.ts';
+import { SKILL_FILE, findSkills, folderNotWalked } from '../load/find-skills.ts';
+import { parseSkillMarkdown } from '../load/frontmatter.ts';
 import { checkName, suggestName } from '../load/validate.ts';
 import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
 import { InvalidInputError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
@@ -388,23 +389,48 @@ async function removeFile(root: string, rel: string): Promise<void> {
 
 /**
  * The folder a new skill goes in: the skills folder, or `folder` inside it — a path the loader
- * publishes, through no link, and not inside a skill (the loader would take the new one for a
- * stray folder of that skill).
+ * publishes and walks into, through no link, and not inside a skill (the loader would take the
+ * new one for a stray folder of that skill).
  */
 async function groupFolder(skills: string, folder: string | undefined, config: SkillpressConfig): Promise<string> {
   const root = path.resolve(skills);
   const rel = folder?.replace(/\/+$/, '');
   if (!rel) return root;
-  const problem = authoredPathProblem(rel, config.skills.ignore, true);
+  const problem = authoredPathProblem(rel, config.skills.ignore, true) ?? unservedFolder(root, rel, config);
   if (problem) throw new UnsafePathError(`folder: ${problem}; nothing was written`, { rule: 'path' });
   const dir = await safeTarget(root, `${rel}/${SKILL_FILE}`).then(path.dirname);
   for (let at = dir; at !== root; at = path.dirname(at))
     if (await exists(path.join(at, SKILL_FILE)))
       throw new InvalidInputError(
-        `folder ${quotePath(rel)} is inside the skill ${quotePath(path.relative(root, at))}: choose a group folder, not a skill's; nothing was written`,
+        `folder ${quotePath(rel)} is inside the skill ${quotePath(await skillNameIn(at))} (${quotePath(path.relative(root, at))}): choose a group folder, not a skill's; nothing was written`,
         { rule: 'nested-skill' },
       );
   return dir;
+}
+
+/**
+ * Why a skill in the group folder `rel` would never be served: a folder on the way is one the
+ * loader does not walk into (its own rule, folderNotWalked), or the skill would lie deeper than
+ * skills.max_depth.
+ */
+function unservedFolder(root: string, rel: string, config: SkillpressConfig): string | undefined {
+  const ignore = ignoreMatcher(config.skills.ignore);
+  const segments = rel.split('/');
+  for (const [i, name] of segments.entries()) {
+    const why = folderNotWalked(ignore, path.join(root, ...segments.slice(0, i + 1)), name);
+    if (why) return `path ${quotePath(rel)} has "${name}", ${why}: a skill there would never be served`;
+  }
+  const depth = segments.length + 1;
+  if (depth > config.skills.max_depth)
+    return `path ${quotePath(rel)} would put the skill ${depth} levels deep, deeper than skills.max_depth (${config.skills.max_depth}): it would never be loaded`;
+  return undefined;
+}
+
+/** The name of the skill in `dir`: its front matter's, else its folder's. */
+async function skillNameIn(dir: string): Promise<string> {
+  const parsed = parseSkillMarkdown(await readFile(path.join(dir, SKILL_FILE), 'utf8').catch(() => ''));
+  const name = parsed.ok ? parsed.data.name : undefined;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim() : path.basename(dir);
 }
 
 /** `root/rel`, refusing a path whose folders include a link (which could lead out of the skill). */

@@ -92,8 +92,17 @@ function linksToFolder(abs: string): boolean {
   }
 }
 
-/** Folders outside any skill that never hold skills: skillpress's own state (its version store holds copies) and build output. */
-const holdsNoSkills = (dir: string, name: string): boolean => name === STATE_DIR || isBuildOutput(dir);
+/**
+ * Why the walk does not go into the folder `dir` (called `name`) outside any skill, or undefined
+ * when it does: an ignored name, skillpress's own state (its version store holds copies) or a
+ * build's output. Exported so that create_skill's `folder` is refused by the same rule.
+ */
+export function folderNotWalked(ignore: IgnoreMatcher, dir: string, name: string): string | undefined {
+  if (ignore.dir(name)) return 'a name the loader ignores (skills.ignore)';
+  if (name === STATE_DIR) return `skillpress's state folder (${STATE_DIR}), where the loader never looks for skills`;
+  if (isBuildOutput(dir)) return "a build's output folder, where the loader never looks for skills";
+  return undefined;
+}
 
 function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | undefined): void {
   const listing = readFolder(walk, dir, owner);
@@ -106,8 +115,8 @@ function walkFolder(walk: Walk, dir: string, depth: number, owner: FoundSkill | 
   for (const entry of listing.entries) {
     const abs = path.join(dir, entry.name);
     if (!current) {
-      if (entry.isDirectory() && !walk.ignore.dir(entry.name)) {
-        if (!holdsNoSkills(abs, entry.name)) walkFolder(walk, abs, depth + 1, undefined);
+      if (entry.isDirectory()) {
+        if (folderNotWalked(walk.ignore, abs, entry.name) === undefined) walkFolder(walk, abs, depth + 1, undefined);
       } else if (entry.isSymbolicLink() && !walk.ignore.dir(entry.name) && linksToFolder(abs)) {
         // Outside any skill a link to a folder is not followed: it could lead anywhere, or loop.
         // A link to a file (AGENTS.md -> CLAUDE.md) is no skill and says nothing.

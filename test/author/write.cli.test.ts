@@ -104,6 +104,40 @@ describe('createSkill', () => {
     expect(await readdir(skills)).toEqual(['.skillpress', 'billing', 'productivity']);
   });
 
+  test('a folder the loader never walks into is refused by its rule, before anything is written', async () => {
+    // A build's output inside the skills folder: the loader takes it for copies, never skills.
+    await mkdir(path.join(skills, 'dist', 'feed', 'v1'), { recursive: true });
+    await writeFile(path.join(skills, 'dist', 'feed', 'v1', 'index.json'), '{}');
+    const before = await tree(tmp);
+    const refused = {
+      '.skillpress':
+        /^folder: path "\.skillpress" has "\.skillpress", skillpress's state folder .* a skill there would never be served; nothing was written$/,
+      'foo/.skillpress': /^folder: path "foo\/\.skillpress" has "\.skillpress", skillpress's state folder/,
+      'foo/node_modules':
+        /^folder: path "foo\/node_modules" has "node_modules", a name the loader ignores \(skills\.ignore\)/,
+      dist: /^folder: path "dist" has "dist", a build's output folder/,
+      'a/b/c': /^folder: path "a\/b\/c" would put the skill 4 levels deep, deeper than skills\.max_depth \(3\)/,
+    };
+    const config = SkillpressConfig.parse({ skills: { max_depth: 3 } });
+    for (const [folder, message] of Object.entries(refused))
+      await expect(createSkill(refund({ folder, config })), folder).rejects.toThrow(message);
+    expect(await tree(tmp)).toEqual(before);
+    await expect(createSkill(refund({ folder: 'a/b', config }))).resolves.toMatchObject({ created: true });
+  });
+
+  test('a folder inside a skill is refused naming that skill by its name, and by its path', async () => {
+    // trailofbits/skills: plugins/<plugin>/skills/<skill>/SKILL.md, the skill named in its front matter.
+    const inner = path.join(skills, 'plugins', 'semgrep', 'skills', 'rule-creator');
+    await mkdir(inner, { recursive: true });
+    await writeFile(
+      path.join(inner, 'SKILL.md'),
+      '---\nname: semgrep-rule-creator\ndescription: Write Semgrep rules.\n---\n# Rules\n',
+    );
+    await expect(createSkill(refund({ folder: 'plugins/semgrep/skills/rule-creator/refs' }))).rejects.toThrow(
+      /^folder "plugins\/semgrep\/skills\/rule-creator\/refs" is inside the skill "semgrep-rule-creator" \("plugins\/semgrep\/skills\/rule-creator"\): choose a group folder/,
+    );
+  });
+
   test('hostile paths, names, sizes and YAML never write outside the skills folder', async () => {
     const before = await tree(tmp);
     const paths = [
