@@ -247,10 +247,47 @@ async function commitVersion(top: string, name: string, record: VersionRecord): 
   ].join('\n');
   const env = await gitEnv(top);
   const git = (args: string[]) => run('git', ['-C', top, ...GIT_SAFE, ...args], { env });
-  await git(['add', '-A', '--', rel]);
-  await git(['commit', '--quiet', '--allow-empty', '-m', message, '--only', '--', rel]);
+  try {
+    await git(['add', '-A', '--', rel]);
+    await git(['commit', '--quiet', '--allow-empty', '-m', message, '--only', '--', rel]);
+  } catch (err) {
+    // What `add` staged goes back to HEAD's (or out of the index on a branch with no commit yet).
+    await git(['reset', '--quiet', '--', rel]).catch(() =>
+      git(['rm', '-r', '--cached', '--quiet', '--ignore-unmatch', '--', rel]).catch(() => undefined),
+    );
+    throw new Error(`git could not commit ${rel}: ${gitReason(err)}`, { cause: err });
+  }
   const { stdout } = await git(['rev-parse', 'HEAD']);
   return stdout.toString().trim();
+}
+
+/** git's own reason, on one line: its first `fatal:`/`error:` line, else the first line it printed. */
+function gitReason(err: unknown): string {
+  const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? (err as Error).message.split('\n')[0]!;
+  return line.replace(/^(fatal|error):\s*/, '');
+}
+
+/**
+ * The rule that makes git ignore `file` (below the work tree holding `root`), as
+ * `.gitignore:1: .cache/`; undefined when git would track it, or `root` is in no work tree.
+ */
+export async function gitIgnoredBy(root: string, file: string): Promise<string | undefined> {
+  const top = await gitTopLevel(root);
+  if (!top) return undefined;
+  const rel = path.relative(top, file).split(path.sep).join('/');
+  // Exit 1 (not ignored) rejects: nothing ignores it.
+  const found = await run('git', ['-C', top, 'check-ignore', '--verbose', '--', rel], { encoding: 'utf8' }).catch(
+    () => undefined,
+  );
+  const m = /^(.*?):(\d+):(.*)\t/.exec(found?.stdout ?? '');
+  if (!m) return undefined;
+  const source = path.isAbsolute(m[1]!) ? m[1]! : m[1]!.split(path.sep).join('/');
+  return `${source}:${m[2]}: ${m[3]}`;
 }
 
 /** An identity for the commit when git has none configured (a CI runner, a container). */

@@ -7,14 +7,14 @@
  * refused here, named by file, field and rule), swaps it in, and records the version (history.ts).
  * Files come in checked (files.ts); while writing, no path may pass through a link.
  */
-import { cp, lstat, mkdir, mkdtemp, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { loadCatalog } from '../load/index.ts';
 import { SKILL_FILE, findSkills, folderNotWalked } from '../load/find-skills.ts';
 import { parseSkillMarkdown } from '../load/frontmatter.ts';
 import { checkName, suggestName } from '../load/validate.ts';
 import { DEFAULT_IGNORE, ignoreMatcher } from '../lib/ignore.ts';
-import { InvalidInputError, NotFoundError, UnsafePathError } from '../lib/errors.ts';
+import { InvalidInputError, NotFoundError, UnsafePathError, errorMessage } from '../lib/errors.ts';
 import { nearNames } from '../lib/near-names.ts';
 import { quotePath } from '../lib/paths.ts';
 import { SkillpressConfig } from '../model/config.ts';
@@ -23,6 +23,7 @@ import { describeChanges, type SkillSnapshot } from './changes.ts';
 import { authoredPathProblem, decodeFiles, checkRemovals, type AuthoredFile } from './files.ts';
 import {
   ensureStateDir,
+  gitIgnoredBy,
   gitTopLevel,
   listVersions,
   recordVersion,
@@ -137,6 +138,7 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
   const files = decodeFiles(input.files ?? [], limitsOf(config));
   const metadata = { ...stringMap(input.metadata ?? {}, 'metadata'), version: '1' };
   const parent = await groupFolder(input.skills, input.folder, config);
+  await refuseGitIgnored(input.skills, input.folder, path.join(parent, name));
   return withLock(lockFile(input, name), `Skill "${name}"`, async () => {
     const target = path.join(parent, name);
     const taken = (await exists(target)) ? target : await findSkillFolder(input.skills, name);
@@ -152,14 +154,38 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
       if (named !== undefined) throw alreadyExists(input.skills, name, path.join(path.resolve(input.skills), named));
       const duplicate = index ? index.find(skill) : undefined;
       if (duplicate) return { name: duplicate.name, created: false, duplicate };
-      await mkdir(path.dirname(target), { recursive: true });
-      await rename(staged, target);
+      const recorded = await placeNew(input.skills, name, staged, target, skill);
       if (index) index.put(skill);
-      const recorded = await recordVersion(input.skills, name, { ...versionOf1(skill), dir: target });
       return { name, created: true, version: '1', path: target, recorded };
     });
   });
 }
+
+/**
+ * Moves a new skill in and records it. When recording fails (git refuses the commit), what this
+ * write made is removed again: a skill on disk with no recorded version is half-written.
+ */
+async function placeNew(skills: string, name: string, staged: string, target: string, skill: Skill) {
+  const made = await mkdir(path.dirname(target), { recursive: true });
+  await rename(staged, target);
+  try {
+    return await recordVersion(skills, name, { ...versionOf1(skill), dir: target });
+  } catch (err) {
+    await rm(target, { recursive: true, force: true });
+    // Group folders made for it go too, while empty (another write may have put a skill there since).
+    for (let at = path.dirname(target); made && isInsideOrSame(at, made); at = path.dirname(at))
+      await rmdir(at).catch(() => undefined);
+    throw notRecorded(name, '1', err);
+  }
+}
+
+const isInsideOrSame = (p: string, dir: string): boolean => p === dir || p.startsWith(dir + path.sep);
+
+/** A write that could not be recorded, undone: one line, git's reason included. */
+const notRecorded = (name: string, version: string, err: unknown): Error =>
+  new Error(`version ${version} of "${name}" could not be recorded (${errorMessage(err)}); nothing was written`, {
+    cause: err,
+  });
 
 const versionOf1 = (skill: Skill) => ({
   version: '1',
@@ -262,13 +288,17 @@ async function rewrite(
     const changes = describeChanges(snapshot(before.skill), snapshot(after.skill));
     if (change.feedback) changes.push(`feedback: ${oneLine(change.feedback)}`);
     await keepBaseline(ctx.skills, name, dir, current, before.skill);
-    await swapIn(staged, dir);
+    const previous = await swapIn(staged, dir);
     const recorded = await recordVersion(ctx.skills, name, {
       version,
       date: new Date().toISOString(),
       digest: after.skill.digest,
       changes,
       dir,
+    }).catch(async (err: unknown) => {
+      // Not recorded, so not written: the previous version's files come back.
+      await swapIn(previous, dir);
+      throw notRecorded(name, version, err);
     });
     return { name, version, previous_version: current, changes, path: dir, recorded };
   });
@@ -315,8 +345,11 @@ async function inStaging<T>(ctx: AuthorContext, name: string, work: (staged: str
   }
 }
 
-/** Replaces `dir` with `staged`: two renames; if the second fails, the first is undone. */
-async function swapIn(staged: string, dir: string): Promise<void> {
+/**
+ * Replaces `dir` with `staged`: two renames; if the second fails, the first is undone. Answers
+ * where the old folder went (in the staging folder, removed with it), to swap back.
+ */
+async function swapIn(staged: string, dir: string): Promise<string> {
   const old = `${staged}.previous`;
   await rename(dir, old);
   try {
@@ -325,6 +358,7 @@ async function swapIn(staged: string, dir: string): Promise<void> {
     await rename(old, dir);
     throw err;
   }
+  return old;
 }
 
 /**
@@ -431,6 +465,20 @@ async function skillNameIn(dir: string): Promise<string> {
   const parsed = parseSkillMarkdown(await readFile(path.join(dir, SKILL_FILE), 'utf8').catch(() => ''));
   const name = parsed.ok ? parsed.data.name : undefined;
   return typeof name === 'string' && name.trim() !== '' ? name.trim() : path.basename(dir);
+}
+
+/**
+ * Refuses a skill folder git would ignore: the commit recording it would fail, or leave it out,
+ * and the skill would stay on disk with no version. Named by the field that put it there.
+ */
+async function refuseGitIgnored(skills: string, folder: string | undefined, target: string): Promise<void> {
+  const rule = await gitIgnoredBy(skills, path.join(target, SKILL_FILE));
+  if (!rule) return;
+  const what = folder ? `folder ${quotePath(folder)}` : `skill ${quotePath(path.basename(target))}`;
+  throw new InvalidInputError(
+    `${what} is ignored by git (${rule}): a skill there would never be committed; nothing was written`,
+    { rule: 'git-ignored' },
+  );
 }
 
 /** `root/rel`, refusing a path whose folders include a link (which could lead out of the skill). */

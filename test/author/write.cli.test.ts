@@ -289,6 +289,36 @@ describe('in a git work tree', () => {
     expect(back.changes).toContain('file removed: a.md');
     expect(git('log', '--format=%s').split('\n')[0]).toBe('skill refund-duplicate-charge: version 3');
   });
+  test('a folder git ignores is refused before anything is written, naming the .gitignore rule', async () => {
+    git('init', '--quiet');
+    await writeFile(path.join(tmp, '.gitignore'), '.cache/\n');
+    const before = await tree(tmp);
+    await expect(createSkill(refund({ folder: 'foo/.cache' }))).rejects.toThrow(
+      /^folder "foo\/\.cache" is ignored by git \(\.gitignore:1: \.cache\/\): a skill there would never be committed; nothing was written$/,
+    );
+    expect(await tree(tmp)).toEqual(before);
+  });
+
+  test('a commit that fails undoes the write: a new skill is removed, an update restores the previous files', async () => {
+    git('init', '--quiet');
+    const created = await createSkill(refund());
+    const before = await tree(tmp);
+    // Another git process holds the index: git add fails.
+    await writeFile(path.join(tmp, '.git', 'index.lock'), '');
+    const failed = createSkill(refund({ name: 'second-skill', description: 'Another one.', folder: 'billing/new' }));
+    await expect(failed).rejects.toThrow(
+      /^version 1 of "second-skill" could not be recorded \(git could not commit skills\/billing\/new\/second-skill: Unable to create '.*index\.lock': File exists\.\); nothing was written$/,
+    );
+    const update = updateSkill({ skills, name: created.name, files: [{ path: 'a.md', content: 'a' }] });
+    await expect(update).rejects.toThrow(
+      /^version 2 of "refund-duplicate-charge" could not be recorded \(.*\); nothing was written$/,
+    );
+    await rm(path.join(tmp, '.git', 'index.lock'));
+    expect(await tree(tmp)).toEqual(before);
+    expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    expect((await skillVersions(skills, created.name)).map((v) => v.version)).toEqual(['1']);
+  });
+
   test('a build in a shallow clone says its history is cut short (CI checks out one commit by default)', async () => {
     git('init', '--quiet');
     const created = await createSkill(refund());
