@@ -208,8 +208,8 @@ const versionOf1 = (skill: Skill) => ({
  */
 export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillResult> {
   const config = configOf(input);
-  if (input.description !== undefined) requireText(input.description, 'description');
-  if (input.body !== undefined) requireText(input.body, 'body');
+  if (input.description !== undefined) requireNonEmpty(input.description, 'description');
+  if (input.body !== undefined) requireNonEmpty(input.body, 'body');
   const files = decodeFiles(input.files ?? [], limitsOf(config));
   const removals = checkRemovals(input.remove_files ?? [], config.skills.ignore);
   if (input.body === undefined && input.description === undefined && files.length === 0 && removals.length === 0)
@@ -576,6 +576,13 @@ export function skillNameFor(name: string | undefined, body: string, description
 function requireText(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new InvalidInputError(`${field} is required`);
   return value;
+}
+
+/** An optional field given empty: not "required" (it is not), but not a text to write either. */
+function requireNonEmpty(value: unknown, field: string): void {
+  if (typeof value !== 'string') throw new InvalidInputError(`${field} must be a string`);
+  if (value.trim() === '')
+    throw new InvalidInputError(`${field} is empty: pass the new ${field}, or leave ${field} out to keep it as it is`);
 }
 
 function stringMap(map: Record<string, unknown>, field: string): Record<string, string> {

@@ -240,6 +240,9 @@ describe('updateSkill', () => {
       'Skill "refund-duplicate-charg" not found. Did you mean "refund-duplicate-charge"? Use skills_search to find the correct name.',
     );
     await expect(updateSkill({ skills, name: 'refund-duplicate-charge' })).rejects.toThrow(/nothing to change/);
+    await expect(updateSkill({ skills, name: 'refund-duplicate-charge', body: '' })).rejects.toThrow(
+      /^body is empty: pass the new body, or leave body out to keep it as it is$/,
+    );
     const outside = path.join(tmp, 'outside');
     await mkdir(outside);
     await symlink(outside, path.join(skills, 'refund-duplicate-charge', 'refs'));

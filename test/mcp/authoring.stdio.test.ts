@@ -181,6 +181,8 @@ describe('skillpress mcp --skills', () => {
     await rm(path.join(tmp.dir, 'outside'), { recursive: true });
     const upd = await call('update_skill', { name: 'expense-policy', files: [{ path: '../escape.md', content: 'x' }] });
     expect(upd.isError).toBe(true);
+    const empty = await call('update_skill', { name: 'expense-policy', body: ' \n' });
+    expect(text(empty)).toBe('body is empty: pass the new body, or leave body out to keep it as it is');
     const nf = await call('update_skill', { name: 'nope', body: 'x' });
     expect(text(nf)).toBe('Skill "nope" not found. Use skills_search to find the correct name.');
     expect(await tree(tmp.dir)).toEqual(before);
