@@ -29,11 +29,12 @@ const LAYERS = {
   site: ['lib', 'model', 'search', 'semantic'],
   install: ['lib', 'model', 'load', 'feed-reader'],
   usage: ['lib', 'model', 'emit/elasticsearch'],
-  author: ['lib', 'model', 'load', 'duplicates', 'semantic'],
+  // enable/: a write refuses, and the server explains, a skill the config disables.
+  author: ['lib', 'model', 'load', 'duplicates', 'semantic', 'enable'],
   enable: ['lib', 'model'],
   'tools-check': ['lib', 'model', 'load'],
   // With --skills the server builds the folder it writes to (build.ts) and writes through author/.
-  mcp: ['lib', 'model', 'feed-reader', 'route', 'search', 'semantic', 'usage', 'author', 'build.ts'],
+  mcp: ['lib', 'model', 'feed-reader', 'route', 'search', 'semantic', 'usage', 'author', 'enable', 'build.ts'],
   'elasticsearch.ts': ['lib', 'model', 'emit/elasticsearch'],
   'build.ts': [
     'lib',

@@ -32,6 +32,7 @@ import {
   type SkillVersion,
 } from './history.ts';
 import { withLock } from './lock.ts';
+import { configDisables } from '../enable/index.ts';
 import { composeSkillMarkdown, editSkillMarkdown, nextVersion, versionOf } from './skill-md.ts';
 import type { DuplicateIndex, DuplicateMatch } from './duplicate.ts';
 
@@ -148,6 +149,7 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
       await writeFile(path.join(staged, SKILL_FILE), composeSkillMarkdown({ name, description, body, metadata }));
       await writeFiles(staged, files);
       const { skill } = await loadStaged(staged, name, config);
+      refuseDisabled(skill, config, 'new');
       const index = input.duplicates === undefined ? await defaultIndex(input, config) : input.duplicates;
       // A skill whose folder has another name can hold the name too: two would fail the build's unique-name rule.
       const named = index ? index.folderOf(name) : undefined;
@@ -159,6 +161,20 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
       return { name, created: true, version: '1', path: target, recorded };
     });
   });
+}
+
+/**
+ * Refuses to write a skill the config disables: it would be written and committed, yet never
+ * served, and the agent would not know why. Says what disables it and how to enable it.
+ */
+function refuseDisabled(skill: Skill, config: SkillpressConfig, which: 'new' | 'existing'): void {
+  const off = configDisables({ id: skill.id, tags: skill.registry_fields.tags }, config);
+  if (!off) return;
+  const message =
+    which === 'new'
+      ? `Skill "${skill.id}" would be disabled in this catalog (${off.by} in the config), so it would never be served: choose another name, or enable it first (${off.enable}); nothing was written`
+      : `Skill "${skill.id}" is disabled in this catalog (${off.by} in the config), so it is not served: enable it first (${off.enable}); nothing was written`;
+  throw new InvalidInputError(message, { rule: 'disabled' });
 }
 
 /**
@@ -218,7 +234,8 @@ export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillR
     });
   const dir = await skillFolder(input.skills, input.name);
   return withLock(lockFile(input, input.name), `Skill "${input.name}"`, () =>
-    rewrite(input, dir, config, async (staged, current) => {
+    rewrite(input, dir, config, async (staged, current, before) => {
+      refuseDisabled(before, config, 'existing');
       if (input.base_version !== undefined && String(input.base_version) !== (current ?? '1'))
         throw new VersionConflictError(input.name, String(input.base_version), current);
       for (const p of removals) await removeFile(staged, p);
@@ -270,14 +287,14 @@ async function rewrite(
   ctx: AuthorContext,
   dir: string,
   config: SkillpressConfig,
-  edit: (staged: string, current: string | undefined) => Promise<Edit>,
+  edit: (staged: string, current: string | undefined, before: Skill) => Promise<Edit>,
 ): Promise<UpdateSkillResult> {
   const name = path.basename(dir);
   return inStaging(ctx, name, async (staged) => {
     await cp(dir, staged, { recursive: true, verbatimSymlinks: true });
     const before = await loadStaged(staged, name, config, 'all');
     const current = versionOf(await readFile(path.join(dir, SKILL_FILE), 'utf8'));
-    const change = await edit(staged, current);
+    const change = await edit(staged, current, before.skill);
     const version = nextVersion(current);
     const skillMd = path.join(staged, SKILL_FILE);
     await writeFile(

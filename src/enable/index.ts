@@ -24,6 +24,33 @@ export function disabledBy(name: string, disabled: readonly string[]): string | 
   return disabled.find((rule) => (rule.includes('*') ? globRegExp(rule).test(name) : rule === name));
 }
 
+/** What in the config disables a skill, and how to enable it again. */
+export interface ConfigDisables {
+  /** `skills.disabled: "legacy-*"`, or `bundle "legacy" (enabled: false)`. */
+  by: string;
+  /** `skillpress enable x`, or the edit of the config that enables it. */
+  enable: string;
+}
+
+/** What in the config (`skills.disabled`, a bundle with `enabled: false`) disables the skill, if anything does. */
+export function configDisables(
+  skill: { id: string; tags: readonly string[] },
+  config: { skills: { disabled: readonly string[] }; bundles: Readonly<Record<string, BundleConfig>> },
+): ConfigDisables | undefined {
+  const rule = disabledBy(skill.id, config.skills.disabled);
+  if (rule !== undefined)
+    return {
+      by: `skills.disabled: "${rule}"`,
+      // enable removes a name; a glob is the config's to edit.
+      enable: rule === skill.id ? `skillpress enable ${skill.id}` : `remove "${rule}" from skills.disabled`,
+    };
+  const tags = new Set(skill.tags.map((t) => t.toLowerCase()));
+  for (const [name, b] of Object.entries(config.bundles))
+    if (!b.enabled && (disabledBy(skill.id, b.skills) !== undefined || b.tags.some((t) => tags.has(t.toLowerCase()))))
+      return { by: `bundle "${name}" (enabled: false)`, enable: `set bundles.${name}.enabled to true` };
+  return undefined;
+}
+
 /** False when the skill says `metadata.enabled: "false"` (or `enabled: false` at the top level). */
 function enabledInSkill(skill: Skill): boolean {
   const metadata = skill.frontmatter.metadata as Record<string, unknown> | undefined;

@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { SkillpressConfig } from '../model/config.ts';
 import type { Catalog } from '../model/skill.ts';
 import { FEED_PATH } from '../lib/layout.ts';
+import { configDisables } from '../enable/index.ts';
 import { stateDir } from '../author/history.ts';
 import { UsageError, errorMessage } from '../lib/errors.ts';
 import type { Embedder } from '../semantic/embedder.ts';
@@ -90,6 +91,15 @@ export class AuthoringSession implements Authoring {
     const result = await updateSkill({ ...input, skills: this.skills, config: this.#config });
     await this.#publish(`updated ${result.name} to version ${result.version}`);
     return result;
+  }
+
+  /** Why the skills folder's skill `name` is not served, when the config disables it. */
+  disabledReason(name: string): string | undefined {
+    const skill = this.#local?.skills.find((s) => s.id === name);
+    const off = skill && configDisables({ id: skill.id, tags: skill.registry_fields.tags }, this.#config);
+    return off
+      ? `Skill "${name}" is disabled in this catalog (${off.by} in the config), so it is not served.`
+      : undefined;
   }
 
   /** Rebuilds and reloads; the write itself is done, so a failure here says so. */

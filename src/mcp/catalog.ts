@@ -73,6 +73,11 @@ export class FeedCatalog {
   #changesPart: { path: string; sha256: string } | undefined;
   /** The feed's tombstones (id → when it was removed), read on the first missing name. */
   #removed: Promise<ReadonlyMap<string, string>> | undefined;
+  /**
+   * Why a skill the feed does not serve is missing, when the server knows better than the feed
+   * (`mcp --skills` has the config: a disabled skill is not "removed").
+   */
+  whyMissing: ((name: string) => string | undefined) | undefined;
 
   private constructor(store: FeedStore, index: FeedIndex, version: string, cards: CatalogCard[], search: SkillSearch) {
     this.store = store;
@@ -139,6 +144,8 @@ export class FeedCatalog {
   async lookupCard(name: string): Promise<CatalogCard> {
     const card = this.card(name);
     if (card) return card;
+    const why = this.whyMissing?.(name);
+    if (why) throw new NotFoundError(`${why} Use skills_search to find another skill for the task.`);
     this.#removed ??= removedSkills(this.store, this.#changesPart);
     const removedAt = (await this.#removed).get(name);
     if (!removedAt) throw this.#notFound(name);

@@ -80,7 +80,7 @@ export async function serve(options: ServeOptions): Promise<void> {
   const transport = new LineTransport();
   const catalog = (): Promise<FeedCatalog> => {
     if (!current) {
-      current = loadCatalog(store);
+      current = loadCatalog(store, authoring);
       current.then(
         (c) => {
           announce(c, store, log);
@@ -130,6 +130,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     servers,
     log,
     ready: authoring?.ready,
+    authoring,
     catalog,
     swap: (next) => (current = Promise.resolve(next)),
   });
@@ -169,6 +170,7 @@ function reloader(ctx: {
   log: (message: string) => void;
   /** The server's first build, with --skills. */
   ready: Promise<void> | undefined;
+  authoring: AuthoringSession | undefined;
   catalog: () => Promise<FeedCatalog>;
   swap: (next: FeedCatalog) => void;
 }): () => Promise<boolean> {
@@ -178,7 +180,7 @@ function reloader(ctx: {
     reloading = true;
     try {
       await ctx.ready;
-      const next = await loadCatalog(ctx.store);
+      const next = await loadCatalog(ctx.store, ctx.authoring);
       if (next.version === (await ctx.catalog()).version) return true;
       ctx.swap(next);
       ctx.log(`feed changed: now ${next.cards.length} skill(s)`);
@@ -268,9 +270,12 @@ function afterLoad(): void {
 }
 
 /** The catalog (with the search index library) loads after the handshake, so import it then too. */
-async function loadCatalog(store: FeedStore): Promise<FeedCatalog> {
+async function loadCatalog(store: FeedStore, authoring: AuthoringSession | undefined): Promise<FeedCatalog> {
   const { FeedCatalog } = await import('./catalog.ts');
-  return FeedCatalog.load(store);
+  const catalog = await FeedCatalog.load(store);
+  // With --skills the server has the config: a skill it disables is said to be disabled, not removed.
+  if (authoring) catalog.whyMissing = (name) => authoring.disabledReason(name);
+  return catalog;
 }
 
 /** Says what is served, and where the build keeps the imported skills it shows only on its site. */

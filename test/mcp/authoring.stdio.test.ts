@@ -358,3 +358,43 @@ describe('skillpress mcp --skills started outside the skills repository', () => 
     }
   }, 60_000);
 });
+
+describe('skillpress mcp --skills with skills the config disables', () => {
+  test('create_skill and update_skill refuse them naming the config entry; view_skill says disabled, not removed', async () => {
+    const tmp = await tempDir('skillpress-authoring-disabled-');
+    const skills = path.join(tmp.dir, 'skills');
+    await writeSkills(skills, {
+      ...FIXTURE,
+      'trailmark-graph': {
+        'SKILL.md': '---\nname: trailmark-graph\ndescription: Build a call graph of a codebase.\n---\nRun trailmark.\n',
+      },
+    });
+    await writeFile(path.join(tmp.dir, 'skillpress.json'), JSON.stringify({ skills: { disabled: ['trailmark-*'] } }));
+    const server = await start(['--skills', skills]);
+    const call = (name: string, args: Record<string, unknown>) => server.client.callTool({ name, arguments: args });
+    try {
+      const before = await tree(skills);
+      const made = await call('create_skill', {
+        ...REFUND,
+        name: 'trailmark-hotspots',
+        description: 'Find the hotspots of a codebase.',
+      });
+      expect(made.isError).toBe(true);
+      expect(text(made)).toBe(
+        'Skill "trailmark-hotspots" would be disabled in this catalog (skills.disabled: "trailmark-*" in the config), so it would never be served: choose another name, or enable it first (remove "trailmark-*" from skills.disabled); nothing was written',
+      );
+      const updated = await call('update_skill', { name: 'trailmark-graph', description: 'Graph a codebase.' });
+      expect(text(updated)).toMatch(
+        /^Skill "trailmark-graph" is disabled in this catalog \(skills\.disabled: "trailmark-\*" in the config\), so it is not served: enable it first/,
+      );
+      expect(await tree(skills)).toEqual(before);
+      const view = await call('view_skill', { name: 'trailmark-graph' });
+      expect(text(view)).toBe(
+        'Skill "trailmark-graph" is disabled in this catalog (skills.disabled: "trailmark-*" in the config), so it is not served. Use skills_search to find another skill for the task.',
+      );
+    } finally {
+      await server.client.close();
+      await tmp.remove();
+    }
+  }, 60_000);
+});
