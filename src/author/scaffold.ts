@@ -9,7 +9,8 @@ import { checkName } from '../load/validate.ts';
 import { InvalidInputError, UsageError } from '../lib/errors.ts';
 import { SKILL_FILE } from '../load/find-skills.ts';
 import { composeSkillMarkdown } from './skill-md.ts';
-import { findSkillFolder, skillFolders } from './write.ts';
+import { SkillpressConfig } from '../model/config.ts';
+import { findSkillFolder, groupFolder, refuseGitIgnored, skillFolders } from './write.ts';
 
 export const TEMPLATES = ['basic', 'playbook'] as const;
 export type Template = (typeof TEMPLATES)[number];
@@ -20,6 +21,10 @@ export interface ScaffoldOptions {
   name: string;
   description?: string;
   template?: Template;
+  /** A group folder inside the skills folder (`engineering/security`, made when missing), checked as create_skill's `folder`. */
+  folder?: string;
+  /** Its ignore rules and max_depth apply to `folder` (default: defaults). */
+  config?: SkillpressConfig;
 }
 
 /**
@@ -44,7 +49,9 @@ export async function scaffoldSkill(options: ScaffoldOptions): Promise<string> {
       name === '' ? 'name must not be empty' : `${problems.map((p) => `[${p.rule}] ${p.message}`).join('; ')}`,
       { rule: problems[0]?.rule ?? 'name-required' },
     );
-  const dir = path.join(path.resolve(options.skills), name);
+  const config = options.config ?? SkillpressConfig.parse({});
+  const dir = path.join(await groupFolder(options.skills, options.folder, config), name);
+  await refuseGitIgnored(options.skills, options.folder, dir);
   // A skill of that name in a group folder counts too: the build would publish only one of the two.
   const taken = (await lstat(dir).catch(() => undefined)) ? dir : await findSkillFolder(options.skills, name);
   if (taken)

@@ -443,7 +443,11 @@ async function removeFile(root: string, rel: string): Promise<void> {
  * publishes and walks into, through no link, and not inside a skill (the loader would take the
  * new one for a stray folder of that skill).
  */
-async function groupFolder(skills: string, folder: string | undefined, config: SkillpressConfig): Promise<string> {
+export async function groupFolder(
+  skills: string,
+  folder: string | undefined,
+  config: SkillpressConfig,
+): Promise<string> {
   const root = path.resolve(skills);
   const rel = folder?.replace(/\/+$/, '');
   if (!rel) return root;
@@ -488,7 +492,7 @@ async function skillNameIn(dir: string): Promise<string> {
  * Refuses a skill folder git would ignore: the commit recording it would fail, or leave it out,
  * and the skill would stay on disk with no version. Named by the field that put it there.
  */
-async function refuseGitIgnored(skills: string, folder: string | undefined, target: string): Promise<void> {
+export async function refuseGitIgnored(skills: string, folder: string | undefined, target: string): Promise<void> {
   const rule = await gitIgnoredBy(skills, path.join(target, SKILL_FILE));
   if (!rule) return;
   const what = folder ? `folder ${quotePath(folder)}` : `skill ${quotePath(path.basename(target))}`;

@@ -49,6 +49,8 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
   new: {
     description: 'the description to write into SKILL.md (default: a placeholder to replace)',
     template: 'basic (a heading and a first step) or playbook (when it applies, Do / Check / Say steps, resolution)',
+    folder:
+      "a group folder of the skills folder to put it in (engineering/security, made when missing), checked as create_skill's folder",
   },
   ingest: { strict: 'apply every rule as an error, and write nothing while any skill is invalid' },
   'validate-index': { quiet: 'list only the skills that differ (the tally still counts every skill)' },

@@ -389,6 +389,20 @@ describe('scaffoldSkill', () => {
     await expect(scaffoldSkill({ skills, name: 'My_Skill' })).rejects.toThrow(/\[name-lowercase\].*use "my-skill"/);
   });
 
+  test("--folder puts it in a group folder, checked as create_skill's folder", async () => {
+    const dir = await scaffoldSkill({ skills, name: 'rotate-keys', folder: 'engineering/security' });
+    expect(dir).toBe(path.join(skills, 'engineering', 'security', 'rotate-keys'));
+    expect((await loadCatalog(skills, { mode: 'strict' })).skills.map((s) => s.id)).toEqual(['rotate-keys']);
+    await expect(scaffoldSkill({ skills, name: 'hidden', folder: 'foo/.skillpress' })).rejects.toThrow(
+      /^folder: path "foo\/\.skillpress" has "\.skillpress", skillpress's state folder/,
+    );
+    await expect(scaffoldSkill({ skills, name: 'inner', folder: 'engineering/security/rotate-keys' })).rejects.toThrow(
+      /is inside the skill "rotate-keys"/,
+    );
+    expect(await readdir(path.join(skills, 'engineering', 'security'))).toEqual(['rotate-keys']);
+    expect(await readdir(skills)).toEqual(['engineering']);
+  });
+
   test('a name held in a group folder is refused, and the suggestion is free at every depth', async () => {
     await mkdir(path.join(skills, 'ops'));
     await scaffoldSkill({ skills: path.join(skills, 'ops'), name: 'deploy' });

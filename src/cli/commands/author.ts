@@ -31,23 +31,27 @@ async function inCliWords<T>(skills: string, work: Promise<T>): Promise<T> {
 }
 
 export const newSkill: Command = {
-  usage: 'skillpress new <name> [--skills dir] [--description "…"] [--template basic|playbook] [--config dir]',
+  usage:
+    'skillpress new <name> [--skills dir] [--folder group/folder] [--description "…"] [--template basic|playbook] [--config dir]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },
       description: { type: 'string' },
       template: { type: 'string' },
+      folder: { type: 'string' },
       config: { type: 'string' },
     });
     const [name] = positionals;
     if (!name) throw new UsageError('give the name of the new skill (lowercase letters, digits and hyphens)');
-    const { skills } = await skillsAndConfig(values);
+    const { skills, config } = await skillsAndConfig(values);
     const { scaffoldSkill } = await import('../../author/index.ts');
     const dir = await scaffoldSkill({
       skills,
       name,
       description: values.description,
       template: values.template as Template | undefined,
+      folder: values.folder,
+      config,
     });
     const where = path.relative(process.cwd(), dir) || dir;
     process.stdout.write(`created ${where}/SKILL.md: fill in the TODOs, then run skillpress validate --strict\n`);
