@@ -41,3 +41,14 @@ test('a glob that matches no skill is added, with a warning', async () => {
   expect(r.stderr).toMatch(/warning: "legacy-\*" matches no skill in skills yet/);
   expect(await disabled()).toEqual(['legacy-*']);
 });
+
+test('a skill is found by the name it is published under, also in a folder named otherwise', async () => {
+  await mkdir(path.join(tmp, 'skills', 'graphing'), { recursive: true });
+  await writeFile(
+    path.join(tmp, 'skills', 'graphing', 'SKILL.md'),
+    '---\nname: code-graph\ndescription: Graph the calls of a codebase.\n---\nRun it.\n',
+  );
+  const r = cli('disable', 'code-graph');
+  expect(r.status, r.stderr).toBe(0);
+  expect(await disabled()).toEqual(['code-graph']);
+});

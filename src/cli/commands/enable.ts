@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { existsSync } from 'node:fs';
-import { findConfig, loadConfig } from '../../config/load.ts';
+import { findConfig, findSkillsAndConfig, skillsLoadOptions } from '../../config/load.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { didYouMean } from '../../lib/near-names.ts';
 import { setSkillEnabled } from '../../enable/index.ts';
@@ -40,10 +40,13 @@ function enableCommand(enabled: boolean): Command {
  * may name skills to come, so one that matches none is only warned about.
  */
 async function checkMatches(rule: string, configPath: string | undefined): Promise<void> {
-  const root = (await loadConfig(configPath)).skills.root;
+  // The skills folder every command reads: skills.root, from the folder of the config found.
+  const { config, skills: root } = await findSkillsAndConfig({ config: configPath });
   if (!existsSync(root)) return;
-  const { skillFolders } = await import('../../author/write.ts');
-  const names = (await skillFolders(path.resolve(root))).map((dir: string) => path.basename(dir));
+  // The names the build publishes skills under (a folder may be named otherwise): loaded as it loads them.
+  const { loadCatalog } = await import('../../load/index.ts');
+  const catalog = await loadCatalog(path.resolve(root), skillsLoadOptions(config));
+  const names = catalog.skills.map((s) => s.id);
   const { disabledBy } = await import('../../enable/index.ts');
   if (names.some((n) => disabledBy(n, [rule]) !== undefined)) return;
   if (!rule.includes('*'))
