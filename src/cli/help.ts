@@ -24,7 +24,7 @@ const OPTIONS: Record<string, string> = {
   'index-prefix': 'prefix of the index aliases (<prefix>agent_skills, <prefix>agent_skill_files)',
   force: 'write new indexes even when Elasticsearch already holds this catalog',
   feed: 'the feed to serve: a build folder, its feed/v1 folder, or a published site or index URL',
-  'page-size': 'entries per skills/list page (default 100)',
+  'page-size': 'entries per skills/list, resources/list and directory page (default 100)',
   poll: 'remote feeds: seconds between checks for a new index.json (default 300; 0: only at start)',
   'watch-ms': 'local feeds: milliseconds between checks for a rebuild (default 500)',
   'judge-timeout-ms': "how long best_skill waits for the client's model before its rule decides (default 20000)",

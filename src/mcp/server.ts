@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createRequestStateCodec, McpServer } from '@modelcontextprotocol/server';
 import { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { registerPrompts } from './prompts.ts';
-import { feedSkillSource } from './skills-source.ts';
+import { feedSkillSource, pageResourcesList } from './skills-source.ts';
 import type { Authoring } from './authoring.ts';
 import { JUDGE_TIMEOUT_MS, registerTools, type CatalogRef, type JudgeState } from './tools/index.ts';
 import { usageHook, type UsageOptions } from './usage.ts';
@@ -30,7 +30,7 @@ export const AUTHORING_INSTRUCTIONS =
 export interface ServerOptions {
   name: string;
   version: string;
-  /** Entries per skills/list and directory page. */
+  /** Entries per skills/list, resources/list and directory page. */
   pageSize?: number;
   /** How long best_skill waits for the client's model before the rule decides (default 20 s). */
   judgeTimeoutMs?: number;
@@ -73,9 +73,8 @@ export function createServer(catalog: CatalogRef, options: ServerOptions): McpSe
   const judge = { state: judgeState, timeoutMs: options.judgeTimeoutMs ?? JUDGE_TIMEOUT_MS, log };
   registerTools(server, catalog, judge, { usage, authoring: options.authoring });
   registerPrompts(server, catalog);
-  new SkillsExtension({
-    source: feedSkillSource(catalog, options.pageSize, usage),
-    onWarning: (w) => log(`skills: ${w.path}: ${w.message}`),
-  }).attach(server);
+  const skills = feedSkillSource(catalog, options.pageSize, usage);
+  new SkillsExtension({ source: skills, onWarning: (w) => log(`skills: ${w.path}: ${w.message}`) }).attach(server);
+  pageResourcesList(server, skills);
   return server;
 }

@@ -6,7 +6,7 @@
  * Entries carry the front matter as in SKILL.md (within SEP-2640's rules) and every published file with its
  * `sha256:` digest, straight from the feed (no file is read to build them).
  */
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type McpServer } from '@modelcontextprotocol/server';
 import type { SkillReadResult, SkillSource } from '@modelcontextprotocol/server/ext/skills';
 import type { FeedSkill } from '../model/feed.ts';
 import type { CatalogCard } from './catalog.ts';
@@ -16,7 +16,7 @@ import { decodeCursor, encodeCursor } from './cursor.ts';
 import type { UsageHook } from './usage.ts';
 import { parseSkillUri, skillFileUri, skillPathSegments, skillRootUri } from './uris.ts';
 
-/** skills/list and directory cursors hold the URI of the last entry served. */
+/** skills/list, resources/list and directory cursors hold the URI of the last entry served. */
 const CURSOR_KIND = 'after';
 
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
@@ -30,11 +30,22 @@ type Entry = {
 type DirectoryChild = { uri: string; name: string; mimeType: string; size?: number };
 
 /** With `usage`, skills/get and reading a SKILL.md are recorded as loads. */
-export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE, usage?: UsageHook): SkillSource {
+export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE, usage?: UsageHook): FeedSkillSource {
   return new FeedSkillSource(catalog, pageSize, usage);
 }
 
-class FeedSkillSource implements SkillSource {
+/**
+ * Pages resources/list as skills/list is (same page size, same cursor; a bad cursor is -32602).
+ * The SDK's handler answers every resource at once and ignores the cursor (1,650 skills: 650 KB
+ * on connect), so it is replaced: call after the `SkillsExtension` is attached, which installs it.
+ * The skills' SKILL.md files are the only resources the server lists.
+ */
+export function pageResourcesList(mcp: McpServer, source: FeedSkillSource): void {
+  mcp.server.setRequestHandler('resources/list', (request) => source.resourcesPage(request.params?.cursor));
+}
+
+// No `listResources`: the SDK would list them all through the skill template (see pageResourcesList).
+export class FeedSkillSource implements SkillSource {
   readonly #catalog: CatalogRef;
   readonly #pageSize: number;
   readonly #usage: UsageHook | undefined;
@@ -111,13 +122,17 @@ class FeedSkillSource implements SkillSource {
     return nextCursor ? { resources: items, nextCursor } : { resources: items };
   }
 
-  async listResources() {
-    return (await this.#catalog()).cards.map((card) => ({
-      uri: skillFileUri(card, 'SKILL.md'),
+  /** One resources/list page: each skill's SKILL.md, in skills/list's order. */
+  async resourcesPage(cursor: string | undefined) {
+    const uriOf = (card: CatalogCard) => skillFileUri(card, 'SKILL.md');
+    const { items, nextCursor } = pageAfter(await this.#inUriOrder(), uriOf, cursor, this.#pageSize, 'resources/list');
+    const resources = items.map((card) => ({
+      uri: uriOf(card),
       name: card.name,
       description: card.description,
       mimeType: 'text/markdown',
     }));
+    return nextCursor ? { resources, nextCursor } : { resources };
   }
 
   async #inUriOrder(): Promise<CatalogCard[]> {

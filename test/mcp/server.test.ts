@@ -28,6 +28,14 @@ const SkillEntry = z.looseObject({
   resources: z.array(z.looseObject({ uri: z.string(), digest: z.string(), size: z.number() })),
 });
 const ListSkills = z.looseObject({ skills: z.array(SkillEntry), nextCursor: z.string().optional() });
+const ListResources = z.looseObject({
+  resources: z.array(z.looseObject({ uri: z.string(), name: z.string() })),
+  nextCursor: z.string().optional(),
+});
+/** FIXTURE's SKILL.md URIs in the order skills/list and resources/list page them. */
+const SKILL_MDS = Object.keys(FIXTURE)
+  .sort()
+  .map((name) => `skill://${name}/SKILL.md`);
 const GetSkill = z.looseObject({ skill: SkillEntry });
 const Directory = z.looseObject({
   resources: z.array(z.looseObject({ uri: z.string(), name: z.string(), mimeType: z.string().optional() })),
@@ -305,10 +313,11 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
   test('resources: skill:// template, SKILL.md text and a binary file byte-exact', async () => {
     const { resourceTemplates } = await server.client.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('skill://{+path}');
-    const { resources } = await server.client.listResources();
+    const { resources } = await server.client.listResources(); // the SDK client walks every page
     expect(resources).toContainEqual(
       expect.objectContaining({ uri: 'skill://trino-debug/SKILL.md', name: 'trino-debug', mimeType: 'text/markdown' }),
     );
+    expect(resources.map((r) => r.uri)).toEqual(SKILL_MDS);
 
     const md = await server.client.readResource({ uri: 'skill://pdf-processing/SKILL.md' });
     expect(md.contents[0]).toMatchObject({
@@ -325,6 +334,25 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
       server.client.readResource({ uri: 'skill://pdf-processing/%2e%2e/trino-debug/SKILL.md' }),
     ).rejects.toThrow();
     await expect(server.client.readResource({ uri: 'skill://pdf-processing/missing.md' })).rejects.toThrow();
+  });
+
+  test('resources/list pages (page size 2) with the skills/list cursor; bad cursor is -32602', async () => {
+    const first = await server.client.request({ method: 'resources/list', params: {} }, ListResources);
+    expect(first.resources.map((r) => r.uri)).toEqual(SKILL_MDS.slice(0, 2));
+    expect(first.nextCursor).toBeTruthy();
+    const second = await server.client.listResources({ cursor: first.nextCursor });
+    expect(second.resources.map((r) => r.uri)).toEqual(SKILL_MDS.slice(2));
+    expect(second.nextCursor).toBeUndefined();
+    // The same scheme as skills/list: its cursor goes on from the same skill.
+    const skills = await server.client.request({ method: 'skills/list', params: {} }, ListSkills);
+    const after = await server.client.listResources({ cursor: skills.nextCursor! });
+    expect(after.resources.map((r) => r.uri)).toEqual(SKILL_MDS.slice(2));
+    await expect(server.client.listResources({ cursor: '!!not-a-cursor!!' })).rejects.toSatisfy(
+      (err: unknown) =>
+        err instanceof ProtocolError &&
+        err.code === -32602 &&
+        /nextCursor of the previous resources\/list/.test(err.message),
+    );
   });
 
   test('resources/directory/read lists direct children, paged; folders are inode/directory', async () => {
@@ -581,6 +609,33 @@ describe('read_skill_file on a long text file', () => {
         expect((first.content[1] as { text: string }).text).toMatch(/call read_skill_file again with offset \d+/);
       },
     );
+  });
+});
+
+describe('resources/list of a catalog larger than a page', () => {
+  test('pages of 100 by default; following nextCursor gives every skill once, in skills/list order', async () => {
+    const names = Array.from({ length: 205 }, (_, i) => `skill-${String(i).padStart(3, '0')}`);
+    const skills = Object.fromEntries(
+      names.map((n) => [n, { 'SKILL.md': `---\nname: ${n}\ndescription: Skill ${n} for paging.\n---\n# ${n}\n` }]),
+    );
+    await withServedSkills(skills, async (server) => {
+      const sizes: number[] = [];
+      const uris: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await server.client.request(
+          { method: 'resources/list', params: cursor ? { cursor } : {} },
+          ListResources,
+        );
+        sizes.push(page.resources.length);
+        uris.push(...page.resources.map((r) => r.uri));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(sizes).toEqual([100, 100, 5]);
+      expect(uris).toEqual(names.map((n) => `skill://${n}/SKILL.md`));
+      const read = await server.client.readResource({ uri: uris[150]! });
+      expect(read.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: skills['skill-150']!['SKILL.md'] });
+    });
   });
 });
 
