@@ -9,6 +9,8 @@ import {
   SkillNotFoundError,
   writeSkillFolder,
 } from '../../emit/elasticsearch/index.ts';
+import { nearSkillIds } from '../../emit/elasticsearch/read.ts';
+import { didYouMean } from '../../lib/near-names.ts';
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
@@ -27,7 +29,9 @@ export const get: Command = {
         skill = await getSkillById(client, id, { names: esNames(values) });
       } catch (err) {
         if (!(err instanceof SkillNotFoundError)) throw err;
-        process.stderr.write(`skillpress get: no skill "${id}" in ${esNames(values).skills}\n`);
+        // The suggestion is extra: a query that fails still leaves "no skill" said.
+        const near = await nearSkillIds(client, id, { names: esNames(values) }).catch(() => []);
+        process.stderr.write(`skillpress get: no skill "${id}" in ${esNames(values).skills}${didYouMean(id, near)}\n`);
         return EXIT.invalid;
       }
       if (!values.out) {

@@ -7,6 +7,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { fileBytes } from '../../load/read-file.ts';
 import { sha256Hex } from '../../lib/hash.ts';
 import { IntegrityError } from '../../lib/errors.ts';
+import { nearNames } from '../../lib/near-names.ts';
 import { indexNames, type IndexNames } from './definitions.ts';
 import type { FileDocument, SkillDocument } from './documents.ts';
 
@@ -130,6 +131,53 @@ export async function getSkillById(client: Client, skillId: string, options: Rea
     files,
     file_entries: entries,
     ...(skillMd?.file_content !== undefined ? { skill_markdown: fileText(skillMd) } : {}),
+  };
+}
+
+/** How many ids {@link nearSkillIds} weighs: its query's best-scored hits, not the whole index. */
+const NEAR_CANDIDATES = 50;
+
+/**
+ * Ids of skills whose name is near `skillId`, for a "did you mean": one bounded query, whose hits
+ * `nearNames` ranks and cuts as install and view_skill do.
+ */
+export async function nearSkillIds(client: Client, skillId: string, options: ReadOptions = {}): Promise<string[]> {
+  const response = await client.search<Pick<SkillDocument, 'skill_id'>>({
+    index: indexNames(options.names).skills,
+    size: NEAR_CANDIDATES,
+    _source: ['skill_id'],
+    track_total_hits: false,
+    query: nearQuery(skillId),
+  });
+  return nearNames(
+    skillId,
+    response.hits.hits.map((h) => h._source!.skill_id),
+  );
+}
+
+/**
+ * What nearNames counts as near: a typo of the id, a typo of one of its words, or a word that
+ * prefixes a word of the name or is prefixed by one (`pdftk` ~ `pdf-tools`; 3 characters or more).
+ */
+function nearQuery(skillId: string) {
+  const id = skillId.toLowerCase().slice(0, 256);
+  const words = id
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w.length >= 3)
+    .slice(0, 8);
+  // Each word's prefixes as terms: finds the names with a word that prefixes it.
+  const prefixes = words.flatMap((w) =>
+    Array.from({ length: Math.min(w.length, 40) - 2 }, (_, i) => w.slice(0, i + 3)),
+  );
+  return {
+    bool: {
+      should: [
+        { fuzzy: { skill_id: { value: id, fuzziness: 'AUTO' } } },
+        { match: { name: { query: id, fuzziness: 'AUTO' } } },
+        ...words.map((w) => ({ prefix: { name: w } })),
+        ...(prefixes.length > 0 ? [{ terms: { name: prefixes } }] : []),
+      ],
+    },
   };
 }
 
