@@ -30,6 +30,9 @@ type Entry = {
 type DirectoryChild = { uri: string; name: string; mimeType: string; size?: number };
 
 /** With `usage`, skills/get and reading a SKILL.md are recorded as loads. */
+/** The most pages resources/list takes for a catalog (its pages grow past --page-size to keep to it). */
+export const RESOURCE_PAGES = 50;
+
 export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE, usage?: UsageHook): FeedSkillSource {
   return new FeedSkillSource(catalog, pageSize, usage);
 }
@@ -122,10 +125,16 @@ export class FeedSkillSource implements SkillSource {
     return nextCursor ? { resources: items, nextCursor } : { resources: items };
   }
 
-  /** One resources/list page: each skill's SKILL.md, in skills/list's order. */
+  /**
+   * One resources/list page: each skill's SKILL.md, in skills/list's order. Pages grow so that a
+   * catalog takes at most RESOURCE_PAGES of them: clients that walk the list on connect give up
+   * after a number of pages (the TypeScript SDK's `listResources()` after 64).
+   */
   async resourcesPage(cursor: string | undefined) {
     const uriOf = (card: CatalogCard) => skillFileUri(card, 'SKILL.md');
-    const { items, nextCursor } = pageAfter(await this.#inUriOrder(), uriOf, cursor, this.#pageSize, 'resources/list');
+    const cards = await this.#inUriOrder();
+    const size = Math.max(this.#pageSize, Math.ceil(cards.length / RESOURCE_PAGES));
+    const { items, nextCursor } = pageAfter(cards, uriOf, cursor, size, 'resources/list');
     const resources = items.map((card) => ({
       uri: uriOf(card),
       name: card.name,

@@ -80,7 +80,7 @@ export async function buildFeed(skillsDir: string, outDir: string): Promise<stri
 export async function withServedSkills(
   skills: Record<string, SkillFiles>,
   use: (server: Connected) => Promise<void>,
-  options: { era?: Era; config?: SkillpressConfig } = {},
+  options: { era?: Era; config?: SkillpressConfig; pageSize?: number } = {},
 ): Promise<void> {
   const tmp = await tempDir();
   try {
@@ -88,7 +88,7 @@ export async function withServedSkills(
     const dist = path.join(tmp.dir, 'dist');
     await writeSkills(skillsDir, skills);
     await build({ skills: skillsDir, out: dist, config: options.config ?? SkillpressConfig.parse({}), site: false });
-    const server = await connectInProcess(dist, options.era ?? 'legacy');
+    const server = await connectInProcess(dist, options.era ?? 'legacy', { pageSize: options.pageSize });
     try {
       await use(server);
     } finally {

@@ -613,24 +613,44 @@ describe('read_skill_file on a long text file', () => {
 });
 
 describe('resources/list of a catalog larger than a page', () => {
-  test('pages of 100 by default; following nextCursor gives every skill once, in skills/list order', async () => {
-    const names = Array.from({ length: 205 }, (_, i) => `skill-${String(i).padStart(3, '0')}`);
-    const skills = Object.fromEntries(
-      names.map((n) => [n, { 'SKILL.md': `---\nname: ${n}\ndescription: Skill ${n} for paging.\n---\n# ${n}\n` }]),
+  const names = Array.from({ length: 205 }, (_, i) => `skill-${String(i).padStart(3, '0')}`);
+  const skills = Object.fromEntries(
+    names.map((n) => [n, { 'SKILL.md': `---\nname: ${n}\ndescription: Skill ${n} for paging.\n---\n# ${n}\n` }]),
+  );
+  /** Every page's size and every URI, following nextCursor from the first page. */
+  async function walk(server: Connected): Promise<{ sizes: number[]; uris: string[] }> {
+    const sizes: number[] = [];
+    const uris: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await server.client.request(
+        { method: 'resources/list', params: cursor ? { cursor } : {} },
+        ListResources,
+      );
+      sizes.push(page.resources.length);
+      uris.push(...page.resources.map((r) => r.uri));
+      cursor = page.nextCursor;
+    } while (cursor);
+    return { sizes, uris };
+  }
+
+  test('pages of at most 50 whatever --page-size, so clients that stop after 64 pages list everything', async () => {
+    await withServedSkills(
+      skills,
+      async (server) => {
+        const { sizes, uris } = await walk(server);
+        expect(sizes).toEqual(Array.from({ length: 41 }, () => 5));
+        expect(uris).toEqual(names.map((n) => `skill://${n}/SKILL.md`));
+        // The SDK's own walk, which gives up after 64 pages, gets every skill.
+        expect((await server.client.listResources()).resources).toHaveLength(205);
+      },
+      { pageSize: 2 },
     );
+  });
+
+  test('pages of 100 by default; following nextCursor gives every skill once, in skills/list order', async () => {
     await withServedSkills(skills, async (server) => {
-      const sizes: number[] = [];
-      const uris: string[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await server.client.request(
-          { method: 'resources/list', params: cursor ? { cursor } : {} },
-          ListResources,
-        );
-        sizes.push(page.resources.length);
-        uris.push(...page.resources.map((r) => r.uri));
-        cursor = page.nextCursor;
-      } while (cursor);
+      const { sizes, uris } = await walk(server);
       expect(sizes).toEqual([100, 100, 5]);
       expect(uris).toEqual(names.map((n) => `skill://${n}/SKILL.md`));
       const read = await server.client.readResource({ uri: uris[150]! });
