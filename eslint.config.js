@@ -36,6 +36,8 @@ const LAYERS = {
   // With --skills the server builds the folder it writes to (build.ts) and writes through author/.
   mcp: ['lib', 'model', 'feed-reader', 'route', 'search', 'semantic', 'usage', 'author', 'enable', 'build.ts'],
   'elasticsearch.ts': ['lib', 'model', 'emit/elasticsearch'],
+  // The local skills as the build and `skillpress ingest` both load them (one step: the same dates).
+  'local-catalog.ts': ['lib', 'model', 'config', 'load', 'author', 'enable'],
   'build.ts': [
     'lib',
     'model',
@@ -51,6 +53,7 @@ const LAYERS = {
     'usage',
     'enable',
     'tools-check',
+    'local-catalog.ts',
   ],
   serve: ['lib', 'model', 'config', 'build.ts', 'site'],
   init: ['lib', 'model', 'config', 'build.ts', 'site'],

@@ -13,7 +13,6 @@
 import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { loadCatalog } from './load/index.ts';
 import { LoadMemo } from './load/load-memo.ts';
 import { SKILL_FILE } from './load/find-skills.ts';
 import { invalidSkills } from './load/invalid.ts';
@@ -48,11 +47,12 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
-import { configFolder, describeConfig, findSkillsAndConfig, resolveConfig, skillsLoadOptions } from './config/load.ts';
+import { configFolder, describeConfig, findSkillsAndConfig, resolveConfig } from './config/load.ts';
 import { headersFile } from './site/headers.ts';
 import { writeBuildRecord } from './site/build-record.ts';
 import { normalizeBase } from './site/urls.ts';
-import { attachHistories, datesFromCommits, keepUnchangedDates } from './author/publish.ts';
+import { keepUnchangedDates } from './author/publish.ts';
+import { loadLocalCatalog } from './local-catalog.ts';
 import type { VersionArchives } from './emit/feed/versions.ts';
 import type { SiteResult } from './site/build-site.ts';
 import type { ConnectionOptions } from './emit/elasticsearch/connection.ts';
@@ -389,14 +389,13 @@ async function buildWith(
   };
 }
 
-/** Every skill with `is_enabled` set: the feed leaves disabled ones out, Elasticsearch keeps them. */
+/**
+ * Imported skills with `is_enabled` set too: the feed leaves disabled ones out. (The local ones
+ * are marked as they load, by the step `skillpress ingest` shares.)
+ */
 function markDisabled(loaded: Loaded, config: SkillpressConfig): Loaded {
   const disabled = disabledNames(config.skills.disabled, config.bundles, loaded.catalog.skills);
-  return {
-    ...loaded,
-    catalog: { ...loaded.catalog, skills: markEnabled(loaded.catalog.skills, disabled) },
-    local: { ...loaded.local, skills: markEnabled(loaded.local.skills, disabled) },
-  };
+  return { ...loaded, catalog: { ...loaded.catalog, skills: markEnabled(loaded.catalog.skills, disabled) } };
 }
 
 /** With `mcp_servers` configured: every skill's tools checked against them (`tools_status`). */
@@ -565,19 +564,18 @@ async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promis
 /** Local skills, then peers' skills; duplicates (identical content, near-identical text) are reported, never dropped. */
 async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loaded> {
   const { config, options, log } = ctx;
-  const local = await loadCatalog(skillsRoot, {
-    ...skillsLoadOptions(config),
+  const {
+    catalog: local,
+    datedByCommit,
+    versionFiles,
+  } = await loadLocalCatalog(skillsRoot, config, {
     mode: options.strict ? 'strict' : 'lenient',
-    registry: config.registry.name,
     sourceDateEpoch: options.sourceDateEpoch,
     tokens: ctx.tokens,
+    log,
     ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
   options.onLoaded?.(local);
-  const [versionFiles, datedByCommit] = await Promise.all([
-    attachHistories(local.skills, skillsRoot, config.registry.name, log),
-    datesFromCommits(local.skills, skillsRoot, options.sourceDateEpoch, config.skills.ignore),
-  ]);
   const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {

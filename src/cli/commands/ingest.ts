@@ -2,8 +2,7 @@
  * `skillpress ingest`: skills/ → Elasticsearch (agent_skills + agent_skill_files), switched in
  * atomically. Connection from flags or the environment; secrets are never printed.
  */
-import { loadCatalog } from '../../load/index.ts';
-import { disabledNames, markEnabled } from '../../enable/index.ts';
+import { loadLocalCatalog } from '../../local-catalog.ts';
 import {
   connectionFromEnv,
   indexNames,
@@ -14,7 +13,7 @@ import {
   type IndexNames,
 } from '../../emit/elasticsearch/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
-import { skillsLoadOptions } from '../../config/load.ts';
+import { sourceDateEpoch } from '../../config/load.ts';
 import { configAndSkillsFolder, folderList, problemLines } from './validate.ts';
 import { invalidSkills } from '../../load/invalid.ts';
 
@@ -51,16 +50,13 @@ export const ingest: Command = {
       json: { type: 'boolean' },
     });
     const { config, root } = await configAndSkillsFolder(values, positionals);
-    const loaded = await loadCatalog(root, {
-      ...skillsLoadOptions(config),
-      registry: config.registry.name,
-      mode: values.strict ? 'strict' : 'lenient',
-    });
+    // Loaded and dated as `skillpress build` does, so each writes what the other would (no churn).
     // A disabled skill stays in Elasticsearch, marked is_enabled: false, for internal readers.
-    const catalog = {
-      ...loaded,
-      skills: markEnabled(loaded.skills, disabledNames(config.skills.disabled, config.bundles, loaded.skills)),
-    };
+    const { catalog } = await loadLocalCatalog(root, config, {
+      mode: values.strict ? 'strict' : 'lenient',
+      sourceDateEpoch: sourceDateEpoch(process.env),
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
     for (const line of problemLines(catalog.problems, root, values.quiet)) process.stderr.write(`${line}\n`);
     const invalid = invalidSkills(catalog);
     if (invalid.length > 0 && values.strict) {
