@@ -217,8 +217,13 @@ export interface BuildResult {
   imported: number;
   /** Imported skills shown on the site but not re-exported (`federation.reexport` is off). */
   importedNotExported: number;
-  /** Skills with at least one error. */
+  /** Skills with at least one error (left out), `nameClashes` included. */
   invalid: number;
+  /**
+   * Of `invalid`, the skills whose only error is a name clash with another folder's skill
+   * (`name-unique`): valid, left out until `skills.precedence` or a rename settles the clash.
+   */
+  nameClashes: number;
   /** Skills committed in more than one folder with the same files: each is published once (`duplicate-copy`). */
   repeated: number;
   /** Skills found to duplicate another under a different name (identical content or near-identical text): reported, all published. */
@@ -369,6 +374,7 @@ async function buildWith(
     imported: catalogView?.imported ?? feed.imported,
     importedNotExported: feed.importedNotExported,
     invalid: new Set(errors.map((p) => p.skill)).size,
+    nameClashes: clashedOnly(errors),
     repeated: catalog.problems.filter((p) => p.rule === 'duplicate-copy').length,
     duplicates,
     changes: feed.changes,
@@ -387,6 +393,13 @@ async function buildWith(
     seconds: (Date.now() - started) / 1000,
     problems,
   };
+}
+
+/** The skills (folders) whose only errors are `name-unique`: valid skills another folder's skill outranks. */
+function clashedOnly(errors: readonly Problem[]): number {
+  const rules = new Map<string, Set<string>>();
+  for (const p of errors) rules.set(p.skill, (rules.get(p.skill) ?? new Set()).add(p.rule));
+  return [...rules.values()].filter((r) => r.size === 1 && r.has('name-unique')).length;
 }
 
 /**

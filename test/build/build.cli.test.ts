@@ -171,6 +171,27 @@ describe('skillpress build', () => {
     }
   });
 
+  it('counts skills left out by a name clash apart from invalid ones, and says how skills.precedence settles it', async () => {
+    write(fx.skills, 'broken-skill/SKILL.md', '---\nname: broken-skill\n---\nNo description.\n');
+    write(fx.skills, 'vendor-a/pdf/SKILL.md', skillMd('pdf', 'Use for PDFs.'));
+    write(fx.skills, 'vendor-b/pdf/SKILL.md', skillMd('pdf', 'Use for PDF files.'));
+    const args = ['build', '--skills', fx.skills, '--config', fx.config, '--no-site'];
+    try {
+      const r = await skillpress(fx.dir, [...args, '--out', path.join(fx.dir, 'dist-clash')]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toMatch(/built 3 skill\(s\), .* s; 2 left out \(errors above\): exit 1\n/);
+      expect(r.stdout).toContain('invalid skills: 1; left out by name clashes: 1\n');
+      expect(r.stdout).toMatch(
+        /\n1 skill\(s\) left out: their names clash with another folder's \(name-unique\); choose which folder wins with skills\.precedence in skillpress\.json, e\.g\. "skills": \{ "precedence": \["vendor-a", "vendor-b"\] \}\n$/,
+      );
+      // --json keeps `invalid` (every skill left out for an error) and adds `name_clashes`.
+      const json = result(await skillpress(fx.dir, [...args, '--out', path.join(fx.dir, 'dist-clash'), '--json']));
+      expect(json).toMatchObject({ ok: false, skills: 3, invalid: 2, name_clashes: 1 });
+    } finally {
+      for (const f of ['broken-skill', 'vendor-a', 'vendor-b']) rmSync(path.join(fx.skills, f), { recursive: true });
+    }
+  });
+
   it('reports a skill published twice under two names as a duplicate', async () => {
     const copy = readFileSync(path.join(fx.skills, 'kitchen-sink', 'SKILL.md'), 'utf8').replace(
       'name: kitchen-sink',

@@ -175,6 +175,31 @@ describe('skillpress init', () => {
     expect(local.stdout).toContain('edit SKILLPRESS_PACKAGE');
   });
 
+  it("an aggregator's first build names its name clashes and the skills.precedence that settles them", async () => {
+    const dir = path.join(tmp, 'aggregator');
+    for (const folder of ['anthropics+skills/skills/pdf', 'openai+skills/pdf', 'openai+skills/docx'])
+      await putSkill(dir, folder);
+    await writeFile(path.join(dir, 'openai+skills/pdf/SKILL.md'), '---\nname: pdf\ndescription: Use for PDFs.\n---\n');
+    await promisify(execFile)('git', ['init', '-q', '-b', 'main', dir]);
+    const r = await skillpress(dir, 'init', '--package', 'skillpress');
+    expect(r.code).toBe(1); // an error is an error: the clash is unresolved
+    expect(r.stdout).toContain(
+      "1 skill(s) left out: their names clash with another folder's (name-unique); choose which folder wins with " +
+        'skills.precedence in skillpress.json, e.g. "skills": { "precedence": ["anthropics+skills", "openai+skills"] }\n',
+    );
+    // The closing line does not read as a success.
+    expect(r.stdout).toMatch(
+      /\nbuilt 2 skill\(s\) into dist; 1 left out \(errors above\): exit 1 \(`skillpress preview/,
+    );
+
+    const config = JSON.parse(await readFile(path.join(dir, 'skillpress.json'), 'utf8'));
+    config.skills.precedence = ['anthropics+skills', 'openai+skills'];
+    await writeFile(path.join(dir, 'skillpress.json'), JSON.stringify(config));
+    const settled = await skillpress(dir, 'build', '.', '--out', 'dist', '--no-site', '--json');
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(JSON.parse(settled.stdout)).toMatchObject({ ok: true, skills: 2, invalid: 0, name_clashes: 0 });
+  }, 240_000);
+
   it('refuses to replace a config without --force (exit 2)', async () => {
     const dir = await userRepo('again');
     await writeFile(path.join(dir, 'skillpress.json'), '{"registry":{"title":"Mine"}}\n');

@@ -8,6 +8,7 @@ import { connectionFromEnv, type ConnectionOptions } from '../../emit/elasticsea
 import type { SiteResult } from '../../site/build-site.ts';
 import { EXIT, parse, skillsFolderArgument, type Command } from '../args.ts';
 import { problemLines, problemsByRule } from './validate.ts';
+import { nameClashAdvice } from './name-clashes.ts';
 
 export const build: Command = {
   usage:
@@ -75,6 +76,7 @@ export interface BuildJson {
   imported: number;
   imported_not_exported: number;
   invalid: number;
+  name_clashes: number;
   repeated: number;
   duplicates: number;
   changes: BuildResult['changes'];
@@ -114,6 +116,7 @@ export function buildJson(r: BuildResult): BuildJson {
     imported: r.imported,
     imported_not_exported: r.importedNotExported,
     invalid: r.invalid,
+    name_clashes: r.nameClashes,
     repeated: r.repeated,
     duplicates: r.duplicates,
     changes: r.changes,
@@ -178,13 +181,22 @@ export function siteLine(site: SiteResult): string {
 function summaryLine(r: BuildResult): string {
   const c = r.changes;
   const tally = problemsByRule(r.problems);
+  const advice = nameClashAdvice(r.problems);
   return [
-    `built ${r.skills} skill(s), ${r.files} file(s)${r.skippedFiles ? ` (${r.skippedFiles} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s`,
-    `  withheld (private/group): ${r.withheld}; ${r.disabled ? `disabled: ${r.disabled}; ` : ''}imported: ${r.imported}${r.importedNotExported ? ` (${r.importedNotExported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}similar pairs under other names: ${r.duplicates} (both published); invalid skills: ${r.invalid}`,
+    `built ${r.skills} skill(s), ${r.files} file(s)${r.skippedFiles ? ` (${r.skippedFiles} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s${failure(r)}`,
+    `  withheld (private/group): ${r.withheld}; ${r.disabled ? `disabled: ${r.disabled}; ` : ''}imported: ${r.imported}${r.importedNotExported ? ` (${r.importedNotExported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}similar pairs under other names: ${r.duplicates} (both published); invalid skills: ${r.invalid - r.nameClashes}${r.nameClashes ? `; left out by name clashes: ${r.nameClashes}` : ''}`,
     `  changes: ${c.added} added, ${c.updated} updated, ${c.removed} removed`,
     `  reused from .cache/: token counts of ${r.reused.tokens.reused} of ${r.reused.tokens.reused + r.reused.tokens.counted} texts, archives of ${r.reused.archives.reused} of ${r.reused.archives.reused + r.reused.archives.built} skills`,
     ...(r.site ? [siteLine(r.site)] : []),
     ...(tally ? [`  ${tally}`] : []),
+    ...(advice ? [advice] : []),
     '',
   ].join('\n');
+}
+
+/** Why the build exits 1, on the line that counts what it built: a failed build must not read as done. */
+export function failure(r: BuildResult): string {
+  if (r.ok) return '';
+  if (r.invalid > 0) return `; ${r.invalid} left out (errors above): exit 1`;
+  return '; the Elasticsearch ingest failed (above): exit 1';
 }

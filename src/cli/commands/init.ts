@@ -3,6 +3,8 @@ import path from 'node:path';
 import { init as runInit } from '../../init/index.ts';
 import { EXIT, parse, type Command } from '../args.ts';
 import { formatProblem, problemsByRule } from './validate.ts';
+import { nameClashAdvice } from './name-clashes.ts';
+import { failure } from './build.ts';
 
 export const init: Command = {
   usage:
@@ -45,7 +47,10 @@ export const init: Command = {
       for (const p of b.problems) lines.push(formatProblem(p, b.skillsRoot));
       const tally = problemsByRule(b.problems);
       if (tally) lines.push(tally);
-      lines.push(`built ${b.skills} skill(s) into ${rel(b.out)}: \`skillpress preview --out ${rel(b.out)}\` serves it`);
+      const advice = nameClashAdvice(b.problems);
+      if (advice) lines.push(advice);
+      const serve = `\`skillpress preview --out ${rel(b.out)}\` serves it`;
+      lines.push(`built ${b.skills} skill(s) into ${rel(b.out)}${b.ok ? `: ${serve}` : `${failure(b)} (${serve})`}`);
     }
     process.stdout.write(`${lines.join('\n')}\n`);
     return b && !b.ok ? EXIT.invalid : EXIT.ok;
