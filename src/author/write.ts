@@ -168,7 +168,7 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
  * served, and the agent would not know why. Says what disables it and how to enable it.
  */
 function refuseDisabled(skill: Skill, config: SkillpressConfig, which: 'new' | 'existing'): void {
-  const off = configDisables({ id: skill.id, tags: skill.registry_fields.tags }, config);
+  const off = configDisables(skill, config);
   if (!off) return;
   const message =
     which === 'new'

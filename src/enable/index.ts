@@ -34,7 +34,7 @@ export interface ConfigDisables {
 
 /** What in the config (`skills.disabled`, a bundle with `enabled: false`) disables the skill, if anything does. */
 export function configDisables(
-  skill: { id: string; tags: readonly string[] },
+  skill: Skill,
   config: { skills: { disabled: readonly string[] }; bundles: Readonly<Record<string, BundleConfig>> },
 ): ConfigDisables | undefined {
   const rule = disabledBy(skill.id, config.skills.disabled);
@@ -44,9 +44,8 @@ export function configDisables(
       // enable removes a name; a glob is the config's to edit.
       enable: rule === skill.id ? `skillpress enable ${skill.id}` : `remove "${rule}" from skills.disabled`,
     };
-  const tags = new Set(skill.tags.map((t) => t.toLowerCase()));
   for (const [name, b] of Object.entries(config.bundles))
-    if (!b.enabled && (disabledBy(skill.id, b.skills) !== undefined || b.tags.some((t) => tags.has(t.toLowerCase()))))
+    if (!b.enabled && bundleMembers(b, [skill]).length > 0)
       return { by: `bundle "${name}" (enabled: false)`, enable: `set bundles.${name}.enabled to true` };
   return undefined;
 }

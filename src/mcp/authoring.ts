@@ -96,7 +96,7 @@ export class AuthoringSession implements Authoring {
   /** Why the skills folder's skill `name` is not served, when the config disables it. */
   disabledReason(name: string): string | undefined {
     const skill = this.#local?.skills.find((s) => s.id === name);
-    const off = skill && configDisables({ id: skill.id, tags: skill.registry_fields.tags }, this.#config);
+    const off = skill && configDisables(skill, this.#config);
     return off
       ? `Skill "${name}" is disabled in this catalog (${off.by} in the config), so it is not served.`
       : undefined;

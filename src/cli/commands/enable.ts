@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { findConfig, findSkillsAndConfig, skillsLoadOptions } from '../../config/load.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { didYouMean } from '../../lib/near-names.ts';
-import { setSkillEnabled } from '../../enable/index.ts';
+import { disabledBy, setSkillEnabled } from '../../enable/index.ts';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
 
 function enableCommand(enabled: boolean): Command {
@@ -47,7 +47,6 @@ async function checkMatches(rule: string, configPath: string | undefined): Promi
   const { loadCatalog } = await import('../../load/index.ts');
   const catalog = await loadCatalog(path.resolve(root), skillsLoadOptions(config));
   const names = catalog.skills.map((s) => s.id);
-  const { disabledBy } = await import('../../enable/index.ts');
   if (names.some((n) => disabledBy(n, [rule]) !== undefined)) return;
   if (!rule.includes('*'))
     throw new NotFoundError(`no skill "${rule}" in ${root}${didYouMean(rule, names)}; nothing was changed`);
