@@ -197,6 +197,7 @@ function nameClash(
   return {
     severity: 'error',
     ...where,
+    related: folderOf(kept.skill),
     rule: 'name-unique',
     message:
       `${name} is already used by ${both}: ` +

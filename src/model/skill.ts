@@ -174,6 +174,8 @@ export const Problem = z.object({
   /** Short stable rule id, e.g. `name-matches-folder`. */
   rule: z.string(),
   message: z.string(),
+  /** Another skill folder the problem concerns (`name-unique`: the one that keeps the name). */
+  related: z.string().optional(),
 });
 export type Problem = z.infer<typeof Problem>;
 

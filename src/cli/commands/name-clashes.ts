@@ -31,8 +31,7 @@ function precedenceExample(clashes: readonly Problem[]): string[] {
   const winners: string[] = [];
   const losers: string[] = [];
   for (const p of clashes) {
-    // The loader names the folder that keeps the name in the message (load-catalog.ts, nameClash).
-    const kept = /already used by the skill in "([^"]+)"/.exec(p.message)?.[1];
+    const kept = p.related;
     if (kept === undefined) continue;
     const [a, b] = [kept.split('/'), p.skill.split('/')];
     let i = 0;
