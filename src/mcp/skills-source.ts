@@ -29,10 +29,10 @@ type Entry = {
 };
 type DirectoryChild = { uri: string; name: string; mimeType: string; size?: number };
 
-/** With `usage`, skills/get and reading a SKILL.md are recorded as loads. */
 /** The most pages resources/list takes for a catalog (its pages grow past --page-size to keep to it). */
 export const RESOURCE_PAGES = 50;
 
+/** With `usage`, skills/get and reading a SKILL.md are recorded as loads. */
 export function feedSkillSource(catalog: CatalogRef, pageSize = DEFAULT_PAGE_SIZE, usage?: UsageHook): FeedSkillSource {
   return new FeedSkillSource(catalog, pageSize, usage);
 }

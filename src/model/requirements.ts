@@ -54,6 +54,14 @@ export const ToolStatus = z
   .meta({ id: 'ToolStatus', description: 'Whether one referenced tool was found on its MCP server.' });
 export type ToolStatus = z.infer<typeof ToolStatus>;
 
+/** What a tool's status means to a reader: `not_checked` is either a server the config does not list, or an agent's own tool. */
+export type ToolKind = 'available' | 'missing' | 'unreachable' | 'not configured' | 'built-in';
+
+export function toolKind(t: ToolStatus): ToolKind {
+  if (t.status === 'not_checked') return t.server ? 'not configured' : 'built-in';
+  return t.status === 'server_unreachable' ? 'unreachable' : t.status;
+}
+
 export const ToolsStatus = z
   .object({
     checked_at: z.string().describe('When the servers were asked (ISO 8601).'),

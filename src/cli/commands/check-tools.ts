@@ -9,14 +9,13 @@ import { loadCatalog } from '../../load/index.ts';
 import { skillsLoadOptions } from '../../config/load.ts';
 import { printable } from '../../lib/paths.ts';
 import { checkTools, unreachableReason, type ToolsCheckReport } from '../../tools-check/index.ts';
-import type { ToolStatus } from '../../model/requirements.ts';
+import { toolKind, type ToolKind, type ToolStatus } from '../../model/requirements.ts';
 import { EXIT, UsageError, parse, type Command } from '../args.ts';
 import { configAndSkillsFolder } from './validate.ts';
 
 /** What a line says, in the order the lines come: what needs attention first. */
-const KINDS = ['missing', 'unreachable', 'not configured', 'available', 'built-in'] as const;
-type Kind = (typeof KINDS)[number];
-const LABEL: Record<Kind, string> = {
+const KINDS = ['missing', 'unreachable', 'not configured', 'available', 'built-in'] as const satisfies ToolKind[];
+const LABEL: Record<ToolKind, string> = {
   missing: 'MISSING',
   unreachable: 'UNREACHABLE',
   'not configured': 'not configured',
@@ -24,13 +23,7 @@ const LABEL: Record<Kind, string> = {
   'built-in': 'not checked',
 };
 
-/** Both are `not_checked`: a tool with a server is one `mcp_servers` does not list, else an agent's own. */
-function kindOf(t: ToolStatus): Kind {
-  if (t.status === 'not_checked') return t.server ? 'not configured' : 'built-in';
-  return t.status === 'server_unreachable' ? 'unreachable' : t.status;
-}
-
-type Use = { skill: string; tool: ToolStatus; kind: Kind };
+type Use = { skill: string; tool: ToolStatus; kind: ToolKind };
 
 function toolLine({ skill, tool: t, kind }: Use): string {
   const extra = t.closest?.length ? ` (closest: ${t.closest.join(', ')})` : t.detail ? ` (${printable(t.detail)})` : '';
@@ -53,12 +46,12 @@ function formatReport(report: ToolsCheckReport, all: boolean): string {
     (s) =>
       `server ${s.name} (${s.transport}): ${s.status === 'up' ? `up, ${s.tools} tools${s.truncated ? ' (cut)' : ''}` : `unreachable: ${unreachableReason(s)}`} in ${s.ms} ms`,
   );
-  const uses = report.skills.flatMap((s) => s.tools.map((tool): Use => ({ skill: s.id, tool, kind: kindOf(tool) })));
-  const of = (kind: Kind) => uses.filter((u) => u.kind === kind);
+  const uses = report.skills.flatMap((s) => s.tools.map((tool): Use => ({ skill: s.id, tool, kind: toolKind(tool) })));
+  const of = (kind: ToolKind) => uses.filter((u) => u.kind === kind);
   for (const kind of KINDS.slice(0, -1)) out.push(...of(kind).map(toolLine));
   const builtIn = of('built-in');
   if (builtIn.length) out.push(...(all ? builtIn.map(toolLine) : [builtInSummary(builtIn)]));
-  const n = Object.fromEntries(KINDS.map((k) => [k, of(k).length])) as Record<Kind, number>;
+  const n = Object.fromEntries(KINDS.map((k) => [k, of(k).length])) as Record<ToolKind, number>;
   out.push(
     `tools: ${n.available} available, ${n.missing} missing, ${n.unreachable} unreachable, ${n['not configured']} not configured, ${n['built-in']} built-in (not checked)`,
   );
