@@ -209,7 +209,11 @@ async function runRequest(
   const rule = ruleJudge(retrieval).id;
   const bestMs = performance.now() - t;
   const viaModel = await client.callTool({ name: 'best_skill', arguments: { query: request.request } });
-  const structured = viaModel.structuredContent as { skill: { name: string } | null; decided_by: string };
+  const structured = viaModel.structuredContent as {
+    skill: { name: string } | null;
+    kept_for_people?: string;
+    decided_by: string;
+  };
   // With no candidate at all there is nothing to ask the model.
   if (structured.decided_by !== 'model' && retrieval.candidates.length > 0)
     throw new Error(`${request.id}: the sampling path was not taken (${JSON.stringify(structured).slice(0, 200)})`);
@@ -224,7 +228,8 @@ async function runRequest(
     rightFolded: rightAt >= 0 && !everything.hits[rightAt]!.strong,
     keywordRanks: [keywordRank(catalog, meaning, request, 2), keywordRank(catalog, meaning, request, 3)],
     rule,
-    model: structured.skill?.name,
+    // A skill its author keeps for people to start is named, not loaded: the right skill all the same.
+    model: structured.skill?.name ?? structured.kept_for_people,
     searchMs,
     bestMs,
     retrieval,

@@ -550,6 +550,7 @@ describe('best_skill on a skill its author keeps for people to start', () => {
         const r = await server.client.callTool({ name: 'best_skill', arguments: { query, judge: 'rule' } });
         const answer = structured(r);
         expect(answer.skill).toBeNull();
+        expect(answer.kept_for_people).toBe('grill-me');
         expect(answer.reason).toMatch(/^"grill-me" fits, but its author keeps it for people to start/);
         expect(answer.candidates[0]).toMatchObject({ name: 'grill-me' });
         expect(text(r)).not.toContain('Ask one question at a time');
@@ -560,6 +561,11 @@ describe('best_skill on a skill its author keeps for people to start', () => {
           arguments: { query: 'short meeting notes' },
         });
         expect(structured(notes).results[0]).not.toHaveProperty('invocation');
+        const notesBest = await server.client.callTool({
+          name: 'best_skill',
+          arguments: { query: 'keep short meeting notes', judge: 'rule' },
+        });
+        expect(structured(notesBest)).not.toHaveProperty('kept_for_people');
         expect(text(search)).toMatch(
           /- grill-me \(score [^)]*; its author keeps it for people to start: do not use it unasked\)/,
         );

@@ -92,6 +92,8 @@ export function registerBestSkill(
           decided_by: z.enum(['rule', 'model']),
           // Absent for a skill whose SKILL.md is over INLINE_TOKENS: load it with view_skill.
           skill: CardOut.extend({ instructions: z.string().optional() }).nullable(),
+          // The skill that fits when its author keeps it for people to start (skill is then null).
+          kept_for_people: z.string().optional(),
           confidence: z.number(),
           reason: z.string(),
           candidates: z.array(CandidateOut),
@@ -218,7 +220,10 @@ async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decis
   if (card && keptForPeople(card)) {
     const reason = `"${card.name}" fits, but its author keeps it for people to start (disable-model-invocation), so it is not loaded for you: tell the user it exists; they can start it themselves, or ask you to use it (view_skill, name "${card.name}"). ${decision.reason}`;
     const text = `${reason} (Decided by the ${decision.decided_by}, confidence ${decision.confidence}.)`;
-    return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, reason, skill: null } };
+    return {
+      content: [{ type: 'text' as const, text }],
+      structuredContent: { ...base, reason, skill: null, kept_for_people: card.name },
+    };
   }
   if (!card) {
     const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
