@@ -11,6 +11,7 @@
  *   npm run bench:site -- --site <built site>            only the search in Chromium, on a site built before
  *   … --http2                                            the search served over HTTPS with HTTP/2, as static hosts serve it
  *   … --http1 --http2                                    both, one after the other (HTTP/1.1 alone is the default)
+ *   … --url http://127.0.0.1:8080/                        that site as another server serves it (nginx, a host), not serveStatic
  *
  * Targets (issue 14, on a ~290-skill catalog of six public repositories): largest skill page
  * ≤ 60 KB gzip, median ≤ 15 KB gzip; build with the site ≤ 2× `--no-site`; rebuild after one
@@ -287,6 +288,7 @@ async function catalogs(
       highlight: { type: 'boolean' },
       rounds: { type: 'string' },
       site: { type: 'string' },
+      url: { type: 'string' },
       http1: { type: 'boolean' },
       http2: { type: 'boolean' },
     },
@@ -322,12 +324,12 @@ function protocols(): Protocol[] {
 }
 
 /** The search timed in Chromium over each protocol asked for, each table followed by the machine's load. */
-async function searchOverEach(site: string, skills: number): Promise<void> {
+async function searchOverEach(site: string, skills: number, servedAt?: string): Promise<void> {
   for (const protocol of protocols()) {
-    await searchTimings(site, skills, protocol);
+    await searchTimings(site, skills, protocol, servedAt);
     const load = (await import('node:os')).loadavg().map((x) => x.toFixed(1));
     process.stdout.write(
-      `\n(${PROTOCOL_NAMES[protocol]}; machine load average ${load.join(' / ')} over 1 / 5 / 15 min)\n`,
+      `\n(${PROTOCOL_NAMES[protocol]}${servedAt ? `, served at ${servedAt}` : ''}; machine load average ${load.join(' / ')} over 1 / 5 / 15 min)\n`,
     );
   }
 }
@@ -340,7 +342,8 @@ async function timeBuiltSite(): Promise<boolean> {
   const index = JSON.parse(await readFile(path.join(site, 'feed/v1/search.json'), 'utf8')) as {
     index?: { documentCount?: number };
   };
-  await searchOverEach(site, index.index?.documentCount ?? 0);
+  const url = process.argv.indexOf('--url');
+  await searchOverEach(site, index.index?.documentCount ?? 0, url < 0 ? undefined : process.argv[url + 1]);
   return true;
 }
 
