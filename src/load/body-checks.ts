@@ -1,5 +1,6 @@
 /**
- * Checks on SKILL.md beyond its front matter: relative links to files that do not exist, and
+ * Checks on SKILL.md beyond its front matter: relative links to files that do not exist, paths
+ * into the Claude Code plugin a skill came in (files a catalog does not publish with it), and
  * the spec's progressive-disclosure guidance (SKILL.md under 500 lines, the body under about
  * 5,000 tokens). All are warnings: the skill still works, but an agent will stumble.
  */
@@ -183,10 +184,68 @@ function linkPath(target: string): string | undefined {
   return normal === '..' || normal.startsWith('../') ? undefined : normal;
 }
 
+// `${CLAUDE_PLUGIN_ROOT}/path`: Claude Code fills in the folder of the plugin the skill came in.
+const PLUGIN_ROOT_PATH = /\$\{?CLAUDE_PLUGIN_ROOT\}?\/+([^\s`'"()<>[\]{}*:;,|]+)/g;
+
+/**
+ * The paths SKILL.md's body names below `${CLAUDE_PLUGIN_ROOT}`, code included (they are mostly
+ * in commands), each once with its first line (1-based within `body`).
+ */
+export function pluginRootPaths(body: string): Array<{ path: string; line: number }> {
+  const seen = new Map<string, number>();
+  body.split('\n').forEach((text, i) => {
+    if (!text.includes('CLAUDE_PLUGIN_ROOT')) return;
+    for (const m of text.matchAll(PLUGIN_ROOT_PATH)) {
+      const rel = m[1]!.replace(/[.]+$/, '');
+      if (rel && !seen.has(rel)) seen.set(rel, i + 1);
+    }
+  });
+  return [...seen].map(([p, line]) => ({ path: p, line }));
+}
+
+/**
+ * Warnings for files of the plugin outside the skill folder: a catalog publishes the skill's
+ * folder, so an agent that installs it from there does not have them. A path through
+ * `skills/<this skill's folder>/` is the skill's own, checked like a link.
+ */
+function pluginRootProblems(
+  body: string,
+  bodyLine: number,
+  folderName: string | undefined,
+  exists: (rel: string) => boolean,
+): BodyProblem[] {
+  const problems: BodyProblem[] = [];
+  for (const { path: rel, line } of pluginRootPaths(body)) {
+    const normal = path.posix.normalize(rel).replace(/\/$/, '');
+    const own = folderName !== undefined && `${normal}/`.startsWith(`skills/${folderName}/`);
+    const inSkill = own ? normal.slice(`skills/${folderName}`.length + 1) || '.' : undefined;
+    if (inSkill !== undefined && (inSkill === '.' || exists(inSkill))) continue;
+    const at = bodyLine + line - 1;
+    const named = `"\${CLAUDE_PLUGIN_ROOT}/${rel}"`;
+    problems.push(
+      inSkill === undefined
+        ? {
+            severity: 'warning',
+            line: at,
+            rule: 'plugin-root-file',
+            message: `${named} is a file of the Claude Code plugin this skill comes in, outside the skill folder: it is not published with the skill, so agents that install the skill from a catalog do not have it; copy it into the skill and write "\${CLAUDE_SKILL_DIR}/…"`,
+          }
+        : {
+            severity: 'warning',
+            line: at,
+            rule: 'link-target-exists',
+            message: `${named} points to no file in this skill: fix the path or add the file`,
+          },
+    );
+  }
+  return problems;
+}
+
 export async function checkBody(
   md: SkillMarkdownParts,
   files: ReadonlySet<string>,
   tokens: TokenCounts = TokenCounts.memory(),
+  folderName?: string,
 ): Promise<BodyProblem[]> {
   const problems: BodyProblem[] = [];
   const folders = new Set<string>();
@@ -212,6 +271,7 @@ export async function checkBody(
       });
     }
   }
+  problems.push(...pluginRootProblems(md.body, md.bodyLine, folderName, (rel) => files.has(rel) || folders.has(rel)));
   if (md.lines > MAX_SKILL_MD_LINES) {
     problems.push({
       severity: 'warning',

@@ -56,9 +56,10 @@ export async function loadSkill(found: FoundSkill, opts: SkillLoadOptions): Prom
     return { problems };
   }
 
+  const folderName = path.basename(found.abs);
   // Lenient mode reads what an agent client would: values with an unquoted ": " are repaired.
   const md = readSkillMarkdown(skillMd.content, {
-    folderName: path.basename(found.abs),
+    folderName,
     mode: opts.mode,
     repair: opts.mode === 'lenient',
   });
@@ -66,7 +67,7 @@ export async function loadSkill(found: FoundSkill, opts: SkillLoadOptions): Prom
   if (!md.parsed) return { problems };
   // The body is checked even when the front matter keeps the skill out: every problem is reported at once.
   const { parsed } = md;
-  for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)), opts.tokens))
+  for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)), opts.tokens, folderName))
     at({ ...p, file: SKILL_FILE });
 
   if (!md.ok || problems.some((p) => p.severity === 'error')) return { problems };

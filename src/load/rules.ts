@@ -155,6 +155,11 @@ export const VALIDATION_RULES = {
     ...WARNING,
     meaning: 'a relative link goes above the skill folder (`../…`), where agents cannot follow it',
   },
+  'plugin-root-file': {
+    ...WARNING,
+    meaning:
+      "SKILL.md names a path below `${CLAUDE_PLUGIN_ROOT}` (the folder of the Claude Code plugin the skill came in) outside the skill's own folder: the catalog publishes the skill's folder, so agents that install it from there lack that file (a path through `skills/<the skill's folder>/` is the skill's own, checked as `link-target-exists`)",
+  },
   'skill-md-lines': { ...WARNING, meaning: "SKILL.md is over 500 lines (the specification's guidance)" },
   'body-tokens': { ...WARNING, meaning: 'the SKILL.md body is over about 5,000 tokens (o200k tokenizer)' },
   'skill-md-name': { ...ERROR, meaning: 'a folder holds `skill.md` (or another casing) instead of `SKILL.md`' },

@@ -255,6 +255,26 @@ describe('body checks', () => {
     ]);
   });
 
+  it("warns about files of the Claude Code plugin named through ${CLAUDE_PLUGIN_ROOT}; the skill's own are checked as links", async () => {
+    // trailofbits/skills: plugins/<plugin>/skills/<skill>/SKILL.md, with scripts and prompts beside skills/.
+    const files = new Set(['SKILL.md', 'references/a.md']);
+    const body = [
+      'Run `"${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh" <path>`, then again: "${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh".',
+      'Bash: ls "${CLAUDE_PLUGIN_ROOT}/skills/variant/references"',
+      'Read $CLAUDE_PLUGIN_ROOT/skills/variant/references/a.md and ${CLAUDE_PLUGIN_ROOT}/skills/variant/references/b.md.',
+      'If `${CLAUDE_PLUGIN_ROOT}` is empty, look for the script.',
+    ].join('\n');
+    const problems = await checkBody({ body, bodyLine: 5, lines: 9 }, files, undefined, 'variant');
+    expect(problems.map((p) => [p.rule, p.line, /"(.*?)"/.exec(p.message)?.[1]])).toEqual([
+      ['plugin-root-file', 5, '${CLAUDE_PLUGIN_ROOT}/scripts/setup.sh'],
+      ['link-target-exists', 7, '${CLAUDE_PLUGIN_ROOT}/skills/variant/references/b.md'],
+    ]);
+    expect(problems[0]!.message).toMatch(/not published with the skill.*\$\{CLAUDE_SKILL_DIR\}/);
+    // Another skill of the same plugin is outside this one.
+    const other = await checkBody({ body, bodyLine: 5, lines: 9 }, files, undefined, 'c-review');
+    expect(other.filter((p) => p.rule === 'plugin-root-file')).toHaveLength(4);
+  });
+
   it('warns when SKILL.md is over 500 lines and the body over 5,000 tokens', async () => {
     expect(await checkBody({ body: 'x', bodyLine: 4, lines: 500 }, new Set())).toEqual([]);
     const long = await checkBody({ body: 'word '.repeat(6000), bodyLine: 4, lines: 501 }, new Set());
