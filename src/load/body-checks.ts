@@ -26,8 +26,9 @@ export interface SkillMarkdownParts {
   lines: number;
 }
 
-// [label]: target   (a reference definition; anchored, so one attempt per line)
-const REFERENCE_DEF = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/;
+// [label]: target   (a reference definition; anchored, so one attempt per line). `[^1]: text`
+// is a footnote (GitHub's markdown), whose text is no link.
+const REFERENCE_DEF = /^ {0,3}\[(?!\^)[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/;
 
 /**
  * Relative link targets in markdown, with their line (1-based within `body`). Code is skipped.

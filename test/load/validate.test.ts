@@ -225,7 +225,7 @@ describe('validateFrontMatter', () => {
 describe('body checks', () => {
   it('finds relative links outside code, with their lines', () => {
     const body =
-      'See [a](references/a.md "title") and ![img](<assets/my image.png>).\n```\n[not](code.md)\n```\n`[inline](x.md)` [web](https://example.com) [anchor](#top)\n[ref]: scripts/run.py\n';
+      'See [a](references/a.md "title") and ![img](<assets/my image.png>).\n```\n[not](code.md)\n```\n`[inline](x.md)` [web](https://example.com) [anchor](#top)\n[ref]: scripts/run.py\n[^1]: GitHub Blog. (2022). A footnote, not a link.\n';
     expect(relativeLinks(body)).toEqual([
       { target: 'references/a.md', line: 1 },
       { target: 'assets/my image.png', line: 1 },
