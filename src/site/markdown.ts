@@ -1,6 +1,6 @@
 /**
  * SKILL.md → safe HTML, with markdown-it (CommonMark + GFM tables, strikethrough and
- * autolinks, GitHub's alerts: `> [!NOTE]`). Skill content is untrusted, so the renderer only ever emits markup it generates
+ * autolinks, footnotes (`[^1]`, markdown-it-footnote), GitHub's alerts: `> [!NOTE]`). Skill content is untrusted, so the renderer only ever emits markup it generates
  * itself:
  *
  * - raw HTML in the markdown is dropped (never passed through, never shown as markup);
@@ -13,6 +13,7 @@
  * SKILL.md in about 1 s where remark took 13 s (docs/site.md, "Figures").
  */
 import markdownIt, { type Env, type MarkdownIt, type Token } from 'markdown-it';
+import footnotes from 'markdown-it-footnote';
 import { withoutSkillDirPlaceholder } from '../lib/paths.ts';
 
 export interface RenderOptions {
@@ -57,6 +58,8 @@ function createRenderer(): MarkdownIt {
   // html: true only so raw HTML becomes its own tokens, which the rules below drop.
   const md = markdownIt({ html: true, linkify: true, typographer: false });
   md.validateLink = (url) => allowedUrl(url, LINK_SCHEMES);
+  // Footnotes as GitHub renders them; their links are fragments of the page, their text markdown like the rest.
+  md.use(footnotes);
   md.renderer.rules.html_block = () => '';
   md.renderer.rules.html_inline = () => '';
   md.core.ruler.push('skillpress_alignment', (state) => {

@@ -42,7 +42,11 @@ export function renderBodies(
 ): RenderedBodies {
   // Signed (src/lib/cache-secret.ts): rendered HTML goes onto the catalog's pages as it is.
   const cache = FileCache.open(cacheDir, log ? { log } : {});
-  const renderer = codeFingerprint(import.meta.url, ['./markdown.ts', './render-bodies.ts'], ['markdown-it']);
+  const renderer = codeFingerprint(
+    import.meta.url,
+    ['./markdown.ts', './render-bodies.ts'],
+    ['markdown-it', 'markdown-it-footnote'],
+  );
   const bodies: Record<string, RenderedBody> = {};
   let rendered = 0;
   for (const [id, { skill }] of skills) {

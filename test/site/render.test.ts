@@ -85,6 +85,19 @@ describe('renderMarkdown', () => {
     expect(html).toContain('<blockquote>\n<p>plain [!NOTE] quote</p>\n</blockquote>');
   });
 
+  it('shows footnotes as GitHub does, linked both ways, with their text as safe as the rest', () => {
+    // K-Dense-AI's markdown-mermaid-writing cites its sources this way.
+    const html = renderMarkdown(
+      'Mermaid renders on GitHub.[^1]\n\n[^1]: GitHub Blog. [x](javascript:alert(1)) <img src=x onerror=alert(1)> https://github.blog/mermaid\n',
+    );
+    expect(html).toContain('<sup class="footnote-ref"><a href="#fn1" id="fnref1">[1]</a></sup>');
+    expect(html).toMatch(
+      /<li id="fn1" class="footnote-item"><p>GitHub Blog\. .*<a href="#fnref1" class="footnote-backref">/,
+    );
+    expect(html).toContain('<a href="https://github.blog/mermaid" rel="nofollow noopener noreferrer">');
+    expect(html).not.toMatch(/\[\^1\]|<img|href="javascript/);
+  });
+
   it('marks fenced code with its language and escapes it; the block is keyboard-reachable', () => {
     const html = renderMarkdown('```python\nimport os  # <b>$&\n```');
     expect(html).toBe('<pre tabindex="0"><code class="language-python">import os  # &lt;b&gt;$&amp;\n</code></pre>\n');
