@@ -239,7 +239,7 @@ async function pinnedVersion(
   if (version === latest) return { digest: entry.digest, fetch: feed.latest };
   if (!found)
     throw new NotFoundError(
-      `skill "${name}" has no published version "${version}" in ${indexUrl.href}${known.length ? ` (versions: ${known.join(', ')})` : ''}`,
+      `skill "${name}" has no published version "${version}" in ${indexUrl.href}${known.length ? ` (versions: ${known.join(', ')})` : `: it publishes no versions; install "${name}" without @${version}`}`,
     );
   const archive = found.archive;
   if (!archive)

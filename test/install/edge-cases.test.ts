@@ -192,6 +192,14 @@ describe('refusals say what and where', () => {
     }
   });
 
+  it('a version asked of a skill that publishes none says to leave the version out', async () => {
+    const err = await rejection(install(feed.url, 'dotted@2', { to: target() }));
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err.message).toBe(
+      `skill "dotted" has no published version "2" in ${feed.url}/feed/v1/index.json: it publishes no versions; install "dotted" without @2`,
+    );
+  });
+
   it('a 404 says what was not found and where', async () => {
     const fromUrl = await rejection(install(feed.url, 'lost-file', { to: target() }));
     expect(fromUrl).toBeInstanceOf(NotFoundError);
