@@ -257,6 +257,28 @@ describe('skillpress check-tools and build', () => {
     ).toContain('Read');
   });
 
+  it('without mcp_servers, reports what the skills name and says whether anything was left unchecked', () => {
+    const configDir = writeConfig({});
+    const run = (skills: string) =>
+      spawnSync(NODE, [CLI, 'check-tools', '--skills', skills, '--config', configDir], { encoding: 'utf8' });
+    const r = run(skillsDir);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('issues: mcp__gh__create_issue not configured (no server "gh" in mcp_servers)');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'no mcp_servers in the config: list the servers these tools come from to check them (docs/requirements.md)',
+    );
+    // A catalog whose skills name built-in tools only (K-Dense-AI's: Read, Write, Edit, Bash).
+    const builtIn = path.join(dir, 'built-in-only');
+    writeSkill(builtIn, 'notes', 'allowed-tools: Read Write');
+    const plain = run(builtIn);
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(plain.stdout.trimEnd().split('\n')).toEqual([
+      "not checked: 2 uses of an agent's built-in tools (Read, Write) in 1 skill; --all lists them",
+      'tools: 0 available, 0 missing, 0 unreachable, 0 not configured, 2 built-in (not checked)',
+      "no mcp_servers in the config, and no skill names an MCP server's tool: nothing to check",
+    ]);
+  });
+
   it("gives a crashing Node server's reason, not the `Node.js v…` line its crash output ends with", () => {
     const configDir = writeConfig({ gone: { command: NODE, args: ['tools/does-not-exist.mjs'] } });
     const run = (...args: string[]) =>

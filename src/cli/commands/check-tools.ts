@@ -2,7 +2,8 @@
  * `skillpress check-tools [dir | --skills dir] [--config dir] [--json] [--all] [--strict]`: ask every
  * MCP server of `mcp_servers` for its tools and report, for each skill and each tool it references,
  * missing (with the closest names) / unreachable / not configured / available, then one line for
- * the agent's built-in tools, which are never checked (`--all` lists each use).
+ * the agent's built-in tools, which are never checked (`--all` lists each use). Without
+ * `mcp_servers`, the same report, and a last line saying whether that left anything unchecked.
  * Exit 0; with --strict, 1 when a tool is missing or its server unreachable; 2 on usage errors.
  */
 import { loadCatalog } from '../../load/index.ts';
@@ -10,7 +11,7 @@ import { skillsLoadOptions } from '../../config/load.ts';
 import { printable } from '../../lib/paths.ts';
 import { checkTools, unreachableReason, type ToolsCheckReport } from '../../tools-check/index.ts';
 import { toolKind, type ToolKind, type ToolStatus } from '../../model/requirements.ts';
-import { EXIT, UsageError, parse, type Command } from '../args.ts';
+import { EXIT, parse, type Command } from '../args.ts';
 import { configAndSkillsFolder } from './validate.ts';
 
 /** What a line says, in the order the lines come: what needs attention first. */
@@ -58,6 +59,15 @@ function formatReport(report: ToolsCheckReport, all: boolean): string {
   return out.join('\n') + '\n';
 }
 
+/** Without `mcp_servers` nothing is asked: whether that matters depends on the tools the skills name. */
+function noServersNote(report: ToolsCheckReport, servers: number): string {
+  if (servers > 0) return '';
+  const unasked = report.skills.some((skill) => skill.tools.some((t) => toolKind(t) === 'not configured'));
+  return unasked
+    ? 'no mcp_servers in the config: list the servers these tools come from to check them (docs/requirements.md)\n'
+    : "no mcp_servers in the config, and no skill names an MCP server's tool: nothing to check\n";
+}
+
 export const checkToolsCommand: Command = {
   usage: 'skillpress check-tools [dir | --skills dir] [--config dir] [--json] [--all] [--strict]',
   async run(argv) {
@@ -69,12 +79,12 @@ export const checkToolsCommand: Command = {
       strict: { type: 'boolean' },
     });
     const { config, root, configRoot } = await configAndSkillsFolder(values, positionals);
-    if (Object.keys(config.mcp_servers).length === 0)
-      throw new UsageError('no mcp_servers in the config: list the servers to check against (docs/requirements.md)');
     const catalog = await loadCatalog(root, { ...skillsLoadOptions(config), mode: 'lenient' });
     const report = await checkTools(catalog.skills, config, { cwd: configRoot });
     process.stdout.write(
-      values.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, values.all === true),
+      values.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : formatReport(report, values.all === true) + noServersNote(report, Object.keys(config.mcp_servers).length),
     );
     const failed = report.counts.missing + report.counts.server_unreachable > 0;
     return values.strict && failed ? EXIT.invalid : EXIT.ok;
