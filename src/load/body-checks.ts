@@ -192,7 +192,7 @@ const PLUGIN_ROOT_PATH = /\$\{?CLAUDE_PLUGIN_ROOT\}?\/+([^\s`'"()<>[\]{}*:;,|]+)
  * The paths SKILL.md's body names below `${CLAUDE_PLUGIN_ROOT}`, code included (they are mostly
  * in commands), each once with its first line (1-based within `body`).
  */
-export function pluginRootPaths(body: string): Array<{ path: string; line: number }> {
+function pluginRootPaths(body: string): Array<{ path: string; line: number }> {
   const seen = new Map<string, number>();
   body.split('\n').forEach((text, i) => {
     if (!text.includes('CLAUDE_PLUGIN_ROOT')) return;
@@ -213,18 +213,19 @@ function pluginRootProblems(
   body: string,
   bodyLine: number,
   folderName: string | undefined,
-  exists: (rel: string) => boolean,
+  inSkill: (rel: string) => boolean,
 ): BodyProblem[] {
   const problems: BodyProblem[] = [];
   for (const { path: rel, line } of pluginRootPaths(body)) {
-    const normal = path.posix.normalize(rel).replace(/\/$/, '');
-    const own = folderName !== undefined && `${normal}/`.startsWith(`skills/${folderName}/`);
-    const inSkill = own ? normal.slice(`skills/${folderName}`.length + 1) || '.' : undefined;
-    if (inSkill !== undefined && (inSkill === '.' || exists(inSkill))) continue;
+    // Through the skill's own folder: the rest of the path, read as a link in the skill is (linkPath).
+    const own = folderName === undefined ? undefined : `skills/${folderName}/`;
+    const normal = `${path.posix.normalize(rel)}/`;
+    const below = own && normal.startsWith(own) ? linkPath(normal.slice(own.length)) : undefined;
+    if (below !== undefined && inSkill(below)) continue;
     const at = bodyLine + line - 1;
     const named = `"\${CLAUDE_PLUGIN_ROOT}/${rel}"`;
     problems.push(
-      inSkill === undefined
+      below === undefined
         ? {
             severity: 'warning',
             line: at,
@@ -253,6 +254,8 @@ export async function checkBody(
   for (const f of files) {
     for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) folders.add(f.slice(0, i));
   }
+  // A link's path (from linkPath) names the skill folder itself, or one of its files or folders.
+  const inSkill = (rel: string): boolean => rel === '.' || files.has(rel) || folders.has(rel);
   for (const link of relativeLinks(md.body)) {
     const line = md.bodyLine + link.line - 1;
     const target = linkPath(link.target);
@@ -263,7 +266,7 @@ export async function checkBody(
         rule: 'link-outside-skill',
         message: `link to "${link.target}" leaves the skill folder; agents only get this skill's files: copy the file into the skill`,
       });
-    } else if (target !== '.' && !files.has(target) && !folders.has(target)) {
+    } else if (!inSkill(target)) {
       problems.push({
         severity: 'warning',
         line,
@@ -272,7 +275,7 @@ export async function checkBody(
       });
     }
   }
-  problems.push(...pluginRootProblems(md.body, md.bodyLine, folderName, (rel) => files.has(rel) || folders.has(rel)));
+  problems.push(...pluginRootProblems(md.body, md.bodyLine, folderName, inSkill));
   if (md.lines > MAX_SKILL_MD_LINES) {
     problems.push({
       severity: 'warning',

@@ -41,8 +41,12 @@ function builtInSummary(uses: readonly Use[]): string {
   return `not checked: ${uses.length} use${uses.length === 1 ? '' : 's'} of an agent's built-in tools (${shown.join(', ')}) in ${skills} skill${skills === 1 ? '' : 's'}; --all lists them`;
 }
 
-/** The servers, then what needs attention (missing, unreachable, not configured), then the rest; `all`: every built-in use too. */
-function formatReport(report: ToolsCheckReport, all: boolean): string {
+/**
+ * The servers, then what needs attention (missing, unreachable, not configured), then the rest;
+ * `all`: every built-in use too. With no server configured, a last line says whether that left
+ * anything unchecked.
+ */
+function formatReport(report: ToolsCheckReport, all: boolean, servers: number): string {
   const out = report.servers.map(
     (s) =>
       `server ${s.name} (${s.transport}): ${s.status === 'up' ? `up, ${s.tools} tools${s.truncated ? ' (cut)' : ''}` : `unreachable: ${unreachableReason(s)}`} in ${s.ms} ms`,
@@ -56,16 +60,13 @@ function formatReport(report: ToolsCheckReport, all: boolean): string {
   out.push(
     `tools: ${n.available} available, ${n.missing} missing, ${n.unreachable} unreachable, ${n['not configured']} not configured, ${n['built-in']} built-in (not checked)`,
   );
+  if (servers === 0)
+    out.push(
+      n['not configured'] > 0
+        ? 'no mcp_servers in the config: list the servers these tools come from to check them (docs/requirements.md)'
+        : "no mcp_servers in the config, and no skill names an MCP server's tool: nothing to check",
+    );
   return out.join('\n') + '\n';
-}
-
-/** Without `mcp_servers` nothing is asked: whether that matters depends on the tools the skills name. */
-function noServersNote(report: ToolsCheckReport, servers: number): string {
-  if (servers > 0) return '';
-  const unasked = report.skills.some((skill) => skill.tools.some((t) => toolKind(t) === 'not configured'));
-  return unasked
-    ? 'no mcp_servers in the config: list the servers these tools come from to check them (docs/requirements.md)\n'
-    : "no mcp_servers in the config, and no skill names an MCP server's tool: nothing to check\n";
 }
 
 export const checkToolsCommand: Command = {
@@ -84,7 +85,7 @@ export const checkToolsCommand: Command = {
     process.stdout.write(
       values.json
         ? `${JSON.stringify(report, null, 2)}\n`
-        : formatReport(report, values.all === true) + noServersNote(report, Object.keys(config.mcp_servers).length),
+        : formatReport(report, values.all === true, Object.keys(config.mcp_servers).length),
     );
     const failed = report.counts.missing + report.counts.server_unreachable > 0;
     return values.strict && failed ? EXIT.invalid : EXIT.ok;
