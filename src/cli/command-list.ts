@@ -28,7 +28,8 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'check-tools',
-    summary: 'check every tool the skills reference against the MCP servers of mcp_servers (stdio or Streamable HTTP)',
+    summary:
+      'check every tool the skills reference against the MCP servers of mcp_servers (stdio or Streamable HTTP); without servers, list what the skills name and whether any of it needs a server',
     load: async () => (await import('./commands/check-tools.ts')).checkToolsCommand,
   },
   {
