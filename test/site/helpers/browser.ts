@@ -8,20 +8,19 @@ export function hasChromium(): boolean {
   return existsSync(CHROMIUM);
 }
 
+/** Headless, and nothing of its own on the network (updates, background fetches) while it is timed or tested. */
+export const CHROMIUM_SWITCHES = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+] as const;
+
 /** `extraArgs`: more switches, e.g. the certificate a bench's HTTPS server may use. */
 export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_SWITCHES, ...extraArgs] });
 }
 
 /**
