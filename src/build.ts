@@ -338,7 +338,12 @@ async function buildWith(
   const { options, out, log, tokens, stages } = ctx;
   const { cwd, skillsRoot, skillsDir, configFile } = where;
   const loaded = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
-  refuseEmpty(loaded.catalog, skillsRoot);
+  // Named as the user gave it: the option, or the config's key that chose the folder.
+  const given =
+    options.skills !== undefined
+      ? `--skills ${skillsRoot}`
+      : `skills.root ${skillsRoot}${configFile ? ` (${path.relative(cwd, configFile) || configFile})` : ''}`;
+  refuseEmpty(loaded.catalog, given);
   const { catalog, local, duplicates, versions, toolsCheck } = await checkToolsIfConfigured(
     markDisabled(loaded, ctx.config),
     ctx,
@@ -625,9 +630,9 @@ function keptWords(dir: string, log: (line: string) => void): (text: string) => 
  * A skills folder that is not there (a typo, the wrong working directory) or holds no skill at
  * all must not replace a published catalog with an empty one: nothing is written.
  */
-function refuseEmpty(catalog: Catalog, skillsRoot: string): void {
+function refuseEmpty(catalog: Catalog, given: string): void {
   const missing = catalog.problems.find((p) => p.rule === 'root-missing');
-  if (missing) throw new UsageError(`--skills ${skillsRoot}: ${missing.message}; nothing was written`);
+  if (missing) throw new UsageError(`${given}: ${missing.message}; nothing was written`);
   if (catalog.skills.length === 0) {
     // Errors say why best; with none, the warnings do (a skill below skills.max_depth is one).
     const errors = catalog.problems.filter((p) => p.severity === 'error');
@@ -637,7 +642,7 @@ function refuseEmpty(catalog: Catalog, skillsRoot: string): void {
       .slice(0, 3)
       .join('; ');
     throw new InvalidInputError(
-      `no skill to publish from ${skillsRoot}${why ? ` (${why})` : ''}; the previous output, if any, is left as it is`,
+      `no skill to publish from ${given}${why ? ` (${why})` : ''}; the previous output, if any, is left as it is`,
     );
   }
 }

@@ -2,6 +2,7 @@
 import { EXIT, UsageError } from './args.ts';
 import { COMMANDS } from './command-list.ts';
 import { errorMessage } from '../lib/errors.ts';
+import { didYouMean } from '../lib/near-names.ts';
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -43,7 +44,11 @@ export async function main(argv: string[]): Promise<number> {
   }
   const entry = COMMANDS.find((c) => c.name === name);
   if (!entry) {
-    process.stderr.write(`skillpress: unknown command "${name}"\n\n${help()}\n`);
+    const near = didYouMean(
+      name,
+      COMMANDS.map((c) => c.name),
+    );
+    process.stderr.write(`skillpress: unknown command "${name}"${near}\n\n${help()}\n`);
     return EXIT.usage;
   }
   const command = await entry.load();

@@ -281,6 +281,16 @@ describe('skillpress build', () => {
     ]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toMatch(/--skills .*skils: .*nothing was written/);
+    // The same typo in skillpress.json names the config's key, not an option the user never gave.
+    const typoConfig = path.join(fx.dir, 'typo-config');
+    await mkdir(typoConfig);
+    await writeFile(path.join(typoConfig, 'skillpress.json'), JSON.stringify({ skills: { root: 'skils' } }));
+    const fromConfig = await skillpress(typoConfig, ['build', '--out', out, '--no-site']);
+    expect(fromConfig.code).toBe(2);
+    expect(fromConfig.stderr).toMatch(
+      /^skillpress build: skills\.root skils \(skillpress\.json\): .*nothing was written/m,
+    );
+    expect(fromConfig.stderr).not.toContain('--skills skils');
     await mkdir(path.join(fx.dir, 'empty'));
     const empty = await skillpress(fx.dir, [
       'build',

@@ -1,5 +1,5 @@
 /** `skillpress <command> --help` lists every option of every command, one line each. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { COMMANDS } from '../../src/cli/command-list.ts';
 import { commandHelp, undocumentedOptions } from '../../src/cli/help.ts';
 
@@ -26,5 +26,22 @@ describe('--help', () => {
     const help = commandHelp(entry, await entry.load());
     expect(help).toMatch(/^ {2}--strict +exit 1 when a tool is missing or its server is unreachable$/m);
     expect(help).not.toContain('specification');
+  });
+});
+
+describe('an unknown command', () => {
+  it('names the command it is near, exits 2 and prints the command list', async () => {
+    const { main } = await import('../../src/cli/main.ts');
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (written.push(String(chunk)), true));
+    try {
+      expect(await main(['buidl'])).toBe(2);
+      expect(await main(['zzzz'])).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written[0]).toMatch(/^skillpress: unknown command "buidl" \(did you mean "build"\?\)\n/);
+    expect(written[0]).toContain('usage: skillpress <command>');
+    expect(written[1]).toMatch(/^skillpress: unknown command "zzzz"\n/);
   });
 });
