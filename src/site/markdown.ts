@@ -177,12 +177,21 @@ export function renderMarkdown(markdown: string, options: RenderOptions = {}): s
 
 /**
  * Resolve a markdown link relative to the skill folder (`scripts/run.py`, `./data/x.csv`) to
- * one of the skill's files: images load the raw file, links open the file's view.
+ * one of the skill's files: images load the raw file, links open the file's view. A link to a
+ * folder of the skill (`templates/`) opens that folder's listing (`resolve`'s kind `folder`).
  */
 export function skillFileLinkResolver(
   paths: ReadonlySet<string>,
-  resolve: (filePath: string, kind: 'link' | 'image') => ResolvedLink,
+  resolve: (filePath: string, kind: 'link' | 'image' | 'folder') => ResolvedLink,
 ) {
+  const folders = new Set(
+    [...paths].flatMap((p) =>
+      p
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, up) => up.slice(0, i + 1).join('/')),
+    ),
+  );
   return (href: string, kind: 'link' | 'image'): ResolvedLink | undefined => {
     let decoded: string;
     try {
@@ -191,8 +200,9 @@ export function skillFileLinkResolver(
       return undefined;
     }
     const normalized = normalizeRelative(withoutSkillDirPlaceholder(decoded));
-    if (!normalized || !paths.has(normalized)) return undefined;
-    return resolve(normalized, kind);
+    if (!normalized) return undefined;
+    if (paths.has(normalized)) return resolve(normalized, kind);
+    return kind === 'link' && folders.has(normalized) ? resolve(normalized, 'folder') : undefined;
   };
 }
 

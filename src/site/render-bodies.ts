@@ -28,9 +28,12 @@ export function renderSkillBody(skill: FeedSkill, urls: SiteUrls): string {
   const id = skill.card.id;
   const paths = new Set(skill.files.map((f) => f.path));
   return renderMarkdown(skill.body, {
-    resolveLink: skillFileLinkResolver(paths, (p, kind) =>
-      kind === 'image' ? { href: urls.file(id, p) } : { href: urls.fileView(id, p), attrs: { 'data-file-link': '' } },
-    ),
+    resolveLink: skillFileLinkResolver(paths, (p, kind) => {
+      if (kind === 'image') return { href: urls.file(id, p) };
+      // A folder's listing is a page of its own (files/<folder>/), not a file opened in place.
+      if (kind === 'folder') return { href: urls.fileView(id, p) };
+      return { href: urls.fileView(id, p), attrs: { 'data-file-link': '' } };
+    }),
   });
 }
 

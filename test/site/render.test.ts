@@ -122,6 +122,22 @@ describe('renderMarkdown', () => {
     expect(html).toContain('href="#y"');
   });
 
+  it("resolves a link to one of the skill's folders to that folder's listing", () => {
+    const resolve = skillFileLinkResolver(new Set(['templates/a.md', 'resources/fixtures/x.sarif']), (p, kind) => ({
+      href: `/view/${encodePath(p)}/`,
+      attrs: { 'data-kind': kind },
+    }));
+    const html = renderMarkdown(
+      '[t](templates/) [f]({baseDir}/resources/fixtures) [r](./resources) [n](nope/) ![i](templates/)',
+      { resolveLink: resolve },
+    );
+    expect(html).toContain('<a href="/view/templates/" data-kind="folder">t</a>');
+    expect(html).toContain('<a href="/view/resources/fixtures/" data-kind="folder">f</a>');
+    expect(html).toContain('<a href="/view/resources/" data-kind="folder">r</a>');
+    expect(html).toContain('href="nope/"');
+    expect(html).toContain('src="templates/"');
+  });
+
   it("resolves links written with a skill-folder placeholder ({baseDir}/, ${CLAUDE_SKILL_DIR}/) to the skill's files", () => {
     const resolve = skillFileLinkResolver(new Set(['references/q.md']), (p) => ({ href: `/view/${encodePath(p)}/` }));
     const html = renderMarkdown(
