@@ -16,7 +16,7 @@ export interface BarePage {
   /** Navigates and waits for the page's `load`. */
   goto(url: string): Promise<void>;
   /** `fn(arg)` in the page, awaited there; its result comes back as JSON. */
-  evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg: A): Promise<R>;
+  evaluate<A, R>(fn: (arg: A) => R | Promise<R>, arg?: A): Promise<R>;
 }
 
 export interface BareBrowser {

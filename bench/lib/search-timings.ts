@@ -49,13 +49,11 @@ async function serveFor(
  * over `protocol`; returns how many were checked.
  */
 async function checkProtocol(page: BarePage, protocol: Protocol): Promise<number> {
-  const used = await page.evaluate(
-    () =>
-      [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
-        // Answered from the browser's cache or revalidated (a server that sends validators, unlike serveStatic): no protocol named.
-        .filter((e) => (e as PerformanceResourceTiming).nextHopProtocol !== '')
-        .map((e) => [e.name, (e as PerformanceResourceTiming).nextHopProtocol]),
-    undefined,
+  const used = await page.evaluate(() =>
+    [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+      // Answered from the browser's cache or revalidated (a server that sends validators, unlike serveStatic): no protocol named.
+      .filter((e) => (e as PerformanceResourceTiming).nextHopProtocol !== '')
+      .map((e) => [e.name, (e as PerformanceResourceTiming).nextHopProtocol]),
   );
   const other = used.filter(([, p]) => p !== protocol);
   if (other.length > 0)
@@ -133,7 +131,7 @@ async function preparePage(page: BarePage, url: string): Promise<void> {
         }),
     };
     Object.assign(window, helpers);
-  }, undefined);
+  });
 }
 
 interface WordTimings {
@@ -153,10 +151,9 @@ async function wordTimings(page: BarePage): Promise<WordTimings> {
     input.dispatchEvent(new Event('input', { bubbles: true }));
     await untilState((state) => state.startsWith('skill|'), 'the first search', 30_000);
     return performance.now() - started;
-  }, undefined);
-  await page.evaluate(
-    () => (window as unknown as PageHelpers).untilState((s) => s.endsWith('|body'), 'the body index', 30_000),
-    undefined,
+  });
+  await page.evaluate(() =>
+    (window as unknown as PageHelpers).untilState((s) => s.endsWith('|body'), 'the body index', 30_000),
   );
   const samples = await page.evaluate(async (qs) => {
     const { untilState } = window as unknown as PageHelpers;
@@ -305,7 +302,7 @@ async function inFreshPage<T>(
         else if (quiet >= 2000 || (quiet >= 500 && names.some((n) => n.endsWith('skill-vectors.bin')))) return;
       }
       throw new Error('the page did not go idle within 30 s of its first search');
-    }, undefined);
+    });
     const result = await run(page);
     await check(page);
     return result;

@@ -111,3 +111,12 @@ export function fileTreeProblem(paths: readonly string[]): string | undefined {
   }
   return undefined;
 }
+
+/** Every folder that holds one of `files` (`a/b/c.md` → `a`, `a/b`), as a link may name it. */
+export function folderPaths(files: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const f of files) {
+    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) folders.add(f.slice(0, i));
+  }
+  return folders;
+}

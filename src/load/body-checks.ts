@@ -5,7 +5,7 @@
  * 5,000 tokens). All are warnings: the skill still works, but an agent will stumble.
  */
 import path from 'node:path';
-import { withoutSkillDirPlaceholder } from '../lib/paths.ts';
+import { folderPaths, withoutSkillDirPlaceholder } from '../lib/paths.ts';
 import { TokenCounts } from '../lib/token-counts.ts';
 
 const MAX_SKILL_MD_LINES = 500;
@@ -250,10 +250,7 @@ export async function checkBody(
   folderName?: string,
 ): Promise<BodyProblem[]> {
   const problems: BodyProblem[] = [];
-  const folders = new Set<string>();
-  for (const f of files) {
-    for (let i = f.indexOf('/'); i > 0; i = f.indexOf('/', i + 1)) folders.add(f.slice(0, i));
-  }
+  const folders = folderPaths(files);
   // A link's path (from linkPath) names the skill folder itself, or one of its files or folders.
   const inSkill = (rel: string): boolean => rel === '.' || files.has(rel) || folders.has(rel);
   for (const link of relativeLinks(md.body)) {

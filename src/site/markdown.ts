@@ -14,7 +14,7 @@
  */
 import markdownIt, { type Env, type MarkdownIt, type Token } from 'markdown-it';
 import footnotes from 'markdown-it-footnote';
-import { withoutSkillDirPlaceholder } from '../lib/paths.ts';
+import { folderPaths, withoutSkillDirPlaceholder } from '../lib/paths.ts';
 
 export interface RenderOptions {
   /**
@@ -184,14 +184,8 @@ export function skillFileLinkResolver(
   paths: ReadonlySet<string>,
   resolve: (filePath: string, kind: 'link' | 'image' | 'folder') => ResolvedLink,
 ) {
-  const folders = new Set(
-    [...paths].flatMap((p) =>
-      p
-        .split('/')
-        .slice(0, -1)
-        .map((_, i, up) => up.slice(0, i + 1).join('/')),
-    ),
-  );
+  // Only when a link names no file: most skills' links all do.
+  let folders: Set<string> | undefined;
   return (href: string, kind: 'link' | 'image'): ResolvedLink | undefined => {
     let decoded: string;
     try {
@@ -202,7 +196,9 @@ export function skillFileLinkResolver(
     const normalized = normalizeRelative(withoutSkillDirPlaceholder(decoded));
     if (!normalized) return undefined;
     if (paths.has(normalized)) return resolve(normalized, kind);
-    return kind === 'link' && folders.has(normalized) ? resolve(normalized, 'folder') : undefined;
+    return kind === 'link' && (folders ??= folderPaths(paths)).has(normalized)
+      ? resolve(normalized, 'folder')
+      : undefined;
   };
 }
 
