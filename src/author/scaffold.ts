@@ -108,6 +108,7 @@ function basic(title: string): string {
 `;
 }
 
+// Do, Check and Say are list items of their own: lines of one paragraph would be run together.
 function playbook(title: string): string {
   return `# ${title}
 
@@ -120,12 +121,14 @@ This playbook applies when:
 
 ## Steps
 
-1. **Do:** TODO: the first action (a lookup, a tool call).
-   **Check:** TODO: what the result must show before going on.
-   **Say:** TODO: what to tell the customer.
-2. **Do:** TODO: the next action.
-   **Check:** TODO: how to tell it worked.
-   **Say:** TODO: the update for the customer.
+1. TODO: the first step, in a few words.
+   - **Do:** TODO: the action (a lookup, a tool call).
+   - **Check:** TODO: what the result must show before going on.
+   - **Say:** TODO: what to tell the customer.
+2. TODO: the next step.
+   - **Do:** TODO: the action.
+   - **Check:** TODO: how to tell it worked.
+   - **Say:** TODO: the update for the customer.
 
 ## Resolution
 
