@@ -11,6 +11,7 @@
  */
 import YAML, { LineCounter, isCollection, isMap, isPair, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { errorMessage } from '../lib/errors.ts';
+import { plainYamlError } from './yaml-errors.ts';
 
 export type FrontMatterRule =
   'frontmatter-missing' | 'frontmatter-unclosed' | 'frontmatter-size' | 'frontmatter-yaml' | 'frontmatter-not-mapping';
@@ -118,14 +119,15 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
         });
       }
     } else {
-      const hint = retried?.ok
-        ? `; the value of "${fix.changed[0]!.key}" on line ${fix.changed[0]!.index + firstYamlLine} contains ": ": wrap it in quotes`
-        : '';
+      // Quoting a value made it parse: that value is the whole problem, said alone.
+      const cause = retried?.ok
+        ? `the value of "${fix.changed[0]!.key}" on line ${fix.changed[0]!.index + firstYamlLine} contains ": ": wrap it in quotes`
+        : parsed.message;
       return {
         ok: false,
         rule: 'frontmatter-yaml',
-        line: (parsed.line ?? 1) + firstYamlLine - 1,
-        message: `front matter is not valid YAML: ${parsed.message}${hint}`,
+        line: (retried?.ok ? fix.changed[0]!.index + 1 : (parsed.line ?? 1)) + firstYamlLine - 1,
+        message: `front matter is not valid YAML: ${cause}`,
       };
     }
   }
@@ -188,11 +190,10 @@ function parseYaml(source: string): YamlResult {
     const doc = YAML.parseDocument(source, { lineCounter, uniqueKeys: false, prettyErrors: true });
     const error = doc.errors[0];
     if (error) {
-      const message =
-        error.code === 'RESOURCE_EXHAUSTION'
-          ? NESTED_TOO_DEEPLY
-          : error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-      return { ok: false, line: error.linePos?.[0]?.line, message };
+      if (error.code === 'RESOURCE_EXHAUSTION')
+        return { ok: false, line: error.linePos?.[0]?.line, message: NESTED_TOO_DEEPLY };
+      const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+      return { ok: false, ...plainYamlError({ code: error.code, message, line: error.linePos?.[0]?.line }, source) };
     }
     const repeated = repeatedKey(doc);
     if (repeated) {
