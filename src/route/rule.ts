@@ -32,6 +32,13 @@ export const RULE = {
   threshold: 0.675,
   /** …and it covers at least this share of the request. */
   minCoverage: 0.3,
+  /**
+   * …and in a catalog of `smallCatalog` skills or fewer, at least this share in its name,
+   * description or tags: there the top stands out in meaning and leads a runner-up whatever the
+   * request, and a skill matched only in its body is a near miss (docs/design/routing.md).
+   */
+  minMetadataCoverage: 0.1,
+  smallCatalog: 20,
   /** The threshold from `largeCatalog` skills (fitted on the dev halves of the ten-catalog union and of two cuts of it). */
   largeThreshold: 0.85,
   /** Up to this many skills the threshold is `threshold` (the largest single catalog it was fitted on has 417). */
@@ -83,7 +90,7 @@ export const RULE_TEXT =
   `${RULE.weights.lead}·lead over the runner-up + ${RULE.weights.meaning}·closeness in meaning ${RULE.bias < 0 ? '−' : '+'} ${Math.abs(RULE.bias)}) for the top-ranked skill (coverage: ` +
   `share of the request's words it matches, each weighted by its rarity in the catalog; closeness: standard deviations above the catalog's mean); answer with it when evidence ≥ ${RULE.threshold} ` +
   `(rising with the log of the catalog's size from ${RULE.fittedCatalog} skills to ${RULE.largeThreshold} at ${RULE.largeCatalog} and beyond) ` +
-  `and coverage ≥ ${RULE.minCoverage}, else none.`;
+  `and coverage ≥ ${RULE.minCoverage} (in catalogs of ${RULE.smallCatalog} skills or fewer, ≥ ${RULE.minMetadataCoverage} in name, description or tags), else none.`;
 
 export function evidenceOf(top: Candidate, second: Candidate | undefined): Evidence {
   // Within −1…1: with meaning, a runner-up can score below zero, and leading it is no more than having none.
@@ -105,7 +112,12 @@ export function strength(e: Evidence, rule = RULE): number {
 
 /** Whether evidence `e` of strength `p` makes the top candidate the answer, in a catalog of `catalogSize` skills. */
 export function accepts(e: Evidence, p: number, rule = RULE, catalogSize = 0): boolean {
-  return p >= thresholdFor(catalogSize, rule) && e.coverage >= rule.minCoverage;
+  return p >= thresholdFor(catalogSize, rule) && e.coverage >= rule.minCoverage && describedFor(e, catalogSize, rule);
+}
+
+/** Whether a small catalog's top skill says in its name, description or tags enough of what the request asks. */
+function describedFor(e: Evidence, catalogSize: number, rule = RULE): boolean {
+  return catalogSize > rule.smallCatalog || e.metadataCoverage >= rule.minMetadataCoverage;
 }
 
 /**
@@ -144,7 +156,10 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
 
 /** Why a top candidate is not the answer: too little evidence anywhere, or too little to stand out in a large catalog. */
 function notEnough(e: Evidence, p: number, catalogSize: number): string {
-  if (accepts(e, p)) return `not enough to single it out among ${catalogSize.toLocaleString('en-US')} skills`;
+  const strongEnough = p >= RULE.threshold && e.coverage >= RULE.minCoverage;
+  if (strongEnough && !describedFor(e, catalogSize))
+    return 'but its name, description and tags hardly say it is for this';
+  if (strongEnough) return `not enough to single it out among ${catalogSize.toLocaleString('en-US')} skills`;
   return 'not enough to say it is the one asked for';
 }
 

@@ -84,4 +84,22 @@ describe("the rule's threshold and the catalog's size", () => {
   });
 });
 
+describe('small catalogs (20 skills or fewer)', () => {
+  // Strong evidence from the body and from meaning, with almost nothing in the name, description or tags.
+  const bodyOnly = [candidate('deploy-to-vercel', 2.5, 0.8, 0.05, 2.2), candidate('web-design', 1, 0.3, 0.05, 0.5)];
+
+  it('turns down a top skill whose name, description and tags hardly hold the request, and says so', () => {
+    expect(strength(evidenceOf(bodyOnly[0]!, bodyOnly[1]))).toBeGreaterThan(RULE.threshold);
+    const small = ruleJudge(retrieval(7, bodyOnly));
+    expect(small.id).toBeUndefined();
+    expect(small.reason).toMatch(/, but its name, description and tags hardly say it is for this\.$/);
+  });
+
+  it('keeps answering with it in a larger catalog, and with a described skill in a small one', () => {
+    expect(ruleJudge(retrieval(RULE.smallCatalog + 1, bodyOnly)).id).toBe('deploy-to-vercel');
+    const described = [candidate('deploy-to-vercel', 2.5, 0.8, RULE.minMetadataCoverage, 2.2), bodyOnly[1]!];
+    expect(ruleJudge(retrieval(7, described)).id).toBe('deploy-to-vercel');
+  });
+});
+
 const round = (n: number): number => Math.round(n * 100) / 100;
