@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { unwritableFolder, UNWRITABLE_SKIP } from '../helpers/unwritable-folder.ts';
 import { CLI, connect, FIXTURE, fixtureFeed, NODE, ROOT, tempDir, writeSkills, type SkillFiles } from './helpers.ts';
 
 const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
@@ -39,8 +40,8 @@ interface Server {
   changed: { resources: number };
 }
 
-async function start(args: string[], capabilities: Record<string, object> = {}): Promise<Server> {
-  const transport = new StdioClientTransport({ command: NODE, args: [CLI, 'mcp', ...args], cwd: ROOT, stderr: 'pipe' });
+async function start(args: string[], capabilities: Record<string, object> = {}, cwd = ROOT): Promise<Server> {
+  const transport = new StdioClientTransport({ command: NODE, args: [CLI, 'mcp', ...args], cwd, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const changed = { resources: 0 };
@@ -352,6 +353,27 @@ describe('skillpress mcp --skills started outside the skills repository', () => 
       expect(r.isError, text(r)).toBeFalsy();
       expect(structured(r).skill?.name).toBe('pdf-processing');
       expect(structured(r).reason).toMatch(/success rate in use, 100%/);
+    } finally {
+      await server.client.close();
+      await tmp.remove();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(UNWRITABLE_SKIP)('skillpress mcp --skills started in a folder where .cache cannot be made', () => {
+  test('searches and writes all the same: its builds keep their work in a temporary folder', async () => {
+    const tmp = await tempDir('skillpress-authoring-read-only-');
+    const skills = path.join(tmp.dir, 'skills');
+    await writeSkills(skills, { ...FIXTURE, ...MORE });
+    const server = await start(['--skills', skills], {}, await unwritableFolder(tmp.dir));
+    try {
+      // Bounded: a server stuck making .cache must be closed (in finally) before the test gives up.
+      const search = { name: 'skills_search', arguments: { query: 'extract PDF tables' } };
+      const found = await server.client.callTool(search, { timeout: 30_000 });
+      expect(found.isError, text(found)).toBeFalsy();
+      expect(structured(found).results[0].name).toBe('pdf-processing');
+      const created = await server.client.callTool({ name: 'create_skill', arguments: REFUND });
+      expect(created.isError, text(created)).toBeFalsy();
     } finally {
       await server.client.close();
       await tmp.remove();
