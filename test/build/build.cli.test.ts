@@ -360,22 +360,25 @@ describe('skillpress build', () => {
   }, 180_000);
 
   it.skipIf(UNWRITABLE_SKIP)(
-    'builds from a working folder where .cache cannot be made: its work goes to a temporary folder, said and removed',
+    'builds the feed and the site from a working folder where .cache cannot be made: its work goes to a temporary folder, said and removed',
     async () => {
       const cwd = await unwritableFolder(fx.dir);
       // The temporary folder is made in TMPDIR: one of the test's own, to see it removed.
       const temp = path.join(fx.dir, 'tmp-read-only-cwd');
       await mkdir(temp);
       const out = path.join(fx.dir, 'dist-read-only-cwd');
-      const args = ['build', '--skills', fx.skills, '--out', out, '--config', fx.config, '--no-site', '--json'];
-      const r = await skillpress(cwd, args, { TMPDIR: temp }, 50_000);
+      const args = ['build', '--skills', fx.skills, '--out', out, '--config', fx.config, '--json'];
+      const r = await skillpress(cwd, args, { TMPDIR: temp }, 150_000);
       expect(r.code, r.stderr).toBe(0);
       expect(result(r)).toMatchObject({ ok: true, skills: 2 });
+      // Astro's prerender bundle, which it writes in the working directory when it can.
+      expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('kitchen-sink');
       const said = r.stderr.split('\n').filter((line) => line.startsWith('cache: '));
       expect(said).toEqual([
         expect.stringMatching(/^cache: .*\.cache cannot be made or written \(E[A-Z]+\); not used/),
       ]);
       expect(readdirSync(temp).filter((name) => name.startsWith('skillpress-cache-'))).toEqual([]);
     },
+    180_000,
   );
 });
