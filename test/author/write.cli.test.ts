@@ -374,9 +374,25 @@ describe('in a git work tree', () => {
 });
 
 describe('scaffoldSkill', () => {
-  test('both templates pass validate --strict; an existing folder and an invalid name are refused with a suggestion', async () => {
+  test('both templates pass validate --strict once their TODOs are filled in; an existing folder and an invalid name are refused with a suggestion', async () => {
     await scaffoldSkill({ skills, name: 'basic-one' });
     await scaffoldSkill({ skills, name: 'reset-password', template: 'playbook', description: 'Reset a password.' });
+    // Every TODO line the templates write is known for a placeholder: none slips through --strict.
+    const unfilled = await loadCatalog(skills, { mode: 'strict' });
+    const todoLines = async (id: string): Promise<number> =>
+      (await readFile(path.join(skills, id, 'SKILL.md'), 'utf8')).split('\n').filter((l) => l.includes('TODO:')).length;
+    expect(unfilled.problems.map((p) => [p.skill, p.field, p.rule, p.severity])).toEqual([
+      ['basic-one', 'description', 'scaffold-placeholder', 'error'],
+      ['basic-one', 'body', 'scaffold-placeholder', 'error'],
+      ['reset-password', 'body', 'scaffold-placeholder', 'error'],
+    ]);
+    expect(unfilled.problems[1]!.message).toContain(`${(await todoLines('basic-one')) - 1} placeholder(s)`);
+    expect(unfilled.problems[2]!.message).toContain(`${await todoLines('reset-password')} placeholder(s)`);
+    for (const id of ['basic-one', 'reset-password']) {
+      const file = path.join(skills, id, 'SKILL.md');
+      const filled = (await readFile(file, 'utf8')).replaceAll(/TODO: [^"\n]*/g, 'Look the order up.');
+      await writeFile(file, filled);
+    }
     const c = await loadCatalog(skills, { mode: 'strict' });
     expect(c.problems.filter((p) => p.severity === 'error')).toEqual([]);
     expect(c.skills.map((s) => s.id)).toEqual(['basic-one', 'reset-password']);
@@ -392,7 +408,7 @@ describe('scaffoldSkill', () => {
   test("--folder puts it in a group folder, checked as create_skill's folder", async () => {
     const dir = await scaffoldSkill({ skills, name: 'rotate-keys', folder: 'engineering/security' });
     expect(dir).toBe(path.join(skills, 'engineering', 'security', 'rotate-keys'));
-    expect((await loadCatalog(skills, { mode: 'strict' })).skills.map((s) => s.id)).toEqual(['rotate-keys']);
+    expect((await loadCatalog(skills)).skills.map((s) => s.id)).toEqual(['rotate-keys']);
     await expect(scaffoldSkill({ skills, name: 'hidden', folder: 'foo/.skillpress' })).rejects.toThrow(
       /^folder: path "foo\/\.skillpress" has "\.skillpress", skillpress's state folder/,
     );
