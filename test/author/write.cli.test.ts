@@ -252,7 +252,7 @@ describe('updateSkill', () => {
     expect(await readdir(outside)).toEqual([]);
   });
 
-  test('concurrent updates lose nothing; a stale base_version is a conflict naming the current version', async () => {
+  test('concurrent updates lose nothing; a stale base_version is a conflict naming the current version, one never written is named as such', async () => {
     await createSkill(refund());
     const name = 'refund-duplicate-charge';
     const results = await Promise.all(
@@ -263,9 +263,24 @@ describe('updateSkill', () => {
     const stale = updateSkill({ skills, name, body: 'Changed.\n', base_version: '2' });
     await expect(stale).rejects.toBeInstanceOf(VersionConflictError);
     await expect(stale).rejects.toThrow(/is at version 4, not 2/);
+    // Versions compare as numbers (10 comes after 4); one never written is no conflict.
+    for (const base_version of ['10', 'latest']) {
+      const unknown = updateSkill({ skills, name, body: 'Changed.\n', base_version });
+      await expect(unknown).rejects.toMatchObject({ rule: 'unknown-version' });
+      await expect(unknown).rejects.toThrow(
+        `base_version "${base_version}": skill "${name}" has no such version; its current version is 4.`,
+      );
+    }
     await expect(updateSkill({ skills, name, body: 'Changed.\n', base_version: '4' })).resolves.toMatchObject({
       version: '5',
     });
+  });
+
+  test('a misspelled name is named, with the near one, before anything else the call lacks', async () => {
+    await createSkill(refund());
+    await expect(updateSkill({ skills, name: 'refund-duplicate-charg', feedback: 'x' })).rejects.toThrow(
+      'Skill "refund-duplicate-charg" not found. Did you mean "refund-duplicate-charge"?',
+    );
   });
 });
 

@@ -186,6 +186,12 @@ describe('skillpress mcp --skills', () => {
     expect(text(empty)).toBe('body is empty: pass the new body, or leave body out to keep it as it is');
     const nf = await call('update_skill', { name: 'nope', body: 'x' });
     expect(text(nf)).toBe('Skill "nope" not found. Use skills_search to find the correct name.');
+    // A misspelled name is named as such, with the near one, even in a call that changes nothing.
+    const typo = await call('update_skill', { name: 'expens-policy', feedback: 'the limits changed' });
+    expect(typo.isError).toBe(true);
+    expect(text(typo)).toBe(
+      'Skill "expens-policy" not found. Did you mean "expense-policy"? Use skills_search to find the correct name.',
+    );
     expect(await tree(tmp.dir)).toEqual(before);
     // YAML: front matter in the description is a value, not fields; a body cannot reopen the front matter.
     const yaml = await call('create_skill', {
@@ -227,7 +233,7 @@ describe('skillpress mcp --skills', () => {
     expect(await readFile(path.join(skills, 'refund-double-charge', 'SKILL.md'), 'utf8')).not.toMatch(/Escalation/);
   });
 
-  test('two concurrent updates lose nothing; a stale base_version is a conflict naming the current version', async () => {
+  test('two concurrent updates lose nothing; a stale base_version is a conflict, one never written is named as such, each with the current version', async () => {
     const [a, b] = await Promise.all(
       ['a', 'b'].map((n) =>
         call('update_skill', { name: 'expense-policy', files: [{ path: `notes/${n}.md`, content: n }] }),
@@ -238,6 +244,12 @@ describe('skillpress mcp --skills', () => {
     const stale = await call('update_skill', { name: 'expense-policy', body: 'New.\n', base_version: '2' });
     expect(stale.isError).toBe(true);
     expect(text(stale)).toMatch(/is at version 3, not 2/);
+    // A base version the skill never had is not a conflict: no update came first.
+    const ahead = await call('update_skill', { name: 'expense-policy', body: 'New.\n', base_version: '7' });
+    expect(ahead.isError).toBe(true);
+    expect(text(ahead)).toBe(
+      'base_version "7": skill "expense-policy" has no such version; its current version is 3. Read it (view_skill), apply your change to version 3 and pass base_version "3".',
+    );
   });
 });
 
