@@ -1,11 +1,13 @@
 /**
- * `skillpress new`: a skill folder to start from, valid under `validate --strict`. Two
- * templates: `basic` (what it does, when to use it, the steps) and `playbook` (when it applies,
- * numbered Do / Check / Say steps, the resolution).
+ * `skillpress new`: a skill folder to start from, valid under `validate --strict` once its `TODO`
+ * placeholders are filled in (src/load/placeholders.ts knows them). Two templates: `basic` (what
+ * it does, when to use it, the steps) and `playbook` (when it applies, numbered Do / Check / Say
+ * steps, the resolution).
  */
 import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { checkName } from '../load/validate.ts';
+import { placeholderDescription } from '../load/placeholders.ts';
 import { InvalidInputError, UsageError } from '../lib/errors.ts';
 import { SKILL_FILE } from '../load/find-skills.ts';
 import { composeSkillMarkdown } from './skill-md.ts';
@@ -29,7 +31,7 @@ export interface ScaffoldOptions {
 
 /**
  * Writes `<skills>/<name>/SKILL.md` from a template (`basic` or `playbook`) that passes
- * `validate --strict`; returns the folder. Refuses an existing folder, and an invalid name with
+ * `validate --strict` once its `TODO` placeholders are replaced; returns the folder. Refuses an existing folder, and an invalid name with
  * the rule and a valid name to use instead.
  *
  * @example
@@ -63,9 +65,7 @@ export async function scaffoldSkill(options: ScaffoldOptions): Promise<string> {
     .split('-')
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
-  const description =
-    options.description?.trim() ||
-    `TODO: what ${title} does and when to use it (the words a user would say when asking for it).`;
+  const description = options.description?.trim() || placeholderDescription(title);
   const body = template === 'playbook' ? playbook(title) : basic(title);
   const text = composeSkillMarkdown({ name, description, body, metadata: { version: '1' } });
   // Written beside and renamed in: the folder appears whole.

@@ -33,7 +33,7 @@ import {
 } from './history.ts';
 import { withLock } from './lock.ts';
 import { configDisables } from '../enable/index.ts';
-import { composeSkillMarkdown, editSkillMarkdown, nextVersion, versionOf } from './skill-md.ts';
+import { composeSkillMarkdown, editSkillMarkdown, nextVersion, versionAfter, versionOf } from './skill-md.ts';
 import type { DuplicateIndex, DuplicateMatch } from './duplicate.ts';
 
 /** What every authoring call takes: where the skills are, and the config whose loader rules apply. */
@@ -223,6 +223,8 @@ const versionOf1 = (skill: Skill) => ({
  * ```
  */
 export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillResult> {
+  // The skill first: a misspelled name is the mistake to name, whatever else the call lacks.
+  const dir = await skillFolder(input.skills, input.name);
   const config = configOf(input);
   if (input.description !== undefined) requireNonEmpty(input.description, 'description');
   if (input.body !== undefined) requireNonEmpty(input.body, 'body');
@@ -232,16 +234,29 @@ export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillR
     throw new InvalidInputError('nothing to change: pass body, description, files or remove_files', {
       rule: 'empty-update',
     });
-  const dir = await skillFolder(input.skills, input.name);
   return withLock(lockFile(input, input.name), `Skill "${input.name}"`, () =>
     rewrite(input, dir, config, async (staged, current, before) => {
       refuseDisabled(before, config, 'existing');
-      if (input.base_version !== undefined && String(input.base_version) !== (current ?? '1'))
-        throw new VersionConflictError(input.name, String(input.base_version), current);
+      checkBaseVersion(input.name, input.base_version, current);
       for (const p of removals) await removeFile(staged, p);
       await writeFiles(staged, files);
       return { description: input.description, body: input.body, feedback: input.feedback };
     }),
+  );
+}
+
+/**
+ * `base` against the version on disk (`current`; none written is 1): an older one is a
+ * {@link VersionConflictError} (another update came first); one after it, or no version at all,
+ * was never written, and saying "another update came first" would send the agent looking for it.
+ */
+function checkBaseVersion(name: string, base: string | undefined, current: string | undefined): void {
+  const at = current ?? '1';
+  if (base === undefined || String(base) === at) return;
+  if (versionAfter(String(base), at) === false) throw new VersionConflictError(name, String(base), current);
+  throw new InvalidInputError(
+    `base_version "${String(base)}": skill "${name}" has no such version; its current version is ${at}${current === undefined ? ' (unversioned)' : ''}. Read it (view_skill), apply your change to version ${at} and pass base_version "${at}".`,
+    { rule: 'unknown-version' },
   );
 }
 

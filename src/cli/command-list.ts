@@ -97,7 +97,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'new',
-    summary: 'scaffold a skill folder that passes validate --strict',
+    summary: 'scaffold a skill folder with TODOs to fill in (validate --strict refuses them until then)',
     load: async () => (await import('./commands/author.ts')).newSkill,
   },
   {

@@ -9,6 +9,7 @@ import type { TokenCounts } from '../lib/token-counts.ts';
 import { readFileFromDisk, skippedFile } from './read-file.ts';
 import type { ValidationMode } from './validate.ts';
 import { checkBody } from './body-checks.ts';
+import { bodyPlaceholderProblem } from './placeholders.ts';
 import { assembleSkill } from './assemble-skill.ts';
 import { readSkillMarkdown } from './skill-markdown.ts';
 import { SKILL_FILE, byCodeUnit, type FoundSkill } from './find-skills.ts';
@@ -69,6 +70,8 @@ export async function loadSkill(found: FoundSkill, opts: SkillLoadOptions): Prom
   const { parsed } = md;
   for (const p of await checkBody(parsed, new Set(files.map((f) => f.path)), opts.tokens, folderName))
     at({ ...p, file: SKILL_FILE });
+  const placeholder = bodyPlaceholderProblem(parsed, opts.mode === 'strict' ? 'error' : 'warning');
+  if (placeholder) at({ ...placeholder, file: SKILL_FILE });
 
   if (!md.ok || problems.some((p) => p.severity === 'error')) return { problems };
   const epoch = opts.sourceDateEpoch;

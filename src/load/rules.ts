@@ -28,7 +28,7 @@ export const VALIDATION_RULES = {
   'frontmatter-yaml': {
     ...ERROR,
     meaning:
-      "the front matter is not valid YAML (duplicate keys and nesting too deep for the parser included); the line is the YAML error's",
+      "the front matter is not valid YAML (duplicate keys and nesting too deep for the parser included); the line is the one to fix: where an unclosed quote opened, the tab-indented or wrongly indented line, the value holding an unquoted `: `; common mistakes are said in plain words, others in the YAML library's",
   },
   'frontmatter-yaml-repaired': {
     lenient: 'warning',
@@ -159,6 +159,11 @@ export const VALIDATION_RULES = {
     ...WARNING,
     meaning:
       "SKILL.md names a path below `${CLAUDE_PLUGIN_ROOT}` (the folder of the Claude Code plugin the skill came in) outside the skill's own folder: the catalog publishes the skill's folder, so agents that install it from there lack that file (a path through `skills/<the skill's folder>/` is the skill's own, checked as `link-target-exists`)",
+  },
+  'scaffold-placeholder': {
+    ...FORGIVEN,
+    meaning:
+      "the `description` or the body still holds a placeholder `skillpress new` wrote (`TODO: what … does and when to use it …`, the templates' `TODO:` lines): the skill was never filled in",
   },
   'skill-md-lines': { ...WARNING, meaning: "SKILL.md is over 500 lines (the specification's guidance)" },
   'body-tokens': { ...WARNING, meaning: 'the SKILL.md body is over about 5,000 tokens (o200k tokenizer)' },

@@ -21,6 +21,7 @@
  */
 import { INDEXED_DESCRIPTION_CHARS, MAX_TAG_CHARS, MAX_TAGS, indexedTags } from '../model/bounds.ts';
 import { readSkillNeeds, splitAllowedTools } from './requirements.ts';
+import { isPlaceholderDescription } from './placeholders.ts';
 import {
   COMPATIBILITY_MAX,
   DESCRIPTION_MAX,
@@ -522,6 +523,15 @@ function validateDescription(raw: unknown, soft: Severity, problems: FieldProble
       field: 'description',
       rule: 'description-length',
       message: `description is ${len} characters; the limit is ${DESCRIPTION_MAX}: keep what the skill does and when to use it, move detail into the body (search and routing read only the first ${INDEXED_DESCRIPTION_CHARS} characters; the other ${len - INDEXED_DESCRIPTION_CHARS} are cut)`,
+    });
+  }
+  if (isPlaceholderDescription(raw)) {
+    problems.push({
+      severity: soft,
+      field: 'description',
+      rule: 'scaffold-placeholder',
+      message:
+        'description is still the placeholder skillpress new wrote: say what the skill does and when to use it, in the words a user would say',
     });
   }
   return raw;

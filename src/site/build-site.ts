@@ -17,12 +17,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { isMainThread } from 'node:worker_threads';
 import type { AstroInlineConfig } from 'astro';
 import { InvalidInputError } from '../lib/errors.ts';
 import { FileCache } from '../lib/file-cache.ts';
 import { cacheFolder, openCacheRoot } from '../lib/cache-dir.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { FEED_PATH } from '../lib/layout.ts';
+import { isInsideDir } from '../lib/fs.ts';
 import { browseLabel, catalogFacets } from './catalog.ts';
 import { readCards, readIndex, readSkills } from './feed-data.ts';
 import { writeFileViews } from './file-views.ts';
@@ -296,8 +298,26 @@ async function runAstro(
   // `sync: false`: no type generation (the pages use no content collections), which would also
   // write `.astro/` into this package's folder on every build. An option of Astro's builder that
   // the JavaScript API passes through but does not type.
-  await build(config, { sync: false } as Parameters<typeof build>[1]);
+  const leave = enterFolderOf(outDir);
+  try {
+    await build(config, { sync: false } as Parameters<typeof build>[1]);
+  } finally {
+    leave();
+  }
   return pages;
+}
+
+/**
+ * Astro writes its prerender bundle into `.astro/` of the working directory when `outDir` is not
+ * below it, as when the cache is a temporary folder (`.cache` read-only or a link): a read-only
+ * working directory failed the build. There, Astro runs from `outDir`'s folder (the build's work
+ * folder, removed after). Returns the way back. Worker threads cannot change folder; they keep theirs.
+ */
+function enterFolderOf(outDir: string): () => void {
+  const cwd = process.cwd();
+  if (isInsideDir(outDir, cwd) || !isMainThread) return () => {};
+  process.chdir(path.dirname(outDir));
+  return () => process.chdir(cwd);
 }
 
 /** `feedDir` when it holds a written feed (index.json and cards.json). */

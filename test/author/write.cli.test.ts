@@ -252,7 +252,7 @@ describe('updateSkill', () => {
     expect(await readdir(outside)).toEqual([]);
   });
 
-  test('concurrent updates lose nothing; a stale base_version is a conflict naming the current version', async () => {
+  test('concurrent updates lose nothing; a stale base_version is a conflict naming the current version, one never written is named as such', async () => {
     await createSkill(refund());
     const name = 'refund-duplicate-charge';
     const results = await Promise.all(
@@ -263,9 +263,24 @@ describe('updateSkill', () => {
     const stale = updateSkill({ skills, name, body: 'Changed.\n', base_version: '2' });
     await expect(stale).rejects.toBeInstanceOf(VersionConflictError);
     await expect(stale).rejects.toThrow(/is at version 4, not 2/);
+    // Versions compare as numbers (10 comes after 4); one never written is no conflict.
+    for (const base_version of ['10', 'latest']) {
+      const unknown = updateSkill({ skills, name, body: 'Changed.\n', base_version });
+      await expect(unknown).rejects.toMatchObject({ rule: 'unknown-version' });
+      await expect(unknown).rejects.toThrow(
+        `base_version "${base_version}": skill "${name}" has no such version; its current version is 4.`,
+      );
+    }
     await expect(updateSkill({ skills, name, body: 'Changed.\n', base_version: '4' })).resolves.toMatchObject({
       version: '5',
     });
+  });
+
+  test('a misspelled name is named, with the near one, before anything else the call lacks', async () => {
+    await createSkill(refund());
+    await expect(updateSkill({ skills, name: 'refund-duplicate-charg', feedback: 'x' })).rejects.toThrow(
+      'Skill "refund-duplicate-charg" not found. Did you mean "refund-duplicate-charge"?',
+    );
   });
 });
 
@@ -374,9 +389,25 @@ describe('in a git work tree', () => {
 });
 
 describe('scaffoldSkill', () => {
-  test('both templates pass validate --strict; an existing folder and an invalid name are refused with a suggestion', async () => {
+  test('both templates pass validate --strict once their TODOs are filled in; an existing folder and an invalid name are refused with a suggestion', async () => {
     await scaffoldSkill({ skills, name: 'basic-one' });
     await scaffoldSkill({ skills, name: 'reset-password', template: 'playbook', description: 'Reset a password.' });
+    // Every TODO line the templates write is known for a placeholder: none slips through --strict.
+    const unfilled = await loadCatalog(skills, { mode: 'strict' });
+    const todoLines = async (id: string): Promise<number> =>
+      (await readFile(path.join(skills, id, 'SKILL.md'), 'utf8')).split('\n').filter((l) => l.includes('TODO:')).length;
+    expect(unfilled.problems.map((p) => [p.skill, p.field, p.rule, p.severity])).toEqual([
+      ['basic-one', 'description', 'scaffold-placeholder', 'error'],
+      ['basic-one', 'body', 'scaffold-placeholder', 'error'],
+      ['reset-password', 'body', 'scaffold-placeholder', 'error'],
+    ]);
+    expect(unfilled.problems[1]!.message).toContain(`${(await todoLines('basic-one')) - 1} placeholder(s)`);
+    expect(unfilled.problems[2]!.message).toContain(`${await todoLines('reset-password')} placeholder(s)`);
+    for (const id of ['basic-one', 'reset-password']) {
+      const file = path.join(skills, id, 'SKILL.md');
+      const filled = (await readFile(file, 'utf8')).replaceAll(/TODO: [^"\n]*/g, 'Look the order up.');
+      await writeFile(file, filled);
+    }
     const c = await loadCatalog(skills, { mode: 'strict' });
     expect(c.problems.filter((p) => p.severity === 'error')).toEqual([]);
     expect(c.skills.map((s) => s.id)).toEqual(['basic-one', 'reset-password']);
@@ -392,7 +423,7 @@ describe('scaffoldSkill', () => {
   test("--folder puts it in a group folder, checked as create_skill's folder", async () => {
     const dir = await scaffoldSkill({ skills, name: 'rotate-keys', folder: 'engineering/security' });
     expect(dir).toBe(path.join(skills, 'engineering', 'security', 'rotate-keys'));
-    expect((await loadCatalog(skills, { mode: 'strict' })).skills.map((s) => s.id)).toEqual(['rotate-keys']);
+    expect((await loadCatalog(skills)).skills.map((s) => s.id)).toEqual(['rotate-keys']);
     await expect(scaffoldSkill({ skills, name: 'hidden', folder: 'foo/.skillpress' })).rejects.toThrow(
       /^folder: path "foo\/\.skillpress" has "\.skillpress", skillpress's state folder/,
     );

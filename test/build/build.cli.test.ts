@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BuildJson } from '../../src/cli/commands/build.ts';
 import { Changes, FeedIndex } from '../../src/model/feed.ts';
+import { unwritableFolder, UNWRITABLE_SKIP } from '../helpers/unwritable-folder.ts';
 import { makeFixture, skillMd, write, type Fixture } from '../feed/fixture.ts';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,11 +26,13 @@ interface Run {
   stderr: string;
 }
 
-function skillpress(cwd: string, args: string[], env: Record<string, string> = {}): Promise<Run> {
+/** `timeout`: killed after so many ms (a build that could hang must not outlive its test). */
+function skillpress(cwd: string, args: string[], env: Record<string, string> = {}, timeout?: number): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], {
       cwd,
       env: { ...process.env, CI: 'true', SOURCE_DATE_EPOCH: '1700000000', ...env },
+      ...(timeout ? { timeout, killSignal: 'SIGKILL' as const } : {}),
     });
     let stdout = '';
     let stderr = '';
@@ -355,4 +358,27 @@ describe('skillpress build', () => {
     expect(existsSync(path.join(out, '.well-known/agent-skills/kitchen-sink.tar.gz'))).toBe(true);
     expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('kitchen-sink');
   }, 180_000);
+
+  it.skipIf(UNWRITABLE_SKIP)(
+    'builds the feed and the site from a working folder where .cache cannot be made: its work goes to a temporary folder, said and removed',
+    async () => {
+      const cwd = await unwritableFolder(fx.dir);
+      // The temporary folder is made in TMPDIR: one of the test's own, to see it removed.
+      const temp = path.join(fx.dir, 'tmp-read-only-cwd');
+      await mkdir(temp);
+      const out = path.join(fx.dir, 'dist-read-only-cwd');
+      const args = ['build', '--skills', fx.skills, '--out', out, '--config', fx.config, '--json'];
+      const r = await skillpress(cwd, args, { TMPDIR: temp }, 150_000);
+      expect(r.code, r.stderr).toBe(0);
+      expect(result(r)).toMatchObject({ ok: true, skills: 2 });
+      // Astro's prerender bundle, which it writes in the working directory when it can.
+      expect(readFileSync(path.join(out, 'index.html'), 'utf8')).toContain('kitchen-sink');
+      const said = r.stderr.split('\n').filter((line) => line.startsWith('cache: '));
+      expect(said).toEqual([
+        expect.stringMatching(/^cache: .*\.cache cannot be made or written \(E[A-Z]+\); not used/),
+      ]);
+      expect(readdirSync(temp).filter((name) => name.startsWith('skillpress-cache-'))).toEqual([]);
+    },
+    180_000,
+  );
 });

@@ -132,5 +132,7 @@ describe('a tampered .cache/', () => {
     expect(await readdir(elsewhere)).toEqual([]);
     expect(stderr).toContain(`${path.join(other, '.cache')} is a symbolic link`);
     expect(await readFile(path.join(other, 'out/feed/v1/files/demo/notes.txt'), 'utf8')).toBe(NOTES);
+    // Nor does Astro leave its prerender bundle's folder where the build ran.
+    expect(await readdir(other)).toEqual(['.cache', 'out']);
   });
 });

@@ -2,7 +2,7 @@
  * `skillpress new`, `versions` and `rollback` as a user runs them: the real binary in a child process.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,10 +23,29 @@ beforeAll(async () => {
 });
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-test('skillpress new: both templates pass validate --strict; a taken or invalid name is refused with a suggestion', () => {
+test('skillpress new: validate --strict refuses its placeholders until they are filled in (lenient warns); a taken or invalid name is refused with a suggestion', async () => {
   const basic = skillpress('new', 'csv-report', '--skills', 'skills', '--description', 'Summarise a CSV file.');
   expect(basic).toMatchObject({ code: 0, stdout: expect.stringContaining('created skills/csv-report/SKILL.md') });
   expect(skillpress('new', 'reset-password', '--skills', 'skills', '--template', 'playbook').code).toBe(0);
+  const strict = skillpress('validate', '--strict', 'skills');
+  expect(strict.code).toBe(1);
+  expect(strict.stdout).toContain(
+    'skills/reset-password/SKILL.md:3: error [scaffold-placeholder] description: description is still the placeholder skillpress new wrote',
+  );
+  expect(strict.stdout).toMatch(
+    /skills\/csv-report\/SKILL.md:\d+: error \[scaffold-placeholder\] body: the body still holds 4 placeholder/,
+  );
+  const lenient = skillpress('validate', 'skills');
+  expect(lenient.code).toBe(0);
+  expect(lenient.stdout).toMatch(/reset-password\/SKILL.md:3: warning \[scaffold-placeholder\] description:/);
+  for (const id of ['csv-report', 'reset-password']) {
+    const file = path.join(tmp, 'skills', id, 'SKILL.md');
+    const text = (await readFile(file, 'utf8')).replaceAll(/TODO: [^"\n]*/g, 'Check the totals.');
+    await writeFile(
+      file,
+      text.replace(/^description: .*$/m, 'description: Reset a password when a customer is locked out.'),
+    );
+  }
   const valid = skillpress('validate', '--strict', 'skills');
   expect(valid.stdout).toMatch(/2 valid skill\(s\).*0 error\(s\)/);
   expect(valid.code).toBe(0);

@@ -57,7 +57,7 @@ describe('skillpress search', () => {
     expect(JSON.parse(none.stdout)).toMatchObject({ skill: null, reason: expect.any(String) });
   });
 
-  it('bad arguments: exit 2 naming the rule; no feed: exit 1 naming where it looked', () => {
+  it('bad arguments, or no feed where --feed points: exit 2 naming the rule or where it looked', () => {
     expect(skillpress('search', '--feed', fixture.dist)).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/missing <request>/),
@@ -71,7 +71,11 @@ describe('skillpress search', () => {
       stderr: expect.stringMatching(/--es searches Elasticsearch: leave out --feed and --best/),
     });
     const missing = skillpress('search', 'pdf', '--feed', `${fixture.dir}/nothing-here`);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/no feed at .*nothing-here.*run `skillpress build` first/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--feed .*nothing-here: no feed at .*nothing-here.*run `skillpress build` first/);
+    // A folder without a feed is the same mistake; the default, dist, is named as such.
+    const noFeed = spawnSync(NODE, [CLI, 'search', 'pdf'], { cwd: fixture.skills, encoding: 'utf8' });
+    expect(noFeed.status).toBe(2);
+    expect(noFeed.stderr).toMatch(/^skillpress search: --feed dist \(the default\): no feed at dist: /);
   });
 });

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSkillMarkdown, validateFrontMatter, type ParsedSkillMarkdown } from '../../src/load/index.ts';
 import { checkBody, relativeLinks } from '../../src/load/body-checks.ts';
+import { bodyPlaceholderProblem, placeholderDescription } from '../../src/load/placeholders.ts';
 
 const parse = (text: string, repair = false): ParsedSkillMarkdown => {
   const r = parseSkillMarkdown(text, { repair });
@@ -168,6 +169,17 @@ describe('validateFrontMatter', () => {
     }
   });
 
+  it('the description skillpress new writes is an error in strict, a warning in lenient; a description about TODOs is not', () => {
+    const placeholder = placeholderDescription('Csv Report');
+    expect(validate({ description: placeholder }, 'strict').problems).toEqual([
+      expect.objectContaining({ severity: 'error', field: 'description', rule: 'scaffold-placeholder' }),
+    ]);
+    expect(rules(validate({ description: placeholder }, 'lenient'))).toEqual(['warning:scaffold-placeholder']);
+    expect(rules(validate({ description: 'TODO: list the open TODO: comments of a repository.' }, 'strict'))).toEqual(
+      [],
+    );
+  });
+
   it('lenient: over-long fields, wrong types and unknown fields are warnings; registry fields are silent', () => {
     const r = validate(
       {
@@ -273,6 +285,21 @@ describe('body checks', () => {
     // Another skill of the same plugin is outside this one.
     const other = await checkBody({ body, bodyLine: 5, lines: 9 }, files, undefined, 'c-review');
     expect(other.filter((p) => p.rule === 'plugin-root-file')).toHaveLength(4);
+  });
+
+  it("names the body's lines still holding a template's placeholder, with the mode's severity; other TODOs are not", () => {
+    const body =
+      '# Csv Report\n\n1. TODO: the first thing to do.\n2. Mark each TODO: in the code.\n   **Say:** TODO: what to tell the customer.\n';
+    expect(bodyPlaceholderProblem({ body, bodyLine: 5 }, 'error')).toEqual({
+      severity: 'error',
+      field: 'body',
+      line: 7,
+      rule: 'scaffold-placeholder',
+      message: expect.stringContaining('2 placeholder(s) that skillpress new wrote (lines 7, 9)'),
+    });
+    expect(bodyPlaceholderProblem({ body: '- TODO: triage the open TODO: comments.\n', bodyLine: 5 }, 'error')).toBe(
+      undefined,
+    );
   });
 
   it('warns when SKILL.md is over 500 lines and the body over 5,000 tokens', async () => {

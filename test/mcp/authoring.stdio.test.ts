@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { unwritableFolder, UNWRITABLE_SKIP } from '../helpers/unwritable-folder.ts';
 import { CLI, connect, FIXTURE, fixtureFeed, NODE, ROOT, tempDir, writeSkills, type SkillFiles } from './helpers.ts';
 
 const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
@@ -39,8 +40,8 @@ interface Server {
   changed: { resources: number };
 }
 
-async function start(args: string[], capabilities: Record<string, object> = {}): Promise<Server> {
-  const transport = new StdioClientTransport({ command: NODE, args: [CLI, 'mcp', ...args], cwd: ROOT, stderr: 'pipe' });
+async function start(args: string[], capabilities: Record<string, object> = {}, cwd = ROOT): Promise<Server> {
+  const transport = new StdioClientTransport({ command: NODE, args: [CLI, 'mcp', ...args], cwd, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const changed = { resources: 0 };
@@ -185,6 +186,12 @@ describe('skillpress mcp --skills', () => {
     expect(text(empty)).toBe('body is empty: pass the new body, or leave body out to keep it as it is');
     const nf = await call('update_skill', { name: 'nope', body: 'x' });
     expect(text(nf)).toBe('Skill "nope" not found. Use skills_search to find the correct name.');
+    // A misspelled name is named as such, with the near one, even in a call that changes nothing.
+    const typo = await call('update_skill', { name: 'expens-policy', feedback: 'the limits changed' });
+    expect(typo.isError).toBe(true);
+    expect(text(typo)).toBe(
+      'Skill "expens-policy" not found. Did you mean "expense-policy"? Use skills_search to find the correct name.',
+    );
     expect(await tree(tmp.dir)).toEqual(before);
     // YAML: front matter in the description is a value, not fields; a body cannot reopen the front matter.
     const yaml = await call('create_skill', {
@@ -226,7 +233,7 @@ describe('skillpress mcp --skills', () => {
     expect(await readFile(path.join(skills, 'refund-double-charge', 'SKILL.md'), 'utf8')).not.toMatch(/Escalation/);
   });
 
-  test('two concurrent updates lose nothing; a stale base_version is a conflict naming the current version', async () => {
+  test('two concurrent updates lose nothing; a stale base_version is a conflict, one never written is named as such, each with the current version', async () => {
     const [a, b] = await Promise.all(
       ['a', 'b'].map((n) =>
         call('update_skill', { name: 'expense-policy', files: [{ path: `notes/${n}.md`, content: n }] }),
@@ -237,6 +244,12 @@ describe('skillpress mcp --skills', () => {
     const stale = await call('update_skill', { name: 'expense-policy', body: 'New.\n', base_version: '2' });
     expect(stale.isError).toBe(true);
     expect(text(stale)).toMatch(/is at version 3, not 2/);
+    // A base version the skill never had is not a conflict: no update came first.
+    const ahead = await call('update_skill', { name: 'expense-policy', body: 'New.\n', base_version: '7' });
+    expect(ahead.isError).toBe(true);
+    expect(text(ahead)).toBe(
+      'base_version "7": skill "expense-policy" has no such version; its current version is 3. Read it (view_skill), apply your change to version 3 and pass base_version "3".',
+    );
   });
 });
 
@@ -352,6 +365,27 @@ describe('skillpress mcp --skills started outside the skills repository', () => 
       expect(r.isError, text(r)).toBeFalsy();
       expect(structured(r).skill?.name).toBe('pdf-processing');
       expect(structured(r).reason).toMatch(/success rate in use, 100%/);
+    } finally {
+      await server.client.close();
+      await tmp.remove();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(UNWRITABLE_SKIP)('skillpress mcp --skills started in a folder where .cache cannot be made', () => {
+  test('searches and writes all the same: its builds keep their work in a temporary folder', async () => {
+    const tmp = await tempDir('skillpress-authoring-read-only-');
+    const skills = path.join(tmp.dir, 'skills');
+    await writeSkills(skills, { ...FIXTURE, ...MORE });
+    const server = await start(['--skills', skills], {}, await unwritableFolder(tmp.dir));
+    try {
+      // Bounded: a server stuck making .cache must be closed (in finally) before the test gives up.
+      const search = { name: 'skills_search', arguments: { query: 'extract PDF tables' } };
+      const found = await server.client.callTool(search, { timeout: 30_000 });
+      expect(found.isError, text(found)).toBeFalsy();
+      expect(structured(found).results[0].name).toBe('pdf-processing');
+      const created = await server.client.callTool({ name: 'create_skill', arguments: REFUND });
+      expect(created.isError, text(created)).toBeFalsy();
     } finally {
       await server.client.close();
       await tmp.remove();

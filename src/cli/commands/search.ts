@@ -5,6 +5,8 @@
  */
 import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import type { FeedCatalog } from '../../mcp/catalog.ts';
+import type { FeedStore } from '../../feed-reader/store.ts';
+import { NotFoundError } from '../../lib/errors.ts';
 import { ES_OPTIONS, esConnection, esNames } from './ingest.ts';
 import { alignColumns } from '../columns.ts';
 
@@ -35,13 +37,30 @@ export const search: Command = {
       return searchIndex(request, limit, values);
     }
     const { FeedCatalog } = await import('../../mcp/catalog.ts');
-    const { openFeedStore } = await import('../../feed-reader/open.ts');
-    const catalog = await FeedCatalog.load(await openFeedStore(values.feed ?? 'dist'));
+    const catalog = await FeedCatalog.load(await openFeedArgument(values.feed));
     const out = values.best ? await best(catalog, request) : await ranked(catalog, request, limit);
     process.stdout.write(values.json ? `${JSON.stringify(out.json, null, 2)}\n` : out.text);
     return EXIT.ok;
   },
 };
+
+/**
+ * The feed `--feed` names. A folder holding none is a usage error (exit 2), as a missing skills
+ * folder is; a feed that is there but broken, or a URL that fails, stays exit 1.
+ */
+async function openFeedArgument(given: string | undefined): Promise<FeedStore> {
+  const location = given ?? 'dist';
+  const { openFeedStore } = await import('../../feed-reader/open.ts');
+  try {
+    return await openFeedStore(location);
+  } catch (err) {
+    if (err instanceof NotFoundError && !/^https?:\/\//i.test(location))
+      throw new UsageError(`--feed ${location}${given === undefined ? ' (the default)' : ''}: ${err.message}`, {
+        cause: err,
+      });
+    throw err;
+  }
+}
 
 interface Printed {
   json: unknown;
