@@ -1,6 +1,6 @@
 /**
  * `skillpress search --best` on a feed with usage figures answers what best_skill answers: the
- * same confidence and reason, with each candidate's success rate beside it.
+ * same result, field for field, with each candidate's success rate beside it.
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -37,7 +37,13 @@ describe('skillpress search --best with usage figures', () => {
         env: { ...process.env, CI: 'true' },
       });
     const json = JSON.parse(run('--json').stdout);
-    expect(json).toMatchObject({ skill: 'data-wash', confidence: mcp.confidence, reason: mcp.reason });
+    // best_skill's result, field for field; the candidates' success rates are the only addition.
+    const { candidates, search_time_ms, ...answer } = json;
+    const { candidates: mcpCandidates, search_time_ms: mcpTime, ...mcpAnswer } = mcp;
+    expect(answer).toEqual(mcpAnswer);
+    expect(answer.skill).toMatchObject({ name: 'data-wash', instructions: expect.any(String) });
+    expect([typeof search_time_ms, typeof mcpTime]).toEqual(['number', 'number']);
+    expect(candidates.map(({ success_rate, ...c }: Record<string, unknown>) => c)).toEqual(mcpCandidates);
     expect(json.candidates.slice(0, 2)).toMatchObject([
       { name: 'data-wash', success_rate: 1 },
       { name: 'data-scrub', success_rate: 0 },

@@ -91,42 +91,39 @@ async function ranked(catalog: FeedCatalog, request: string, limit: number): Pro
   };
 }
 
-/** `best_skill`'s answer by its rule (an agent's model can judge instead, over MCP), with the candidates it weighed. */
+/**
+ * `best_skill`'s answer by its rule (an agent's model can judge instead, over MCP), with the
+ * candidates it weighed: `--json` prints the tool's structured result, each candidate with its
+ * success rate in use where the feed has one.
+ */
 async function best(catalog: FeedCatalog, request: string): Promise<Printed> {
-  const [{ candidatesFor, keptForPeople, withSuccessRate }, { ruleJudge }] = await Promise.all([
+  const [{ bestSkillAnswer, candidatesFor, withSuccessRate }, { ruleJudge }] = await Promise.all([
     import('../../mcp/tools/best-skill.ts'),
     import('../../route/index.ts'),
   ]);
-  const { retrieval } = await candidatesFor(catalog, request, (line) => process.stderr.write(`${line}\n`));
+  const { retrieval, search_time_ms } = await candidatesFor(catalog, request, (line) =>
+    process.stderr.write(`${line}\n`),
+  );
   const rule = ruleJudge(retrieval);
-  const card = rule.id === undefined ? undefined : catalog.card(rule.id);
-  const judgement = withSuccessRate(rule, card);
+  const decision = withSuccessRate(
+    { ...rule, decided_by: 'rule' as const },
+    rule.id ? catalog.card(rule.id) : undefined,
+  );
+  const answer = (await bestSkillAnswer(catalog, request, retrieval, decision, search_time_ms)).structuredContent;
   // A candidate's success rate in use has already lowered its score (src/route/usage.ts): shown beside it.
-  const candidates = retrieval.candidates.map((c) => ({
-    name: c.name,
-    score: c.score,
-    coverage: c.weightedCoverage,
-    metadata_coverage: c.metadataCoverage,
-    meaning: c.meaning,
-    success_rate: catalog.card(c.id)?.success_rate,
+  const candidates = answer.candidates.map((c, i) => ({
+    ...c,
+    success_rate: catalog.card(retrieval.candidates[i]!.id)?.success_rate,
   }));
-  // As best_skill answers: a skill its author keeps for people to start is named, not answered with.
-  const kept = card !== undefined && keptForPeople(card);
+  const kept = 'kept_for_people' in answer ? answer.kept_for_people : undefined;
   const head = kept
-    ? `${judgement.id} fits, but its author keeps it for people to start (disable-model-invocation): best_skill names it without answering with it (confidence ${judgement.confidence}).`
-    : judgement.id
-      ? `Best skill: ${judgement.id} (confidence ${judgement.confidence}).`
-      : `No skill fits (confidence ${judgement.confidence}).`;
+    ? `${kept} fits, but its author keeps it for people to start (disable-model-invocation): best_skill names it without answering with it (confidence ${answer.confidence}).`
+    : answer.skill
+      ? `Best skill: ${answer.skill.name} (confidence ${answer.confidence}).`
+      : `No skill fits (confidence ${answer.confidence}).`;
   return {
-    json: {
-      request,
-      skill: kept ? null : (judgement.id ?? null),
-      ...(kept ? { kept_for_people: judgement.id } : {}),
-      confidence: judgement.confidence,
-      reason: judgement.reason,
-      candidates,
-    },
-    text: lines([head, judgement.reason, '', ...candidateTable(candidates)]),
+    json: { ...answer, candidates },
+    text: lines([head, decision.reason, '', ...candidateTable(candidates)]),
   };
 }
 

@@ -57,7 +57,7 @@ export interface JudgeOptions {
   log: (message: string) => void;
 }
 
-type Decision = Judgement & { decided_by: 'rule' | 'model' };
+export type Decision = Judgement & { decided_by: 'rule' | 'model' };
 
 const CandidateOut = z.object({
   name: z.string(),
@@ -113,7 +113,7 @@ export function registerBestSkill(
       const card = decision.id ? c.card(decision.id) : undefined;
       // A skill too long to inline is not loaded here: view_skill records its load when it is.
       if (card && inlined(card) && !keptForPeople(card)) usage?.load(c, card, 'best_skill', ctx);
-      return answer(c, args.query, retrieval, withSuccessRate(decision, card), search_time_ms);
+      return bestSkillAnswer(c, args.query, retrieval, withSuccessRate(decision, card), search_time_ms);
     },
   );
 }
@@ -200,7 +200,14 @@ function fallback(retrieval: Retrieval, why: string): Decision {
   return { ...rule, reason: `The rule decided (${why}): ${rule.reason}`, decided_by: 'rule' };
 }
 
-async function answer(c: FeedCatalog, query: string, retrieval: Retrieval, decision: Decision, search_time_ms: number) {
+/** best_skill's result for a decision: its text and its structured content (`skillpress search --best --json` prints the latter). */
+export async function bestSkillAnswer(
+  c: FeedCatalog,
+  query: string,
+  retrieval: Retrieval,
+  decision: Decision,
+  search_time_ms: number,
+) {
   const candidates = retrieval.candidates.map((k) => ({
     name: k.name,
     score: round(k.score),
