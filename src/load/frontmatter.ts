@@ -104,35 +104,9 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
     };
   }
 
-  let parsed = parseYaml(yamlLines.join('\n'));
-  const repairs: ParsedSkillMarkdown['repairs'] = [];
-  if (!parsed.ok) {
-    const fix = quoteColonValues(yamlLines);
-    const retried = fix.changed.length > 0 ? parseYaml(fix.lines.join('\n')) : undefined;
-    if (retried?.ok && options.repair) {
-      parsed = retried;
-      for (const c of fix.changed) {
-        repairs.push({
-          line: c.index + firstYamlLine,
-          field: c.key,
-          message: `the value of "${c.key}" contains ": ", which is not valid YAML unquoted; it was read as a quoted string: wrap it in quotes`,
-        });
-      }
-    } else {
-      // Quoting a value made it parse: that value is the whole problem, said alone.
-      const cause = retried?.ok
-        ? `the value of "${fix.changed[0]!.key}" on line ${fix.changed[0]!.index + firstYamlLine} contains ": ": wrap it in quotes`
-        : parsed.message;
-      return {
-        ok: false,
-        rule: 'frontmatter-yaml',
-        line: (retried?.ok ? fix.changed[0]!.index + 1 : (parsed.line ?? 1)) + firstYamlLine - 1,
-        message: `front matter is not valid YAML: ${cause}`,
-      };
-    }
-  }
-
-  const { doc, lineCounter } = parsed;
+  const parsed = parseOrRepair(yamlLines, firstYamlLine, options);
+  if (!parsed.ok) return parsed;
+  const { doc, lineCounter, repairs } = parsed;
   const data = parsed.value;
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return {
@@ -150,6 +124,40 @@ export function parseSkillMarkdown(raw: string, options: ParseOptions = {}): Fro
     lines: text.endsWith('\n') ? lines.length - 1 : lines.length,
     ...fieldsAsWritten(doc, lineCounter, firstYamlLine),
     repairs,
+  };
+}
+
+/**
+ * The front matter parsed; when it does not parse, with each top-level value holding ": " quoted
+ * (`repairs` says which) if `options.repair`, else the error, naming that value when quoting it
+ * was the whole fix.
+ */
+function parseOrRepair(
+  yamlLines: string[],
+  firstYamlLine: number,
+  options: ParseOptions,
+): (YamlResult & { ok: true; repairs: ParsedSkillMarkdown['repairs'] }) | FrontMatterError {
+  const parsed = parseYaml(yamlLines.join('\n'));
+  if (parsed.ok) return { ...parsed, repairs: [] };
+  const fix = quoteColonValues(yamlLines);
+  const retried = fix.changed.length > 0 ? parseYaml(fix.lines.join('\n')) : undefined;
+  if (retried?.ok && options.repair) {
+    const repairs = fix.changed.map((c) => ({
+      line: c.index + firstYamlLine,
+      field: c.key,
+      message: `the value of "${c.key}" contains ": ", which is not valid YAML unquoted; it was read as a quoted string: wrap it in quotes`,
+    }));
+    return { ...retried, repairs };
+  }
+  // Quoting a value made it parse: that value is the whole problem, said alone.
+  const cause = retried?.ok
+    ? `the value of "${fix.changed[0]!.key}" on line ${fix.changed[0]!.index + firstYamlLine} contains ": ": wrap it in quotes`
+    : parsed.message;
+  return {
+    ok: false,
+    rule: 'frontmatter-yaml',
+    line: (retried?.ok ? fix.changed[0]!.index + 1 : (parsed.line ?? 1)) + firstYamlLine - 1,
+    message: `front matter is not valid YAML: ${cause}`,
   };
 }
 
