@@ -66,23 +66,14 @@ export function editSkillMarkdown(
 const withFinalNewline = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);
 
 /**
- * The next version: an integer counts up by one; a semver (`1.4.2`, `v2.0.0-rc.1`) has its patch
- * part raised (pre-release and build parts dropped); none counts as version 1.
- */
-/**
  * Whether version `a` comes after `b` (integers, or dotted numbers such as semver, a leading `v`
- * and a pre-release or build suffix aside); undefined when either is neither.
+ * and a pre-release or build suffix aside); undefined when either is neither. Unlike
+ * `compareVersions` (./history.ts), which orders any two stored versions, it says when a string is
+ * no version at all.
  */
 export function versionAfter(a: string, b: string): boolean | undefined {
   const parts = (v: string): number[] | undefined =>
-    /^v?\d+(\.\d+)*([-+].*)?$/.test(v.trim())
-      ? v
-          .trim()
-          .replace(/^v/, '')
-          .replace(/[-+].*$/, '')
-          .split('.')
-          .map(Number)
-      : undefined;
+    /^v?(\d+(?:\.\d+)*)(?:[-+].*)?$/.exec(v.trim())?.[1]!.split('.').map(Number);
   const [x, y] = [parts(a), parts(b)];
   if (!x || !y) return undefined;
   for (let i = 0; i < Math.max(x.length, y.length); i++) {
@@ -91,6 +82,10 @@ export function versionAfter(a: string, b: string): boolean | undefined {
   return false;
 }
 
+/**
+ * The next version: an integer counts up by one; a semver (`1.4.2`, `v2.0.0-rc.1`) has its patch
+ * part raised (pre-release and build parts dropped); none counts as version 1.
+ */
 export function nextVersion(current: string | undefined): string {
   if (current === undefined || current.trim() === '') return '2';
   const v = current.trim();

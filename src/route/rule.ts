@@ -112,7 +112,12 @@ export function strength(e: Evidence, rule = RULE): number {
 
 /** Whether evidence `e` of strength `p` makes the top candidate the answer, in a catalog of `catalogSize` skills. */
 export function accepts(e: Evidence, p: number, rule = RULE, catalogSize = 0): boolean {
-  return p >= thresholdFor(catalogSize, rule) && e.coverage >= rule.minCoverage && describedFor(e, catalogSize, rule);
+  return strongEnough(e, p, catalogSize, rule) && describedFor(e, catalogSize, rule);
+}
+
+/** Whether the evidence reaches the threshold of a catalog of `catalogSize` skills, covering enough of the request. */
+function strongEnough(e: Evidence, p: number, catalogSize: number, rule = RULE): boolean {
+  return p >= thresholdFor(catalogSize, rule) && e.coverage >= rule.minCoverage;
 }
 
 /** Whether a small catalog's top skill says in its name, description or tags enough of what the request asks. */
@@ -156,10 +161,10 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
 
 /** Why a top candidate is not the answer: too little evidence anywhere, or too little to stand out in a large catalog. */
 function notEnough(e: Evidence, p: number, catalogSize: number): string {
-  const strongEnough = p >= RULE.threshold && e.coverage >= RULE.minCoverage;
-  if (strongEnough && !describedFor(e, catalogSize))
-    return 'but its name, description and tags hardly say it is for this';
-  if (strongEnough) return `not enough to single it out among ${catalogSize.toLocaleString('en-US')} skills`;
+  // Strong enough for a catalog of any size but this one's threshold, or its description floor.
+  const strong = strongEnough(e, p, 0);
+  if (strong && !describedFor(e, catalogSize)) return 'but its name, description and tags hardly say it is for this';
+  if (strong) return `not enough to single it out among ${catalogSize.toLocaleString('en-US')} skills`;
   return 'not enough to say it is the one asked for';
 }
 
