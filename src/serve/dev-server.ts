@@ -119,7 +119,7 @@ export async function startDevServer(options: DevServerOptions): Promise<DevServ
   };
 
   // A process that ends without close() (an uncaught error, process.exit) still leaves no builds behind.
-  const removeWork = (): void => rmSync(work, { recursive: true, force: true });
+  const removeWork = (): void => removeNow(work);
   process.once('exit', removeWork);
   const sources = await watchSources([skillsDir, ...configPaths(options.config, found)], work, rebuild);
   await sources.first;
@@ -371,4 +371,18 @@ async function watchSources(folders: string[], work: string, rebuild: () => Prom
       while (running) await running;
     },
   };
+}
+
+/**
+ * Removes `dir` before the process ends. A second Ctrl-C exits while close() is still removing
+ * the same folder: an entry the other removal took first is not an error, so it tries again.
+ */
+function removeNow(dir: string): void {
+  for (let attempt = 0; attempt < 5 && existsSync(dir); attempt++) {
+    try {
+      rmSync(dir, { recursive: true, force: true, maxRetries: 2, retryDelay: 20 });
+    } catch {
+      // Removed under it: the next attempt sees what is left.
+    }
+  }
 }

@@ -4,6 +4,8 @@
  * spawns helpers leaves none behind); an HTTP server is only asked.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -202,6 +204,8 @@ export async function listServerTools(
     }, opts.timeoutMs);
   });
   let transport: CheckTransport | undefined;
+  // Set when the server exits by itself: that, not the SDK's "Connection closed", is the reason.
+  let exited: Error | undefined;
   // The SDK reads every page of tools/list itself (up to listMaxPages); the deadline bounds the time.
   const client = new Client({ name: 'skillpress-check-tools', version: '1' }, { listMaxPages: MAX_PAGES });
   try {
@@ -210,7 +214,7 @@ export async function listServerTools(
       transport!.ongarbage = reject;
       transport!.child?.on('error', (err) => reject(new Error(`could not start the server: ${err.message}`)));
       transport!.child?.on('exit', (code, signal) => {
-        const exited = new Error(`the server exited (${signal ?? `code ${code}`})`);
+        exited ??= new Error(`the server exited (${signal ?? `code ${code}`})`);
         void transport!.stderrSettled!().then(() => reject(exited));
       });
     });
@@ -221,10 +225,17 @@ export async function listServerTools(
     const listed = await Promise.race([work, deadline, failed]);
     return { ok: true, ...listed, ms: ms() };
   } catch (err) {
+    // The client may see the pipe close before the exit event: the exit and its last words win.
+    if (err instanceof Error && /Connection closed/.test(err.message) && transport?.child) {
+      if (!exited) await Promise.race([once(transport.child, 'exit'), delay(STDERR_SETTLE_MS)]);
+      if (exited) await transport.stderrSettled!();
+    }
     const stderr = transport?.stderrReason?.();
     return {
       ok: false,
-      error: withCause(err).replace(/\s+/g, ' ').slice(0, 300),
+      error: withCause(exited ?? err)
+        .replace(/\s+/g, ' ')
+        .slice(0, 300),
       ...(stderr ? { stderr } : {}),
       ms: ms(),
     };
