@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-import { UsageError } from '../lib/errors.ts';
+import { NotFoundError, UsageError } from '../lib/errors.ts';
 
 export { UsageError };
 
@@ -59,4 +59,14 @@ export async function requireSkillsFolder(root: string): Promise<string> {
   if (!st?.isDirectory())
     throw new UsageError(`--skills ${root}: not a folder; give the folder that holds your skills`);
   return root;
+}
+
+/**
+ * A local `--feed` folder that holds no feed is a usage error (exit 2), as a missing skills
+ * folder is; a feed that is there but broken, or a URL that fails, stays exit 1.
+ */
+export function feedArgumentError(err: unknown, location: string, note = ''): unknown {
+  if (err instanceof NotFoundError && !/^https?:\/\//i.test(location))
+    return new UsageError(`--feed ${location}${note}: ${err.message}`, { cause: err });
+  return err;
 }

@@ -60,6 +60,10 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
     strict: 'exit 1 when a tool is missing or its server is unreachable',
     all: "list every use of an agent's built-in tools, not one line counting them",
   },
+  usage: {
+    feed: 'a build folder (or its feed/v1): events for skills it does not have are counted as unknown',
+    out: 'also write the summary to this JSON file',
+  },
   search: {
     feed: 'the feed to search: a build folder (default dist), its feed/v1 folder, or a published site or index URL',
     best: "best_skill's answer by its rule (the skill or none, and why), with the candidates it weighed",

@@ -78,4 +78,14 @@ describe('skillpress search', () => {
     expect(noFeed.status).toBe(2);
     expect(noFeed.stderr).toMatch(/^skillpress search: --feed dist \(the default\): no feed at dist: /);
   });
+
+  it('mcp pointed at a folder without a feed stops the same way (exit 2), before serving anything', () => {
+    const mcp = spawnSync(NODE, [CLI, 'mcp', '--feed', `${fixture.dir}/nothing-here`], {
+      encoding: 'utf8',
+      input: '',
+    });
+    expect(mcp.status).toBe(2);
+    expect(mcp.stdout).toBe('');
+    expect(mcp.stderr).toMatch(/^skillpress mcp: --feed .*nothing-here: no feed at .*run `skillpress build` first/);
+  });
 });

@@ -72,4 +72,16 @@ describe('skillpress usage summarize', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/missing\.jsonl: cannot be read \(ENOENT\)/);
   });
+
+  test('--feed where no build is: a usage error (exit 2); a broken cards.json names the file (exit 1)', async () => {
+    const events = path.join(tmp.dir, 'one.jsonl');
+    await writeFile(events, line({ type: 'load', skill: 'pdf', via: 'view_skill' }));
+    const missing = await run(['usage', 'summarize', events, '--feed', path.join(tmp.dir, 'no-build')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--feed .*no-build: no cards\.json there .*run `skillpress build` first/);
+    await writeFile(path.join(tmp.dir, 'cards.json'), '{"skills": [');
+    const broken = await run(['usage', 'summarize', events, '--feed', tmp.dir]);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/cards\.json: not JSON .*rebuild the feed/);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { defaultCacheRoot } from '../../feed-reader/cache-root.ts';
-import { EXIT, parse, UsageError, type Command } from '../args.ts';
+import { EXIT, feedArgumentError, parse, UsageError, type Command } from '../args.ts';
 
 export const mcp: Command = {
   usage: [
@@ -52,7 +52,7 @@ export const mcp: Command = {
     const { version } = createRequire(import.meta.url)('../../../package.json') as { version: string };
     // The config is read only to record usage (its salt and index): a plain server reads none.
     const analytics = values.usage ? (config ?? (await loadConfig(values.config))).analytics : undefined;
-    await serve({
+    const serving = serve({
       feed,
       name: 'skillpress',
       version,
@@ -65,6 +65,10 @@ export const mcp: Command = {
       skills: values.skills,
       config,
       ...(configRoot === undefined ? {} : { configRoot }),
+    });
+    // Without --skills the feed must be there already; with it, the server builds it.
+    await serving.catch((err: unknown) => {
+      throw values.skills ? err : feedArgumentError(err, feed!);
     });
     return EXIT.ok;
   },

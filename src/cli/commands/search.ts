@@ -3,10 +3,9 @@
  * built feed ranked as `skills_search` ranks it (words and meaning), `--best` the answer of
  * `best_skill`'s rule with its candidates, or `--es` the hybrid query over `agent_skills`.
  */
-import { EXIT, parse, UsageError, type Command } from '../args.ts';
+import { EXIT, feedArgumentError, parse, UsageError, type Command } from '../args.ts';
 import type { FeedCatalog } from '../../mcp/catalog.ts';
 import type { FeedStore } from '../../feed-reader/store.ts';
-import { NotFoundError } from '../../lib/errors.ts';
 import { ES_OPTIONS, esConnection, esNames } from './ingest.ts';
 import { alignColumns } from '../columns.ts';
 
@@ -44,21 +43,14 @@ export const search: Command = {
   },
 };
 
-/**
- * The feed `--feed` names. A folder holding none is a usage error (exit 2), as a missing skills
- * folder is; a feed that is there but broken, or a URL that fails, stays exit 1.
- */
+/** The feed `--feed` names (default `dist`); a local folder holding none is a usage error. */
 async function openFeedArgument(given: string | undefined): Promise<FeedStore> {
   const location = given ?? 'dist';
   const { openFeedStore } = await import('../../feed-reader/open.ts');
   try {
     return await openFeedStore(location);
   } catch (err) {
-    if (err instanceof NotFoundError && !/^https?:\/\//i.test(location))
-      throw new UsageError(`--feed ${location}${given === undefined ? ' (the default)' : ''}: ${err.message}`, {
-        cause: err,
-      });
-    throw err;
+    throw feedArgumentError(err, location, given === undefined ? ' (the default)' : '');
   }
 }
 

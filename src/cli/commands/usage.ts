@@ -50,10 +50,17 @@ async function feedSkillIds(dir: string): Promise<Set<string>> {
   for (const file of [path.join(dir, ...FEED_PATH.split('/'), 'cards.json'), path.join(dir, 'cards.json')]) {
     const text = await readFile(file, 'utf8').catch(() => undefined);
     if (text === undefined) continue;
-    const cards = JSON.parse(text) as { skills?: Array<{ id: string }> };
+    let cards: { skills?: Array<{ id: string }> };
+    try {
+      cards = JSON.parse(text) as typeof cards;
+    } catch (err) {
+      throw new InvalidInputError(`${file}: not JSON (${err instanceof Error ? err.message : err}): rebuild the feed`);
+    }
     return new Set((cards.skills ?? []).map((c) => c.id));
   }
-  throw new InvalidInputError(`--feed ${dir}: no cards.json there (a build folder or its feed/v1)`);
+  throw new UsageError(
+    `--feed ${dir}: no cards.json there (a build folder or its feed/v1; run \`skillpress build\` first)`,
+  );
 }
 
 const percent = (rate: number | undefined): string => (rate === undefined ? '-' : `${Math.round(rate * 100)}%`);
