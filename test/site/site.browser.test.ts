@@ -17,6 +17,8 @@ const SCREENSHOTS = path.resolve('test-results/screenshots');
 let fixture: BuiltFixture;
 let server: StaticServer;
 let browser: Browser;
+/** A query the fixture answers with strong matches and weaker ones (folded). */
+const FOLDED_QUERY = 'audit';
 
 /** A page that records what a hostile skill might try: dialogs, page errors, console errors. */
 interface Watched {
@@ -230,6 +232,38 @@ describe.skipIf(skip)('catalog and search', () => {
     await page.fill('#q', '');
     await page.waitForFunction(() => document.querySelectorAll('#results > li').length === 6);
     expect(await page.isVisible('[data-facet="domain"] h2')).toBe(true);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('facet counts beside folded weaker matches', () => {
+  /** Each value of a facet with its count, as the page shows them. */
+  const counts = (page: Page, facet: string): Promise<Array<readonly [string, number]>> =>
+    page.$$eval(`[data-facet="${facet}"] [data-facet-value]`, (items) =>
+      items.map(
+        (i) => [(i as HTMLElement).dataset.facetValue!, Number(i.querySelector('.count')!.textContent)] as const,
+      ),
+    );
+  const sum = (entries: Array<readonly [string, number]>): number => entries.reduce((n, [, c]) => n + c, 0);
+
+  it('count the skills the list shows: the strong matches, then all of them once the fold is open', async () => {
+    const { page, errors } = await open(`${server.url}?q=${encodeURIComponent(FOLDED_QUERY)}`);
+    await page.waitForFunction(
+      (q) => document.querySelector('#results')?.getAttribute('data-state')?.startsWith(`${q}|||relevance|body`),
+      FOLDED_QUERY,
+    );
+    const fold = page.locator('[data-more][data-fold="weaker"]:visible');
+    expect(await fold.count(), 'the query has weaker matches to fold').toBe(1);
+    const strong = await listed(page);
+    // Every fixture skill has one domain: the domain counts add up to the cards listed.
+    expect(sum(await counts(page, 'domain'))).toBe(strong.length);
+    for (const [tag, n] of await counts(page, 'tag')) expect(n, tag).toBeLessThanOrEqual(strong.length);
+
+    await fold.click();
+    await page.waitForFunction((n) => document.querySelectorAll('#results > li.card').length > n, strong.length);
+    const all = await listed(page);
+    expect(sum(await counts(page, 'domain'))).toBe(all.length);
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -213,11 +213,16 @@ class Catalog {
     const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly, meaning, noted);
     const ctx = { updatedAt: this.#updatedAt, usage: this.#usage, folders: this.#folders };
     const docs = results(matched, state, ctx);
+    const folding = state.sort === 'relevance' && state.q.trim() !== '';
+    const strongIds = folding ? new Set(matched.slice(0, strong).map((d) => d.id)) : undefined;
+    // Counts are over what the list shows: the strong matches while the weaker ones are folded.
+    const listed = (all: readonly SearchDoc[]): readonly SearchDoc[] =>
+      strongIds ? all.slice(0, unfolded(all, strongIds, this.#foldOpen)) : all;
     // Tag counts are over the results; domain counts ignore the chosen domain, so switching
     // domains shows what each would give.
     this.#renderFacet(
       this.#el.tagFacet,
-      docs,
+      listed(docs),
       tagsOfDoc,
       state.tags,
       this.#showAllTags ? Infinity : TAGS_SHOWN,
@@ -226,15 +231,14 @@ class Catalog {
     const domainBase = state.domain ? results(matched, state, { ...ctx, ignore: 'domain' }) : docs;
     this.#renderFacet(
       this.#el.domainFacet,
-      domainBase,
+      listed(domainBase),
       domainOfDoc,
       state.domain ? [state.domain] : [],
       Infinity,
       (v) => v,
     );
-    this.#renderFolderFacet(matched, docs, ctx);
-    const folding = state.sort === 'relevance' && state.q.trim() !== '';
-    this.#renderList(docs, notes, folding ? new Set(matched.slice(0, strong).map((d) => d.id)) : undefined);
+    this.#renderFolderFacet(matched, docs, ctx, listed);
+    this.#renderList(docs, notes, strongIds);
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
@@ -244,11 +248,16 @@ class Catalog {
   }
 
   /** Folder counts ignore the chosen folder, as domain counts do; drawn once the folders are here. */
-  #renderFolderFacet(matched: readonly SearchDoc[], docs: readonly SearchDoc[], ctx: ResultsContext): void {
+  #renderFolderFacet(
+    matched: readonly SearchDoc[],
+    docs: readonly SearchDoc[],
+    ctx: ResultsContext,
+    listed: (all: readonly SearchDoc[]) => readonly SearchDoc[],
+  ): void {
     const folders = this.#folders;
     if (!folders) return;
     const { folder } = this.#state;
-    const base = folder ? results(matched, this.#state, { ...ctx, ignore: 'folder' }) : docs;
+    const base = listed(folder ? results(matched, this.#state, { ...ctx, ignore: 'folder' }) : docs);
     const pick = (d: SearchDoc): readonly string[] => {
       const group = folders.get(d.id);
       return group ? [group] : [];
