@@ -45,3 +45,23 @@ describe('an unknown command', () => {
     expect(written[1]).toMatch(/^skillpress: unknown command "zzzz"\n/);
   });
 });
+
+describe('skillpress help <command>', () => {
+  it("prints that command's help, as <command> --help does; an unknown one is a usage error", async () => {
+    const { main } = await import('../../src/cli/main.ts');
+    const out: string[] = [];
+    const err: string[] = [];
+    const spyOut = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+    const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+    try {
+      expect(await main(['help', 'build'])).toBe(0);
+      expect(await main(['help', 'buidl'])).toBe(2);
+    } finally {
+      spyOut.mockRestore();
+      spyErr.mockRestore();
+    }
+    const entry = COMMANDS.find((c) => c.name === 'build')!;
+    expect(out[0]).toBe(commandHelp(entry, await entry.load()));
+    expect(err[0]).toMatch(/^skillpress: unknown command "buidl" \(did you mean "build"\?\)\n/);
+  });
+});
