@@ -65,3 +65,19 @@ describe('skillpress help <command>', () => {
     expect(err[0]).toMatch(/^skillpress: unknown command "buidl" \(did you mean "build"\?\)\n/);
   });
 });
+
+describe('--es in each command', () => {
+  it('says where the URL comes from when it is left out: ELASTICSEARCH_URL, else 127.0.0.1:9200; usage reads no default', async () => {
+    const line = async (name: string) => {
+      const entry = COMMANDS.find((c) => c.name === name)!;
+      return commandHelp(entry, await entry.load())
+        .split('\n')
+        .find((l) => /^ {2}--es /.test(l));
+    };
+    for (const name of ['get', 'ingest', 'validate-index'])
+      expect(await line(name)).toMatch(/default: ELASTICSEARCH_URL, else http:\/\/127\.0\.0\.1:9200\)$/);
+    const usage = await line('usage');
+    expect(usage).not.toContain('default: ELASTICSEARCH_URL');
+    expect(usage).toMatch(/ELASTICSEARCH_URL is not read/);
+  });
+});
