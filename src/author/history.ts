@@ -376,10 +376,13 @@ export async function versionFiles(
   dir: string,
   version: string,
 ): Promise<Map<string, Buffer>> {
-  const known = (await listVersions(skillsRoot, name, dir)).find((v) => v.version === version);
+  const versions = await listVersions(skillsRoot, name, dir);
+  const known = versions.find((v) => v.version === version);
   if (!known)
     throw new NotFoundError(
-      `Skill "${name}" has no version "${version}". Use skillpress versions ${name} (or the versions list) to see its versions.`,
+      versions.length === 0
+        ? `Skill "${name}" has no version "${version}": it has no recorded version (versions are recorded by create and update)`
+        : `Skill "${name}" has no version "${version}"; its versions are ${versions.map((v) => v.version).join(', ')} (skillpress versions ${name} lists their changes)`,
     );
   const top = known.commit ? await gitTopLevel(dir) : undefined;
   if (top && known.commit) return gitFiles(top, dir, known.commit);

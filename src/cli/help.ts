@@ -19,7 +19,7 @@ const OPTIONS: Record<string, string> = {
   'no-site': 'build the feeds and the discovery index only',
   json: 'print the result as JSON',
   port: 'port on 127.0.0.1 (default 4321; 0: any free port)',
-  es: 'Elasticsearch URL (default: ELASTICSEARCH_URL)',
+  es: 'Elasticsearch URL (default: ELASTICSEARCH_URL, else http://127.0.0.1:9200)',
   'ca-file': 'CA certificate for an Elasticsearch with its own certificate authority',
   'index-prefix': 'prefix of the index aliases (<prefix>agent_skills, <prefix>agent_skill_files)',
   force: 'write new indexes even when Elasticsearch already holds this catalog',
@@ -63,6 +63,7 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
   usage: {
     feed: 'a build folder (or its feed/v1): events for skills it does not have are counted as unknown',
     out: 'also write the summary to this JSON file',
+    es: 'read usage events from this Elasticsearch URL, with or instead of files (ELASTICSEARCH_URL is not read here)',
   },
   search: {
     feed: 'the feed to search: a build folder (default dist), its feed/v1 folder, or a published site or index URL',

@@ -32,6 +32,8 @@ function exitQuietlyOnClosedPipe(): void {
 
 export async function main(argv: string[]): Promise<number> {
   exitQuietlyOnClosedPipe();
+  // `skillpress help build` is `skillpress build --help`.
+  if (argv[0] === 'help' && argv[1] !== undefined) argv = [argv[1], '--help'];
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(help() + '\n');

@@ -126,7 +126,7 @@ async function findSkillsFolder(dir: string): Promise<string> {
   const parents = await skillParents(dir, '', 0);
   if (parents.length === 0)
     throw new UsageError(
-      `${dir}: no skills/ folder and no SKILL.md below it; add your skills as skills/<name>/SKILL.md first`,
+      `${dir}: no skills/ folder and no SKILL.md below it; add your skills as skills/<name>/SKILL.md first (\`skillpress new <name>\` makes one to fill in)`,
     );
   const skills = commonFolder(parents);
   if (!/^[A-Za-z0-9._/-]+$/.test(skills))

@@ -2,7 +2,7 @@
  * `skillpress new`, `versions` and `rollback` as a user runs them: the real binary in a child process.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -82,6 +82,20 @@ test('skillpress versions lists what create and update recorded; rollback restor
   const missing = skillpress('rollback', 'greet', '9', '--skills', skills);
   expect(missing.code).toBe(1);
   expect(missing.stderr).toMatch(/has no version "9"/);
+  // The versions it has, named for the reader of the command line (not an API's "versions list").
+  expect(missing.stderr).toContain('its versions are 3, 2, 1 (skillpress versions greet lists their changes)');
+  expect(missing.stderr).not.toContain('versions list');
+  // A skill written by hand has none to restore: said as `versions` says it.
+  await mkdir(path.join(skills, 'by-hand'));
+  await writeFile(
+    path.join(skills, 'by-hand', 'SKILL.md'),
+    '---\nname: by-hand\ndescription: Written by hand.\n---\nHi.\n',
+  );
+  const none = skillpress('rollback', 'by-hand', '1', '--skills', skills);
+  expect(none.code).toBe(1);
+  expect(none.stderr).toBe(
+    'skillpress rollback: Skill "by-hand" has no version "1": it has no recorded version (versions are recorded by create and update)\n',
+  );
 });
 
 test('versions and rollback of a name the folder lacks: the folder looked in and the near names, no MCP tool', async () => {

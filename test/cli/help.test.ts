@@ -45,3 +45,39 @@ describe('an unknown command', () => {
     expect(written[1]).toMatch(/^skillpress: unknown command "zzzz"\n/);
   });
 });
+
+describe('skillpress help <command>', () => {
+  it("prints that command's help, as <command> --help does; an unknown one is a usage error", async () => {
+    const { main } = await import('../../src/cli/main.ts');
+    const out: string[] = [];
+    const err: string[] = [];
+    const spyOut = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => (out.push(String(chunk)), true));
+    const spyErr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+    try {
+      expect(await main(['help', 'build'])).toBe(0);
+      expect(await main(['help', 'buidl'])).toBe(2);
+    } finally {
+      spyOut.mockRestore();
+      spyErr.mockRestore();
+    }
+    const entry = COMMANDS.find((c) => c.name === 'build')!;
+    expect(out[0]).toBe(commandHelp(entry, await entry.load()));
+    expect(err[0]).toMatch(/^skillpress: unknown command "buidl" \(did you mean "build"\?\)\n/);
+  });
+});
+
+describe('--es in each command', () => {
+  it('says where the URL comes from when it is left out: ELASTICSEARCH_URL, else 127.0.0.1:9200; usage reads no default', async () => {
+    const line = async (name: string) => {
+      const entry = COMMANDS.find((c) => c.name === name)!;
+      return commandHelp(entry, await entry.load())
+        .split('\n')
+        .find((l) => /^ {2}--es /.test(l));
+    };
+    for (const name of ['get', 'ingest', 'validate-index'])
+      expect(await line(name)).toMatch(/default: ELASTICSEARCH_URL, else http:\/\/127\.0\.0\.1:9200\)$/);
+    const usage = await line('usage');
+    expect(usage).not.toContain('default: ELASTICSEARCH_URL');
+    expect(usage).toMatch(/ELASTICSEARCH_URL is not read/);
+  });
+});

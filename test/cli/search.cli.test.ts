@@ -88,4 +88,16 @@ describe('skillpress search', () => {
     expect(mcp.stdout).toBe('');
     expect(mcp.stderr).toMatch(/^skillpress mcp: --feed .*nothing-here: no feed at .*run `skillpress build` first/);
   });
+
+  it('mcp --skills naming no folder is a usage error (exit 2), said once, before building or serving', () => {
+    const mcp = spawnSync(NODE, [CLI, 'mcp', '--skills', `${fixture.dir}/no-skills-here`], {
+      encoding: 'utf8',
+      input: '',
+    });
+    expect(mcp.status).toBe(2);
+    expect(mcp.stdout).toBe('');
+    expect(mcp.stderr).toMatch(
+      /^skillpress mcp: --skills .*no-skills-here: not a folder; give the folder that holds your skills\nusage: /,
+    );
+  });
 });

@@ -210,4 +210,15 @@ describe('skillpress init', () => {
     expect((await skillpress(dir, 'init', '--no-build', '--force')).code).toBe(0);
     expect(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).toContain('"title": "again"');
   });
+
+  it('in a repository without skills, says how to start one (exit 2), and writes nothing', async () => {
+    const dir = path.join(tmp, 'no-skills');
+    await mkdir(dir);
+    const r = await skillpress(dir, 'init');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'no skills/ folder and no SKILL.md below it; add your skills as skills/<name>/SKILL.md first (`skillpress new <name>` makes one to fill in)',
+    );
+    expect(existsSync(path.join(dir, 'skillpress.json'))).toBe(false);
+  });
 });

@@ -326,6 +326,9 @@ describe.skipIf(skip)('URLs trimmed by hand', () => {
     expect((await page.goto(`${folderedServer.url}folders/`))?.status()).toBe(200);
     const folders = await page.$$eval('.tag-cloud a', (l) => l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()));
     expect(folders).toEqual(['.curated/ 2', '.system/ 1', 'incident-response-and-troubleshooting-runbooks/ 1']);
+    // Where the browse page is itself called Folders, the trail does not name "Folders" twice.
+    const trail = await page.$$eval('.breadcrumb li', (l) => l.map((li) => li.textContent?.trim()));
+    expect(trail).toEqual(['Catalog', 'Folders']);
     expect((await page.goto(`${server.url}folders/`))?.status()).toBe(404);
     await page.close();
   });

@@ -9,6 +9,7 @@ import {
   facetEntries,
   matches,
   results,
+  emptyText,
   resultsSummary,
   tagsOfDoc,
 } from '../../src/site/client/results.ts';
@@ -203,6 +204,13 @@ describe('results', () => {
       { value: 'finance', count: 3, selected: false },
       { value: 'documents', count: 1, selected: false },
     ]);
+  });
+
+  it('suggests removing a filter only when one is chosen', () => {
+    const state = readState('?q=zzxqvw');
+    expect(emptyText(state)).toBe('No skill matches. Try fewer or other words.');
+    for (const filtered of ['?q=zzxqvw&tag=pdf', '?q=zzxqvw&domain=finance', '?q=zzxqvw&folder=git'])
+      expect(emptyText(readState(filtered))).toBe('No skill matches. Try fewer words or remove a filter.');
   });
 
   it('says how many skills a query found', () => {

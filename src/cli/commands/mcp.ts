@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { defaultCacheRoot } from '../../feed-reader/cache-root.ts';
-import { EXIT, feedArgumentError, parse, UsageError, type Command } from '../args.ts';
+import { EXIT, feedArgumentError, parse, requireSkillsFolder, UsageError, type Command } from '../args.ts';
 
 export const mcp: Command = {
   usage: [
@@ -40,6 +40,8 @@ export const mcp: Command = {
     const pollSeconds = positiveInt(values.poll, '--poll', true);
     const watchMs = positiveInt(values['watch-ms'], '--watch-ms');
     const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
+    // A typo in --skills is the user's to fix (exit 2), not a build that fails after the server starts.
+    if (values.skills) await requireSkillsFolder(values.skills);
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
     // The config is found from the skills folder up, as build finds it.
     const { findSkillsAndConfig, loadConfig, configFolder } = await import('../../config/load.ts');

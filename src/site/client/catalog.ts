@@ -21,6 +21,7 @@ import { PAGE_SIZE, TAGS_SHOWN } from '../catalog.ts';
 import { placeChildren, renderCard, renderChip, renderFacetItems } from './render.ts';
 import {
   domainOfDoc,
+  emptyText,
   facetEntries,
   keepsRankOrder,
   matches,
@@ -280,6 +281,7 @@ class Catalog {
     if (focused && !list.contains(document.activeElement))
       list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
     setText(count, resultsSummary(n, this.#state.q, weaker));
+    if (n === 0) setText(empty, emptyText(this.#state));
     setHidden(empty, n > 0);
     setHidden(more, n <= this.#shown && weaker === 0);
     setText(

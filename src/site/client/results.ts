@@ -138,6 +138,14 @@ export function resultsSummary(count: number, q: string, weaker = 0): string {
   return q.trim() ? `${counted} for “${q.trim()}”${more}` : counted;
 }
 
+/** What an empty list says: removing a filter helps only when one is chosen. */
+export function emptyText(state: Pick<CatalogState, 'tags' | 'domain' | 'folder'>): string {
+  const filtered = state.tags.length > 0 || state.domain !== undefined || state.folder !== undefined;
+  return filtered
+    ? 'No skill matches. Try fewer words or remove a filter.'
+    : 'No skill matches. Try fewer or other words.';
+}
+
 /**
  * How many of the filtered results to show before the fold: the strong ones (at least one), or
  * every one once the reader opened the fold.
