@@ -211,6 +211,19 @@ describe('skillpress init', () => {
     expect(await readFile(path.join(dir, 'skillpress.json'), 'utf8')).toContain('"title": "again"');
   });
 
+  it('refuses a --package that is a path on this machine, which the CI workflow could not install from (exit 2)', async () => {
+    const dir = await userRepo('local-package');
+    for (const spec of ['../skillpress-0.1.0.tgz', '/tmp/skillpress.tgz', 'file:../skillpress']) {
+      const r = await skillpress(dir, 'init', '--no-build', '--package', spec);
+      expect(r.code, spec).toBe(2);
+      expect(r.stderr).toContain(`--package ${spec} is a path on this machine, which CI does not have`);
+    }
+    expect(existsSync(path.join(dir, 'skillpress.json'))).toBe(false);
+    const url = 'https://example.org/skillpress-0.1.0.tgz';
+    expect((await skillpress(dir, 'init', '--no-build', '--package', url)).code).toBe(0);
+    expect(await readFile(path.join(dir, '.github/workflows/skillpress.yml'), 'utf8')).toContain(url);
+  });
+
   it('in a repository without skills, says how to start one (exit 2), and writes nothing', async () => {
     const dir = path.join(tmp, 'no-skills');
     await mkdir(dir);

@@ -35,6 +35,10 @@ describe('skillpress usage summarize', () => {
     expect(r.stdout).toContain(`${file}:2: not JSON`);
     const summary = JSON.parse(await readFile(out, 'utf8'));
     expect(summary.skills.pdf).toMatchObject({ usage_count: 1, success_rate: 0, rating: 2 });
+    // Below --min-reports the table shows no rate, and neither does the failing skills' line.
+    const few = await run(['usage', 'summarize', file, '--min-reports', '2']);
+    expect(few.stdout).toMatch(/^ {2}pdf: 1 failure\(s\) of 1 report\(s\)$/m);
+    expect(few.stdout).not.toMatch(/0%/);
   });
 
   test('the table lines its columns up under their headings, rates in percent', async () => {

@@ -1,7 +1,7 @@
 /** `skillpress init [dir]`: set up a skills repository (config, .gitignore, Pages workflow) and build it once. */
 import path from 'node:path';
 import { init as runInit } from '../../init/index.ts';
-import { EXIT, parse, type Command } from '../args.ts';
+import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { formatProblem, problemsByRule } from './validate.ts';
 import { nameClashAdvice } from './name-clashes.ts';
 import { failure } from './build.ts';
@@ -17,6 +17,10 @@ export const init: Command = {
       'no-build': { type: 'boolean' },
       json: { type: 'boolean' },
     });
+    if (values.package !== undefined && isLocalPath(values.package))
+      throw new UsageError(
+        `--package ${values.package} is a path on this machine, which CI does not have: give a git URL (git+https://…#<commit>) or a tarball URL (https://…/skillpress-<version>.tgz)`,
+      );
     const result = await runInit({
       dir: positionals[0],
       siteUrl: values['site-url'],
@@ -56,3 +60,8 @@ export const init: Command = {
     return b && !b.ok ? EXIT.invalid : EXIT.ok;
   },
 };
+
+/** A relative or absolute path, `~/…` or a `file:` spec: what only this machine can install from. */
+function isLocalPath(spec: string): boolean {
+  return /^(\.{1,2}([\\/]|$)|[\\/]|~|file:)/i.test(spec) || /^[a-z]:[\\/]/i.test(spec);
+}

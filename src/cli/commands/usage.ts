@@ -89,12 +89,12 @@ function report(s: UsageSummary, out: string | undefined): string {
     lines.push(
       '',
       'failing most (candidates for an update):',
-      ...s.update_candidates
-        .slice(0, 10)
-        .map(
-          (c) =>
-            `  ${c.skill}: ${c.failure} failure(s) of ${c.reports} report(s), success rate ${percent(c.success_rate)}`,
-        ),
+      ...s.update_candidates.slice(0, 10).map(
+        // The rate only from min_reports reports, as in the table above: 1 failure of 1 is not "0%".
+        (c) =>
+          `  ${c.skill}: ${c.failure} failure(s) of ${c.reports} report(s)` +
+          (c.reports >= s.min_reports ? `, success rate ${percent(c.success_rate)}` : ''),
+      ),
     );
   const unknown = Object.entries(s.unknown);
   if (unknown.length > 0)
