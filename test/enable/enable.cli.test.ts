@@ -31,8 +31,12 @@ test('a name that is no skill is refused with a suggestion, and nothing is added
   );
   expect(await disabled()).toBeUndefined();
   expect(cli('enable', 'no-such-skill').status).toBe(1);
-  expect(cli('disable', 'trailmark-graph').status).toBe(0);
+  const done = cli('disable', 'trailmark-graph');
+  expect(done.status).toBe(0);
   expect(await disabled()).toEqual(['trailmark-graph']);
+  // Only the config changed: the user learns that dist/ and the servers follow at the next build.
+  expect(done.stdout).toMatch(/^trailmark-graph disabled in .*skillpress\.json\nthe next build publishes it/);
+  expect(cli('disable', 'trailmark-graph').stdout).not.toMatch(/next build/);
 });
 
 test('a glob that matches no skill is added, with a warning', async () => {
