@@ -47,6 +47,7 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
+import { quotePath } from './lib/paths.ts';
 import { configFolder, describeConfig, findSkillsAndConfig, resolveConfig } from './config/load.ts';
 import { headersFile } from './site/headers.ts';
 import { writeBuildRecord } from './site/build-record.ts';
@@ -583,7 +584,7 @@ async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promis
 async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loaded> {
   const { config, options, log } = ctx;
   const {
-    catalog: local,
+    catalog: loadedLocal,
     datedByCommit,
     versionFiles,
   } = await loadLocalCatalog(skillsRoot, config, {
@@ -593,8 +594,12 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     log,
     ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
-  options.onLoaded?.(local);
-  const federated = await federate(local, config, { cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log), log });
+  options.onLoaded?.(loadedLocal);
+  const fetched = await federate(loadedLocal, config, {
+    cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log),
+    log,
+  });
+  const { local, federated } = aggregatorOnly(loadedLocal, fetched, skillsRoot, log);
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {
     nearThreshold: threshold,
@@ -607,6 +612,29 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     duplicates: duplicates.length,
     versions: { archives: config.versions.archives, files: versionFiles },
     datedByCommit,
+  };
+}
+
+/**
+ * A registry that only gathers its peers' skills (or skills registered by URL) has an empty
+ * skills folder: that is not an error once the catalog holds skills from elsewhere. An empty
+ * folder and nothing imported is still refused (refuseEmpty).
+ */
+function aggregatorOnly(
+  local: Catalog,
+  federated: Catalog,
+  skillsRoot: string,
+  log: (line: string) => void,
+): { local: Catalog; federated: Catalog } {
+  const empty = (p: Problem) => p.rule === 'no-skills';
+  if (local.skills.length > 0 || federated.skills.length === 0 || !local.problems.some(empty))
+    return { local, federated };
+  log(
+    `skills: no SKILL.md in ${quotePath(skillsRoot)}; publishing the ${federated.skills.length} skill(s) from peers and skill URLs`,
+  );
+  return {
+    local: { ...local, problems: local.problems.filter((p) => !empty(p)) },
+    federated: { ...federated, problems: federated.problems.filter((p) => !empty(p)) },
   };
 }
 

@@ -76,3 +76,44 @@ describe('a second skillpress build importing from the first over HTTP', () => {
     expect(stderr).toContain('peer acme: 1 skill(s) fetched, 1 request(s), index not modified');
   });
 });
+
+describe('an aggregator: a registry whose own skills folder is empty', () => {
+  it("publishes its peers' skills and exits 0 (no no-skills error, nothing counted invalid)", async () => {
+    const hub = path.join(tmp, 'hub');
+    await mkdir(path.join(hub, 'skills'), { recursive: true });
+    await writeFile(
+      path.join(hub, 'skillpress.json'),
+      JSON.stringify({
+        registry: { name: 'hub' },
+        federation: { reexport: true, peers: [{ name: 'acme', url: peer.url }] },
+      }),
+    );
+    const { stdout, stderr } = await run(
+      NODE,
+      [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site', '--json'],
+      { cwd: hub, env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', CI: '1' } },
+    );
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ ok: true, imported: 2, skills: 2, invalid: 0 });
+    expect(result.problems.map((p: { rule: string }) => p.rule)).not.toContain('no-skills');
+    expect(stderr).toMatch(/skills: no SKILL\.md in .*skills.*; publishing the 2 skill\(s\) from peers/);
+  });
+
+  it('still refuses to publish when nothing came from the peers either', async () => {
+    const lonely = path.join(tmp, 'lonely');
+    await mkdir(path.join(lonely, 'skills'), { recursive: true });
+    await writeFile(
+      path.join(lonely, 'skillpress.json'),
+      JSON.stringify({
+        registry: { name: 'lonely' },
+        federation: { peers: [{ name: 'acme', url: peer.url, mode: 'allowlist', skills: ['nothing-here'] }] },
+      }),
+    );
+    const failed = await run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site'], {
+      cwd: lonely,
+      env: { ...process.env, CI: '1' },
+    }).catch((err: { code: number; stderr: string }) => err);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toMatch(/no skill to publish/);
+  });
+});
