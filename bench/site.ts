@@ -26,6 +26,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build, type BuildResult } from '../src/build.ts';
 import { SkillpressConfig } from '../src/model/config.ts';
+import type { SiteModelManifest } from '../src/semantic/site-model.ts';
 import { generateCatalog } from './lib/generate-catalog.ts';
 import { measureHighlighting } from './lib/highlight-cost.ts';
 import { PROTOCOL_NAMES, searchTimings, type Protocol } from './lib/search-timings.ts';
@@ -117,9 +118,9 @@ const MEANING_QUERIES = [
 interface MeaningBytes {
   /** The feed's skill vectors. */
   vectors: number;
-  /** The model's manifest (with the tokenizer's configuration), the `base` and `cont` vocabulary pieces and the tokenizer's code. */
+  /** The model's manifest (with the tokenizer's configuration) and the tokenizer's code. */
   tokenizer: number;
-  /** The vocabulary pieces of the query's own words. */
+  /** The tokenizer's vocabulary (`vocab.txt`). */
   words: number;
   /** The token shards of the query's own tokens. */
   shards: number;
@@ -131,14 +132,14 @@ const meaningTotal = (m: MeaningBytes): number => m.vectors + m.tokenizer + m.wo
 
 /**
  * What the first query ranked by meaning downloads beyond the first search: the feed's skill
- * vectors, the model's manifest, the vocabulary pieces every query needs and those of its own
- * words, the tokenizer's code (a chunk loaded on demand) and the token shards of its own tokens.
+ * vectors, the model's manifest and vocabulary, the tokenizer's code (a chunk loaded on demand)
+ * and the token shards of its own tokens, found as the site finds them (its tokenizer, in site ids).
  */
 async function firstMeaningBytes(site: string, query: string): Promise<MeaningBytes> {
-  const { loadEmbedder } = await import('../src/semantic/load.ts');
+  const { Tokenizer } = await import('@huggingface/tokenizers');
   const { shardOf, tokenShardFile } = await import('../src/semantic/feed-vectors.ts');
-  const { BASE_PIECE, CONTINUATION_PIECE, COMPLETIONS, completionIds, piecesFor, vocabPieceFile, wordBeingTyped } =
-    await import('../src/semantic/vocab-pieces.ts');
+  const { COMPLETIONS, completionIds, decodeSiteVocab, SITE_VOCAB_FILE, withSiteVocab, wordBeingTyped } =
+    await import('../src/semantic/site-vocab.ts');
   const read = (rel: string): Promise<Buffer> => readFile(path.join(site, rel));
   const astro = await readdir(path.join(site, '_astro'));
   let code = 0;
@@ -146,35 +147,28 @@ async function firstMeaningBytes(site: string, query: string): Promise<MeaningBy
     const text = await readFile(path.join(site, '_astro', f), 'utf8');
     if (text.includes('BertPreTokenizer')) code += gz(text);
   }
-  const manifest = JSON.parse(await readFile(path.join(site, '_model/model.json'), 'utf8')) as {
-    vocab_pieces: string[];
-  };
-  let words = 0;
-  for (const key of piecesFor(query))
-    if (key !== BASE_PIECE && key !== CONTINUATION_PIECE && manifest.vocab_pieces.includes(key))
-      words += gz(await read(`_model/${vocabPieceFile(key)}`));
-  const shards = new Set((await loadEmbedder()).tokenIds(query).map(shardOf));
+  const manifest = JSON.parse(await readFile(path.join(site, '_model/model.json'), 'utf8')) as SiteModelManifest;
+  const vocabBytes = await read(`_model/${SITE_VOCAB_FILE}`);
+  const vocab = decodeSiteVocab(vocabBytes.toString('utf8'));
+  const tokenizer = new Tokenizer(withSiteVocab(manifest.tokenizer, vocab), {});
+  const ids: number[] = tokenizer.encode(query, { add_special_tokens: false }).ids;
+  const shards = new Set(ids.map(shardOf));
   let bytes = 0;
   for (const shard of shards) bytes += gz(await read(`_model/${tokenShardFile(shard)}`));
   // Typed: what the site's SiteMeaning fetches for the word being typed, beyond the query's own shards.
   const guessed = new Set<number>();
   for (let end = 1; end <= query.length; end++) {
     const typing = wordBeingTyped(query.slice(0, end), COMPLETIONS.after);
-    if (!typing || !manifest.vocab_pieces.includes(typing.piece)) continue;
-    const piece = (await read(`_model/${vocabPieceFile(typing.piece)}`)).toString('utf8');
-    const them = new Set(completionIds(piece, typing.word).map(shardOf));
+    if (!typing) continue;
+    const them = new Set(completionIds(vocab, typing).map(shardOf));
     if (them.size <= COMPLETIONS.shards) for (const shard of them) if (!shards.has(shard)) guessed.add(shard);
   }
   let completions = 0;
   for (const shard of guessed) completions += gz(await read(`_model/${tokenShardFile(shard)}`));
   return {
     vectors: gz(await read('feed/v1/skill-vectors.bin')),
-    tokenizer:
-      gz(await read('_model/model.json')) +
-      gz(await read(`_model/${vocabPieceFile(BASE_PIECE)}`)) +
-      gz(await read(`_model/${vocabPieceFile(CONTINUATION_PIECE)}`)) +
-      code,
-    words,
+    tokenizer: gz(await read('_model/model.json')) + code,
+    words: gz(vocabBytes),
     shards: bytes,
     completions,
   };
@@ -273,7 +267,7 @@ async function reportSizes(m: Measured, work: string, pages: number): Promise<vo
       (lp
         ? `| tag, domain and folder pages | ${lp.count} | ${kb(lp.largest[0])} / ${kb(lp.largest[1])} (${lp.largest[2]}) | ${kb(lp.median[0])} / ${kb(lp.median[1])} |\n`
         : '') +
-      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index + first.folders)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}${first.folders ? `, \`folders/skills.json\` ${kb(first.folders)}` : ''}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, \`base\` and \`cont\` vocabulary, code) ${kb(meaning[0]!.tokenizer)}, the vocabulary of the query's words ${meaning.map((x) => kb(x.words)).join(' or ')}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}; typed a character at a time, the shards of what its last word could still become add ${meaning.map((x) => kb(x.completions)).join(' or ')}. Edited: ${m.edited}.\n`,
+      `\nTotal output ${mb(total)} (without the site ${mb(noSiteTotal)}; ${pages} pages). First search downloads ${kb(first.scripts + first.index + first.folders)} gzip: scripts ${kb(first.scripts)}, \`search.json\` ${kb(first.index)}${first.folders ? `, \`folders/skills.json\` ${kb(first.folders)}` : ''}. The first query ranked by meaning downloads ${meaning.map((x) => kb(meaningTotal(x))).join(' or ')} more gzip (${MEANING_QUERIES.length} requests of ${MEANING_QUERIES.map((q) => q.split(/\s+/).length).join(' and ')} words): skill vectors ${kb(meaning[0]!.vectors)}, tokenizer (manifest, code) ${kb(meaning[0]!.tokenizer)}, its vocabulary ${kb(meaning[0]!.words)}, its token shards ${meaning.map((x) => kb(x.shards)).join(' or ')}; typed a character at a time, the shards of what its last word could still become add ${meaning.map((x) => kb(x.completions)).join(' or ')}. Edited: ${m.edited}.\n`,
   );
 }
 

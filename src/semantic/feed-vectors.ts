@@ -11,11 +11,10 @@
  *   rotated, times the weights, summed with each skill's signs, times its scale; then a z-score
  *   over the catalog (./skill-vectors.ts).
  * - The model split for the site (`_model/`): the manifest with the tokenizer's configuration
- *   without its vocabulary (`model.json`, ./site-model.ts); the vocabulary in pieces
- *   (./vocab-pieces.ts: `vocab-<key>.txt`, one `token<TAB>id step` a line, ids ascending, each
- *   given as its step from the previous one) so a query fetches the pieces its own words can use;
- *   and the token vectors in shards of TOKEN_SHARD_ROWS rows (`tokens-<n>.bin`: the rows' float32
- *   scales, then their int8 values), so a query fetches the shards of its own tokens only.
+ *   without its vocabulary (`model.json`, ./site-model.ts); the whole vocabulary, front-coded, in
+ *   the site's own token order (`vocab.txt`, ./site-vocab.ts); and the token vectors in that order,
+ *   in shards of TOKEN_SHARD_ROWS rows (`tokens-<n>.bin`: the rows' float32 scales, then their
+ *   int8 values), so a query fetches the shards of its own tokens only.
  *
  * The MCP server and the site decode the same bytes with the same code (./embedder.ts,
  * ./skill-vectors.ts): they compute the same closeness. Browser-safe.
@@ -156,7 +155,7 @@ export function decodeSkillVectors(bytes: Uint8Array, source = SKILL_VECTORS_FIL
   };
 }
 
-/** The shard a token id is in. */
+/** The shard a token id is in (the site's ids, ./site-vocab.ts). */
 export const shardOf = (tokenId: number): number => Math.floor(tokenId / TOKEN_SHARD_ROWS);
 
 /** File name of a token shard. */

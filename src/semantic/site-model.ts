@@ -1,16 +1,17 @@
 /**
  * The model split for the site (./feed-vectors.ts describes the files), written into the built
- * site's `_model/` folder: the browser fetches the tokenizer's configuration, the vocabulary
- * pieces of a query's own words and the token shards of its own tokens, only when a query is
- * ranked by meaning.
+ * site's `_model/` folder: the browser fetches the tokenizer's configuration and its whole
+ * vocabulary (./site-vocab.ts) once, and the token shards of a query's own tokens, only when
+ * queries are ranked by meaning.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { MODEL_DIR } from './load.ts';
+import type { StaticVectors } from './embedder.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { folderMatches } from '../lib/folder-match.ts';
 import { encodeTokenShard, shardCount, tokenShardFile, TOKEN_SHARD_ROWS } from './feed-vectors.ts';
-import { splitTokenizer, vocabPieceFile } from './vocab-pieces.ts';
+import { encodeSiteVocab, SITE_VOCAB_FILE, siteTokenizer, type TokenizerJson } from './site-vocab.ts';
 
 /** The folder below the site's base. */
 export const SITE_MODEL_PATH = '_model';
@@ -21,10 +22,10 @@ export interface SiteModelManifest {
   dims: number;
   vocab_size: number;
   shard_rows: number;
-  /** The keys of the vocabulary pieces written (`vocab-<key>.txt`): a query's words fetch those among them. */
-  vocab_pieces: string[];
+  /** The vocabulary's file (./site-vocab.ts): token shards and the tokenizer's added tokens are numbered by it. */
+  vocab: typeof SITE_VOCAB_FILE;
   /** The tokenizer's configuration without its vocabulary (small: read with the manifest). */
-  tokenizer: unknown;
+  tokenizer: TokenizerJson;
 }
 
 /** The files of the split model, by name (made once per process: they depend on the model only). */
@@ -36,12 +37,11 @@ function siteModelFiles(modelDir: string): Map<string, string | Uint8Array> {
   const manifest = JSON.parse(readFileSync(path.join(modelDir, 'model.json'), 'utf8')) as SiteModelManifest;
   const { dims, vocab_size: rows } = manifest;
   const bin = readFileSync(path.join(modelDir, 'vectors.bin'));
-  const vectors = {
-    dims,
-    scales: new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + rows * 4)),
-    values: new Int8Array(bin.buffer, bin.byteOffset + rows * 4, rows * dims),
-  };
-  const { config, pieces } = splitTokenizer(JSON.parse(readFileSync(path.join(modelDir, 'tokenizer.json'), 'utf8')));
+  const tokenizer = JSON.parse(readFileSync(path.join(modelDir, 'tokenizer.json'), 'utf8')) as TokenizerJson;
+  const { config, vocab, modelIds } = siteTokenizer(tokenizer);
+  if (modelIds.length !== rows)
+    throw new Error(`${modelDir}: the tokenizer has ${modelIds.length} tokens, the vectors ${rows} rows`);
+  const vectors = inSiteOrder({ dims, rows, bin }, modelIds);
   const files = new Map<string, string | Uint8Array>();
   files.set(
     'model.json',
@@ -50,15 +50,28 @@ function siteModelFiles(modelDir: string): Map<string, string | Uint8Array> {
       dims,
       vocab_size: rows,
       shard_rows: TOKEN_SHARD_ROWS,
-      vocab_pieces: [...pieces.keys()],
+      vocab: SITE_VOCAB_FILE,
       tokenizer: config,
     } satisfies SiteModelManifest),
   );
-  for (const [key, text] of pieces) files.set(vocabPieceFile(key), text);
+  files.set(SITE_VOCAB_FILE, encodeSiteVocab(vocab));
   for (let shard = 0; shard < shardCount(rows); shard++)
     files.set(tokenShardFile(shard), encodeTokenShard(vectors, shard));
   modelFiles.set(modelDir, files);
   return files;
+}
+
+/** The model's token vectors (`vectors.bin`: float32 scales, then int8 rows) with row i that of site id i. */
+function inSiteOrder(model: { dims: number; rows: number; bin: Buffer }, modelIds: Int32Array): StaticVectors {
+  const { dims, rows, bin } = model;
+  const scales = new Float32Array(bin.buffer.slice(bin.byteOffset, bin.byteOffset + rows * 4));
+  const values = new Int8Array(bin.buffer, bin.byteOffset + rows * 4, rows * dims);
+  const out: StaticVectors = { dims, scales: new Float32Array(rows), values: new Int8Array(rows * dims) };
+  modelIds.forEach((id, siteId) => {
+    out.scales[siteId] = scales[id]!;
+    out.values.set(values.subarray(id * dims, (id + 1) * dims), siteId * dims);
+  });
+  return out;
 }
 
 /** Writes the split model into `<siteDir>/_model/`; returns its size in bytes. */

@@ -1,12 +1,13 @@
 /**
  * The feed's sign-bit skill vectors and the model split for the site (src/semantic/feed-vectors.ts,
- * vocab-pieces.ts): the bits are each dimension's side of the catalog mean, closeness from them is
- * the documented sum, a damaged file is an error naming it, and the shards and the vocabulary
- * pieces a text needs tokenize and embed it exactly as the shipped model does.
+ * site-vocab.ts): the bits are each dimension's side of the catalog mean, closeness from them is
+ * the documented sum, a damaged file is an error naming it, and the site's vocabulary and the
+ * shards a text needs tokenize and embed it exactly as the shipped model does.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { Tokenizer } from '@huggingface/tokenizers';
 import {
   applyTokenShard,
@@ -21,14 +22,14 @@ import {
   TOKEN_SHARD_ROWS,
 } from '../../src/semantic/feed-vectors.ts';
 import {
-  BASE_PIECE,
-  CONTINUATION_PIECE,
-  addPiece,
-  joinTokenizer,
-  piecesFor,
-  splitTokenizer,
+  completionIds,
+  decodeSiteVocab,
+  encodeSiteVocab,
+  siteTokenizer,
+  withSiteVocab,
   wordBeingTyped,
-} from '../../src/semantic/vocab-pieces.ts';
+  type TokenizerJson,
+} from '../../src/semantic/site-vocab.ts';
 import { purposeText, SkillVectors } from '../../src/semantic/skill-vectors.ts';
 import { Embedder, type StaticVectors } from '../../src/semantic/embedder.ts';
 import { loadEmbedder, MODEL_DIR } from '../../src/semantic/load.ts';
@@ -151,96 +152,84 @@ describe('closeness from sign bits', () => {
 });
 
 describe('the model split for the site', () => {
-  it('shards hold the rows of the token ids they are named for, and rebuild the same embeddings', async () => {
+  it('the site tokenizes in its own ids and embeds from the shards of its tokens exactly as the model does', async () => {
     const model = await loadEmbedder();
-    const full = readFileSync(path.join(MODEL_DIR, 'vectors.bin'));
-    const rows = full.byteLength / (4 + model.dims);
-    const shipped: StaticVectors = {
-      dims: model.dims,
-      scales: new Float32Array(full.buffer.slice(full.byteOffset, full.byteOffset + rows * 4)),
-      values: new Int8Array(full.buffer, full.byteOffset + rows * 4, rows * model.dims),
-    };
-    const text = 'make our internal CLI repository public next month';
-    const ids = model.tokenIds(text);
-    const sparse: StaticVectors = {
-      dims: model.dims,
-      scales: new Float32Array(rows),
-      values: new Int8Array(rows * model.dims),
-    };
-    for (const shard of new Set(ids.map(shardOf))) applyTokenShard(sparse, shard, encodeTokenShard(shipped, shard));
-    expect(shardCount(rows)).toBe(Math.ceil(rows / TOKEN_SHARD_ROWS));
-    const { config, pieces } = splitTokenizer(shippedTokenizer());
-    const needed = [...piecesFor(text)].flatMap((key) => pieces.get(key) ?? []);
-    const rebuilt = new Embedder(new Tokenizer(joinTokenizer(config, needed), {}), sparse);
-    expect(rebuilt.tokenIds(text)).toEqual(ids);
-    expect(rebuilt.embed(text)).toEqual(model.embed(text));
-    // The last shard is short: the vocabulary is not a multiple of the shard size.
-    const last = shardCount(rows) - 1;
-    expect(encodeTokenShard(shipped, last).byteLength).toBe((rows - last * TOKEN_SHARD_ROWS) * (4 + model.dims));
-  });
-
-  it('all the vocabulary pieces together are the whole vocabulary, each token in one piece', () => {
-    const tokenizer = shippedTokenizer();
-    const { config, pieces } = splitTokenizer(tokenizer);
-    const joined = joinTokenizer(config, pieces.values()) as typeof tokenizer;
-    expect(joined.model.vocab).toEqual(tokenizer.model.vocab);
-    expect(pieces.get(BASE_PIECE)).toMatch(/^\[UNK\]\t/m);
-    expect(
-      pieces
-        .get(CONTINUATION_PIECE)!
-        .split('\n')
-        .every((line) => line.startsWith('##')),
-    ).toBe(true);
-    expect(
-      pieces
-        .get('sp')!
-        .split('\n')
-        .every((line) => line.startsWith('sp')),
-    ).toBe(true);
-  });
-
-  it("the pieces a text's words can use tokenize it exactly as the whole vocabulary does", async () => {
-    const model = await loadEmbedder();
-    const { config, pieces } = splitTokenizer(shippedTokenizer());
+    const shipped = shippedVectors(model.dims);
+    const { config, vocab, modelIds } = siteTokenizer(shippedTokenizer());
+    const inSite = siteVectors(shipped, modelIds);
+    const site = new Tokenizer(withSiteVocab(config, decodeSiteVocab(encodeSiteVocab(vocab))), {});
     const texts = [
-      // Every sixth: a tokenizer per text costs about 30 ms.
-      ...routingRequests().filter((_, i) => i % 6 === 0),
+      ...routingRequests().filter((_, i) => i % 3 === 0),
+      'make our internal CLI repository public next month',
       'Crème brûlée für Ärzte: ÉTÉ naïve café',
       'İstanbul ΑΘΗΝΑ Москва 東京タワー 北京',
-      'a\u0000b\u200bcd x\tyz e-mail [MASK] foo_bar.baz 3d 2fa ß ﬁle',
+      'a\u0000b\u200bcd x\tyz e-mail [MASK] [CLS] foo_bar.baz 3d 2fa ß ﬁle',
       'unbelievably supercalifragilistic antidisestablishmentarianism',
       'Q3_board_report.pdf → CSV files; “quotes” and emoji 📄 too',
     ];
-    expect(texts.length).toBeGreaterThan(130);
+    expect(texts.length).toBeGreaterThan(250);
+    const rows = shipped.scales.length;
     for (const text of texts) {
-      const needed = [...piecesFor(text)].flatMap((key) => pieces.get(key) ?? []);
-      const partial = new Tokenizer(joinTokenizer(config, needed), {});
-      expect(partial.encode(text, { add_special_tokens: false }).ids, text).toEqual(model.tokenIds(text));
+      const ids: number[] = site.encode(text, { add_special_tokens: false }).ids;
+      // Each site id names the model's token: the same tokens, renumbered.
+      expect(
+        ids.map((id) => modelIds[id]),
+        text,
+      ).toEqual(model.tokenIds(text));
+      const sparse: StaticVectors = {
+        dims: model.dims,
+        scales: new Float32Array(rows),
+        values: new Int8Array(rows * model.dims),
+      };
+      for (const shard of new Set(ids.map(shardOf))) applyTokenShard(sparse, shard, encodeTokenShard(inSite, shard));
+      expect(new Embedder(site, sparse).embed(text), text).toEqual(model.embed(text));
     }
+    expect(shardCount(rows)).toBe(Math.ceil(rows / TOKEN_SHARD_ROWS));
+    // The last shard is short: the vocabulary is not a multiple of the shard size.
+    const last = shardCount(rows) - 1;
+    expect(encodeTokenShard(inSite, last).byteLength).toBe((rows - last * TOKEN_SHARD_ROWS) * (4 + model.dims));
   });
 
-  it('a tokenizer grown piece by piece across requests, as the site grows it, tokenizes each as the whole vocabulary does', async () => {
-    const model = await loadEmbedder();
-    const { config, pieces } = splitTokenizer(shippedTokenizer());
-    const grown = new Tokenizer(joinTokenizer(config, [pieces.get(BASE_PIECE)!, pieces.get(CONTINUATION_PIECE)!]), {});
-    const added = new Set([BASE_PIECE, CONTINUATION_PIECE]);
-    const texts = [...routingRequests(), 'Crème brûlée für Ärzte', 'İstanbul 東京タワー', '[MASK] foo_bar.baz ﬁle'];
-    for (const text of texts) {
-      for (const key of piecesFor(text)) {
-        if (added.has(key) || !pieces.has(key)) continue;
-        addPiece(grown, pieces.get(key)!);
-        added.add(key);
-      }
-      expect(grown.encode(text, { add_special_tokens: false }).ids, text).toEqual(model.tokenIds(text));
-    }
-    expect(added.size).toBeGreaterThan(100);
-    expect(() => addPiece({ model: null }, pieces.get('sp')!)).toThrow(/no model/);
+  it('vocab.txt holds the whole vocabulary, whole words then continuations, each sorted, and stays small', () => {
+    const tokenizer = shippedTokenizer();
+    const { vocab, modelIds, config } = siteTokenizer(tokenizer);
+    const text = encodeSiteVocab(vocab);
+    expect(decodeSiteVocab(text)).toEqual(vocab);
+    expect(new Set(vocab.tokens)).toEqual(new Set(Object.keys(tokenizer.model.vocab)));
+    expect(vocab.tokens.slice(0, vocab.whole).some((t) => t.startsWith('##'))).toBe(false);
+    expect(vocab.tokens.slice(vocab.whole).every((t) => t.startsWith('##'))).toBe(true);
+    expect(vocab.tokens.slice(0, vocab.whole)).toEqual([...vocab.tokens.slice(0, vocab.whole)].sort());
+    vocab.tokens.forEach((token, i) => expect(tokenizer.model.vocab[token]).toBe(modelIds[i]));
+    // The configuration keeps no vocabulary; its special tokens name their site ids.
+    expect(config.model.vocab).toEqual({});
+    for (const t of config.added_tokens ?? []) expect(vocab.tokens[t.id]).toBe(t.content);
+    expect(config.post_processor?.special_tokens?.['[CLS]']?.ids).toEqual([vocab.tokens.indexOf('[CLS]')]);
+    // Front-coded, it is a third of the plain list, and gzips to about 51 KB.
+    expect(text.length).toBeLessThan(130_000);
+    expect(gzipSync(text).byteLength).toBeLessThan(56_000);
   });
 
-  it('names the last word while it is being typed, normalized, with the piece of the words it can become', () => {
-    expect(wordBeingTyped('pdf Tabl', 3)).toEqual({ word: 'tabl', piece: 'ta' });
-    expect(wordBeingTyped('un Résu', 3)).toEqual({ word: 'resu', piece: 're' });
-    expect(wordBeingTyped('foo_bar.bazq', 3)).toEqual({ word: 'bazq', piece: 'ba' });
+  it('a word being typed can become the run of whole-word tokens that start with it', () => {
+    const { vocab } = siteTokenizer(shippedTokenizer());
+    const ids = completionIds(vocab, 'deploy');
+    expect(ids.map((id) => vocab.tokens[id])).toEqual(
+      vocab.tokens.slice(0, vocab.whole).filter((t) => t.startsWith('deploy')),
+    );
+    expect(ids.map((id) => vocab.tokens[id])).toContain('deployment');
+    expect(ids.length).toBeGreaterThan(2);
+    expect(completionIds(vocab, 'zzzzqx')).toEqual([]);
+  });
+
+  it('refuses a tokenizer whose special token is not in its vocabulary', () => {
+    const tokenizer = shippedTokenizer();
+    tokenizer.added_tokens = [{ id: 99_999, content: '[NOPE]' }];
+    expect(() => siteTokenizer(tokenizer)).toThrow(/special token "\[NOPE\]" \(id 99999\) is not in the vocabulary/);
+  });
+
+  it('names the last word while it is being typed, normalized as the tokenizer reads it', () => {
+    expect(wordBeingTyped('pdf Tabl', 3)).toBe('tabl');
+    expect(wordBeingTyped('un Résu', 3)).toBe('resu');
+    expect(wordBeingTyped('foo_bar.bazq', 3)).toBe('bazq');
     // Finished (a space or punctuation after it), too short, or a CJK word: nothing to guess.
     expect(wordBeingTyped('pdf tables ', 3)).toBeUndefined();
     expect(wordBeingTyped('pdf tables,', 3)).toBeUndefined();
@@ -249,7 +238,32 @@ describe('the model split for the site', () => {
   });
 });
 
-function shippedTokenizer(): { model: { vocab: Record<string, number> }; added_tokens: Array<{ content: string }> } {
+function shippedVectors(dims: number): StaticVectors {
+  const full = readFileSync(path.join(MODEL_DIR, 'vectors.bin'));
+  const rows = full.byteLength / (4 + dims);
+  return {
+    dims,
+    scales: new Float32Array(full.buffer.slice(full.byteOffset, full.byteOffset + rows * 4)),
+    values: new Int8Array(full.buffer, full.byteOffset + rows * 4, rows * dims),
+  };
+}
+
+/** The rows in site ids, as site-model.ts writes them (the slow way). */
+function siteVectors(shipped: StaticVectors, modelIds: Int32Array): StaticVectors {
+  const { dims } = shipped;
+  const out: StaticVectors = {
+    dims,
+    scales: new Float32Array(modelIds.length),
+    values: new Int8Array(modelIds.length * dims),
+  };
+  modelIds.forEach((id, i) => {
+    out.scales[i] = shipped.scales[id]!;
+    for (let k = 0; k < dims; k++) out.values[i * dims + k] = shipped.values[id * dims + k]!;
+  });
+  return out;
+}
+
+function shippedTokenizer(): TokenizerJson {
   return JSON.parse(readFileSync(path.join(MODEL_DIR, 'tokenizer.json'), 'utf8'));
 }
 

@@ -6,6 +6,7 @@
  * skill matched when `skills_search` reports it matched only some of them. Weak matches are
  * folded on the site: the list before the fold is skills_search's strong matches.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
@@ -13,8 +14,9 @@ import { DirStore } from '../../src/feed-reader/index.ts';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { searchSkills } from '../../src/mcp/tools/index.ts';
 import { queryWords, usesMeaning } from '../../src/search/index.ts';
-import { loadEmbedder } from '../../src/semantic/load.ts';
 import { shardOf, tokenShardFile } from '../../src/semantic/feed-vectors.ts';
+import { siteTokenizer, withSiteVocab, type TokenizerJson } from '../../src/semantic/site-vocab.ts';
+import { MODEL_DIR } from '../../src/semantic/load.ts';
 import { serveStatic, type StaticServer } from '../../src/serve/static-server.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 import { buildFixtureSite, type BuiltFixture, type FixtureSkill } from './helpers/fixture.ts';
@@ -268,59 +270,51 @@ describe.skipIf(skip)('ranked by meaning after words', () => {
       await page.fill('#q', 'pdf');
       await page.waitForResponse((r) => r.url().endsWith('/feed/v1/skill-vectors.bin'));
       await page.waitForLoadState('networkidle');
-      expect(meaningFiles().sort()).toEqual([
-        '/_model/model.json',
-        '/_model/vocab-base.txt',
-        '/_model/vocab-cont.txt',
-        '/feed/v1/skill-vectors.bin',
-      ]);
+      expect(meaningFiles().sort()).toEqual(['/_model/model.json', '/_model/vocab.txt', '/feed/v1/skill-vectors.bin']);
     } finally {
       await page.close();
     }
   });
 
-  it("asks for each word's token shards as soon as that word's vocabulary piece is here", async () => {
+  it('a pasted request asks for the token shards of its own tokens and no vocabulary: one round of requests', async () => {
     const { page, requests } = await pageRecordingRequests();
-    let release = (): void => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
     try {
       await page.goto(server.url);
       await page.fill('#q', 'pdf');
       await page.waitForResponse((r) => r.url().endsWith('/feed/v1/skill-vectors.bin'));
-      // The piece of "budget" arrives late; the other words' shards need not wait for it.
-      await page.route('**/_model/vocab-bu.txt', async (route) => {
-        await held;
-        await route.continue();
-      });
-      const forecast = tokenShardFile(shardOf((await loadEmbedder()).tokenIds('forecast')[0]!));
-      await page.fill('#q', 'forecast the budget for next quarter');
-      await expect.poll(() => requests).toContain(`/_model/${forecast}`);
-      release();
+      await page.waitForLoadState('networkidle');
+      const before = requests.length;
+      const request = 'forecast the budget for next quarter';
+      await page.fill('#q', request);
       await page.waitForFunction(() =>
         document.querySelector('#results')?.getAttribute('data-state')?.endsWith('+meaning'),
       );
+      const modelFiles = requests.slice(before).filter((p) => p.startsWith('/_model/'));
+      // Its own tokens' shards, and (its last word read as one being typed) those of the words it can become: no vocabulary.
+      expect(modelFiles).toEqual(expect.arrayContaining([...(await siteShards(request))].map((f) => `/_model/${f}`)));
+      expect(modelFiles.filter((p) => !/^\/_model\/tokens-\d+\.bin$/.test(p))).toEqual([]);
     } finally {
-      release();
       await page.close();
     }
   });
 
-  it("while a request is typed, fetches its words' vocabulary and its finished words' token shards", async () => {
+  it("while a request is typed, fetches its finished words' token shards and those its last word can become", async () => {
     const { page, requests } = await pageRecordingRequests();
     try {
       await page.goto(server.url);
       await page.fill('#q', 'pdf');
       await page.waitForResponse((r) => r.url().endsWith('/feed/v1/skill-vectors.bin'));
+      await page.waitForLoadState('networkidle');
       // Two words: not ranked by meaning, but a third would make it a request that is.
       await page.locator('#q').pressSequentially(' tables ', { delay: 20 });
-      await expect.poll(() => requests.filter((p) => /vocab-(pd|ta)\.txt|tokens-/.test(p)).length).toBeGreaterThan(2);
-      expect(requests).toEqual(expect.arrayContaining(['/_model/vocab-pd.txt', '/_model/vocab-ta.txt']));
+      const finished = [...(await siteShards('pdf tables'))].map((f) => `/_model/${f}`);
+      await expect.poll(() => requests).toEqual(expect.arrayContaining(finished));
       await page.waitForFunction(() =>
         document.querySelector('#results')?.getAttribute('data-state')?.endsWith('|body'),
       );
       expect(await stateOf(page)).toBe('pdf tables |||relevance|body');
       // The last word, unfinished: the few words it can still become have their shards fetched.
-      const summary = tokenShardFile(shardOf((await loadEmbedder()).tokenIds('summary')[0]!));
+      const [summary] = await siteShards('summary');
       expect(requests).not.toContain(`/_model/${summary}`);
       await page.locator('#q').pressSequentially('summa', { delay: 20 });
       await expect.poll(() => requests).toContain(`/_model/${summary}`);
@@ -334,3 +328,12 @@ describe.skipIf(skip)('ranked by meaning after words', () => {
     }
   });
 });
+
+/** The token shard files the site fetches for `text`: its tokens in the site's ids (src/semantic/site-vocab.ts). */
+async function siteShards(text: string): Promise<Set<string>> {
+  const { Tokenizer } = await import('@huggingface/tokenizers');
+  const json = JSON.parse(readFileSync(path.join(MODEL_DIR, 'tokenizer.json'), 'utf8')) as TokenizerJson;
+  const { config, vocab } = siteTokenizer(json);
+  const ids: number[] = new Tokenizer(withSiteVocab(config, vocab), {}).encode(text, { add_special_tokens: false }).ids;
+  return new Set(ids.map((id) => tokenShardFile(shardOf(id))));
+}
