@@ -203,13 +203,13 @@ function timingsTable(
       'refinement with the body index, after the 150 ms typing pause',
       samples.map((x) => x.full),
     ) +
-    `| first request ranked by meaning, pasted (the catalog's vectors and tokenizer fetched once the page was idle after a first search): → its vocabulary pieces and shards fetched → ranked by meaning | ${meaning.cold.toFixed(0)} | | |\n` +
+    `| first request ranked by meaning, pasted (the catalog's vectors and tokenizer fetched once the page was idle after a first search): → its token shards fetched → ranked by meaning | ${meaning.cold.toFixed(0)} | | |\n` +
     row(
       `request ranked by meaning (${meaning.ranked.length} more), pasted: → results by words in the DOM`,
       meaning.words,
     ) +
     row(
-      '… → ranked by meaning in the DOM (its new vocabulary pieces and shards fetched after it was pasted)',
+      '… → ranked by meaning in the DOM (its new token shards fetched after it was pasted)',
       meaning.ranked,
     ) +
     row(
@@ -233,7 +233,7 @@ interface MeaningTimings {
   cold: number;
   /** The others pasted: typed → results by words in the DOM. */
   words: number[];
-  /** … → ranked by meaning in the DOM, its new vocabulary pieces and shards fetched after it was pasted. */
+  /** … → ranked by meaning in the DOM, its new token shards fetched after it was pasted. */
   ranked: number[];
   /** Typed one character at a time: last keystroke → ranked by meaning in the DOM. */
   typed: number[];

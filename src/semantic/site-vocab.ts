@@ -1,7 +1,7 @@
 /**
  * The tokenizer's whole vocabulary for the site, in one small file, so a query's tokens are known
  * the moment it is typed and its token shards are its only requests (one round, not a round of
- * vocabulary pieces and then one of shards).
+ * vocabulary pieces and then one of shards, as before).
  *
  * The site numbers the tokens its own way: whole-word tokens in sorted order, then the `##`
  * continuations in sorted order; a token's site id is its place in that list. Sorted, the list

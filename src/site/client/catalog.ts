@@ -355,8 +355,8 @@ class Catalog {
 
   /**
    * After a search: the body index loads; once the page is idle, what every query ranked by
-   * meaning needs; and while a request of several words is typed, its words' vocabulary and
-   * token shards, so that they are here when typing stops.
+   * meaning needs; and while a request of several words is typed, its words' token shards, so
+   * that they are here when typing stops.
    */
   #afterSearch(words: number): void {
     this.#loadBody();
