@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildFixtureSite, SKILLS, type BuiltFixture } from './helpers/fixture.ts';
@@ -19,6 +19,8 @@ let site: StaticServer;
 let browser: Browser;
 
 let keyDir: string;
+/** A folder served as another host's files: a SKILL.md registered by URL. */
+let urlDir: string;
 
 beforeAll(async () => {
   if (skip) return;
@@ -31,11 +33,23 @@ beforeAll(async () => {
   built.push(peer);
   const peerServer = await serveStatic({ root: peer.outDir });
   servers.push(peerServer);
+  urlDir = await mkdtemp(path.join(tmpdir(), 'skillpress-url-skill-'));
+  await mkdir(path.join(urlDir, 'release-notes'));
+  await writeFile(
+    path.join(urlDir, 'release-notes/SKILL.md'),
+    '---\nname: release-notes\ndescription: Drafts release notes from merged pull requests. Use when preparing a release.\n---\n\n# Release notes\n',
+  );
+  const urlServer = await serveStatic({ root: urlDir });
+  servers.push(urlServer);
   const local = await buildFixtureSite({
     skills: SKILLS.filter((s) => s.name === 'invoice-reconciler'),
     config: {
       registry: { name: 'home', title: 'Home skills' },
-      federation: { peers: [{ name: 'acme', url: peerServer.url, mode: 'all' }] },
+      federation: {
+        peers: [{ name: 'acme', url: peerServer.url, mode: 'all' }],
+        skill_urls: [`${urlServer.url}release-notes/SKILL.md`],
+        trusted_domains: ['127.0.0.1'],
+      },
     },
   });
   built.push(local);
@@ -49,6 +63,7 @@ afterAll(async () => {
   for (const s of servers) await s.close();
   for (const b of built) await b.cleanup();
   if (keyDir) await rm(keyDir, { recursive: true, force: true });
+  if (urlDir) await rm(urlDir, { recursive: true, force: true });
 });
 
 describe.skipIf(skip)('imported skills on the site', () => {
@@ -58,7 +73,7 @@ describe.skipIf(skip)('imported skills on the site', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     await page.goto(site.url);
-    expect(await page.locator('#results > li').count()).toBe(2);
+    expect(await page.locator('#results > li').count()).toBe(3);
     expect(await page.locator('#results > li[data-id="pdf-toolkit"] .card-registry').textContent()).toBe(
       'verified from acme',
     );
@@ -92,5 +107,20 @@ describe.skipIf(skip)('imported skills on the site', () => {
     expect(await page.evaluate(async (h) => (await fetch(h)).status, href)).toBe(200);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('shows health where a skill was checked (registered by URL), not for a skill of its own folder', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${site.url}skills/release-notes/`);
+      const health = page.locator('[data-tier="summary"] [data-health]');
+      expect(await health.textContent()).toMatch(/^Healthy · \w/);
+      await page.goto(`${site.url}skills/invoice-reconciler/`);
+      expect(await page.locator('[data-tier="summary"]').textContent()).toContain('Registry');
+      expect(await page.locator('[data-tier="summary"] [data-health]').count()).toBe(0);
+      expect(await page.locator('[data-tier="summary"] dt:has-text("Health")').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
   });
 });
