@@ -208,10 +208,7 @@ function timingsTable(
       `request ranked by meaning (${meaning.ranked.length} more), pasted: → results by words in the DOM`,
       meaning.words,
     ) +
-    row(
-      '… → ranked by meaning in the DOM (its new token shards fetched after it was pasted)',
-      meaning.ranked,
-    ) +
+    row('… → ranked by meaning in the DOM (its new token shards fetched after it was pasted)', meaning.ranked) +
     row(
       `the same requests typed (a character every ${KEYSTROKE_MS} ms, in a fresh page): last keystroke → ranked by meaning in the DOM`,
       meaning.typed,

@@ -283,8 +283,7 @@ describe.skipIf(skip)('skill page', () => {
     expect(await card.textContent()).toContain('Matches supplier invoices against purchase orders');
     expect(await card.locator('.pill').allTextContents()).toEqual(['finance', '#invoices', '#accounting', '#audit']);
     const summary = await page.locator('[data-tier="summary"]').textContent();
-    for (const text of ['License', 'MIT', 'Fixture Finance Team', '1.4.0', 'Tokens'])
-      expect(summary).toContain(text);
+    for (const text of ['License', 'MIT', 'Fixture Finance Team', '1.4.0', 'Tokens']) expect(summary).toContain(text);
     const full = page.locator('[data-tier="full"]');
     expect(await full.locator('h1').textContent()).toBe('Invoice reconciler');
     expect(await full.locator('ol li').count()).toBe(2);
