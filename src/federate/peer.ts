@@ -24,7 +24,7 @@ import { InvalidInputError, SkillpressError, errorMessage } from '../lib/errors.
 import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
 import { FeedReader, type IndexEntry, type VerifiedFile } from '../feed-reader/reader.ts';
-import { RemoteStore } from '../feed-reader/remote-store.ts';
+import { RemoteStore, type RemoteStoreOptions } from '../feed-reader/remote-store.ts';
 import { openFirstFeedIndex } from '../feed-reader/open.ts';
 import type { Cache } from '../feed-reader/cache.ts';
 
@@ -69,9 +69,11 @@ function ruleOf(err: unknown): string {
 
 const reject = (rule: string, message: string): InvalidInputError => new InvalidInputError(message, { rule });
 
+type Report = (item: string, err: unknown) => void;
+
 export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<PeerImport> {
   const problems: Problem[] = [];
-  const report = (item: string, err: unknown): void => {
+  const report: Report = (item, err) => {
     problems.push({
       severity: 'warning',
       skill: `peer:${peer.name}`,
@@ -79,18 +81,6 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
       rule: ruleOf(err),
       message: `peer "${peer.name}", ${item}: ${errorMessage(err)}`,
     });
-  };
-  const storeOptions = {
-    cache: ctx.cache,
-    timeoutMs: ctx.timeoutMs,
-    maxBytes: ctx.maxBytes,
-    limitName: 'federation.max_bytes',
-    budget: ctx.maxPeerBytes === undefined ? undefined : new ByteBudget(ctx.maxPeerBytes, 'federation.max_peer_bytes'),
-    deadline:
-      ctx.peerTimeoutMs === undefined
-        ? undefined
-        : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
-    now: ctx.now,
   };
   // Every place tried for index.json (the peer's URL may be its site, its feed page or its feed).
   const tried: RemoteStore[] = [];
@@ -102,16 +92,9 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     ...(publisher ? { publisher } : {}),
   });
 
-  let store: RemoteStore;
   let reader: FeedReader;
   try {
-    store = await openFirstFeedIndex(peer.url, async (indexUrl) => {
-      const candidate = new RemoteStore(indexUrl, storeOptions);
-      tried.push(candidate);
-      await candidate.refresh();
-      return candidate;
-    });
-    reader = await FeedReader.open(store);
+    reader = await openPeerFeed(peer, ctx, tried);
   } catch (err) {
     report('index.json', err);
     return done([]);
@@ -125,7 +108,45 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     report('cards.json', err); // choosing by tag reads cards.json
     return done([], publisher);
   }
+  return done(await importEntries(peer, reader, entries, ctx.registry, report), publisher);
+}
 
+/** The peer's feed, from the first place under its URL that answers (each store tried is pushed to `tried`). */
+async function openPeerFeed(peer: PeerConfig, ctx: PeerContext, tried: RemoteStore[]): Promise<FeedReader> {
+  const options = storeOptions(peer, ctx);
+  const store = await openFirstFeedIndex(peer.url, async (indexUrl) => {
+    const candidate = new RemoteStore(indexUrl, options);
+    tried.push(candidate);
+    await candidate.refresh();
+    return candidate;
+  });
+  return FeedReader.open(store);
+}
+
+/** One peer's requests share its byte budget and deadline. */
+function storeOptions(peer: PeerConfig, ctx: PeerContext): RemoteStoreOptions {
+  return {
+    cache: ctx.cache,
+    timeoutMs: ctx.timeoutMs,
+    maxBytes: ctx.maxBytes,
+    limitName: 'federation.max_bytes',
+    budget: ctx.maxPeerBytes === undefined ? undefined : new ByteBudget(ctx.maxPeerBytes, 'federation.max_peer_bytes'),
+    deadline:
+      ctx.peerTimeoutMs === undefined
+        ? undefined
+        : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
+    now: ctx.now,
+  };
+}
+
+/** The skills of `entries`, four at a time; each one that fails is reported and left out. */
+async function importEntries(
+  peer: PeerConfig,
+  reader: FeedReader,
+  entries: IndexEntry[],
+  registry: string | undefined,
+  report: Report,
+): Promise<Skill[]> {
   const seen = new Set<string>();
   const imported = await pMap(
     entries,
@@ -133,7 +154,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
       try {
         if (seen.has(entry.id)) throw reject('inconsistent', `"${entry.id}" is listed twice in index.json`);
         seen.add(entry.id);
-        const skill = await importSkill(peer, reader, entry, store.location, ctx.registry);
+        const skill = await importSkill(peer, reader, entry, reader.location, registry);
         if (peer.mode === 'tags' && !hasTag(skill.registry_fields.tags, peer.tags)) return undefined;
         return skill;
       } catch (err) {
@@ -143,18 +164,11 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     },
     4,
   );
-  return done(
-    imported.filter((s): s is Skill => s !== undefined),
-    publisher,
-  );
+  return imported.filter((s): s is Skill => s !== undefined);
 }
 
 /** The index entries `peer.mode` asks for; allowlist names the peer lacks are reported. */
-async function chooseEntries(
-  peer: PeerConfig,
-  reader: FeedReader,
-  report: (item: string, err: unknown) => void,
-): Promise<IndexEntry[]> {
+async function chooseEntries(peer: PeerConfig, reader: FeedReader, report: Report): Promise<IndexEntry[]> {
   const entries = reader.index.skills;
   if (peer.mode === 'allowlist') {
     const wanted = new Set(peer.skills);
