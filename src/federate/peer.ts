@@ -8,7 +8,8 @@
  * Then SKILL.md is parsed from its verified bytes and validated like a local one. Every request
  * is bounded, and the peer as a whole by a deadline and a byte budget (reserved before each
  * download). Anything that fails is left out with a warning naming the peer, the item and a
- * rule; the rest of the peer still imports.
+ * rule; the rest of the peer still imports. A peer that cannot be reached is read from the copy
+ * of its feed last verified in the cache, its skills marked unhealthy (openPeerFeed).
  *
  * Attribution (seed 001: federated skills keep their original registry): a skill the peer
  * publishes as its own is attributed to the peer; one it re-exports keeps its origin and gains
@@ -25,7 +26,8 @@ import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
 import { FeedReader, type IndexEntry, type VerifiedFile } from '../feed-reader/reader.ts';
 import { RemoteStore, type RemoteStoreOptions } from '../feed-reader/remote-store.ts';
-import { openFirstFeedIndex } from '../feed-reader/open.ts';
+import { feedIndexUrls, isUnreachable, openFirstFeedIndex } from '../feed-reader/open.ts';
+import { CachedStore, lastCachedIndex } from '../feed-reader/cached-store.ts';
 import type { Cache } from '../feed-reader/cache.ts';
 
 export interface PeerContext {
@@ -50,6 +52,8 @@ export interface PeerImport {
   notModified: boolean;
   /** The registry the peer's index names, with the key it signs its own skills with (when it read). */
   publisher?: { name: string; public_key?: string };
+  /** The peer could not be reached: its skills come from the copy of its feed fetched at this time (ISO 8601). */
+  fromCache?: string;
 }
 
 /** Rule ids of the feed reader's and the HTTP client's errors, as federation names them. */
@@ -69,58 +73,101 @@ function ruleOf(err: unknown): string {
 
 const reject = (rule: string, message: string): InvalidInputError => new InvalidInputError(message, { rule });
 
-type Report = (item: string, err: unknown) => void;
+/** Reports an item that failed; `outcome` adds what was done instead. */
+type Report = (item: string, err: unknown, outcome?: string) => void;
 
 export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<PeerImport> {
   const problems: Problem[] = [];
-  const report: Report = (item, err) => {
+  const report: Report = (item, err, outcome = '') => {
     problems.push({
       severity: 'warning',
       skill: `peer:${peer.name}`,
       file: item,
       rule: ruleOf(err),
-      message: `peer "${peer.name}", ${item}: ${errorMessage(err)}`,
+      message: `peer "${peer.name}", ${item}: ${errorMessage(err)}${outcome}`,
     });
   };
   // Every place tried for index.json (the peer's URL may be its site, its feed page or its feed).
   const tried: RemoteStore[] = [];
-  const done = (skills: Skill[], publisher?: PeerImport['publisher']): PeerImport => ({
+  const done = (skills: Skill[], publisher?: PeerImport['publisher'], fromCache?: string): PeerImport => ({
     skills,
     problems,
     requests: tried.reduce((sum, s) => sum + s.requests, 0),
     notModified: tried.at(-1)?.notModified ?? false,
     ...(publisher ? { publisher } : {}),
+    ...(fromCache ? { fromCache } : {}),
   });
 
-  let reader: FeedReader;
+  let opened: OpenedFeed;
   try {
-    reader = await openPeerFeed(peer, ctx, tried);
+    opened = await openPeerFeed(peer, ctx, tried);
   } catch (err) {
     report('index.json', err);
     return done([]);
   }
+  const { reader, unreachable } = opened;
   const { name, public_key } = reader.index.registry;
   const publisher = { name, ...(public_key !== undefined ? { public_key } : {}) };
-  let entries: IndexEntry[];
+  let entries: IndexEntry[] = [];
   try {
     entries = await chooseEntries(peer, reader, report);
   } catch (err) {
     report('cards.json', err); // choosing by tag reads cards.json
-    return done([], publisher);
   }
-  return done(await importEntries(peer, reader, entries, ctx.registry, report), publisher);
+  const skills = await importEntries(peer, reader, entries, ctx.registry, report);
+  if (!unreachable) return done(skills, publisher);
+  // Served, and said so: in the warnings, and on each skill as a SKILL.md URL's stale copy is.
+  const { error, fetchedAt } = unreachable;
+  report(
+    'index.json',
+    error,
+    `; its ${skills.length} skill(s) are served from the copy of its feed verified on ${fetchedAt}, marked unhealthy`,
+  );
+  const health: Skill['health'] = {
+    status: 'unhealthy',
+    checked_at: ctx.now.toISOString(),
+    detail: `${errorMessage(error)}; served from the copy of the peer's feed verified on ${fetchedAt}`,
+  };
+  return done(
+    skills.map((skill) => ({ ...skill, health })),
+    publisher,
+    fetchedAt,
+  );
 }
 
-/** The peer's feed, from the first place under its URL that answers (each store tried is pushed to `tried`). */
-async function openPeerFeed(peer: PeerConfig, ctx: PeerContext, tried: RemoteStore[]): Promise<FeedReader> {
+interface OpenedFeed {
+  reader: FeedReader;
+  /** Set when the peer could not be reached and `reader` reads the copy in the cache. */
+  unreachable?: { error: unknown; fetchedAt: string };
+}
+
+/**
+ * The peer's feed, from the first place under its URL that answers (each store tried is pushed to
+ * `tried`). When the peer cannot be reached (refused, a timeout, a 5xx), the copy of its feed last
+ * verified in the cache, read without the network: a peer down for one build must not publish its
+ * skills as removed, and so have every registry federating from us delete them. A peer that
+ * answers something broken, or 404 everywhere, is not bridged: what it publishes is its to say.
+ */
+async function openPeerFeed(peer: PeerConfig, ctx: PeerContext, tried: RemoteStore[]): Promise<OpenedFeed> {
   const options = storeOptions(peer, ctx);
-  const store = await openFirstFeedIndex(peer.url, async (indexUrl) => {
-    const candidate = new RemoteStore(indexUrl, options);
-    tried.push(candidate);
-    await candidate.refresh();
-    return candidate;
-  });
-  return FeedReader.open(store);
+  try {
+    const store = await openFirstFeedIndex(peer.url, async (indexUrl) => {
+      const candidate = new RemoteStore(indexUrl, options);
+      tried.push(candidate);
+      await candidate.refresh();
+      return candidate;
+    });
+    return { reader: await FeedReader.open(store) };
+  } catch (error) {
+    if (!isUnreachable(error)) throw error;
+    const copy = await lastCachedIndex(ctx.cache, feedIndexUrls(peer.url));
+    if (!copy) throw error; // never fetched: nothing to serve
+    const store = new CachedStore(copy, ctx.cache);
+    // A copy this version cannot read (cached by an older one) is as good as none.
+    const reader = await FeedReader.open(store).catch(() => undefined);
+    if (!reader) throw error;
+    return { reader, unreachable: { error, fetchedAt: store.fetchedAt } };
+  }
 }
 
 /** One peer's requests share its byte budget and deadline. */
