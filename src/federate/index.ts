@@ -105,7 +105,9 @@ const routeLength = (skill: Skill): number => (skill.source.kind === 'peer' ? (s
 
 function peerLine(name: string, result: PeerImport, otherRoutes: number): string {
   return (
-    `peer ${name}: ${result.skills.length} skill(s) fetched, ${result.requests} request(s)` +
+    `peer ${name}: ${result.skills.length} skill(s) ` +
+    `${result.fromCache ? `served from the cache (unreachable; copy verified on ${result.fromCache})` : 'fetched'}` +
+    `, ${result.requests} request(s)` +
     `${result.notModified ? ', index not modified' : ''}` +
     `${otherRoutes ? `, ${otherRoutes} already imported by a shorter route` : ''}` +
     `${result.problems.length ? `, ${result.problems.length} problem(s)` : ''}`

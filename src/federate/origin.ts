@@ -3,7 +3,8 @@
  * verified from that origin only when the origin's signed statement (registry, id, content
  * digest) checks out against the origin's key: the one pinned in the config
  * (`peers[].public_key`, `federation.origin_keys`), else the one the origin's own feed publishes
- * when it is a direct peer that answered in this build. A middle peer cannot forge it: altering
+ * when it is a direct peer that answered in this build (or, unreachable, is served from the copy
+ * of its feed last verified in the cache). A middle peer cannot forge it: altering
  * the skill changes its digest, claiming another registry needs that registry's key.
  *
  * Two refusals on top: a direct peer whose feed names another key than the pinned one is not

@@ -8,7 +8,8 @@
  * Then SKILL.md is parsed from its verified bytes and validated like a local one. Every request
  * is bounded, and the peer as a whole by a deadline and a byte budget (reserved before each
  * download). Anything that fails is left out with a warning naming the peer, the item and a
- * rule; the rest of the peer still imports.
+ * rule; the rest of the peer still imports. A peer that cannot be reached is read from the copy
+ * of its feed last verified in the cache, its skills marked unhealthy (openPeerFeed).
  *
  * Attribution (seed 001: federated skills keep their original registry): a skill the peer
  * publishes as its own is attributed to the peer; one it re-exports keeps its origin and gains
@@ -24,8 +25,9 @@ import { InvalidInputError, SkillpressError, errorMessage } from '../lib/errors.
 import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
 import { FeedReader, type IndexEntry, type VerifiedFile } from '../feed-reader/reader.ts';
-import { RemoteStore } from '../feed-reader/remote-store.ts';
-import { openFirstFeedIndex } from '../feed-reader/open.ts';
+import { RemoteStore, type RemoteStoreOptions } from '../feed-reader/remote-store.ts';
+import { feedIndexUrls, isUnreachable, openFirstFeedIndex } from '../feed-reader/open.ts';
+import { CachedStore, lastCachedIndex } from '../feed-reader/cached-store.ts';
 import type { Cache } from '../feed-reader/cache.ts';
 
 export interface PeerContext {
@@ -50,6 +52,8 @@ export interface PeerImport {
   notModified: boolean;
   /** The registry the peer's index names, with the key it signs its own skills with (when it read). */
   publisher?: { name: string; public_key?: string };
+  /** The peer could not be reached: its skills come from the copy of its feed fetched at this time (ISO 8601). */
+  fromCache?: string;
 }
 
 /** Rule ids of the feed reader's and the HTTP client's errors, as federation names them. */
@@ -69,18 +73,106 @@ function ruleOf(err: unknown): string {
 
 const reject = (rule: string, message: string): InvalidInputError => new InvalidInputError(message, { rule });
 
+/** Reports an item that failed; `outcome` adds what was done instead. */
+type Report = (item: string, err: unknown, outcome?: string) => void;
+
 export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<PeerImport> {
   const problems: Problem[] = [];
-  const report = (item: string, err: unknown): void => {
+  const report: Report = (item, err, outcome = '') => {
     problems.push({
       severity: 'warning',
       skill: `peer:${peer.name}`,
       file: item,
       rule: ruleOf(err),
-      message: `peer "${peer.name}", ${item}: ${errorMessage(err)}`,
+      message: `peer "${peer.name}", ${item}: ${errorMessage(err)}${outcome}`,
     });
   };
-  const storeOptions = {
+  // Every place tried for index.json (the peer's URL may be its site, its feed page or its feed).
+  const tried: RemoteStore[] = [];
+  const done = (skills: Skill[], publisher?: PeerImport['publisher'], fromCache?: string): PeerImport => ({
+    skills,
+    problems,
+    requests: tried.reduce((sum, s) => sum + s.requests, 0),
+    notModified: tried.at(-1)?.notModified ?? false,
+    ...(publisher ? { publisher } : {}),
+    ...(fromCache ? { fromCache } : {}),
+  });
+
+  let opened: OpenedFeed;
+  try {
+    opened = await openPeerFeed(peer, ctx, tried);
+  } catch (err) {
+    report('index.json', err);
+    return done([]);
+  }
+  const { reader, unreachable } = opened;
+  const { name, public_key } = reader.index.registry;
+  const publisher = { name, ...(public_key !== undefined ? { public_key } : {}) };
+  let entries: IndexEntry[] = [];
+  try {
+    entries = await chooseEntries(peer, reader, report);
+  } catch (err) {
+    report('cards.json', err); // choosing by tag reads cards.json
+  }
+  const skills = await importEntries(peer, reader, entries, ctx.registry, report);
+  if (!unreachable) return done(skills, publisher);
+  // Served, and said so: in the warnings, and on each skill as a SKILL.md URL's stale copy is.
+  const { error, fetchedAt } = unreachable;
+  report(
+    'index.json',
+    error,
+    `; its ${skills.length} skill(s) are served from the copy of its feed verified on ${fetchedAt}, marked unhealthy`,
+  );
+  const health: Skill['health'] = {
+    status: 'unhealthy',
+    checked_at: ctx.now.toISOString(),
+    detail: `${errorMessage(error)}; served from the copy of the peer's feed verified on ${fetchedAt}`,
+  };
+  return done(
+    skills.map((skill) => ({ ...skill, health })),
+    publisher,
+    fetchedAt,
+  );
+}
+
+interface OpenedFeed {
+  reader: FeedReader;
+  /** Set when the peer could not be reached and `reader` reads the copy in the cache. */
+  unreachable?: { error: unknown; fetchedAt: string };
+}
+
+/**
+ * The peer's feed, from the first place under its URL that answers (each store tried is pushed to
+ * `tried`). When the peer cannot be reached (refused, a timeout, a 5xx), the copy of its feed last
+ * verified in the cache, read without the network: a peer down for one build must not publish its
+ * skills as removed, and so have every registry federating from us delete them. A peer that
+ * answers something broken, or 404 everywhere, is not bridged: what it publishes is its to say.
+ */
+async function openPeerFeed(peer: PeerConfig, ctx: PeerContext, tried: RemoteStore[]): Promise<OpenedFeed> {
+  const options = storeOptions(peer, ctx);
+  try {
+    const store = await openFirstFeedIndex(peer.url, async (indexUrl) => {
+      const candidate = new RemoteStore(indexUrl, options);
+      tried.push(candidate);
+      await candidate.refresh();
+      return candidate;
+    });
+    return { reader: await FeedReader.open(store) };
+  } catch (error) {
+    if (!isUnreachable(error)) throw error;
+    const copy = await lastCachedIndex(ctx.cache, feedIndexUrls(peer.url));
+    if (!copy) throw error; // never fetched: nothing to serve
+    const store = new CachedStore(copy, ctx.cache);
+    // A copy this version cannot read (cached by an older one) is as good as none.
+    const reader = await FeedReader.open(store).catch(() => undefined);
+    if (!reader) throw error;
+    return { reader, unreachable: { error, fetchedAt: store.fetchedAt } };
+  }
+}
+
+/** One peer's requests share its byte budget and deadline. */
+function storeOptions(peer: PeerConfig, ctx: PeerContext): RemoteStoreOptions {
+  return {
     cache: ctx.cache,
     timeoutMs: ctx.timeoutMs,
     maxBytes: ctx.maxBytes,
@@ -92,40 +184,16 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
         : new Deadline(ctx.peerTimeoutMs, `peer "${peer.name}" (federation.peer_timeout_ms)`),
     now: ctx.now,
   };
-  // Every place tried for index.json (the peer's URL may be its site, its feed page or its feed).
-  const tried: RemoteStore[] = [];
-  const done = (skills: Skill[], publisher?: PeerImport['publisher']): PeerImport => ({
-    skills,
-    problems,
-    requests: tried.reduce((sum, s) => sum + s.requests, 0),
-    notModified: tried.at(-1)?.notModified ?? false,
-    ...(publisher ? { publisher } : {}),
-  });
+}
 
-  let store: RemoteStore;
-  let reader: FeedReader;
-  try {
-    store = await openFirstFeedIndex(peer.url, async (indexUrl) => {
-      const candidate = new RemoteStore(indexUrl, storeOptions);
-      tried.push(candidate);
-      await candidate.refresh();
-      return candidate;
-    });
-    reader = await FeedReader.open(store);
-  } catch (err) {
-    report('index.json', err);
-    return done([]);
-  }
-  const { name, public_key } = reader.index.registry;
-  const publisher = { name, ...(public_key !== undefined ? { public_key } : {}) };
-  let entries: IndexEntry[];
-  try {
-    entries = await chooseEntries(peer, reader, report);
-  } catch (err) {
-    report('cards.json', err); // choosing by tag reads cards.json
-    return done([], publisher);
-  }
-
+/** The skills of `entries`, four at a time; each one that fails is reported and left out. */
+async function importEntries(
+  peer: PeerConfig,
+  reader: FeedReader,
+  entries: IndexEntry[],
+  registry: string | undefined,
+  report: Report,
+): Promise<Skill[]> {
   const seen = new Set<string>();
   const imported = await pMap(
     entries,
@@ -133,7 +201,7 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
       try {
         if (seen.has(entry.id)) throw reject('inconsistent', `"${entry.id}" is listed twice in index.json`);
         seen.add(entry.id);
-        const skill = await importSkill(peer, reader, entry, store.location, ctx.registry);
+        const skill = await importSkill(peer, reader, entry, reader.location, registry);
         if (peer.mode === 'tags' && !hasTag(skill.registry_fields.tags, peer.tags)) return undefined;
         return skill;
       } catch (err) {
@@ -143,18 +211,11 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
     },
     4,
   );
-  return done(
-    imported.filter((s): s is Skill => s !== undefined),
-    publisher,
-  );
+  return imported.filter((s): s is Skill => s !== undefined);
 }
 
 /** The index entries `peer.mode` asks for; allowlist names the peer lacks are reported. */
-async function chooseEntries(
-  peer: PeerConfig,
-  reader: FeedReader,
-  report: (item: string, err: unknown) => void,
-): Promise<IndexEntry[]> {
+async function chooseEntries(peer: PeerConfig, reader: FeedReader, report: Report): Promise<IndexEntry[]> {
   const entries = reader.index.skills;
   if (peer.mode === 'allowlist') {
     const wanted = new Set(peer.skills);

@@ -58,9 +58,19 @@ export function feedIndexUrls(url: string, feedPath = FEED_PATH): string[] {
 }
 
 /**
+ * Whether a feed could not be reached: no answer, a timeout, a 5xx. Not a feed that answered
+ * something wrong (404, a schema or digest failure): that is what its server publishes.
+ */
+export function isUnreachable(err: unknown): err is NetworkError {
+  if (!(err instanceof NetworkError)) return false;
+  return err.rule === 'network' || err.rule === 'timeout' || (err.status !== undefined && err.status >= 500);
+}
+
+/**
  * `open` on each of {@link feedIndexUrls} in turn until one answers: a 404 moves on to the next
  * place, anything else (refused, broken) is the answer. When every place answers 404, a
- * NotFoundError naming them all.
+ * NotFoundError naming them all. A feed that cannot be reached is named by `location`, the URL
+ * the user gave, with the index URL tried under it (same class, rule and status).
  */
 export async function openFirstFeedIndex<T>(
   location: string,
@@ -72,6 +82,7 @@ export async function openFirstFeedIndex<T>(
     try {
       return await open(candidates[i]!);
     } catch (err) {
+      if (isUnreachable(err)) throw namingLocation(err, location, candidates[i]!);
       if (!(err instanceof NetworkError && err.status === 404)) throw err;
       if (i === candidates.length - 1)
         throw new NotFoundError(`no feed at ${location}: ${candidates.join(', ')} answered 404 Not Found`, {
@@ -80,6 +91,14 @@ export async function openFirstFeedIndex<T>(
         });
     }
   }
+}
+
+function namingLocation(err: NetworkError, location: string, indexUrl: string): NetworkError {
+  if (new URL(location).href === indexUrl) return err; // the URL given is the index: already named
+  return new NetworkError(`${location} could not be reached (${err.message})`, err.status, {
+    rule: err.rule,
+    cause: err,
+  });
 }
 
 async function openRemote(location: string, options: OpenOptions): Promise<RemoteStore> {

@@ -200,4 +200,14 @@ describe('federate', () => {
     expect(message).toContain(`${url}feed/v1/index.json`);
     expect(message).toContain(`${url}index.json`);
   });
+
+  it('a peer that cannot be reached: the warning names the URL configured, not only the index URL tried below it', async () => {
+    const gone = await serveDir(path.join(tmp, 'peer-dist'));
+    await gone.close();
+    const url = `${gone.url}/feed/`;
+    const result = await federate(local, config({ url, mode: 'all' }), { cacheDir: path.join(tmp, 'cache-gone') });
+    expect(result.problems.map((p) => [p.rule, p.message])).toEqual([
+      ['peer-network', `peer "acme", index.json: ${url} could not be reached (${url}feed/v1/index.json: ECONNREFUSED)`],
+    ]);
+  });
 });

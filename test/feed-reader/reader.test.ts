@@ -63,6 +63,16 @@ describe('reading a feed', () => {
     await expect(openFeed(`${server.url}/nowhere/`, { cacheDir: cacheDir() })).rejects.toThrow(NotFoundError);
   });
 
+  it('names the URL given when nothing answers there (mcp --feed, --previous), with the index URL tried', async () => {
+    const gone = await serveDir(dist);
+    await gone.close();
+    const err = await openFeedStore(`${gone.url}/feed/`, { cacheDir: cacheDir() }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ rule: 'network', status: undefined });
+    expect(errorMessage(err)).toBe(
+      `${gone.url}/feed/ could not be reached (${gone.url}/feed/feed/v1/index.json: ECONNREFUSED)`,
+    );
+  });
+
   it('refuses a file whose bytes differ, a path that leaves the feed, and files that cannot form a tree', async () => {
     const copy = path.join(tmp, 'tampered');
     await publish(path.join(tmp, 'skills'), copy, 'acme');
