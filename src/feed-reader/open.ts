@@ -58,12 +58,13 @@ export function feedIndexUrls(url: string, feedPath = FEED_PATH): string[] {
 }
 
 /**
- * Whether a feed could not be reached: no answer, a timeout, a 5xx. Not a feed that answered
+ * Whether a feed could not be reached: no answer, a timeout, a 5xx or a 429. Not a feed that answered
  * something wrong (404, a schema or digest failure): that is what its server publishes.
  */
 export function isUnreachable(err: unknown): err is NetworkError {
   if (!(err instanceof NetworkError)) return false;
-  return err.rule === 'network' || err.rule === 'timeout' || (err.status !== undefined && err.status >= 500);
+  // A 429 (rate limited) passes, as a 503 does.
+  return err.rule === 'network' || err.rule === 'timeout' || err.status === 429 || (err.status ?? 0) >= 500;
 }
 
 /**

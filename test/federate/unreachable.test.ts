@@ -55,6 +55,7 @@ async function importedOnce(): Promise<{ server: TestServer; cacheDir: string; b
 
 const hang: Handler = () => {};
 const unavailable: Handler = (_req, res) => void res.writeHead(503).end('down for maintenance');
+const rateLimited: Handler = (_req, res) => void res.writeHead(429).end('slow down');
 
 describe('a peer that cannot be reached for one build', () => {
   it('refused: its skills come from the cache, marked unhealthy, with a warning naming the peer and its URL', async () => {
@@ -89,6 +90,7 @@ describe('a peer that cannot be reached for one build', () => {
 
   it.each([
     ['answers 503', unavailable, 'peer-http-status', 'HTTP 503'],
+    ['answers 429 (too many requests)', rateLimited, 'peer-http-status', 'HTTP 429'],
     ['never answers', hang, 'peer-timeout', 'no complete answer within 300 ms'],
   ])('%s: the same', async (_what, handler, rule, why) => {
     const { server, cacheDir } = await importedOnce();
