@@ -229,9 +229,28 @@ async function chooseEntries(peer: PeerConfig, reader: FeedReader, report: Repor
     // cards.json holds every skill's tags: one (verified, cached) download instead of every skill JSON.
     const cards = await reader.cards();
     const tagged = new Set(cards.skills.filter((c) => hasTag(c.tags, peer.tags)).map((c) => c.id));
+    if (tagged.size === 0 && cards.skills.length > 0) report('cards.json', noTaggedSkill(peer.tags, cards.skills));
     return entries.filter((e) => tagged.has(e.id));
   }
   return entries;
+}
+
+/** Nothing to import by these tags: the tags the peer does use, so a spelling is easy to fix. */
+function noTaggedSkill(
+  wanted: readonly string[],
+  cards: ReadonlyArray<{ tags: readonly string[] }>,
+): InvalidInputError {
+  const uses = new Map<string, number>();
+  for (const tag of cards.flatMap((c) => c.tags)) uses.set(tag, (uses.get(tag) ?? 0) + 1);
+  const most = [...uses].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 10);
+  const offered =
+    most.length > 0
+      ? `its most used tags: ${most.map(([t, n]) => `${t} (${n})`).join(', ')}`
+      : 'its skills have no tags';
+  return reject(
+    'no-tagged-skill',
+    `none of its ${cards.length} skill(s) has a tag of tags [${wanted.join(', ')}], so nothing is imported; ${offered}`,
+  );
 }
 
 function hasTag(tags: readonly string[], wanted: readonly string[]): boolean {

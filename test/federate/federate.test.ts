@@ -108,6 +108,18 @@ describe('federate', () => {
       cacheDir: path.join(tmp, 'cache-tags'),
     });
     expect(names(result)).toEqual(['acme/pdf-tools', 'home/local-one', 'home/shared-name']);
+    expect(result.problems.filter((p) => p.skill === 'peer:acme')).toEqual([]);
+  });
+
+  it("mode tags matching none of the peer's skills: a warning that lists the tags it does use", async () => {
+    const result = await federate(local, config({ mode: 'tags', tags: ['pdfs', 'Spreadsheet'] }), {
+      cacheDir: path.join(tmp, 'cache-tags-none'),
+    });
+    expect(names(result)).toEqual(['home/local-one', 'home/shared-name']);
+    const warning = result.problems.find((p) => p.rule === 'peer-no-tagged-skill');
+    expect(warning).toMatchObject({ severity: 'warning', skill: 'peer:acme', file: 'cards.json' });
+    expect(warning?.message).toMatch(/none of its \d+ skill\(s\) has a tag of tags \[pdfs, Spreadsheet\]/);
+    expect(warning?.message).toMatch(/its most used tags: .*pdf \(1\)/);
   });
 
   it('never imports a private skill', async () => {
