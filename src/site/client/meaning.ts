@@ -39,6 +39,8 @@ export class SiteMeaning {
   #loaded: Promise<Loaded> | undefined;
   /** `#loaded` once it has resolved. */
   #ready: Loaded | undefined;
+  /** The last text tokenized, with its token shards: `readyFor` and `forQuery` ask for the same one. */
+  #last: { text: string; shards: ReadonlySet<number> } | undefined;
 
   /** `ids`: the search index's skill ids in its order (that of the feed's skill vectors). */
   constructor(modelUrl: string, feedUrl: string, ids: readonly string[]) {
@@ -64,7 +66,7 @@ export class SiteMeaning {
   async forQuery(query: string): Promise<MeaningIndex> {
     // Once loaded, without an `await` first: the requests go out before the results by words are drawn.
     const loaded = this.#ready ?? (await this.#warm());
-    await this.#shards(loaded, new Set(loaded.embedder.tokenIds(query).map(shardOf)));
+    await this.#shards(loaded, this.#shardsOf(loaded, query));
     return loaded.skills;
   }
 
@@ -75,8 +77,13 @@ export class SiteMeaning {
   readyFor(query: string): MeaningIndex | undefined {
     const loaded = this.#ready;
     if (!loaded) return undefined;
-    for (const id of loaded.embedder.tokenIds(query)) if (!loaded.applied.has(shardOf(id))) return undefined;
+    for (const shard of this.#shardsOf(loaded, query)) if (!loaded.applied.has(shard)) return undefined;
     return loaded.skills;
+  }
+
+  #shardsOf(loaded: Loaded, text: string): ReadonlySet<number> {
+    if (this.#last?.text !== text) this.#last = { text, shards: new Set(loaded.embedder.tokenIds(text).map(shardOf)) };
+    return this.#last.shards;
   }
 
   /**
@@ -88,7 +95,8 @@ export class SiteMeaning {
     const loaded = this.#ready;
     if (!loaded) return;
     const finished = typed.slice(0, typed.search(/\S*$/));
-    if (finished.trim()) void this.forQuery(finished).catch(() => {});
+    if (finished.trim())
+      void this.#shards(loaded, new Set(loaded.embedder.tokenIds(finished).map(shardOf))).catch(() => {});
     const typing = wordBeingTyped(typed, COMPLETIONS.after);
     if (!typing) return;
     const shards = new Set(completionIds(loaded.vocab, typing).map(shardOf));
