@@ -143,7 +143,7 @@ interface OpenedFeed {
 
 /**
  * The peer's feed, from the first place under its URL that answers (each store tried is pushed to
- * `tried`). When the peer cannot be reached (refused, a timeout, a 5xx), the copy of its feed last
+ * `tried`). When the peer cannot be reached (refused, a timeout, a 5xx or a 429), the copy of its feed last
  * verified in the cache, read without the network: a peer down for one build must not publish its
  * skills as removed, and so have every registry federating from us delete them. A peer that
  * answers something broken, or 404 everywhere, is not bridged: what it publishes is its to say.
