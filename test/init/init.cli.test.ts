@@ -200,6 +200,29 @@ describe('skillpress init', () => {
     expect(JSON.parse(settled.stdout)).toMatchObject({ ok: true, skills: 2, invalid: 0, name_clashes: 0 });
   }, 240_000);
 
+  it("a large catalog's first build lists its errors and counts its warnings instead of printing hundreds", async () => {
+    const dir = path.join(tmp, 'large');
+    for (let i = 0; i < 22; i++) {
+      await mkdir(path.join(dir, 'skills', `tool-${i}`), { recursive: true });
+      await writeFile(
+        path.join(dir, 'skills', `tool-${i}`, 'SKILL.md'),
+        `---\nname: tool-${i}\ndescription: Use when tool ${i} is asked for.\ncolour: blue\n---\n\n# Tool ${i}\n`,
+      );
+    }
+    await promisify(execFile)('git', ['init', '-q', '-b', 'main', dir]);
+    const r = await skillpress(dir, 'init', '--package', 'skillpress');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('warning [unknown-field]');
+    // 22 unknown fields, and the look-alike skills' near duplicates.
+    expect(r.stdout).toMatch(
+      /\n\d+ warnings, not listed here \(counted by rule below\): `skillpress build` lists each\n/,
+    );
+    expect(r.stdout).toMatch(/\nby rule: warnings: .*unknown-field 22/);
+    // The build itself lists each one.
+    const built = await skillpress(dir, 'build', '--no-site');
+    expect(built.stdout.split('\n').filter((l) => l.includes('warning [unknown-field]'))).toHaveLength(22);
+  }, 240_000);
+
   it('refuses to replace a config without --force (exit 2)', async () => {
     const dir = await userRepo('again');
     await writeFile(path.join(dir, 'skillpress.json'), '{"registry":{"title":"Mine"}}\n');

@@ -5,6 +5,7 @@ import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { formatProblem, problemsByRule } from './validate.ts';
 import { nameClashAdvice } from './name-clashes.ts';
 import { failure } from './build.ts';
+import type { Problem } from '../../model/skill.ts';
 
 export const init: Command = {
   usage:
@@ -48,7 +49,7 @@ export const init: Command = {
       );
     const b = result.build;
     if (b) {
-      for (const p of b.problems) lines.push(formatProblem(p, b.skillsRoot));
+      lines.push(...firstBuildProblems(b.problems, b.skillsRoot));
       const tally = problemsByRule(b.problems);
       if (tally) lines.push(tally);
       const advice = nameClashAdvice(b.problems);
@@ -60,6 +61,19 @@ export const init: Command = {
     return b && !b.ok ? EXIT.invalid : EXIT.ok;
   },
 };
+
+/** Warnings listed one by one after a first build; beyond that, counted (a large catalog's first build has hundreds). */
+const INIT_WARNINGS_LISTED = 20;
+
+/** Every error, and the warnings while they are few; else a line saying where each is listed. */
+function firstBuildProblems(problems: readonly Problem[], root: string | undefined): string[] {
+  const warnings = problems.filter((p) => p.severity !== 'error').length;
+  const listAll = warnings <= INIT_WARNINGS_LISTED;
+  const lines = problems.filter((p) => listAll || p.severity === 'error').map((p) => formatProblem(p, root));
+  if (!listAll)
+    lines.push(`${warnings} warnings, not listed here (counted by rule below): \`skillpress build\` lists each`);
+  return lines;
+}
 
 /** A relative or absolute path, `~/…` or a `file:` spec: what only this machine can install from. */
 function isLocalPath(spec: string): boolean {
