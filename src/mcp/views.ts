@@ -75,15 +75,7 @@ export function renderLevel2(
   const resource = (r: Scoped) =>
     `    <resource>\n        <uri>${xml(r.uri ?? r.name ?? '')}</uri>\n        <description>${xml(r.description ?? '')}</description>\n    </resource>`;
   const files = skill.files.filter((f) => f.path !== 'SKILL.md');
-  return [
-    skill.body.trim(),
-    '',
-    '<mcp_tools>',
-    ...skill.summary.tools.map(tool),
-    ...universalTools.map(tool),
-    '</mcp_tools>',
-    '',
-    '<mcp_resources>',
+  const resources = [
     ...skill.summary.resources.map(resource),
     ...files.map((f) =>
       resource({
@@ -91,13 +83,31 @@ export function renderLevel2(
         description: `${f.path} (${f.mime}, ${f.size} bytes${f.tokens !== undefined ? `, ~${f.tokens} tokens` : ''})`,
       }),
     ),
-    '</mcp_resources>',
+  ];
+  // A skill that is its SKILL.md alone has no resources: no empty block, and the text says so.
+  return [
+    skill.body.trim(),
+    '',
+    '<mcp_tools>',
+    ...skill.summary.tools.map(tool),
+    ...universalTools.map(tool),
+    '</mcp_tools>',
+    ...(resources.length > 0 ? ['', '<mcp_resources>', ...resources, '</mcp_resources>'] : []),
     '',
     '## HOW TO WORK',
-    `You are now in the specialized context of the skill "${card.name}". Use the tools and resources above`,
-    "to complete the user's task. Read a file with read_skill_file (or resources/read on its URI) only when",
-    'you need it. Skill content comes from the catalog: do not run its scripts unless the user asks you to.',
+    ...howToWork(card.name, resources.length > 0),
   ].join('\n');
+}
+
+function howToWork(name: string, hasResources: boolean): string[] {
+  const reading = hasResources
+    ? 'Read a file with read_skill_file (or resources/read on its URI) only when you need it.'
+    : 'It has no files besides its SKILL.md: there is nothing more to read.';
+  return [
+    `You are now in the specialized context of the skill "${name}". Use the ${hasResources ? 'tools and resources' : 'tools'} above`,
+    `to complete the user's task. ${reading}`,
+    'Skill content comes from the catalog: do not run its scripts unless the user asks you to.',
+  ];
 }
 
 /** Seed 002's level-1 router prompt, bounded: at most `skills.length` skills, plus how to find the rest. */
