@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/client';
 import { buildFeed, connectInProcess, tempDir, writeSkills, type Connected } from './helpers.ts';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
@@ -34,7 +33,7 @@ afterAll(async () => {
 });
 
 const level2 = async (name: string): Promise<string> => {
-  const r = (await server.client.callTool({ name: 'view_skill', arguments: { name } })) as CallToolResult;
+  const r = await server.client.callTool({ name: 'view_skill', arguments: { name } });
   expect(r.isError).toBeFalsy();
   return (r.content[0] as { text: string }).text;
 };
