@@ -117,28 +117,28 @@ export async function importPeer(peer: PeerConfig, ctx: PeerContext): Promise<Pe
   const skills = await importEntries(peer, reader, entries, ctx.registry, report);
   if (!unreachable) return done(skills, publisher);
   // Served, and said so: in the warnings, and on each skill as a SKILL.md URL's stale copy is.
-  const { error, fetchedAt } = unreachable;
+  const { error, confirmedAt } = unreachable;
   report(
     'index.json',
     error,
-    `; its ${skills.length} skill(s) are served from the copy of its feed verified on ${fetchedAt}, marked unhealthy`,
+    `; its ${skills.length} skill(s) are served from the copy of its feed verified on ${confirmedAt}, marked unhealthy`,
   );
   const health: Skill['health'] = {
     status: 'unhealthy',
     checked_at: ctx.now.toISOString(),
-    detail: `${errorMessage(error)}; served from the copy of the peer's feed verified on ${fetchedAt}`,
+    detail: `${errorMessage(error)}; served from the copy of the peer's feed verified on ${confirmedAt}`,
   };
   return done(
     skills.map((skill) => ({ ...skill, health })),
     publisher,
-    fetchedAt,
+    confirmedAt,
   );
 }
 
 interface OpenedFeed {
   reader: FeedReader;
   /** Set when the peer could not be reached and `reader` reads the copy in the cache. */
-  unreachable?: { error: unknown; fetchedAt: string };
+  unreachable?: { error: unknown; confirmedAt: string };
 }
 
 /**
@@ -166,7 +166,7 @@ async function openPeerFeed(peer: PeerConfig, ctx: PeerContext, tried: RemoteSto
     // A copy this version cannot read (cached by an older one) is as good as none.
     const reader = await FeedReader.open(store).catch(() => undefined);
     if (!reader) throw error;
-    return { reader, unreachable: { error, fetchedAt: store.fetchedAt } };
+    return { reader, unreachable: { error, confirmedAt: store.confirmedAt } };
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Problem, Skill } from '../model/skill.ts';
 import { assembleSkill, readSkillMarkdown, storedFile } from '../load/index.ts';
-import { Cache, conditionalGet } from '../feed-reader/cache.ts';
+import { Cache, conditionalGet, confirmedAt } from '../feed-reader/cache.ts';
 import { errorMessage } from '../lib/errors.ts';
 
 /**
@@ -92,7 +92,7 @@ async function fetchSkillMd(
       report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
       return undefined;
     }
-    report('url-unhealthy', `${detail}; using the copy fetched at ${previous.entry.fetched_at}`);
+    report('url-unhealthy', `${detail}; using the copy last confirmed at ${confirmedAt(previous.entry)}`);
     const health: Skill['health'] = { status: 'unhealthy', checked_at: checkedAt, detail };
     return { body: previous.body, lastModified: previous.entry.last_modified, health, checkedAt };
   }

@@ -23,6 +23,9 @@ import { atomicWrite } from '../lib/fs.ts';
 import { cacheSecret, cacheTag } from '../lib/cache-secret.ts';
 import { httpGet, type GetOptions, type HttpResponse } from '../lib/http.ts';
 
+/** When the server last confirmed the cached body: a 304, else the download. */
+export const confirmedAt = (entry: UrlEntry): string => entry.checked_at ?? entry.fetched_at;
+
 export interface UrlEntry {
   url: string;
   /** The URL that answered, after redirects (relative URLs in the body resolve against it). */
@@ -31,6 +34,8 @@ export interface UrlEntry {
   last_modified?: string;
   sha256: string;
   fetched_at: string;
+  /** The last time the server answered 304 for this body: it was still the one it publishes then. */
+  checked_at?: string;
   /** HMAC of the fields above under the machine's cache secret. */
   tag?: string;
 }
@@ -146,7 +151,12 @@ export async function conditionalGet(
   const previous = await cache.lastAnswer(url);
   const validators = previous ? { etag: previous.entry.etag, lastModified: previous.entry.last_modified } : undefined;
   const res: HttpResponse = await httpGet(url, { ...opts, validators });
-  if (res.status === 304 && previous) return { ...previous, notModified: true, url: res.url };
+  if (res.status === 304 && previous) {
+    const { tag: _, ...fields } = previous.entry;
+    const entry: UrlEntry = { ...fields, checked_at: now.toISOString() };
+    await cache.putEntry(entry);
+    return { entry, body: previous.body, notModified: true, url: res.url };
+  }
   accept(res.body, res.url);
   const entry: UrlEntry = {
     url,

@@ -4,7 +4,7 @@
  * cached. Nothing is requested, so a server that is down or hanging costs no more time.
  */
 import { NetworkError } from '../lib/errors.ts';
-import type { Cache, CachedAnswer } from './cache.ts';
+import { confirmedAt, type Cache, type CachedAnswer } from './cache.ts';
 import type { FeedText } from './read-text.ts';
 import type { FeedStore } from './store.ts';
 
@@ -14,7 +14,7 @@ export async function lastCachedIndex(cache: Cache, indexUrls: readonly string[]
   return answers
     .filter((a): a is CachedAnswer => a !== undefined)
     .reduce<CachedAnswer | undefined>(
-      (newest, a) => (newest && newest.entry.fetched_at >= a.entry.fetched_at ? newest : a),
+      (newest, a) => (newest && confirmedAt(newest.entry) >= confirmedAt(a.entry) ? newest : a),
       undefined,
     );
 }
@@ -22,14 +22,14 @@ export async function lastCachedIndex(cache: Cache, indexUrls: readonly string[]
 export class CachedStore implements FeedStore {
   /** The index URL the cached copy was fetched from (as a RemoteStore's `location`). */
   readonly location: string;
-  /** When the cached index.json was fetched (and checked against the feed schema). */
-  readonly fetchedAt: string;
+  /** When the peer last served (or confirmed with a 304) the cached index.json, checked against the feed schema. */
+  readonly confirmedAt: string;
   #index: CachedAnswer;
   #cache: Cache;
 
   constructor(index: CachedAnswer, cache: Cache) {
     this.location = index.entry.url;
-    this.fetchedAt = index.entry.fetched_at;
+    this.confirmedAt = confirmedAt(index.entry);
     this.#index = index;
     this.#cache = cache;
   }

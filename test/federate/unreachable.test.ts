@@ -107,6 +107,17 @@ describe('a peer that cannot be reached for one build', () => {
     }
   });
 
+  it('names the last time the peer confirmed its feed (a 304), not only the day it was first downloaded', async () => {
+    const { server, cacheDir } = await importedOnce();
+    const again = await federate(empty, config(server.url), { cacheDir, now: later });
+    expect(again.problems).toEqual([]);
+    await server.close();
+    const down = await federate(empty, config(server.url), { cacheDir, now: new Date('2026-03-03T12:00:00.000Z') });
+    expect(down.problems[0]!.message).toContain(`served from the copy of its feed verified on ${later.toISOString()}`);
+    expect(down.skills[0]!.health.detail).toContain(later.toISOString());
+    expect(down.skills[0]!.health.detail).not.toContain(first.toISOString());
+  });
+
   it('a skill whose files are not all in the cache is reported on its own; the others are served', async () => {
     const { server, cacheDir } = await importedOnce();
     await server.close();
