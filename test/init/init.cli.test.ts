@@ -223,6 +223,24 @@ describe('skillpress init', () => {
     expect(built.stdout.split('\n').filter((l) => l.includes('warning [unknown-field]'))).toHaveLength(22);
   }, 240_000);
 
+  it('set up from another folder (init ../repo), builds in the repository: its .cache/ is there, not in the working directory', async () => {
+    const dir = await userRepo('team');
+    await writeFile(
+      path.join(dir, 'skills', 'pdf-tools', 'SKILL.md'),
+      '---\nname: pdf-tools\ndescription: Use when working with pdf tools.\ncolour: blue\n---\n\n# pdf-tools\n',
+    );
+    const here = path.join(tmp, 'elsewhere');
+    await mkdir(here);
+    const r = await skillpress(here, 'init', '../team', '--package', 'skillpress');
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(path.join(dir, 'dist/feed/v1/index.json'))).toBe(true);
+    expect(existsSync(path.join(dir, '.cache'))).toBe(true);
+    expect(existsSync(path.join(here, '.cache'))).toBe(false);
+    // Problems are named as paths from the working directory, where the user can open them.
+    expect(r.stdout).toContain('../team/skills/pdf-tools/SKILL.md');
+    expect(r.stdout).toContain('built 2 skill(s) into ../team/dist');
+  }, 240_000);
+
   it('refuses to replace a config without --force (exit 2)', async () => {
     const dir = await userRepo('again');
     await writeFile(path.join(dir, 'skillpress.json'), '{"registry":{"title":"Mine"}}\n');

@@ -49,7 +49,8 @@ export const init: Command = {
       );
     const b = result.build;
     if (b) {
-      lines.push(...firstBuildProblems(b.problems, b.skillsRoot));
+      // The skills folder as the user would type it from here: problems print short and clickable.
+      lines.push(...firstBuildProblems(b.problems, rel(path.resolve(result.dir, b.skillsRoot))));
       const tally = problemsByRule(b.problems);
       if (tally) lines.push(tally);
       const advice = nameClashAdvice(b.problems);
