@@ -663,12 +663,14 @@ function refuseEmpty(catalog: Catalog, given: string): void {
   if (missing) throw new UsageError(`${given}: ${missing.message}; nothing was written`);
   if (catalog.skills.length === 0) {
     // Errors say why best; with none, the warnings do (a skill below skills.max_depth is one).
-    const errors = catalog.problems.filter((p) => p.severity === 'error');
-    const why = (
-      errors.length > 0 ? errors.map((p) => p.message) : catalog.problems.map((p) => `${p.skill}: ${p.message}`)
-    )
-      .slice(0, 3)
-      .join('; ');
+    // A peer's or a skill URL's warnings (each naming it) say why nothing was imported: the refusal is all that prints.
+    const remote = catalog.problems.filter((p) => /^(peer|url):/.test(p.skill));
+    const own = catalog.problems.filter((p) => !remote.includes(p));
+    const errors = own.filter((p) => p.severity === 'error');
+    const why = [
+      ...(errors.length > 0 ? errors.map((p) => p.message) : own.map((p) => `${p.skill}: ${p.message}`)).slice(0, 3),
+      ...remote.slice(0, 3).map((p) => `[${p.rule}] ${p.message}`),
+    ].join('; ');
     throw new InvalidInputError(
       `no skill to publish from ${given}${why ? ` (${why})` : ''}; the previous output, if any, is left as it is`,
     );

@@ -114,6 +114,11 @@ describe('an aggregator: a registry whose own skills folder is empty', () => {
       env: { ...process.env, CI: '1' },
     }).catch((err: { code: number; stderr: string }) => err);
     expect(failed).toMatchObject({ code: 1 });
-    expect((failed as { stderr: string }).stderr).toMatch(/no skill to publish/);
+    const stderr = (failed as { stderr: string }).stderr;
+    expect(stderr).toMatch(/no skill to publish/);
+    // The refusal says why nothing came from the peers: their warnings are printed nowhere else.
+    expect(stderr).toContain(
+      '[peer-skill-missing] peer "acme", skills/nothing-here: listed in the allowlist but not in the peer feed',
+    );
   });
 });
