@@ -338,12 +338,14 @@ async function buildWith(
 ): Promise<BuildResult> {
   const { options, out, log, tokens, stages } = ctx;
   const { cwd, skillsRoot, skillsDir, configFile } = where;
-  const loaded = await stage(stages, 'load', () => loadSources(skillsDir, ctx));
   // Named as the user gave it: the option, or the config's key that chose the folder.
   const given =
     options.skills !== undefined
       ? `--skills ${skillsRoot}`
       : `skills.root ${skillsRoot}${configFile ? ` (${path.relative(cwd, configFile) || configFile})` : ''}`;
+  const loaded = await stage(stages, 'load', () =>
+    loadSources(skillsDir, ctx, (local) => refuseMissing(local, given, skillsRoot, ctx.config)),
+  );
   refuseEmpty(loaded.catalog, given);
   const { catalog, local, duplicates, versions, toolsCheck } = await checkToolsIfConfigured(
     markDisabled(loaded, ctx.config),
@@ -581,7 +583,7 @@ async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promis
 }
 
 /** Local skills, then peers' skills; duplicates (identical content, near-identical text) are reported, never dropped. */
-async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loaded> {
+async function loadSources(skillsRoot: string, ctx: BuildContext, refuse: (local: Catalog) => void): Promise<Loaded> {
   const { config, options, log } = ctx;
   const {
     catalog: loadedLocal,
@@ -595,6 +597,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext): Promise<Loade
     ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
   options.onLoaded?.(loadedLocal);
+  refuse(loadedLocal); // before a peer is asked for anything
   const fetched = await federate(loadedLocal, config, {
     cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log),
     log,
@@ -658,17 +661,28 @@ function keptWords(dir: string, log: (line: string) => void): (text: string) => 
  * A skills folder that is not there (a typo, the wrong working directory) or holds no skill at
  * all must not replace a published catalog with an empty one: nothing is written.
  */
-function refuseEmpty(catalog: Catalog, given: string): void {
+function refuseMissing(catalog: Catalog, given: string, skillsRoot: string, config: SkillpressConfig): void {
   const missing = catalog.problems.find((p) => p.rule === 'root-missing');
-  if (missing) throw new UsageError(`${given}: ${missing.message}; nothing was written`);
+  if (!missing) return;
+  const { peers, skill_urls } = config.federation;
+  const aggregator =
+    peers.length > 0 || skill_urls.length > 0
+      ? ` (a registry that only imports keeps an empty skills folder: git keeps no empty folder, so commit a file such as ${path.posix.join(skillsRoot.split(path.sep).join('/'), '.gitkeep')})`
+      : '';
+  throw new UsageError(`${given}: ${missing.message}; nothing was written${aggregator}`);
+}
+
+function refuseEmpty(catalog: Catalog, given: string): void {
   if (catalog.skills.length === 0) {
     // Errors say why best; with none, the warnings do (a skill below skills.max_depth is one).
-    const errors = catalog.problems.filter((p) => p.severity === 'error');
-    const why = (
-      errors.length > 0 ? errors.map((p) => p.message) : catalog.problems.map((p) => `${p.skill}: ${p.message}`)
-    )
-      .slice(0, 3)
-      .join('; ');
+    // A peer's or a skill URL's warnings (each naming it) say why nothing was imported: the refusal is all that prints.
+    const remote = catalog.problems.filter((p) => /^(peer|url):/.test(p.skill));
+    const own = catalog.problems.filter((p) => !remote.includes(p));
+    const errors = own.filter((p) => p.severity === 'error');
+    const why = [
+      ...(errors.length > 0 ? errors.map((p) => p.message) : own.map((p) => `${p.skill}: ${p.message}`)).slice(0, 3),
+      ...remote.slice(0, 3).map((p) => `[${p.rule}] ${p.message}`),
+    ].join('; ');
     throw new InvalidInputError(
       `no skill to publish from ${given}${why ? ` (${why})` : ''}; the previous output, if any, is left as it is`,
     );

@@ -44,6 +44,7 @@ export interface InitResult {
   base: string;
   /** Set when no install spec for CI was known: the workflow holds a placeholder to replace. */
   package_placeholder?: string;
+  /** The first build, run in `dir` (its `.cache/` there; `skillsRoot` relative to `dir`). */
   build?: BuildResult;
 }
 
@@ -93,13 +94,9 @@ export async function init(options: InitOptions = {}): Promise<InitResult> {
   };
   if (!packageSpec) result.package_placeholder = PACKAGE_PLACEHOLDER;
   if (options.build !== false && skills !== undefined) {
-    // The skills folder as the user would type it from here: problems print short and clickable.
-    result.build = await build({
-      skills: path.relative('.', path.join(dir, skills)) || '.',
-      out: path.join(dir, 'dist'),
-      config: configFile,
-      log,
-    });
+    // Run in the repository, as its workflow and `skillpress build` do there: its `.cache/` (which
+    // the .gitignore lines above cover) is the one later builds reuse, not one in the working directory.
+    result.build = await build({ cwd: dir, skills, out: path.join(dir, 'dist'), config: configFile, log });
   }
   return result;
 }

@@ -12,8 +12,8 @@ import type { FeedCatalog } from './catalog.ts';
 import { DirStore, openFeedStore, type FeedStore } from '../feed-reader/index.ts';
 import { createServer } from './server.ts';
 import { releaseMemory } from './memory.ts';
-import { CATALOG_PATH, FEED_PATH } from '../lib/layout.ts';
 import { LineTransport } from './transport.ts';
+import { catalogViewBeside } from '../feed-reader/catalog-view.ts';
 import { errorMessage } from '../lib/errors.ts';
 import type { UsageOptions } from './usage.ts';
 import type { AuthoringSession } from './authoring.ts';
@@ -287,17 +287,6 @@ function announce(c: FeedCatalog, store: FeedStore, log: (message: string) => vo
         `${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): serve it with --feed ${view} to offer them too`,
       );
   });
-}
-
-/**
- * A build that imports peers' skills without re-exporting them keeps its site's catalog (its own
- * skills and the imported ones) in `catalog/v1` beside `feed/v1`: where that is, when this
- * server was pointed at such a build's own feed, so the log can say how to offer both.
- */
-async function catalogViewBeside(store: FeedStore): Promise<string | undefined> {
-  if (!(store instanceof DirStore) || !store.location.endsWith(path.join(...FEED_PATH.split('/')))) return undefined;
-  const view = path.join(store.location, '..', '..', ...CATALOG_PATH.split('/'));
-  return (await stat(path.join(view, 'index.json')).catch(() => undefined))?.isFile() ? view : undefined;
 }
 
 /** Local feeds: a cheap stat of index.json; a rebuild rewrites it last. */

@@ -4,6 +4,9 @@
  * rule answers and why, and bad arguments get exit 2 with the rule broken.
  */
 import { spawnSync } from 'node:child_process';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FeedCatalog } from '../../src/mcp/catalog.ts';
 import { openFeedStore } from '../../src/feed-reader/open.ts';
@@ -55,6 +58,23 @@ describe('skillpress search', () => {
       fixture.dist,
     );
     expect(JSON.parse(none.stdout)).toMatchObject({ skill: null, reason: expect.any(String) });
+  });
+
+  it("an aggregator's own feed (federation.reexport off): says where the imported skills are, and prints no empty table", async () => {
+    const dist = await mkdtemp(path.join(tmpdir(), 'sp-search-view-'));
+    try {
+      await cp(fixture.feed, path.join(dist, 'feed', 'v1'), { recursive: true });
+      await cp(fixture.feed, path.join(dist, 'catalog', 'v1'), { recursive: true });
+      const r = skillpress('search', 'zqxjv', '--feed', dist);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('No skill matches "zqxjv".\n');
+      const view = path.join(dist, 'catalog', 'v1');
+      expect(r.stderr).toContain(
+        `skillpress search: ${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): search it with --feed ${view}`,
+      );
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
   });
 
   it('bad arguments, or no feed where --feed points: exit 2 naming the rule or where it looked', () => {

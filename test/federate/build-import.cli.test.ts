@@ -99,6 +99,25 @@ describe('an aggregator: a registry whose own skills folder is empty', () => {
     expect(stderr).toMatch(/skills: no SKILL\.md in .*skills.*; publishing the 2 skill\(s\) from peers/);
   });
 
+  it('without a skills folder at all, stops before asking the peers and says to keep an empty one (git keeps no empty folder)', async () => {
+    const bare = path.join(tmp, 'bare');
+    await mkdir(bare, { recursive: true });
+    await writeFile(
+      path.join(bare, 'skillpress.json'),
+      JSON.stringify({ registry: { name: 'bare' }, federation: { peers: [{ name: 'acme', url: peer.url }] } }),
+    );
+    const before = peer.requests.length;
+    const failed = await run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site'], {
+      cwd: bare,
+      env: { ...process.env, CI: '1' },
+    }).catch((err: { code: number; stderr: string }) => err);
+    expect(failed).toMatchObject({ code: 2 });
+    expect((failed as { stderr: string }).stderr).toContain(
+      'does not exist or is not a folder; nothing was written (a registry that only imports keeps an empty skills folder: git keeps no empty folder, so commit a file such as skills/.gitkeep)',
+    );
+    expect(peer.requests.length).toBe(before);
+  });
+
   it('still refuses to publish when nothing came from the peers either', async () => {
     const lonely = path.join(tmp, 'lonely');
     await mkdir(path.join(lonely, 'skills'), { recursive: true });
@@ -114,6 +133,11 @@ describe('an aggregator: a registry whose own skills folder is empty', () => {
       env: { ...process.env, CI: '1' },
     }).catch((err: { code: number; stderr: string }) => err);
     expect(failed).toMatchObject({ code: 1 });
-    expect((failed as { stderr: string }).stderr).toMatch(/no skill to publish/);
+    const stderr = (failed as { stderr: string }).stderr;
+    expect(stderr).toMatch(/no skill to publish/);
+    // The refusal says why nothing came from the peers: their warnings are printed nowhere else.
+    expect(stderr).toContain(
+      '[peer-skill-missing] peer "acme", skills/nothing-here: listed in the allowlist but not in the peer feed',
+    );
   });
 });

@@ -210,17 +210,36 @@ describe('skillpress init', () => {
       );
     }
     await promisify(execFile)('git', ['init', '-q', '-b', 'main', dir]);
-    const r = await skillpress(dir, 'init', '--package', 'skillpress');
+    // Set up from the folder above it: the command that lists each warning is run in the repository.
+    const r = await skillpress(tmp, 'init', 'large', '--package', 'skillpress');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toContain('warning [unknown-field]');
     // 22 unknown fields, and the look-alike skills' near duplicates.
     expect(r.stdout).toMatch(
-      /\n\d+ warnings, not listed here \(counted by rule below\): `skillpress build` lists each\n/,
+      /\n\d+ warnings, not listed here \(counted by rule below\): `skillpress build` in large lists each\n/,
     );
     expect(r.stdout).toMatch(/\nby rule: warnings: .*unknown-field 22/);
     // The build itself lists each one.
     const built = await skillpress(dir, 'build', '--no-site');
     expect(built.stdout.split('\n').filter((l) => l.includes('warning [unknown-field]'))).toHaveLength(22);
+  }, 240_000);
+
+  it('set up from another folder (init ../repo), builds in the repository: its .cache/ is there, not in the working directory', async () => {
+    const dir = await userRepo('team');
+    await writeFile(
+      path.join(dir, 'skills', 'pdf-tools', 'SKILL.md'),
+      '---\nname: pdf-tools\ndescription: Use when working with pdf tools.\ncolour: blue\n---\n\n# pdf-tools\n',
+    );
+    const here = path.join(tmp, 'elsewhere');
+    await mkdir(here);
+    const r = await skillpress(here, 'init', '../team', '--package', 'skillpress');
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(path.join(dir, 'dist/feed/v1/index.json'))).toBe(true);
+    expect(existsSync(path.join(dir, '.cache'))).toBe(true);
+    expect(existsSync(path.join(here, '.cache'))).toBe(false);
+    // Problems are named as paths from the working directory, where the user can open them.
+    expect(r.stdout).toContain('../team/skills/pdf-tools/SKILL.md');
+    expect(r.stdout).toContain('built 2 skill(s) into ../team/dist');
   }, 240_000);
 
   it('refuses to replace a config without --force (exit 2)', async () => {

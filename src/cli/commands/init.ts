@@ -49,7 +49,8 @@ export const init: Command = {
       );
     const b = result.build;
     if (b) {
-      lines.push(...firstBuildProblems(b.problems, b.skillsRoot));
+      // The skills folder as the user would type it from here: problems print short and clickable.
+      lines.push(...firstBuildProblems(b.problems, rel(path.resolve(result.dir, b.skillsRoot)), rel(result.dir)));
       const tally = problemsByRule(b.problems);
       if (tally) lines.push(tally);
       const advice = nameClashAdvice(b.problems);
@@ -65,13 +66,15 @@ export const init: Command = {
 /** Warnings listed one by one after a first build; beyond that, counted (a large catalog's first build has hundreds). */
 const INIT_WARNINGS_LISTED = 20;
 
-/** Every error, and the warnings while they are few; else a line saying where each is listed. */
-function firstBuildProblems(problems: readonly Problem[], root: string | undefined): string[] {
+/** Every error, and the warnings while they are few; else a line saying where each is listed (`repo`: the repository, from here). */
+function firstBuildProblems(problems: readonly Problem[], root: string | undefined, repo: string): string[] {
   const warnings = problems.filter((p) => p.severity !== 'error').length;
   const listAll = warnings <= INIT_WARNINGS_LISTED;
   const lines = problems.filter((p) => listAll || p.severity === 'error').map((p) => formatProblem(p, root));
   if (!listAll)
-    lines.push(`${warnings} warnings, not listed here (counted by rule below): \`skillpress build\` lists each`);
+    lines.push(
+      `${warnings} warnings, not listed here (counted by rule below): \`skillpress build\`${repo === '.' ? '' : ` in ${repo}`} lists each`,
+    );
   return lines;
 }
 

@@ -36,7 +36,9 @@ export const search: Command = {
       return searchIndex(request, limit, values);
     }
     const { FeedCatalog } = await import('../../mcp/catalog.ts');
-    const catalog = await FeedCatalog.load(await openFeedArgument(values.feed));
+    const store = await openFeedArgument(values.feed);
+    const catalog = await FeedCatalog.load(store);
+    await pointAtCatalogView(store);
     const out = values.best ? await best(catalog, request) : await ranked(catalog, request, limit);
     process.stdout.write(values.json ? `${JSON.stringify(out.json, null, 2)}\n` : out.text);
     return EXIT.ok;
@@ -52,6 +54,16 @@ async function openFeedArgument(given: string | undefined): Promise<FeedStore> {
   } catch (err) {
     throw feedArgumentError(err, location, given === undefined ? ' (the default)' : '');
   }
+}
+
+/** An aggregator's own feed lacks the skills it imports without re-exporting them: say where they are. */
+async function pointAtCatalogView(store: FeedStore): Promise<void> {
+  const { catalogViewBeside } = await import('../../feed-reader/catalog-view.ts');
+  const view = await catalogViewBeside(store);
+  if (view)
+    process.stderr.write(
+      `skillpress search: ${view} also holds the skills imported from peers (the site's catalog; federation.reexport is off): search it with --feed ${view}\n`,
+    );
 }
 
 interface Printed {
@@ -78,7 +90,9 @@ async function ranked(catalog: FeedCatalog, request: string, limit: number): Pro
     json: found,
     text: lines([
       head,
-      ...alignColumns([['#', 'skill', 'score', 'words', 'description'], ...rows], new Set([0, 2, 3])),
+      ...(rows.length === 0
+        ? []
+        : alignColumns([['#', 'skill', 'score', 'words', 'description'], ...rows], new Set([0, 2, 3]))),
     ]),
   };
 }
