@@ -115,6 +115,8 @@ describe.skipIf(skip)('imported skills on the site', () => {
       await page.goto(`${site.url}skills/release-notes/`);
       const health = page.locator('[data-tier="summary"] [data-health]');
       expect(await health.textContent()).toMatch(/^Healthy · \w/);
+      // The check's date is one unbroken run on a phone.
+      expect(await health.locator('time').evaluate((t) => getComputedStyle(t).whiteSpace)).toBe('nowrap');
       await page.goto(`${site.url}skills/invoice-reconciler/`);
       expect(await page.locator('[data-tier="summary"]').textContent()).toContain('Registry');
       expect(await page.locator('[data-tier="summary"] [data-health]').count()).toBe(0);
