@@ -52,7 +52,7 @@ export interface PeerImport {
   notModified: boolean;
   /** The registry the peer's index names, with the key it signs its own skills with (when it read). */
   publisher?: { name: string; public_key?: string };
-  /** The peer could not be reached: its skills come from the copy of its feed fetched at this time (ISO 8601). */
+  /** The peer could not be reached: its skills come from the copy of its feed it last served or confirmed at this time (ISO 8601). */
   fromCache?: string;
 }
 

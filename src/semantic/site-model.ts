@@ -22,9 +22,7 @@ export interface SiteModelManifest {
   dims: number;
   vocab_size: number;
   shard_rows: number;
-  /** The vocabulary's file (./site-vocab.ts): token shards and the tokenizer's added tokens are numbered by it. */
-  vocab: typeof SITE_VOCAB_FILE;
-  /** The tokenizer's configuration without its vocabulary (small: read with the manifest). */
+  /** The tokenizer's configuration without its vocabulary (small: read with the manifest), in the site's token ids (`vocab.txt`, ./site-vocab.ts). */
   tokenizer: TokenizerJson;
 }
 
@@ -50,7 +48,6 @@ function siteModelFiles(modelDir: string): Map<string, string | Uint8Array> {
       dims,
       vocab_size: rows,
       shard_rows: TOKEN_SHARD_ROWS,
-      vocab: SITE_VOCAB_FILE,
       tokenizer: config,
     } satisfies SiteModelManifest),
   );

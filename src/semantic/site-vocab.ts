@@ -94,40 +94,38 @@ export function siteTokenizer(tokenizer: TokenizerJson): {
   vocab: SiteVocab;
   modelIds: Int32Array;
 } {
-  const { vocab, ...model } = tokenizer.model;
-  const order = siteOrder(vocab);
-  const siteId = new Map(order.tokens.map((token, i) => [token, i]));
+  const { vocab: modelVocab, ...model } = tokenizer.model;
+  const vocab = siteOrder(modelVocab);
+  const siteIds = new Map(vocab.tokens.map((token, i) => [token, i]));
   const renumber = (token: string, id: number): number => {
-    const found = siteId.get(token);
-    if (found === undefined || vocab[token] !== id)
+    const found = siteIds.get(token);
+    if (found === undefined || modelVocab[token] !== id)
       throw new Error(`tokenizer.json: the special token ${JSON.stringify(token)} (id ${id}) is not in the vocabulary`);
     return found;
   };
-  const special = tokenizer.post_processor?.special_tokens;
+  const { added_tokens: added, post_processor: post } = tokenizer;
   const config: TokenizerJson = {
     ...tokenizer,
     model: { ...model, vocab: {} },
-    ...(tokenizer.added_tokens
-      ? { added_tokens: tokenizer.added_tokens.map((t) => ({ ...t, id: renumber(t.content, t.id) })) }
-      : {}),
-    ...(special
-      ? {
-          post_processor: {
-            ...tokenizer.post_processor,
-            special_tokens: Object.fromEntries(
-              Object.entries(special).map(([key, s]) => [
-                key,
-                {
-                  ...s,
-                  ids: s.ids.map((id, i) => renumber(String((s.tokens as string[] | undefined)?.[i] ?? key), id)),
-                },
-              ]),
-            ),
-          },
-        }
+    ...(added ? { added_tokens: added.map((t) => ({ ...t, id: renumber(t.content, t.id) })) } : {}),
+    ...(post?.special_tokens
+      ? { post_processor: { ...post, special_tokens: renumbered(post.special_tokens, renumber) } }
       : {}),
   };
-  return { config, vocab: order, modelIds: Int32Array.from(order.tokens, (token) => vocab[token]!) };
+  return { config, vocab, modelIds: Int32Array.from(vocab.tokens, (token) => modelVocab[token]!) };
+}
+
+/** A post-processor's special tokens (`[CLS]`: its ids, by its tokens) in site ids. */
+function renumbered(
+  special: Record<string, { ids: number[] } & Record<string, unknown>>,
+  renumber: (token: string, id: number) => number,
+): Record<string, { ids: number[] } & Record<string, unknown>> {
+  return Object.fromEntries(
+    Object.entries(special).map(([key, s]) => {
+      const tokens = s.tokens as string[] | undefined;
+      return [key, { ...s, ids: s.ids.map((id, i) => renumber(tokens?.[i] ?? key, id)) }];
+    }),
+  );
 }
 
 /** The tokenizer's JSON the site builds: its configuration with the vocabulary in site ids. */

@@ -82,7 +82,7 @@ export class SiteMeaning {
   }
 
   #shardsOf(loaded: Loaded, text: string): ReadonlySet<number> {
-    if (this.#last?.text !== text) this.#last = { text, shards: new Set(loaded.embedder.tokenIds(text).map(shardOf)) };
+    if (this.#last?.text !== text) this.#last = { text, shards: tokenShards(loaded, text) };
     return this.#last.shards;
   }
 
@@ -95,8 +95,7 @@ export class SiteMeaning {
     const loaded = this.#ready;
     if (!loaded) return;
     const finished = typed.slice(0, typed.search(/\S*$/));
-    if (finished.trim())
-      void this.#shards(loaded, new Set(loaded.embedder.tokenIds(finished).map(shardOf))).catch(() => {});
+    if (finished.trim()) void this.#shards(loaded, tokenShards(loaded, finished)).catch(() => {});
     const typing = wordBeingTyped(typed, COMPLETIONS.after);
     if (!typing) return;
     const shards = new Set(completionIds(loaded.vocab, typing).map(shardOf));
@@ -143,6 +142,9 @@ export class SiteMeaning {
     return { vocab, embedder, vectors, skills, shards: new Map(), applied: new Set() };
   }
 }
+
+/** The token shards `text` needs. */
+const tokenShards = (loaded: Loaded, text: string): Set<number> => new Set(loaded.embedder.tokenIds(text).map(shardOf));
 
 async function bytes(url: string): Promise<Uint8Array> {
   const res = await fetch(url);
