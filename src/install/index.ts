@@ -18,7 +18,7 @@ import { parseJson } from '../lib/json.ts';
 import { own } from '../lib/own.ts';
 import { quotePath } from '../lib/paths.ts';
 import { SKILL_NAME_PATTERN } from '../model/skill.ts';
-import { locate, type Limits } from './source.ts';
+import { locate, type Limits, type Located } from './source.ts';
 import type { Files, InstallFile } from './archive.ts';
 
 export { AGENTS, skillsFolder, type AgentLocation, type SkillsFolderOptions, type Environment } from './agents.ts';
@@ -65,6 +65,16 @@ type ManifestEntry = z.infer<typeof ManifestEntry>;
 const Manifest = z.object({ skills: z.record(z.string(), ManifestEntry) });
 type Manifest = z.infer<typeof Manifest>;
 
+/** Why the index does not list `name`: removed, imported and not re-exported, or maybe misspelt. */
+async function whyMissing(located: Located, name: string): Promise<string> {
+  const view = await located.elsewhere?.(name);
+  if (view)
+    return `: this build imports it from a peer and shows it on the site only (federation.reexport is off): install it from ${view}`;
+  const removedAt = await located.removedAt?.(name);
+  if (removedAt) return `: it was removed from this catalog at ${removedAt}`;
+  return didYouMean(name, located.names());
+}
+
 /**
  * Copy skill `name` (or `name@version`, a version from the skill's published history in a
  * skillpress feed, digest-checked) from a feed or discovery index (`source`: a site URL, a feed URL or folder)
@@ -98,9 +108,7 @@ export async function install(source: string, pinnedName: string, opts: InstallO
   const pinned = pin !== undefined ? await located.pinned!(name, pin) : undefined;
   const published = pinned?.digest ?? located.digestOf(name);
   if (!published) {
-    const removedAt = await located.removedAt?.(name);
-    const why = removedAt ? `: it was removed from this catalog at ${removedAt}` : '';
-    throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}${why}${didYouMean(name, located.names())}`);
+    throw new NotFoundError(`no skill "${name}" in ${located.indexUrl}${await whyMissing(located, name)}`);
   }
 
   const manifest = await readManifest(to);

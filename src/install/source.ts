@@ -19,7 +19,8 @@ import { checkSchema, parseJsonText } from '../lib/json.ts';
 import { DiscoverySkill } from '../model/feed.ts';
 import { FeedReader } from '../feed-reader/reader.ts';
 import { skillDigest } from '../load/read-file.ts';
-import { DirStore } from '../feed-reader/store.ts';
+import { DirStore, type FeedStore } from '../feed-reader/store.ts';
+import { catalogViewBeside } from '../feed-reader/catalog-view.ts';
 import { feedIndexUrls } from '../feed-reader/open.ts';
 import { DEFAULT_MAX_INDEX_BYTES, RemoteStore } from '../feed-reader/remote-store.ts';
 import { unpack, type Files } from './archive.ts';
@@ -62,6 +63,8 @@ export interface Located {
   bundle?(name: string): string[] | undefined;
   /** When the feed's changes.json holds a tombstone for `name`: the time it was removed (skillpress feeds only). */
   removedAt?(name: string): Promise<string | undefined>;
+  /** Where else `name` is, when the index does not list it: a build's catalog view of skills imported and not re-exported. */
+  elsewhere?(name: string): Promise<string | undefined>;
 }
 
 /** Reads bytes by URL, refusing URLs outside the source root; a NotFoundError when nothing is there. */
@@ -205,6 +208,7 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
       const changes = await reader.changes().catch(() => undefined);
       return changes?.changes.find((c) => c.id === name && c.change === 'removed')?.at;
     },
+    elsewhere: (name) => importedBeside(store, name),
     async fetch(name) {
       const { entry, skill, files } = await reader.readSkill(name).catch((err: unknown) => {
         throw explainMissing(err, `skill "${name}" is listed in ${indexUrl}, but one of its parts is missing`);
@@ -220,6 +224,17 @@ async function feedIndex(site: Site, found: { body: Buffer; url: URL }, limits: 
       pinnedVersion({ site, reader, indexUrl: found.url, limits, latest: () => located.fetch(name) }, name, version),
   };
   return located;
+}
+
+/**
+ * The catalog view beside a build's own feed folder, when it lists `name`: an aggregator that does
+ * not re-export keeps its imported skills there (src/feed-reader/catalog-view.ts).
+ */
+async function importedBeside(store: FeedStore, name: string): Promise<string | undefined> {
+  const view = await catalogViewBeside(store);
+  if (!view) return undefined;
+  const reader = await FeedReader.open(new DirStore(view)).catch(() => undefined);
+  return reader?.entry(name) ? view : undefined;
 }
 
 /** A version from the skill JSON's `versions.history`: the latest from the feed itself, an earlier one from its archive. */

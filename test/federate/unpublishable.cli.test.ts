@@ -9,7 +9,9 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { install } from '../../src/install/index.ts';
 import { publish } from './helpers/feed.ts';
 import { serveDir, type TestServer } from './helpers/server.ts';
 import { tempDir, writeSkills } from './helpers/skills.ts';
@@ -79,5 +81,19 @@ describe.each([true, false])('a peer with unpublishable files, reexport: %s', (r
       (p: { skill: string; rule: string }) => p.skill === 'fine-one' && p.rule === 'tools-json',
     );
     expect(toolsJson).toHaveLength(1);
+  });
+});
+
+describe('installing from the build of an aggregator that does not re-export', () => {
+  it('names the catalog view that holds an imported skill, and installs from it', async () => {
+    await build(false);
+    const dist = path.join(tmp, 'project', 'dist');
+    const to = path.join(tmp, 'installed');
+    const view = path.join(dist, 'catalog', 'v1');
+    await expect(install(dist, 'fine-one', { to })).rejects.toThrow(
+      `no skill "fine-one" in ${pathToFileURL(path.join(dist, 'feed', 'v1', 'index.json')).href}: this build imports it from a peer and shows it on the site only (federation.reexport is off): install it from ${view}`,
+    );
+    await expect(install(dist, 'nowhere', { to })).rejects.toThrow(/^no skill "nowhere" in \S+index\.json$/);
+    expect((await install(view, 'fine-one', { to })).action).toBe('installed');
   });
 });
