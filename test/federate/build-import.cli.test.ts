@@ -141,3 +141,24 @@ describe('an aggregator: a registry whose own skills folder is empty', () => {
     );
   });
 });
+
+describe('an aggregator with no skills of its own that does not re-export', () => {
+  it("says on its first line that it built the imported skills' site, not nothing", async () => {
+    const hub = path.join(tmp, 'site-only-hub');
+    await mkdir(path.join(hub, 'skills'), { recursive: true });
+    await writeFile(
+      path.join(hub, 'skillpress.json'),
+      JSON.stringify({
+        registry: { name: 'hub' },
+        federation: { reexport: false, peers: [{ name: 'acme', url: peer.url }] },
+      }),
+    );
+    const { stdout } = await run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site'], {
+      cwd: hub,
+      env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', CI: '1' },
+    });
+    expect(stdout.split('\n')[0]).toMatch(
+      /^built 0 skill\(s\) \(and 2 imported, shown on the site only\), 0 file\(s\) into /,
+    );
+  });
+});

@@ -183,7 +183,7 @@ function summaryLine(r: BuildResult): string {
   const tally = problemsByRule(r.problems);
   const advice = nameClashAdvice(r.problems);
   return [
-    `built ${r.skills} skill(s), ${r.files} file(s)${r.skippedFiles ? ` (${r.skippedFiles} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s${failure(r)}`,
+    `built ${r.skills} skill(s)${r.importedNotExported ? ` (and ${r.importedNotExported} imported, shown on the site only)` : ''}, ${r.files} file(s)${r.skippedFiles ? ` (${r.skippedFiles} listed but not stored)` : ''} into ${r.out} in ${r.seconds.toFixed(1)} s${failure(r)}`,
     `  withheld (private/group): ${r.withheld}; ${r.disabled ? `disabled: ${r.disabled}; ` : ''}imported: ${r.imported}${r.importedNotExported ? ` (${r.importedNotExported} shown on the site only, federation.reexport is off)` : ''}; ${r.repeated ? `committed in several folders: ${r.repeated} (each published once); ` : ''}similar pairs under other names: ${r.duplicates} (both published); invalid skills: ${r.invalid - r.nameClashes}${r.nameClashes ? `; left out by name clashes: ${r.nameClashes}` : ''}`,
     `  changes: ${c.added} added, ${c.updated} updated, ${c.removed} removed`,
     `  reused from .cache/: token counts of ${r.reused.tokens.reused} of ${r.reused.tokens.reused + r.reused.tokens.counted} texts, archives of ${r.reused.archives.reused} of ${r.reused.archives.reused + r.reused.archives.built} skills`,
