@@ -319,7 +319,7 @@ async function rewrite(
     const after = await loadStaged(staged, name, config, before.strictErrors);
     const changes = describeChanges(snapshot(before.skill), snapshot(after.skill));
     if (change.feedback) changes.push(`feedback: ${oneLine(change.feedback)}`);
-    await keepBaseline(ctx.skills, name, dir, current, before.skill);
+    const baseline = await keepBaseline(ctx.skills, name, dir, current, before.skill);
     const previous = await swapIn(staged, dir);
     const recorded = await recordVersion(ctx.skills, name, {
       version,
@@ -332,25 +332,34 @@ async function rewrite(
       await swapIn(previous, dir);
       throw notRecorded(name, version, err);
     });
-    return { name, version, previous_version: current, changes, path: dir, recorded };
+    return { name, version, previous_version: current ?? baseline, changes, path: dir, recorded };
   });
 }
 
 /**
  * A skill written by hand has no recorded version yet: outside git, its state before the first
- * update is stored first, so that version stays retrievable too. (In git, it is in git's history.)
+ * update is stored first, so that version stays retrievable too (in git, it is in git's history).
+ * Answers the version it stored: `1` for a skill without one, which rollback then restores.
  */
-async function keepBaseline(skills: string, name: string, dir: string, current: string | undefined, skill: Skill) {
-  if (await gitTopLevel(dir)) return;
-  if ((await listVersions(skills, name, dir)).length > 0) return;
+async function keepBaseline(
+  skills: string,
+  name: string,
+  dir: string,
+  current: string | undefined,
+  skill: Skill,
+): Promise<string | undefined> {
+  if (await gitTopLevel(dir)) return undefined;
+  if ((await listVersions(skills, name, dir)).length > 0) return undefined;
   const date = new Date(Date.now() - 1).toISOString();
+  const version = current ?? '1';
   await recordVersion(skills, name, {
-    version: current ?? '1',
+    version,
     date,
     digest: skill.digest,
     changes: ['as written before the first update'],
     dir,
   });
+  return version;
 }
 
 const oneLine = (text: string): string => {

@@ -231,6 +231,16 @@ describe('updateSkill', () => {
     expect((await skillVersions(skills, 'sem')).map((v) => v.version)).toEqual(['1.4.3', '1.4.2']);
   });
 
+  test('a hand-written skill without a version is updated from version 1, which is kept and named as the previous one', async () => {
+    await mkdir(path.join(skills, 'plain'));
+    await writeFile(path.join(skills, 'plain', 'SKILL.md'), '---\nname: plain\ndescription: A skill.\n---\nBody.\n');
+    const r = await updateSkill({ skills, name: 'plain', description: 'A better skill.' });
+    expect(r).toMatchObject({ version: '2', previous_version: '1' });
+    expect((await skillVersions(skills, 'plain')).map((v) => v.version)).toEqual(['2', '1']);
+    await rollbackSkill({ skills, name: 'plain', version: r.previous_version! });
+    expect(await readFile(path.join(skills, 'plain', 'SKILL.md'), 'utf8')).toContain('description: A skill.');
+  });
+
   test('an unknown skill, an empty change and a link on the way are refused in words a model can act on', async () => {
     await expect(updateSkill({ skills, name: 'nope', body: 'x' })).rejects.toThrow(
       'Skill "nope" not found. Use skills_search to find the correct name.',
