@@ -5,7 +5,7 @@
  * p95 of a search that fetches 20 files; a user's browser does none of that, so the search is
  * timed here, from inside the page, as a user's browser runs it.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -48,12 +48,14 @@ export async function launchBareChromium(extraArgs: readonly string[] = []): Pro
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const forget = killWithProcess(child);
   try {
     const socket = await connect(await devtoolsUrl(child.stderr));
     const send = protocol(socket);
     return {
       withPage: (run) => withPage(send, run),
       close: async () => {
+        forget();
         socket.close();
         child.kill();
         await exited;
@@ -61,10 +63,33 @@ export async function launchBareChromium(extraArgs: readonly string[] = []): Pro
       },
     };
   } catch (error) {
+    forget();
     child.kill();
     rmSync(profile, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Chromium stops with the bench, however it ends: on exit, and on SIGINT or SIGTERM (whose
+ * default ends Node without its exit handlers), the signal then raised again. Answers how to undo that.
+ */
+function killWithProcess(child: ChildProcess): () => void {
+  const stop = () => child.kill();
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    forget();
+    process.kill(process.pid, signal);
+  };
+  const forget = () => {
+    process.off('exit', stop);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.on('exit', stop);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return forget;
 }
 
 type Send = (method: string, params?: object, sessionId?: string) => Promise<unknown>;
