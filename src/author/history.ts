@@ -192,6 +192,17 @@ function folderLookup(top: string, root: string, folders: readonly string[]): (f
   };
 }
 
+/** Whether git's history holds `dir` as it is on disk: in a work tree, with nothing in it uncommitted or untracked. */
+export async function committedAsIs(dir: string): Promise<boolean> {
+  const top = await gitTopLevel(dir);
+  if (!top) return false;
+  const rel = path.relative(top, dir).split(path.sep).join('/') || '.';
+  const status = await run('git', ['-C', top, 'status', '--porcelain', '-z', '--untracked-files=all', '--', rel], {
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch(() => undefined);
+  return status !== undefined && status.stdout.length === 0;
+}
+
 /** The top of the git work tree holding `dir`, or undefined when it is in none (or git is not installed). */
 export async function gitTopLevel(dir: string): Promise<string | undefined> {
   // No `.git` above: no work tree, and no git process started (every build asks).

@@ -22,9 +22,9 @@ import type { Problem, Skill } from '../model/skill.ts';
 import { describeChanges, type SkillSnapshot } from './changes.ts';
 import { authoredPathProblem, decodeFiles, checkRemovals, type AuthoredFile } from './files.ts';
 import {
+  committedAsIs,
   ensureStateDir,
   gitIgnoredBy,
-  gitTopLevel,
   listVersions,
   recordVersion,
   stateDir,
@@ -235,7 +235,7 @@ export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillR
       rule: 'empty-update',
     });
   return withLock(lockFile(input, input.name), `Skill "${input.name}"`, () =>
-    rewrite(input, dir, config, async (staged, current, before) => {
+    afterKeeping(input, dir, config, async (staged, current, before) => {
       refuseDisabled(before, config, 'existing');
       checkBaseVersion(input.name, input.base_version, current);
       for (const p of removals) await removeFile(staged, p);
@@ -279,7 +279,7 @@ export async function rollbackSkill(
   const oldSkillMd = old.get(SKILL_FILE);
   if (!oldSkillMd) throw new InvalidInputError(`version ${ctx.version} of "${ctx.name}" holds no SKILL.md`);
   return withLock(lockFile(ctx, ctx.name), `Skill "${ctx.name}"`, () =>
-    rewrite(ctx, dir, config, async (staged) => {
+    afterKeeping(ctx, dir, config, async (staged) => {
       await rm(staged, { recursive: true, force: true });
       await mkdir(staged);
       await writeFiles(
@@ -295,6 +295,78 @@ interface Edit {
   description?: string;
   body?: string;
   feedback?: string;
+  /** Said of the change in place of the differences (a version that only records what is on disk). */
+  note?: string;
+}
+
+type Editor = (staged: string, current: string | undefined, before: Skill) => Promise<Edit>;
+
+/** `edit` as a new version, once what is on disk is a recorded version (`keepUnrecorded`). */
+async function afterKeeping(
+  ctx: AuthorContext,
+  dir: string,
+  config: SkillpressConfig,
+  edit: Editor,
+): Promise<UpdateSkillResult> {
+  const kept = await keepUnrecorded(ctx, dir, config);
+  const result = await rewrite(ctx, dir, config, edit);
+  return { ...result, previous_version: result.previous_version ?? kept };
+}
+
+/**
+ * What is on disk becomes a recorded version before a change replaces it, so no update or
+ * rollback loses it: a skill never recorded (hand-written, or edited and given a version by
+ * hand) is recorded as it is; one edited by hand since its version was recorded, under the
+ * same version, is recorded as the next version, and an update made against the version before
+ * it then conflicts, as with another agent's update. Left as it is: a skill that git's history
+ * holds as it is and that skillpress never recorded. Answers its version when it is recorded.
+ */
+async function keepUnrecorded(ctx: AuthorContext, dir: string, config: SkillpressConfig): Promise<string | undefined> {
+  const name = path.basename(dir);
+  const [versions, current, onDisk] = await Promise.all([
+    listVersions(ctx.skills, name, dir),
+    readFile(path.join(dir, SKILL_FILE), 'utf8').then(versionOf),
+    digestOnDisk(ctx, dir, config),
+  ]);
+  const label = current ?? '1';
+  const recorded = versions.find((v) => v.version === label);
+  if (recorded?.digest === onDisk) return label;
+  if (recorded) return (await recordHandEdit(ctx, dir, config, label, versions)).version;
+  if (await committedAsIs(dir)) return undefined;
+  const changes = [versions.length > 0 ? 'written outside skillpress' : 'as written before the first update'];
+  await recordVersion(ctx.skills, name, {
+    version: label,
+    date: new Date().toISOString(),
+    digest: onDisk,
+    changes,
+    dir,
+  });
+  return label;
+}
+
+/** A skill edited by hand under a recorded version: recorded as the next version, its files as they are. */
+async function recordHandEdit(
+  ctx: AuthorContext,
+  dir: string,
+  config: SkillpressConfig,
+  label: string,
+  versions: readonly SkillVersion[],
+): Promise<UpdateSkillResult> {
+  const next = nextVersion(label);
+  if (versions.some((v) => v.version === next))
+    throw new InvalidInputError(
+      `${quotePath(path.join(dir, SKILL_FILE))} was edited since version ${label} was recorded, and version ${next} is recorded already: set metadata.version above the latest (${versions[0]!.version}) and try again; nothing was written`,
+      { rule: 'version-taken' },
+    );
+  return rewrite(ctx, dir, config, async () => ({ note: `edited outside skillpress after version ${label}` }));
+}
+
+/** The content digest of the skill in `dir` as the loader computes it (what versions record). */
+function digestOnDisk(ctx: AuthorContext, dir: string, config: SkillpressConfig): Promise<string> {
+  return inStaging(ctx, path.basename(dir), async (staged) => {
+    await cp(dir, staged, { recursive: true, verbatimSymlinks: true });
+    return (await loadStaged(staged, path.basename(dir), config, 'all')).skill.digest;
+  });
 }
 
 /** The shared update path: copy, edit, set the next version, validate, swap, record. */
@@ -302,7 +374,7 @@ async function rewrite(
   ctx: AuthorContext,
   dir: string,
   config: SkillpressConfig,
-  edit: (staged: string, current: string | undefined, before: Skill) => Promise<Edit>,
+  edit: Editor,
 ): Promise<UpdateSkillResult> {
   const name = path.basename(dir);
   return inStaging(ctx, name, async (staged) => {
@@ -317,9 +389,8 @@ async function rewrite(
       editSkillMarkdown(await readFile(skillMd, 'utf8'), { ...change, version }, `${name}/SKILL.md`),
     );
     const after = await loadStaged(staged, name, config, before.strictErrors);
-    const changes = describeChanges(snapshot(before.skill), snapshot(after.skill));
+    const changes = change.note ? [change.note] : describeChanges(snapshot(before.skill), snapshot(after.skill));
     if (change.feedback) changes.push(`feedback: ${oneLine(change.feedback)}`);
-    const baseline = await keepBaseline(ctx.skills, name, dir, current, before.skill);
     const previous = await swapIn(staged, dir);
     const recorded = await recordVersion(ctx.skills, name, {
       version,
@@ -332,34 +403,8 @@ async function rewrite(
       await swapIn(previous, dir);
       throw notRecorded(name, version, err);
     });
-    return { name, version, previous_version: current ?? baseline, changes, path: dir, recorded };
+    return { name, version, previous_version: current, changes, path: dir, recorded };
   });
-}
-
-/**
- * A skill written by hand has no recorded version yet: outside git, its state before the first
- * update is stored first, so that version stays retrievable too (in git, it is in git's history).
- * Answers the version it stored: `1` for a skill without one, which rollback then restores.
- */
-async function keepBaseline(
-  skills: string,
-  name: string,
-  dir: string,
-  current: string | undefined,
-  skill: Skill,
-): Promise<string | undefined> {
-  if (await gitTopLevel(dir)) return undefined;
-  if ((await listVersions(skills, name, dir)).length > 0) return undefined;
-  const date = new Date(Date.now() - 1).toISOString();
-  const version = current ?? '1';
-  await recordVersion(skills, name, {
-    version,
-    date,
-    digest: skill.digest,
-    changes: ['as written before the first update'],
-    dir,
-  });
-  return version;
 }
 
 const oneLine = (text: string): string => {

@@ -87,8 +87,14 @@ export class AuthoringSession implements Authoring {
 
   async update(input: Given<UpdateSkillInput>): Promise<UpdateSkillResult> {
     await this.ready;
-    const { updateSkill } = await import('../author/index.ts');
-    const result = await updateSkill({ ...input, skills: this.skills, config: this.#config });
+    const { updateSkill, VersionConflictError } = await import('../author/index.ts');
+    const result = await updateSkill({ ...input, skills: this.skills, config: this.#config }).catch(
+      async (err: unknown) => {
+        // The version on disk may be one recorded just now (an edit by hand): serve it, to be read again.
+        if (err instanceof VersionConflictError) await this.#publish(`${input.name} is at version ${err.current}`);
+        throw err;
+      },
+    );
     await this.#publish(`updated ${result.name} to version ${result.version}`);
     return result;
   }

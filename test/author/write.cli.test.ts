@@ -241,6 +241,23 @@ describe('updateSkill', () => {
     expect(await readFile(path.join(skills, 'plain', 'SKILL.md'), 'utf8')).toContain('description: A skill.');
   });
 
+  test('an edit by hand under a recorded version is kept as the next version before an update replaces it', async () => {
+    const created = await createSkill(refund());
+    const skillMd = path.join(skills, created.name, 'SKILL.md');
+    await writeFile(
+      skillMd,
+      (await readFile(skillMd, 'utf8')).replace('Refund the later one.', 'Refund the later one, by hand.'),
+    );
+    const r = await updateSkill({ skills, name: created.name, description: 'Refund a customer charged twice.' });
+    expect(r).toMatchObject({ version: '3', previous_version: '2', changes: ['description changed'] });
+    const versions = await skillVersions(skills, created.name);
+    expect(versions.map((v) => v.version)).toEqual(['3', '2', '1']);
+    await rollbackSkill({ skills, name: created.name, version: '1' });
+    expect(await readFile(skillMd, 'utf8')).not.toContain('by hand');
+    await rollbackSkill({ skills, name: created.name, version: '2' });
+    expect(await readFile(skillMd, 'utf8')).toContain('Refund the later one, by hand.');
+  });
+
   test('an unknown skill, an empty change and a link on the way are refused in words a model can act on', async () => {
     await expect(updateSkill({ skills, name: 'nope', body: 'x' })).rejects.toThrow(
       'Skill "nope" not found. Use skills_search to find the correct name.',
@@ -374,6 +391,39 @@ describe('in a git work tree', () => {
     const whole = await published(tmp);
     expect(whole.versions).toEqual(['2', '1']);
     expect(whole.said.join('\n')).not.toMatch(/shallow/);
+  });
+
+  test('an edit by hand not committed is kept as a version of its own; an update made against the version before conflicts', async () => {
+    git('init', '--quiet');
+    const created = await createSkill(refund());
+    const skillMd = path.join(skills, created.name, 'SKILL.md');
+    await writeFile(skillMd, (await readFile(skillMd, 'utf8')) + '\n## Hand-written note\n\nCall Dana in finance.\n');
+    await expect(updateSkill({ skills, name: created.name, body: BODY, base_version: '1' })).rejects.toThrow(
+      VersionConflictError,
+    );
+    expect(git('status', '--porcelain', '--untracked-files=all')).toBe('');
+    const versions = await skillVersions(skills, created.name);
+    expect(versions.map((v) => [v.version, v.changes])).toEqual([
+      ['2', ['edited outside skillpress after version 1']],
+      ['1', ['created']],
+    ]);
+    const r = await updateSkill({ skills, name: created.name, body: BODY, base_version: '2' });
+    expect(r).toMatchObject({ version: '3', previous_version: '2', changes: ['section "Hand-written note" removed'] });
+    await rollbackSkill({ skills, name: created.name, version: '2' });
+    expect(await readFile(skillMd, 'utf8')).toContain('Call Dana in finance.');
+  });
+
+  test('a skill written by hand and never committed is recorded before its first update, and restorable', async () => {
+    git('init', '--quiet');
+    await mkdir(path.join(skills, 'meta-number'));
+    const original =
+      '---\nname: meta-number\ndescription: A skill.\nmetadata:\n  version: "3"\n---\nThe original text.\n';
+    await writeFile(path.join(skills, 'meta-number', 'SKILL.md'), original);
+    const r = await updateSkill({ skills, name: 'meta-number', body: 'Replaced.\n' });
+    expect(r).toMatchObject({ version: '4', previous_version: '3' });
+    expect((await skillVersions(skills, 'meta-number')).map((v) => v.version)).toEqual(['4', '3']);
+    await rollbackSkill({ skills, name: 'meta-number', version: '3' });
+    expect(await readFile(path.join(skills, 'meta-number', 'SKILL.md'), 'utf8')).toContain('The original text.');
   });
 
   test('versions written before the folder was put under git are still listed and restorable', async () => {

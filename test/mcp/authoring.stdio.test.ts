@@ -251,6 +251,17 @@ describe('skillpress mcp --skills', () => {
       'base_version "7": skill "expense-policy" has no such version; its current version is 3. Read it (view_skill), apply your change to version 3 and pass base_version "3".',
     );
   });
+
+  test('an edit by hand since the version an agent read is kept, served, and makes its update a conflict', async () => {
+    const skillMd = path.join(skills, 'expense-policy', 'SKILL.md');
+    await writeFile(skillMd, `${await readFile(skillMd, 'utf8')}\n## Hand-written note\n\nCall Dana in finance.\n`);
+    const stale = await call('update_skill', { name: 'expense-policy', body: 'New.\n', base_version: '3' });
+    expect(stale.isError).toBe(true);
+    expect(text(stale)).toMatch(/is at version 4, not 3/);
+    const view = structured(await call('view_skill', { name: 'expense-policy' }));
+    expect(view.skill.version).toBe('4');
+    expect(view.instructions).toMatch(/Call Dana in finance/);
+  });
 });
 
 describe('skillpress mcp --skills on a git work tree', () => {
