@@ -110,7 +110,11 @@ export async function setSkillEnabled(configDir: string, name: string, enabled: 
   const disabled = enabled ? before.filter((n) => n !== name) : before.includes(name) ? before : [...before, name];
   const changed = disabled.length !== before.length;
   if (changed) {
-    data.skills = { ...skills, disabled };
+    // An emptied list goes, and with it a `skills` object left with nothing: the file reads as before the disable.
+    const { disabled: _, ...rest } = skills;
+    const next = disabled.length > 0 ? { ...rest, disabled } : rest;
+    if (Object.keys(next).length > 0) data.skills = next;
+    else delete data.skills;
     await mkdir(configDir, { recursive: true });
     const indent = /^\{\n( +|\t)/.exec(raw ?? '')?.[1] ?? 2;
     await writeFile(file, `${JSON.stringify(data, null, indent)}\n`);

@@ -9,8 +9,8 @@ import { CLI, NODE } from '../mcp/helpers.ts';
 let tmp: string;
 const cli = (...args: string[]) => spawnSync(NODE, [CLI, ...args], { cwd: tmp, encoding: 'utf8' });
 const disabled = async () =>
-  (JSON.parse(await readFile(path.join(tmp, 'skillpress.json'), 'utf8')) as { skills: { disabled?: string[] } }).skills
-    .disabled;
+  (JSON.parse(await readFile(path.join(tmp, 'skillpress.json'), 'utf8')) as { skills?: { disabled?: string[] } }).skills
+    ?.disabled;
 
 beforeEach(async () => {
   tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-enable-'));
@@ -35,8 +35,12 @@ test('a name that is no skill is refused with a suggestion, and nothing is added
   expect(done.status).toBe(0);
   expect(await disabled()).toEqual(['trailmark-graph']);
   // Only the config changed: the user learns that dist/ and the servers follow at the next build.
-  expect(done.stdout).toMatch(/^trailmark-graph disabled in .*skillpress\.json\nthe next build publishes it/);
+  expect(done.stdout).toMatch(/^trailmark-graph disabled in .*skillpress\.json\nthe next build leaves it out/);
   expect(cli('disable', 'trailmark-graph').stdout).not.toMatch(/next build/);
+  const back = cli('enable', 'trailmark-graph');
+  expect(back.stdout).toMatch(/^trailmark-graph enabled in .*skillpress\.json\nthe next build publishes it/);
+  // Enabled again, the file holds no empty list behind.
+  expect(JSON.parse(await readFile(path.join(tmp, 'skillpress.json'), 'utf8'))).toEqual({});
 });
 
 test('a glob that matches no skill is added, with a warning', async () => {

@@ -29,7 +29,10 @@ function enableCommand(enabled: boolean): Command {
         : `${skill}: nothing to change in ${r.file}`;
       process.stdout.write(`${state}\n`);
       // Only the config changed: what is published follows at the next build.
-      if (r.changed) process.stdout.write(`the next build publishes it (skillpress build; dev rebuilds on its own)\n`);
+      if (r.changed)
+        process.stdout.write(
+          `the next build ${enabled ? 'publishes it' : 'leaves it out'} (skillpress build; dev rebuilds on its own)\n`,
+        );
       if (r.stillDisabledBy)
         process.stdout.write(`note: "${r.stillDisabledBy}" in skills.disabled still disables ${skill}\n`);
       return EXIT.ok;
