@@ -479,6 +479,11 @@ async function loadStaged(
     });
   }
   const skill = lenient.skills.find((s) => s.id === name);
+  if (!skill && lenient.skills.length === 1)
+    throw new InvalidInputError(
+      `the SKILL.md in the folder "${name}" names the skill "${lenient.skills[0]!.id}" (rule name-matches-folder): rename the folder to "${lenient.skills[0]!.id}", or set name: ${name} in its SKILL.md, then update it; nothing was written`,
+      { rule: 'name-matches-folder' },
+    );
   if (!skill) throw new InvalidInputError(`the skill did not load as "${name}"; nothing was written`);
   return { skill, strictErrors: new Set(strictErrors.map(key)) };
 }
@@ -617,12 +622,36 @@ export async function skillFolder(skills: string, name: string): Promise<string>
   const found = await skillFolders(root);
   const match = valid ? found.find((dir) => path.basename(dir) === name) : undefined;
   if (match) return match;
+  const misfiled = valid ? await folderNaming(found, name) : undefined;
+  if (misfiled) throw nameMismatch(root, misfiled, name);
   throw new UnknownSkillError(
     name,
     nearNames(
       name,
       found.map((dir) => path.basename(dir)),
     ),
+  );
+}
+
+/** The folder among `folders` whose SKILL.md names the skill `name` (a folder named otherwise). */
+async function folderNaming(folders: readonly string[], name: string): Promise<string | undefined> {
+  for (const dir of folders) {
+    const raw = await readFile(path.join(dir, SKILL_FILE), 'utf8').catch(() => '');
+    const parsed = parseSkillMarkdown(raw);
+    if (parsed.ok && parsed.data.name === name) return dir;
+  }
+  return undefined;
+}
+
+/**
+ * A skill published under the name its SKILL.md gives, in a folder named otherwise: a write goes
+ * by the folder, and the loader by the name, so neither finds it until they match.
+ */
+function nameMismatch(root: string, dir: string, name: string): InvalidInputError {
+  const shown = path.join(path.basename(root), path.relative(root, dir), SKILL_FILE);
+  return new InvalidInputError(
+    `Skill "${name}" is in the folder "${path.basename(dir)}", whose name differs (rule name-matches-folder): rename the folder to "${name}", or set name: ${path.basename(dir)} in ${quotePath(shown)}, then update it; nothing was written`,
+    { rule: 'name-matches-folder' },
   );
 }
 

@@ -258,6 +258,19 @@ describe('updateSkill', () => {
     expect(await readFile(skillMd, 'utf8')).toContain('Refund the later one, by hand.');
   });
 
+  test('a skill whose folder is named otherwise than its SKILL.md says is refused by either name, saying how to make them match', async () => {
+    await mkdir(path.join(skills, 'deploy-checklist'));
+    const skillMd = '---\nname: deploy-check-list\ndescription: Check a deploy.\n---\nBody.\n';
+    await writeFile(path.join(skills, 'deploy-checklist', 'SKILL.md'), skillMd);
+    await expect(updateSkill({ skills, name: 'deploy-check-list', body: 'New.\n' })).rejects.toThrow(
+      'Skill "deploy-check-list" is in the folder "deploy-checklist", whose name differs (rule name-matches-folder): rename the folder to "deploy-check-list", or set name: deploy-checklist in "skills/deploy-checklist/SKILL.md", then update it; nothing was written',
+    );
+    await expect(updateSkill({ skills, name: 'deploy-checklist', body: 'New.\n' })).rejects.toThrow(
+      'the SKILL.md in the folder "deploy-checklist" names the skill "deploy-check-list" (rule name-matches-folder): rename the folder to "deploy-check-list", or set name: deploy-checklist in its SKILL.md, then update it; nothing was written',
+    );
+    expect(await readFile(path.join(skills, 'deploy-checklist', 'SKILL.md'), 'utf8')).toBe(skillMd);
+  });
+
   test('an unknown skill, an empty change and a link on the way are refused in words a model can act on', async () => {
     await expect(updateSkill({ skills, name: 'nope', body: 'x' })).rejects.toThrow(
       'Skill "nope" not found. Use skills_search to find the correct name.',
