@@ -135,7 +135,7 @@ export const VALIDATION_RULES = {
   'unknown-field': {
     ...FORGIVEN,
     meaning:
-      'a top-level field the specification does not define: move it under `metadata` (lenient accepts registry fields such as `tags`, and `requires`, `requirements`, `target_agents`, silently)',
+      'a top-level field the specification does not define: move it under `metadata`; one within two letters of a known field is asked about (`descripton`: did you mean `description`?), and `requires`, `requirements`, `target_agents` are told their form within the specification (lenient accepts them and registry fields such as `tags` silently)',
   },
   'client-field': {
     strict: 'error',

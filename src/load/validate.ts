@@ -22,6 +22,7 @@
 import { INDEXED_DESCRIPTION_CHARS, MAX_TAG_CHARS, MAX_TAGS, indexedTags } from '../model/bounds.ts';
 import { readSkillNeeds, splitAllowedTools } from './requirements.ts';
 import { isPlaceholderDescription } from './placeholders.ts';
+import { editDistance } from '../lib/near-names.ts';
 import {
   COMPATIBILITY_MAX,
   DESCRIPTION_MAX,
@@ -298,6 +299,28 @@ export function validateFrontMatter(data: Record<string, unknown>, opts: Validat
 
 type Written = (field: string, value: unknown) => string;
 
+/**
+ * Where a field that is no field of the specification belongs: a misspelt known one (`descripton`,
+ * `allowed_tools`), one skillpress reads at the top level, or else `metadata`.
+ */
+function unknownFieldMessage(key: string): string {
+  const known = [...SPEC_FIELDS, ...REGISTRY_KEYS, ...CLIENT_FIELDS.keys()];
+  const close = (k: string) => editDistance(key.toLowerCase(), k) <= Math.min(2, Math.floor(key.length / 3));
+  const near = known.includes(key) ? undefined : known.find(close);
+  const not = `"${key}" is not a field of the Agent Skills specification`;
+  if (near) return `${not}: did you mean "${near}"?`;
+  const read = READ_AT_TOP[key];
+  return read ? `${not}: other agents ignore it (${read})` : `${not}: move it under metadata (as a string)`;
+}
+
+/** skillpress's own top-level fields that moving under `metadata` as a string would break, and what to write instead for the specification. */
+const READ_AT_TOP: Readonly<Record<string, string>> = {
+  requires:
+    'skillpress reads requires.mcp there; within the specification, name the servers in allowed-tools as mcp__<server>',
+  requirements: 'within the specification, write metadata.requirements as a string: "tool:git, api:github?"',
+  target_agents: 'within the specification, write metadata.target_agents as a string: "claude-code, codex"',
+};
+
 /** The top-level fields the specification does not define: a client's own (`client-field`), or to move under `metadata`. */
 function extraFields(data: Record<string, unknown>, strict: boolean, soft: Severity): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -313,12 +336,7 @@ function extraFields(data: Record<string, unknown>, strict: boolean, soft: Sever
             rule: 'client-field',
             message: `"${key}" is ${client}'s own field, not the Agent Skills specification's: other agents ignore it (leave it where it is: under metadata ${client} would no longer read it)`,
           }
-        : {
-            severity: soft,
-            field: key,
-            rule: 'unknown-field',
-            message: `"${key}" is not a field of the Agent Skills specification: move it under metadata (as a string)`,
-          },
+        : { severity: soft, field: key, rule: 'unknown-field', message: unknownFieldMessage(key) },
     );
   }
   return problems;

@@ -102,6 +102,21 @@ describe('validateFrontMatter', () => {
     expect(rules(validate({ extra: 1 }, 'lenient'))).toEqual(['warning:unknown-field']);
   });
 
+  it('an unknown field near a known one asks whether it is meant; one skillpress reads at the top level is not advised under metadata', () => {
+    const message = (fields: Record<string, unknown>, field: string) =>
+      validate(fields, 'strict').problems.find((p) => p.rule === 'unknown-field' && p.field === field)?.message;
+    expect(message({ descripton: 'x' }, 'descripton')).toBe(
+      '"descripton" is not a field of the Agent Skills specification: did you mean "description"?',
+    );
+    expect(message({ allowed_tools: 'Read' }, 'allowed_tools')).toMatch(/did you mean "allowed-tools"\?$/);
+    expect(message({ requires: { mcp: ['rube'] } }, 'requires')).toBe(
+      '"requires" is not a field of the Agent Skills specification: other agents ignore it (skillpress reads requires.mcp there; within the specification, name the servers in allowed-tools as mcp__<server>)',
+    );
+    // A known field of its own is never "meant" as another one near it.
+    expect(message({ allowed_groups: ['a'] }, 'allowed_groups')).toMatch(/move it under metadata/);
+    expect(message({ team: 'x' }, 'team')).toMatch(/move it under metadata \(as a string\)$/);
+  });
+
   it('lenient: a name that differs from its folder or is over 64 characters is a warning, as the client guide says', () => {
     const mismatch = validate({ name: 'other-name' }, 'lenient', 'my-skill');
     expect(rules(mismatch)).toEqual(['warning:name-matches-folder']);
