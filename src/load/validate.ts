@@ -403,13 +403,16 @@ function validateMetadata(
       field,
       rule: 'metadata-string-values',
       message: Array.isArray(v)
-        ? `${field} must be a string, not a list: write it as one string, e.g. "${text}"`
-        : `${field} must be a string: quote it, e.g. ${key}: "${text}" (unquoted, YAML reads it as ${v === null ? 'null' : typeof v})`,
+        ? `${field} must be a string, not a list: write it as one string, e.g. ${key}: ${yamlQuoted(text)}`
+        : `${field} must be a string: quote it, e.g. ${key}: ${yamlQuoted(text)} (unquoted, YAML reads it as ${v === null ? 'null' : typeof v})`,
     });
     metadata[key] = text;
   }
   return metadata;
 }
+
+/** `text` as a YAML single-quoted scalar, to copy into the front matter as it is (quotes inside are doubled). */
+const yamlQuoted = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 
 /** allowed-tools (experimental): a space-separated string or a YAML list of strings. */
 function validateAllowedTools(tools: unknown, soft: Severity, problems: FieldProblem[]): string[] {

@@ -102,6 +102,21 @@ describe('validateFrontMatter', () => {
     expect(rules(validate({ extra: 1 }, 'lenient'))).toEqual(['warning:unknown-field']);
   });
 
+  it('a metadata value that is not a string is told how to write it, in YAML that can be copied back as it is', () => {
+    const advice = (metadata: Record<string, unknown>) =>
+      validate({ metadata }, 'strict').problems.find((p) => p.rule === 'metadata-string-values')!.message;
+    const nested = advice({ owner: { team: "sec's" } });
+    expect(nested).toBe(
+      `metadata.owner must be a string: quote it, e.g. owner: '{"team":"sec''s"}' (unquoted, YAML reads it as object)`,
+    );
+    const line = nested.slice(nested.indexOf('owner: '), nested.indexOf(' (unquoted'));
+    const parsed = parseSkillMarkdown(`---\nname: my-skill\ndescription: d\nmetadata:\n  ${line}\n---\n`);
+    expect(parsed.ok && parsed.data.metadata).toEqual({ owner: '{"team":"sec\'s"}' });
+    expect(advice({ tags: ['a', 'b'] })).toBe(
+      "metadata.tags must be a string, not a list: write it as one string, e.g. tags: 'a, b'",
+    );
+  });
+
   it('an unknown field near a known one asks whether it is meant; one skillpress reads at the top level is not advised under metadata', () => {
     const message = (fields: Record<string, unknown>, field: string) =>
       validate(fields, 'strict').problems.find((p) => p.rule === 'unknown-field' && p.field === field)?.message;
