@@ -58,7 +58,8 @@ export function editSkillMarkdown(
   if (metadata !== undefined && !YAML.isMap(metadata))
     throw new InvalidInputError(`${where}: metadata is not a mapping; fix it by hand first`);
   doc.setIn(['metadata', 'version'], edit.version);
-  const yaml = doc.toString({ lineWidth: 0 });
+  // Flow lists and maps keep their padding as written: `[MIT]` stays `[MIT]`, `[ MIT ]` stays so.
+  const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: /[[{] \S/.test(split.yaml) });
   const body = edit.body !== undefined ? withFinalNewline(edit.body.replace(/^\n+/, '')) : split.body;
   return `---\n${yaml}---\n${body}`;
 }
