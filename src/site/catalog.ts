@@ -1,6 +1,6 @@
 /**
- * What the catalog pages compute from the cards: facets (tags and domains with counts) and
- * pages of the browsable list. Shared by the home page, tag pages and domain pages.
+ * What the catalog pages compute from the cards: facets (tags, domains, folders and registries with
+ * counts) and pages of the browsable list. Shared by the home page and the list pages.
  */
 import type { Card } from '../model/feed.ts';
 import { slug } from './urls.ts';
@@ -26,6 +26,8 @@ export function facets(cards: readonly Card[], pick: (c: Card) => readonly strin
 
 export const tagsOf = (c: Card): readonly string[] => c.tags;
 export const domainOf = (c: Card): readonly string[] => (c.domain ? [c.domain] : []);
+/** The registry a skill comes from: this one, or an imported skill's origin. */
+export const registryOf = (c: Card): readonly string[] => [c.registry];
 
 /**
  * The folder group a skill is filed under: the first folder of its path below the skills folder,
@@ -49,6 +51,8 @@ export interface CatalogFacets {
    * sort nothing).
    */
   folders: Facet[];
+  /** Only when the skills come from more than one registry (an aggregator's site). */
+  registries: Facet[];
 }
 
 /** What the browse page (`/tags/`) is called for these facets; undefined when it has nothing to list. */
@@ -57,6 +61,7 @@ export function browseLabel(f: CatalogFacets): string | undefined {
   if (f.tags.length > 0) return 'Tags';
   if (f.folders.length > 0) return 'Folders';
   if (f.domains.length > 0) return 'Domains';
+  if (f.registries.length > 0) return 'Registries';
   return undefined;
 }
 
@@ -75,6 +80,7 @@ export function catalogFacets(cards: readonly Card[]): Readonly<CatalogFacets> {
 function countFacets(cards: readonly Card[]): CatalogFacets {
   const tags = facets(cards, tagsOf);
   const domains = facets(cards, domainOf);
+  const registries = facets(cards, registryOf);
   const tagged = cards.filter((c) => c.tags.length > 0).length;
   const folders = tagged * 2 < cards.length ? facets(cards, folderOf) : [];
   const filed = folders.reduce((n, f) => n + f.count, 0);
@@ -82,6 +88,7 @@ function countFacets(cards: readonly Card[]): CatalogFacets {
     tags,
     domains: domains.length > 1 ? domains : [],
     folders: folders.length > 1 && filed * 2 >= cards.length ? folders : [],
+    registries: registries.length > 1 ? registries : [],
   };
 }
 
@@ -93,18 +100,19 @@ export function pageOf<T>(items: readonly T[], page: number): T[] {
   return items.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 }
 
-/** The lists that have a page of their own: a tag's, a domain's and a folder's. */
-export type ListKind = 'tag' | 'domain' | 'folder';
+/** The lists that have a page of their own: a tag's, a domain's, a folder's and a registry's. */
+export type ListKind = 'tag' | 'domain' | 'folder' | 'registry';
 
-/** The values with a page of `kind` (folders only where they are a facet), with their counts. */
+/** The values with a page of `kind` (folders and registries only where they are a facet), with their counts. */
 export function listFacets(cards: readonly Card[], kind: ListKind): Facet[] {
   if (kind === 'folder') return catalogFacets(cards).folders;
+  if (kind === 'registry') return catalogFacets(cards).registries;
   return facets(cards, kind === 'tag' ? tagsOf : domainOf);
 }
 
-/** The cards of one tag's, domain's or folder's page, in the catalog's order (by name). */
+/** The cards of one tag's, domain's, folder's or registry's page, in the catalog's order (by name). */
 export function listCards(cards: readonly Card[], kind: ListKind, value: string): Card[] {
-  const pick = { tag: tagsOf, domain: domainOf, folder: folderOf }[kind];
+  const pick = { tag: tagsOf, domain: domainOf, folder: folderOf, registry: registryOf }[kind];
   return cards.filter((c) => pick(c).includes(value));
 }
 

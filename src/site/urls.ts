@@ -15,7 +15,7 @@ import { encodePath } from '../lib/paths.ts';
 export { encodePath };
 
 /**
- * A URL-safe, readable slug for a tag or domain: lowercase ASCII letters, digits and hyphens.
+ * A URL-safe, readable slug for a tag, domain or registry: lowercase ASCII letters, digits and hyphens.
  * When that loses anything (case, spaces, non-ASCII), a short hash keeps two tags apart.
  */
 export function slug(value: string): string {
@@ -51,6 +51,8 @@ export interface SiteUrls {
   fileView(id: string, filePath: string): string;
   tag(tag: string): string;
   domain(domain: string): string;
+  /** The page of a registry's skills, where the cards come from several (src/site/catalog.ts `registryOf`). */
+  registry(registry: string): string;
   /** The page of a folder group (src/site/catalog.ts `folderOf`). */
   folder(folder: string): string;
   /** Each folder group's skill ids, for the search's folder filter (src/site/pages/folders/skills.json.ts). */
@@ -107,6 +109,7 @@ export function siteUrls(baseInput: string, options: SiteUrlOptions = {}): SiteU
     fileView: (id, filePath) => `${skill(id)}files/${encodePath(filePath)}/`,
     tag: (tag) => `${base}tags/${slug(tag)}/`,
     domain: (domain) => `${base}domains/${slug(domain)}/`,
+    registry: (registry) => `${base}registries/${slug(registry)}/`,
     folder: (folder) => `${base}folders/${slug(folder)}/`,
     folderSkills: `${base}folders/skills.json`,
     feed,

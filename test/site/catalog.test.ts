@@ -1,7 +1,7 @@
 /** Which facets a catalog shows: only those it has something to filter by. */
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../../src/model/feed.ts';
-import { browseLabel, catalogFacets, folderOf, listPagePaths } from '../../src/site/catalog.ts';
+import { browseLabel, catalogFacets, folderOf, listCards, listFacets, listPagePaths } from '../../src/site/catalog.ts';
 import { siteUrls } from '../../src/site/urls.ts';
 
 const card = (id: string, extra: Partial<Card> = {}): Card => ({ id, name: id, tags: [], ...extra }) as Card;
@@ -20,7 +20,7 @@ describe('folderOf', () => {
 describe('catalogFacets', () => {
   it('shows no domain column for a single domain, and no browse page when there is nothing to browse', () => {
     const found = catalogFacets([card('a', { domain: 'general' }), card('b')]);
-    expect(found).toEqual({ tags: [], domains: [], folders: [] });
+    expect(found).toEqual({ tags: [], domains: [], folders: [], registries: [] });
     expect(browseLabel(found)).toBeUndefined();
   });
 
@@ -73,6 +73,34 @@ describe('catalogFacets', () => {
     // Tagged for the most part: the tags sort them.
     const mostlyTagged = cards.map((c, i) => (i < 3 ? { ...c, tags: ['t'] } : c));
     expect(catalogFacets(mostlyTagged).folders).toEqual([]);
+  });
+});
+
+describe('registries', () => {
+  it("offers registries on an aggregator's site: the cards come from two registries or more", () => {
+    const cards = [card('a', { registry: 'home' }), card('b', { registry: 'acme' }), card('c', { registry: 'acme' })];
+    const found = catalogFacets(cards);
+    expect(found.registries).toEqual([
+      { value: 'acme', count: 2 },
+      { value: 'home', count: 1 },
+    ]);
+    expect(browseLabel(found)).toBe('Registries');
+    expect(listFacets(cards, 'registry')).toEqual(found.registries);
+    expect(listCards(cards, 'registry', 'acme').map((c) => c.id)).toEqual(['b', 'c']);
+    // A registry named after nothing URL-safe still has a page of its own.
+    expect(siteUrls('/').registry('Team A/β')).toMatch(/^\/registries\/team-a-[a-z0-9]+\/$/);
+  });
+
+  it("shows no registry column, and no registry pages, for a single registry's skills", () => {
+    const cards = [card('a', { registry: 'home' }), card('b', { registry: 'home' })];
+    expect(catalogFacets(cards).registries).toEqual([]);
+    expect(browseLabel(catalogFacets(cards))).toBeUndefined();
+    expect(listFacets(cards, 'registry')).toEqual([]);
+  });
+
+  it('names the browse page after tags or folders before registries', () => {
+    const cards = [card('a', { registry: 'home', tags: ['pdf'] }), card('b', { registry: 'acme' })];
+    expect(browseLabel(catalogFacets(cards))).toBe('Tags');
   });
 });
 

@@ -1,10 +1,11 @@
 /**
  * A site that shows skills imported from a peer registry without re-exporting them: the site is
  * built from its own catalog feed (`catalog/v1`), imported skills carry the peer's name, and
- * search and file links work against that feed.
+ * search and file links work against that feed. Its skills come from two registries: they are a
+ * facet, with and without JavaScript.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -109,6 +110,54 @@ describe.skipIf(skip)('imported skills on the site', () => {
     await page.close();
   });
 
+  it('filters by registry: a column of both with counts, `?registry=`, a chip', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(site.url);
+      expect(await facetEntries(page)).toEqual([
+        ['home', 2],
+        ['acme', 1],
+      ]);
+      await page.click('[data-facet="registry"] [data-facet-value="acme"]');
+      await page.waitForSelector('[data-facet="registry"] button[aria-pressed="true"][data-facet-value="acme"]');
+      expect(await cardIds(page)).toEqual(['pdf-toolkit']);
+      expect(new URL(page.url()).searchParams.get('registry')).toBe('acme');
+      // The counts leave the chosen registry out: they say what switching would give.
+      expect(await facetEntries(page)).toEqual([
+        ['acme', 1],
+        ['home', 2],
+      ]);
+      expect(await page.textContent('[data-active-filters] .chip')).toContain('acme');
+      // A shared link opens on the same results.
+      await page.goto(`${site.url}?registry=home`);
+      await page.waitForFunction(() =>
+        document.querySelector('#results')?.getAttribute('data-state')?.includes('+registry:home'),
+      );
+      expect(await cardIds(page)).toEqual(['invoice-reconciler', 'release-notes']);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('without JavaScript, links each registry to a page of its skills, and `/registries/` to them all', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.goto(site.url);
+      const acme = page.locator('[data-facet="registry"] a[data-facet-value="acme"]');
+      expect(await acme.getAttribute('href')).toBe('/registries/acme/');
+      await acme.click();
+      await page.waitForURL(`${site.url}registries/acme/`);
+      expect(await page.textContent('h1')).toBe('acme');
+      expect(await cardIds(page, '.card-grid')).toEqual(['pdf-toolkit']);
+      expect((await page.goto(`${site.url}registries/`))?.status()).toBe(200);
+      const listed = await page.$$eval('.tag-cloud a', (l) => l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()));
+      expect(listed).toEqual(['acme 1', 'home 2']);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows health where a skill was checked (registered by URL), not for a skill of its own folder', async () => {
     const page = await browser.newPage();
     try {
@@ -126,3 +175,16 @@ describe.skipIf(skip)('imported skills on the site', () => {
     }
   });
 });
+
+/** The skills a list shows: the catalog's results, or a list page's cards. */
+const cardIds = (page: Page, list = '#results'): Promise<string[]> =>
+  page.$$eval(`${list} > li`, (l) => l.map((c) => (c as HTMLElement).dataset.id!));
+
+/** The registry column's entries: name and count, in order. */
+const facetEntries = (page: Page): Promise<Array<[string, number]>> =>
+  page.$$eval('[data-facet="registry"] [data-facet-value]', (items) =>
+    items.map((i): [string, number] => [
+      (i as HTMLElement).dataset.facetValue!,
+      Number(i.querySelector('.count')!.textContent),
+    ]),
+  );

@@ -7,6 +7,7 @@ import { buildSearchIndexes, SkillSearch, type SearchEntry } from '../../src/sea
 import {
   domainOfDoc,
   facetEntries,
+  registryOfDoc,
   matches,
   results,
   emptyText,
@@ -57,6 +58,7 @@ const state = (over: Partial<CatalogState> = {}): CatalogState => ({
   tags: [],
   domain: undefined,
   folder: undefined,
+  registry: undefined,
   sort: 'relevance',
   ...over,
 });
@@ -64,15 +66,20 @@ const ids = (docs: ReadonlyArray<{ id: string }>): string[] => docs.map((d) => d
 
 describe('URL state', () => {
   it('reads and writes the same state, in a stable order', () => {
-    const s = readState('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&folder=.curated&sort=name&utm=x');
+    const s = readState(
+      '?q=pdf+tables&tag=audit&tag=accounting&domain=finance&folder=.curated&registry=acme&sort=name&utm=x',
+    );
     expect(s).toEqual({
       q: 'pdf tables',
       tags: ['audit', 'accounting'],
       domain: 'finance',
       folder: '.curated',
+      registry: 'acme',
       sort: 'name',
     });
-    expect(stateQuery(s)).toBe('?q=pdf+tables&tag=audit&tag=accounting&domain=finance&folder=.curated&sort=name');
+    expect(stateQuery(s)).toBe(
+      '?q=pdf+tables&tag=audit&tag=accounting&domain=finance&folder=.curated&registry=acme&sort=name',
+    );
     expect(readState(stateQuery(s))).toEqual(s);
   });
 
@@ -82,6 +89,7 @@ describe('URL state', () => {
     expect(isActive(state())).toBe(false);
     expect(isActive(state({ sort: 'updated' }))).toBe(true);
     expect(isActive(state({ folder: 'git' }))).toBe(true);
+    expect(isActive(state({ registry: 'acme' }))).toBe(true);
   });
 
   it('toggles tags and the domain on and off', () => {
@@ -91,6 +99,9 @@ describe('URL state', () => {
     // One folder at a time, as one domain.
     expect(toggle(toggle(state(), 'folder', 'git'), 'folder', '.curated')).toEqual(state({ folder: '.curated' }));
     expect(toggle(state({ folder: 'git' }), 'folder', 'git')).toEqual(state());
+    // One registry at a time too.
+    expect(toggle(toggle(state(), 'registry', 'acme'), 'registry', 'home')).toEqual(state({ registry: 'home' }));
+    expect(toggle(state({ registry: 'acme' }), 'registry', 'acme')).toEqual(state());
   });
 });
 
@@ -176,6 +187,25 @@ describe('results', () => {
     ]);
   });
 
+  it("keeps only skills from the chosen registry, and counts registries without it (an aggregator's site)", () => {
+    const fromAcme = (e: SearchEntry): SearchEntry => ({ ...e, registry: 'acme' });
+    const mixed = ENTRIES.map((e) => (e.domain === 'finance' ? e : fromAcme(e)));
+    const { search } = buildSearchIndexes(mixed);
+    const all = matches(SkillSearch.load(JSON.parse(JSON.stringify(search))), '', false).docs;
+    expect(ids(results(all, state({ registry: 'acme' })))).toEqual(['pdf-toolkit', 'plain-notes']);
+    // With a domain too: both must hold.
+    expect(ids(results(all, state({ registry: 'acme', domain: 'finance' })))).toEqual([]);
+    const chosen = state({ registry: 'acme', tags: ['accounting'] });
+    expect(ids(results(all, chosen))).toEqual([]);
+    // Its counts leave the chosen registry out: they say what switching would give.
+    const base = results(all, chosen, { ignore: 'registry' });
+    expect(facetEntries(base, registryOfDoc, ['acme'])).toEqual([{ value: 'local', count: 2, selected: false }]);
+    expect(facetEntries(all, registryOfDoc, [])).toEqual([
+      { value: 'local', count: 3, selected: false },
+      { value: 'acme', count: 2, selected: false },
+    ]);
+  });
+
   it('sorts by update time, newest first, then by name', () => {
     const updated = new Map([
       ['pdf-toolkit', '2026-03-01T00:00:00Z'],
@@ -209,7 +239,12 @@ describe('results', () => {
   it('suggests removing a filter only when one is chosen', () => {
     const state = readState('?q=zzxqvw');
     expect(emptyText(state)).toBe('No skill matches. Try fewer or other words.');
-    for (const filtered of ['?q=zzxqvw&tag=pdf', '?q=zzxqvw&domain=finance', '?q=zzxqvw&folder=git'])
+    for (const filtered of [
+      '?q=zzxqvw&tag=pdf',
+      '?q=zzxqvw&domain=finance',
+      '?q=zzxqvw&folder=git',
+      '?q=zzxqvw&registry=acme',
+    ])
       expect(emptyText(readState(filtered))).toBe('No skill matches. Try fewer words or remove a filter.');
   });
 

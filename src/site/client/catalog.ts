@@ -25,6 +25,7 @@ import {
   facetEntries,
   keepsRankOrder,
   matches,
+  registryOfDoc,
   results,
   resultsSummary,
   tagsOfDoc,
@@ -58,6 +59,7 @@ function elements(root: HTMLElement) {
     tagFacet: root.querySelector<HTMLElement>('[data-facet="tag"]'),
     domainFacet: root.querySelector<HTMLElement>('[data-facet="domain"]'),
     folderFacet: root.querySelector<HTMLElement>('[data-facet="folder"]'),
+    registryFacet: root.querySelector<HTMLElement>('[data-facet="registry"]'),
   };
 }
 
@@ -219,8 +221,7 @@ class Catalog {
     // Counts are over what the list shows: the strong matches while the weaker ones are folded.
     const listed = (all: readonly SearchDoc[]): readonly SearchDoc[] =>
       strongIds ? all.slice(0, unfolded(all, strongIds, this.#foldOpen)) : all;
-    // Tag counts are over the results; domain counts ignore the chosen domain, so switching
-    // domains shows what each would give.
+    // Tag counts are over the results; the one-at-a-time facets' counts are worked out apart.
     this.#renderFacet(
       this.#el.tagFacet,
       listed(docs),
@@ -229,23 +230,35 @@ class Catalog {
       this.#showAllTags ? Infinity : TAGS_SHOWN,
       (v) => `#${v}`,
     );
-    const domainBase = state.domain ? results(matched, state, { ...ctx, ignore: 'domain' }) : docs;
-    this.#renderFacet(
-      this.#el.domainFacet,
-      listed(domainBase),
-      domainOfDoc,
-      state.domain ? [state.domain] : [],
-      Infinity,
-      (v) => v,
-    );
+    this.#renderOneOf('domain', matched, docs, ctx, listed);
+    this.#renderOneOf('registry', matched, docs, ctx, listed);
     this.#renderFolderFacet(matched, docs, ctx, listed);
     this.#renderList(docs, notes, strongIds);
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
-    // A folder shows after the domain (`|finance+folder:git|`), only when one is chosen.
+    // A folder and a registry show after the domain (`|finance+folder:git+registry:acme|`), only when chosen.
     const folder = state.folder ? `+folder:${state.folder}` : '';
-    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}${folder}|${state.sort}|${metadataOnly ? 'meta' : 'body'}${meaning ? '+meaning' : ''}`;
+    const registry = state.registry ? `+registry:${state.registry}` : '';
+    list.dataset.state = `${state.q}|${state.tags.join(',')}|${state.domain ?? ''}${folder}${registry}|${state.sort}|${metadataOnly ? 'meta' : 'body'}${meaning ? '+meaning' : ''}`;
+  }
+
+  /**
+   * A facet of one value at a time (a domain, a registry): its counts leave out the chosen value,
+   * so switching shows what each other value would give.
+   */
+  #renderOneOf(
+    kind: 'domain' | 'registry',
+    matched: readonly SearchDoc[],
+    docs: readonly SearchDoc[],
+    ctx: ResultsContext,
+    listed: (all: readonly SearchDoc[]) => readonly SearchDoc[],
+  ): void {
+    const chosen = this.#state[kind];
+    const base = chosen ? results(matched, this.#state, { ...ctx, ignore: kind }) : docs;
+    const [section, pick] =
+      kind === 'domain' ? [this.#el.domainFacet, domainOfDoc] : [this.#el.registryFacet, registryOfDoc];
+    this.#renderFacet(section, listed(base), pick, chosen ? [chosen] : [], Infinity, (v) => v);
   }
 
   /** Folder counts ignore the chosen folder, as domain counts do; drawn once the folders are here. */
@@ -312,11 +325,12 @@ class Catalog {
   }
 
   #renderChips(): void {
-    const { domain, folder, tags } = this.#state;
-    const drawn = [domain ?? '', folder ?? '', ...tags].join('\n');
+    const { registry, domain, folder, tags } = this.#state;
+    const drawn = [registry ?? '', domain ?? '', folder ?? '', ...tags].join('\n');
     if (this.#drawn.get(this.#el.activeFilters) === drawn) return;
     this.#drawn.set(this.#el.activeFilters, drawn);
     const chips: HTMLElement[] = [];
+    if (registry) chips.push(renderChip(registry, () => this.#toggle('registry', registry)));
     if (domain) chips.push(renderChip(domain, () => this.#toggle('domain', domain)));
     if (folder) chips.push(renderChip(`${folder}/`, () => this.#toggle('folder', folder)));
     for (const t of tags) chips.push(renderChip(`#${t}`, () => this.#toggle('tag', t)));
@@ -408,7 +422,7 @@ class Catalog {
   }
 
   #bind(): void {
-    const { input, form, list, sortSelect, more, tagFacet, domainFacet, folderFacet } = this.#el;
+    const { input, form, list, sortSelect, more, tagFacet, domainFacet, folderFacet, registryFacet } = this.#el;
     // Load lazily: the first focus or keystroke fetches search.json, not the page load.
     input.addEventListener('focus', () => void this.#loadIndex().catch(() => {}), { once: true });
     // Leaving before typing paused: the history entry keeps the query, so Back shows its results.
@@ -443,6 +457,7 @@ class Catalog {
       [tagFacet, 'tag'],
       [domainFacet, 'domain'],
       [folderFacet, 'folder'],
+      [registryFacet, 'registry'],
     ] as const) {
       section?.addEventListener('click', (e) => {
         const item = (e.target as Element).closest<HTMLElement>('[data-facet-value]');

@@ -74,7 +74,7 @@ const byName = (a: SearchDoc, b: SearchDoc): number => a.name.localeCompare(b.na
 
 /** Whether `results` keeps the ranked matches as they are (no filter, ranked by relevance): the cards shown are then the first matches. */
 export const keepsRankOrder = (state: CatalogState): boolean =>
-  state.sort === 'relevance' && !state.domain && !state.folder && state.tags.length === 0;
+  state.sort === 'relevance' && !state.domain && !state.folder && !state.registry && state.tags.length === 0;
 
 /** What `results` may need besides the matches, from cards.json. */
 export interface ResultsContext {
@@ -84,16 +84,18 @@ export interface ResultsContext {
   /** Id → folder group (src/site/catalog.ts `folderOf`; absent for none): needed for a folder filter. */
   folders?: ReadonlyMap<string, string>;
   /** A filter to leave out: its facet's counts then show what each of its values would give. */
-  ignore?: 'domain' | 'folder';
+  ignore?: 'domain' | 'folder' | 'registry';
 }
 
 /** The matches that pass the filters, in the chosen order. */
 export function results(docs: readonly SearchDoc[], state: CatalogState, ctx: ResultsContext = {}): SearchDoc[] {
   const domain = ctx.ignore === 'domain' ? undefined : state.domain;
   const folder = ctx.ignore === 'folder' ? undefined : state.folder;
+  const registry = ctx.ignore === 'registry' ? undefined : state.registry;
   const filtered = docs.filter(
     (d) =>
       (!domain || d.domain === domain) &&
+      (!registry || d.registry === registry) &&
       (!folder || ctx.folders?.get(d.id) === folder) &&
       state.tags.every((t) => d.tags?.includes(t)),
   );
@@ -129,6 +131,7 @@ export function facetEntries(
 
 export const tagsOfDoc = (d: SearchDoc): readonly string[] => d.tags ?? [];
 export const domainOfDoc = (d: SearchDoc): readonly string[] => (d.domain ? [d.domain] : []);
+export const registryOfDoc = (d: SearchDoc): readonly string[] => [d.registry];
 
 /** `3 skills for “pdf”`, `1 skill`, `12 skills for “review my terraform” and 250 weaker matches`. */
 export function resultsSummary(count: number, q: string, weaker = 0): string {
@@ -139,8 +142,9 @@ export function resultsSummary(count: number, q: string, weaker = 0): string {
 }
 
 /** What an empty list says: removing a filter helps only when one is chosen. */
-export function emptyText(state: Pick<CatalogState, 'tags' | 'domain' | 'folder'>): string {
-  const filtered = state.tags.length > 0 || state.domain !== undefined || state.folder !== undefined;
+export function emptyText(state: Pick<CatalogState, 'tags' | 'domain' | 'folder' | 'registry'>): string {
+  const filtered =
+    state.tags.length > 0 || state.domain !== undefined || state.folder !== undefined || state.registry !== undefined;
   return filtered
     ? 'No skill matches. Try fewer words or remove a filter.'
     : 'No skill matches. Try fewer or other words.';

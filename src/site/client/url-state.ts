@@ -1,5 +1,5 @@
 /**
- * The catalog's state as it lives in the URL: `?q=…&tag=…&tag=…&domain=…&folder=…&sort=…`, so a search
+ * The catalog's state as it lives in the URL: `?q=…&tag=…&tag=…&domain=…&folder=…&registry=…&sort=…`, so a search
  * can be shared. Pure functions of strings (no `location`, no `history`): unit-tested in Node.
  */
 
@@ -11,6 +11,8 @@ export interface CatalogState {
   domain: string | undefined;
   /** A folder group (src/site/catalog.ts `folderOf`), where folders are a facet. */
   folder: string | undefined;
+  /** The registry the skills come from, where registries are a facet (an aggregator's site). */
+  registry: string | undefined;
   sort: Sort;
 }
 
@@ -25,6 +27,7 @@ export function readState(search: string): CatalogState {
     tags: p.getAll('tag'),
     domain: p.get('domain') ?? undefined,
     folder: p.get('folder') ?? undefined,
+    registry: p.get('registry') ?? undefined,
     sort: SORTS.includes(sort) ? (sort as Sort) : 'relevance',
   };
 }
@@ -36,6 +39,7 @@ export function stateQuery(state: CatalogState): string {
   for (const t of state.tags) p.append('tag', t);
   if (state.domain) p.set('domain', state.domain);
   if (state.folder) p.set('folder', state.folder);
+  if (state.registry) p.set('registry', state.registry);
   if (state.sort !== 'relevance') p.set('sort', state.sort);
   const qs = p.toString();
   return qs ? `?${qs}` : '';
@@ -48,13 +52,14 @@ export function isActive(state: CatalogState): boolean {
     state.tags.length > 0 ||
     state.domain !== undefined ||
     state.folder !== undefined ||
+    state.registry !== undefined ||
     state.sort !== 'relevance'
   );
 }
 
-export type FacetKind = 'tag' | 'domain' | 'folder';
+export type FacetKind = 'tag' | 'domain' | 'folder' | 'registry';
 
-/** The state with a tag, the domain or the folder switched on or off (one domain, one folder at a time). */
+/** The state with a tag, the domain, the folder or the registry switched on or off (one of each but tags at a time). */
 export function toggle(state: CatalogState, kind: FacetKind, value: string): CatalogState {
   if (kind === 'tag')
     return {
@@ -62,5 +67,6 @@ export function toggle(state: CatalogState, kind: FacetKind, value: string): Cat
       tags: state.tags.includes(value) ? state.tags.filter((t) => t !== value) : [...state.tags, value],
     };
   if (kind === 'folder') return { ...state, folder: state.folder === value ? undefined : value };
+  if (kind === 'registry') return { ...state, registry: state.registry === value ? undefined : value };
   return { ...state, domain: state.domain === value ? undefined : value };
 }
