@@ -45,6 +45,12 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
     base: 'serve under this path instead of the one the build recorded',
   },
   get: { out: "rebuild the skill's folder here, byte-exact, instead of printing JSON" },
+  mcp: {
+    skills:
+      'serve this skills folder, writable: adds create_skill and update_skill; the server builds it (into --feed, a local build folder of its own, or beside the skills folder) and rebuilds on every write',
+    config:
+      'skillpress.json, or the folder holding it: read for --skills (the folder the server builds) and --usage (its salt and index)',
+  },
   init: { force: 'replace an existing skillpress.json and workflow' },
   new: {
     description: 'the description to write into SKILL.md (default: a placeholder to replace)',
@@ -76,7 +82,7 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
 /** Each `--option` of a usage line with what it does, one line each. */
 export function commandHelp(entry: Named, command: Command): string {
   // A command whose usage already explains its options line by line keeps it.
-  if (command.usage.includes('\n')) return `usage: ${command.usage}\n`;
+  if (explainsOptions(command)) return `usage: ${command.usage}\n`;
   const names = [...new Set([...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))];
   const width = Math.max(0, ...names.map((n) => n.length + 2));
   const lines = names.map((n) => {
@@ -90,8 +96,11 @@ export function commandHelp(entry: Named, command: Command): string {
 
 /** Options a usage line names that have no description (a test keeps this empty). */
 export function undocumentedOptions(entry: Named, command: Command): string[] {
-  if (command.usage.includes('\n')) return [];
+  if (explainsOptions(command)) return [];
   return [...command.usage.matchAll(/--([a-z][a-z-]*)/g)]
     .map((m) => m[1]!)
     .filter((n) => !COMMAND_OPTIONS[entry.name]?.[n] && !OPTIONS[n]);
 }
+
+/** A usage text with lines of its own for its options (`  --to dir  …`), not only usage lines. */
+const explainsOptions = (command: Command): boolean => /\n {2}--/.test(command.usage);

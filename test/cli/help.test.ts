@@ -21,6 +21,24 @@ describe('--help', () => {
     expect(optionLines.length).toBe(new Set((await entry.load()).usage.match(/--[a-z][a-z-]*/g)).size);
   });
 
+  it('lists every option of mcp, whose usage has two forms, as it does for a one-line usage', async () => {
+    const entry = COMMANDS.find((c) => c.name === 'mcp')!;
+    const help = commandHelp(entry, await entry.load());
+    for (const option of [
+      'feed',
+      'page-size',
+      'poll',
+      'watch-ms',
+      'judge-timeout-ms',
+      'cache-dir',
+      'usage',
+      'config',
+      'skills',
+    ])
+      expect(help).toMatch(new RegExp(`^ {2}--${option} +\\S`, 'm'));
+    expect(help).toMatch(/^ {7}skillpress mcp --skills <dir>/m);
+  });
+
   it('says what --strict does for check-tools: the exit code, not the specification', async () => {
     const entry = COMMANDS.find((c) => c.name === 'check-tools')!;
     const help = commandHelp(entry, await entry.load());

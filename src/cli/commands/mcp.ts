@@ -10,10 +10,6 @@ export const mcp: Command = {
   usage: [
     'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir] [--usage <file.jsonl | http(s)://elasticsearch>] [--config dir]',
     '       skillpress mcp --skills <dir> [--feed <build dir>] [--config dir] [...]',
-    '',
-    '  --skills dir   serve this skills folder, writable: adds create_skill and update_skill; the server builds it',
-    '                 (into --feed, a local build folder of its own, or beside the skills folder) and rebuilds on every write',
-    '  --usage where  record loads and outcomes (opt-in) to a JSON Lines file or an Elasticsearch URL; adds report_skill_outcome',
   ].join('\n'),
   async run(argv) {
     const { values, positionals } = parse(argv, {
