@@ -338,10 +338,10 @@ async function buildWith(
 ): Promise<BuildResult> {
   const { options, out, log, tokens, stages } = ctx;
   const { cwd, skillsRoot, skillsDir, configFile } = where;
-  // Named as the user gave it: the option, or the config's key that chose the folder.
+  // Named as the user gave it: as typed (an option or the command's argument), or by the config's key that chose it.
   const given =
     options.skills !== undefined
-      ? `--skills ${skillsRoot}`
+      ? skillsRoot
       : `skills.root ${skillsRoot}${configFile ? ` (${path.relative(cwd, configFile) || configFile})` : ''}`;
   const loaded = await stage(stages, 'load', () =>
     loadSources(skillsDir, ctx, (local) => refuseMissing(local, given, skillsRoot, ctx.config)),

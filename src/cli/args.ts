@@ -54,10 +54,10 @@ export function skillsFolderArgument(option: string | undefined, positionals: re
 }
 
 /** The skills folder a command reads, refused up front when it is not a folder (a typo must not read as "no skills"). */
-export async function requireSkillsFolder(root: string): Promise<string> {
+export async function requireSkillsFolder(root: string, given = 'skills folder'): Promise<string> {
   const st = await stat(root).catch(() => undefined);
   if (!st?.isDirectory())
-    throw new UsageError(`--skills ${root}: not a folder; give the folder that holds your skills`);
+    throw new UsageError(`${given} ${root}: not a folder; give the folder that holds your skills`);
   return root;
 }
 

@@ -283,7 +283,21 @@ describe('skillpress build', () => {
       '--no-site',
     ]);
     expect(typo.code).toBe(2);
-    expect(typo.stderr).toMatch(/--skills .*skils: .*nothing was written/);
+    // Named as typed, which may be the command's argument as well as --skills.
+    expect(typo.stderr).toMatch(
+      /^skillpress build: \S*skils: skills folder "\S*skils" does not exist or is not a folder; nothing was written/m,
+    );
+    const typoArgument = await skillpress(fx.dir, [
+      'build',
+      path.join(fx.dir, 'skils'),
+      '--out',
+      out,
+      '--config',
+      fx.config,
+      '--no-site',
+    ]);
+    expect(typoArgument.code).toBe(2);
+    expect(typoArgument.stderr).toMatch(/^skillpress build: \S*skils: skills folder /m);
     // The same typo in skillpress.json names the config's key, not an option the user never gave.
     const typoConfig = path.join(fx.dir, 'typo-config');
     await mkdir(typoConfig);

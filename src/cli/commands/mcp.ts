@@ -37,7 +37,7 @@ export const mcp: Command = {
     const watchMs = positiveInt(values['watch-ms'], '--watch-ms');
     const judgeTimeoutMs = positiveInt(values['judge-timeout-ms'], '--judge-timeout-ms');
     // A typo in --skills is the user's to fix (exit 2), not a build that fails after the server starts.
-    if (values.skills) await requireSkillsFolder(values.skills);
+    if (values.skills) await requireSkillsFolder(values.skills, '--skills');
     const [{ serve }, { createRequire }] = await Promise.all([import('../../mcp/serve.ts'), import('node:module')]);
     // The config is found from the skills folder up, as build finds it.
     const { findSkillsAndConfig, loadConfig, configFolder } = await import('../../config/load.ts');
