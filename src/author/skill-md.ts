@@ -52,7 +52,7 @@ export function editSkillMarkdown(
   const doc = YAML.parseDocument(split.yaml);
   if (doc.errors.length > 0 || !YAML.isMap(doc.contents))
     throw new InvalidInputError(`${where}: its front matter is not valid YAML fields; fix it by hand first`);
-  if (edit.description !== undefined) doc.set('description', edit.description);
+  if (edit.description !== undefined) setDescription(doc, edit.description);
   if (doc.has('version')) doc.delete('version');
   const metadata = doc.get('metadata');
   if (metadata !== undefined && !YAML.isMap(metadata))
@@ -62,6 +62,14 @@ export function editSkillMarkdown(
   const yaml = doc.toString({ lineWidth: 0, flowCollectionPadding: /[[{] \S/.test(split.yaml) });
   const body = edit.body !== undefined ? withFinalNewline(edit.body.replace(/^\n+/, '')) : split.body;
   return `---\n${yaml}---\n${body}`;
+}
+
+/** Sets the description; one missing (the skill did not load without it) goes right after the name, where readers look. */
+function setDescription(doc: YAML.Document, description: string): void {
+  const items = (doc.contents as YAML.YAMLMap).items;
+  if (doc.has('description') || !doc.has('name')) return void doc.set('description', description);
+  const at = items.findIndex((pair) => YAML.isScalar(pair.key) && pair.key.value === 'name');
+  items.splice(at + 1, 0, doc.createPair('description', description));
 }
 
 const withFinalNewline = (text: string): string => (text.endsWith('\n') ? text : `${text}\n`);

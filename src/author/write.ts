@@ -18,8 +18,8 @@ import { InvalidInputError, NotFoundError, UnsafePathError, errorMessage } from 
 import { nearNames } from '../lib/near-names.ts';
 import { quotePath } from '../lib/paths.ts';
 import { SkillpressConfig } from '../model/config.ts';
-import type { Problem, Skill } from '../model/skill.ts';
-import { describeChanges, type SkillSnapshot } from './changes.ts';
+import type { Skill } from '../model/skill.ts';
+import { describeChanges } from './changes.ts';
 import { authoredPathProblem, decodeFiles, checkRemovals, type AuthoredFile } from './files.ts';
 import {
   committedAsIs,
@@ -32,6 +32,7 @@ import {
   type SkillVersion,
 } from './history.ts';
 import { withLock } from './lock.ts';
+import { loadStaged, snapshot, startingPoint } from './staged.ts';
 import { configDisables } from '../enable/index.ts';
 import { composeSkillMarkdown, editSkillMarkdown, nextVersion, versionAfter, versionOf } from './skill-md.ts';
 import type { DuplicateIndex, DuplicateMatch } from './duplicate.ts';
@@ -236,7 +237,7 @@ export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillR
     });
   return withLock(lockFile(input, input.name), `Skill "${input.name}"`, () =>
     afterKeeping(input, dir, config, async (staged, current, before) => {
-      refuseDisabled(before, config, 'existing');
+      if (before) refuseDisabled(before, config, 'existing');
       checkBaseVersion(input.name, input.base_version, current);
       for (const p of removals) await removeFile(staged, p);
       await writeFiles(staged, files);
@@ -299,29 +300,38 @@ interface Edit {
   note?: string;
 }
 
-type Editor = (staged: string, current: string | undefined, before: Skill) => Promise<Edit>;
+/** Edits the staged copy; `before` is the skill as it loaded (undefined: it did not load, and the edit may repair it). */
+type Editor = (staged: string, current: string | undefined, before: Skill | undefined) => Promise<Edit>;
 
-/** `edit` as a new version, once what is on disk is a recorded version (`keepUnrecorded`). */
+/** `edit` as a new version, once what is on disk is a recorded version, or will be (`unrecorded`). */
 async function afterKeeping(
   ctx: AuthorContext,
   dir: string,
   config: SkillpressConfig,
   edit: Editor,
 ): Promise<UpdateSkillResult> {
-  const kept = await keepUnrecorded(ctx, dir, config);
-  const result = await rewrite(ctx, dir, config, edit);
-  return { ...result, previous_version: result.previous_version ?? kept };
+  const onDisk = await unrecorded(ctx, dir, config);
+  const result = await rewrite(ctx, dir, config, edit, onDisk.record);
+  return { ...result, previous_version: result.previous_version ?? onDisk.version };
+}
+
+/** What is on disk: its recorded version, if any, and how to record it when it is not yet. */
+interface OnDisk {
+  version: string | undefined;
+  /** Records it as `version`: run once the change passed every check, just before it replaces the files. */
+  record?: () => Promise<unknown>;
 }
 
 /**
  * What is on disk becomes a recorded version before a change replaces it, so no update or
  * rollback loses it: a skill never recorded (hand-written, or edited and given a version by
- * hand) is recorded as it is; one edited by hand since its version was recorded, under the
- * same version, is recorded as the next version, and an update made against the version before
- * it then conflicts, as with another agent's update. Left as it is: a skill that git's history
- * holds as it is and that skillpress never recorded. Answers its version when it is recorded.
+ * hand) is recorded as it is, once the change passed its checks (a refused change writes
+ * nothing); one edited by hand since its version was recorded, under the same version, is
+ * recorded as the next version at once, so an update made against the version before conflicts,
+ * as with another agent's update. Left as it is: a skill that git's history holds as it is and
+ * that skillpress never recorded.
  */
-async function keepUnrecorded(ctx: AuthorContext, dir: string, config: SkillpressConfig): Promise<string | undefined> {
+async function unrecorded(ctx: AuthorContext, dir: string, config: SkillpressConfig): Promise<OnDisk> {
   const name = path.basename(dir);
   const [versions, current, onDisk] = await Promise.all([
     listVersions(ctx.skills, name, dir),
@@ -330,18 +340,15 @@ async function keepUnrecorded(ctx: AuthorContext, dir: string, config: Skillpres
   ]);
   const label = current ?? '1';
   const recorded = versions.find((v) => v.version === label);
-  if (recorded?.digest === onDisk) return label;
-  if (recorded) return (await recordHandEdit(ctx, dir, config, label, versions)).version;
-  if (await committedAsIs(dir)) return undefined;
+  if (recorded?.digest === onDisk) return { version: label };
+  if (recorded) return { version: (await recordHandEdit(ctx, dir, config, label, versions)).version };
+  if (await committedAsIs(dir)) return { version: undefined };
   const changes = [versions.length > 0 ? 'written outside skillpress' : 'as written before the first update'];
-  await recordVersion(ctx.skills, name, {
+  const date = new Date().toISOString();
+  return {
     version: label,
-    date: new Date().toISOString(),
-    digest: onDisk,
-    changes,
-    dir,
-  });
-  return label;
+    record: () => recordVersion(ctx.skills, name, { version: label, date, digest: onDisk, changes, dir }),
+  };
 }
 
 /** A skill edited by hand under a recorded version: recorded as the next version, its files as they are. */
@@ -365,7 +372,7 @@ async function recordHandEdit(
 function digestOnDisk(ctx: AuthorContext, dir: string, config: SkillpressConfig): Promise<string> {
   return inStaging(ctx, path.basename(dir), async (staged) => {
     await cp(dir, staged, { recursive: true, verbatimSymlinks: true });
-    return (await loadStaged(staged, path.basename(dir), config, 'all')).skill.digest;
+    return (await startingPoint(staged, path.basename(dir), config)).digest;
   });
 }
 
@@ -375,11 +382,12 @@ async function rewrite(
   dir: string,
   config: SkillpressConfig,
   edit: Editor,
+  beforeSwap?: () => Promise<unknown>,
 ): Promise<UpdateSkillResult> {
   const name = path.basename(dir);
   return inStaging(ctx, name, async (staged) => {
     await cp(dir, staged, { recursive: true, verbatimSymlinks: true });
-    const before = await loadStaged(staged, name, config, 'all');
+    const before = await startingPoint(staged, name, config);
     const current = versionOf(await readFile(path.join(dir, SKILL_FILE), 'utf8'));
     const change = await edit(staged, current, before.skill);
     const version = nextVersion(current);
@@ -389,8 +397,11 @@ async function rewrite(
       editSkillMarkdown(await readFile(skillMd, 'utf8'), { ...change, version }, `${name}/SKILL.md`),
     );
     const after = await loadStaged(staged, name, config, before.strictErrors);
-    const changes = change.note ? [change.note] : describeChanges(snapshot(before.skill), snapshot(after.skill));
+    // A skill that did not load before could not be checked against the config until now.
+    if (!before.skill) refuseDisabled(after.skill, config, 'existing');
+    const changes = change.note ? [change.note] : describeChanges(before.snapshot, snapshot(after.skill));
     if (change.feedback) changes.push(`feedback: ${oneLine(change.feedback)}`);
+    await beforeSwap?.();
     const previous = await swapIn(staged, dir);
     const recorded = await recordVersion(ctx.skills, name, {
       version,
@@ -411,14 +422,6 @@ const oneLine = (text: string): string => {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > 300 ? `${flat.slice(0, 299)}…` : flat;
 };
-
-function snapshot(skill: Skill): SkillSnapshot {
-  return {
-    description: skill.description,
-    body: skill.body,
-    files: new Map(skill.files.filter((f) => f.path !== SKILL_FILE).map((f) => [f.path, f.sha256])),
-  };
-}
 
 /** Runs `work` on `<staging>/<name>` and removes the staging folder afterwards, whatever happened. */
 async function inStaging<T>(ctx: AuthorContext, name: string, work: (staged: string) => Promise<T>): Promise<T> {
@@ -446,50 +449,6 @@ async function swapIn(staged: string, dir: string): Promise<string> {
   }
   return old;
 }
-
-/**
- * Loads the staged folder with the loader's rules. Refused: any error the build reports (lenient),
- * and any error of `--strict` not in `tolerated` (an update may keep a fault the skill already
- * had, never add one). Every refusing problem is named: file, line, rule, field.
- */
-async function loadStaged(
-  staged: string,
-  name: string,
-  config: SkillpressConfig,
-  tolerated: ReadonlySet<string> | 'all' = new Set(),
-): Promise<{ skill: Skill; strictErrors: Set<string> }> {
-  const load = (mode: 'strict' | 'lenient') =>
-    loadCatalog(path.dirname(staged), {
-      mode,
-      ignore: config.skills.ignore,
-      maxFileBytes: config.skills.max_file_bytes,
-      maxDepth: 1,
-    });
-  const [lenient, strict] = await Promise.all([load('lenient'), load('strict')]);
-  const key = (p: Problem) => `${p.rule}\0${p.field ?? ''}\0${p.file ?? ''}`;
-  const strictErrors = strict.problems.filter((p) => p.severity === 'error');
-  const refusing = [
-    ...lenient.problems.filter((p) => p.severity === 'error'),
-    ...(tolerated === 'all' ? [] : strictErrors.filter((p) => !tolerated.has(key(p)))),
-  ];
-  if (refusing.length > 0) {
-    const unique = [...new Map(refusing.map((p) => [key(p), p])).values()];
-    throw new InvalidInputError(`${unique.map(formatProblem).join('; ')}; nothing was written`, {
-      rule: unique[0]!.rule,
-    });
-  }
-  const skill = lenient.skills.find((s) => s.id === name);
-  if (!skill && lenient.skills.length === 1)
-    throw new InvalidInputError(
-      `the SKILL.md in the folder "${name}" names the skill "${lenient.skills[0]!.id}" (rule name-matches-folder): rename the folder to "${lenient.skills[0]!.id}", or set name: ${name} in its SKILL.md, then update it; nothing was written`,
-      { rule: 'name-matches-folder' },
-    );
-  if (!skill) throw new InvalidInputError(`the skill did not load as "${name}"; nothing was written`);
-  return { skill, strictErrors: new Set(strictErrors.map(key)) };
-}
-
-const formatProblem = (p: Problem): string =>
-  `${p.file ?? SKILL_FILE}${p.line ? `:${p.line}` : ''}: [${p.rule}]${p.field ? ` ${p.field}:` : ''} ${p.message}`;
 
 /** Writes decoded files below `root`, never through a link: every existing folder on the way is checked. */
 async function writeFiles(root: string, files: ReadonlyArray<{ path: string; bytes: Buffer }>): Promise<void> {

@@ -16,6 +16,7 @@ import {
   updateSkill,
   VersionConflictError,
 } from '../../src/author/index.ts';
+import { versionFiles } from '../../src/author/history.ts';
 import { loadCatalog } from '../../src/load/index.ts';
 import { build } from '../../src/build.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
@@ -256,6 +257,31 @@ describe('updateSkill', () => {
     expect(await readFile(skillMd, 'utf8')).not.toContain('by hand');
     await rollbackSkill({ skills, name: created.name, version: '2' });
     expect(await readFile(skillMd, 'utf8')).toContain('Refund the later one, by hand.');
+  });
+
+  test('a skill the loader refuses for a missing description is repaired by an update that gives one; its first state is kept', async () => {
+    await mkdir(path.join(skills, 'no-desc', 'notes'), { recursive: true });
+    const original = '---\nname: no-desc\nlicense: MIT\n---\n# No desc\n';
+    await writeFile(path.join(skills, 'no-desc', 'SKILL.md'), original);
+    await writeFile(path.join(skills, 'no-desc', 'notes', 'a.md'), 'a\n');
+    await expect(updateSkill({ skills, name: 'no-desc', body: '# Still none\n' })).rejects.toThrow(
+      /\[description-required\].*nothing was written$/,
+    );
+    const r = await updateSkill({ skills, name: 'no-desc', description: 'Says what it does, now.' });
+    expect(r).toMatchObject({ version: '2', previous_version: '1', changes: ['description changed'] });
+    expect(await readFile(path.join(skills, 'no-desc', 'SKILL.md'), 'utf8')).toBe(
+      '---\nname: no-desc\ndescription: Says what it does, now.\nlicense: MIT\nmetadata:\n  version: "2"\n---\n# No desc\n',
+    );
+    expect((await loadCatalog(skills, { mode: 'lenient' })).skills.map((s) => s.id)).toContain('no-desc');
+    const versions = await skillVersions(skills, 'no-desc');
+    expect(versions.map((v) => [v.version, v.changes])).toEqual([
+      ['2', ['description changed']],
+      ['1', ['as written before the first update']],
+    ]);
+    const first = await versionFiles(skills, 'no-desc', path.join(skills, 'no-desc'), '1');
+    expect(first.get('SKILL.md')!.toString()).toBe(original);
+    // Version 1 is kept as written; restoring it is a write, which the loader's rules refuse as they did.
+    await expect(rollbackSkill({ skills, name: 'no-desc', version: '1' })).rejects.toThrow(/\[description-required\]/);
   });
 
   test('a skill whose folder is named otherwise than its SKILL.md says is refused by either name, saying how to make them match', async () => {
