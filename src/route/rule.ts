@@ -22,6 +22,7 @@
  * on to the catalogs of 800 skills or more that unite several public ones, where its higher value
  * was fitted.
  */
+import { shownWord } from '../search/text.ts';
 import type { Candidate, Retrieval } from './retrieve.ts';
 
 /** The rule's parameters (fitted, see above). */
@@ -144,7 +145,7 @@ export function ruleJudge(retrieval: Retrieval): Judgement {
   if (!top) return { id: undefined, confidence: 1, reason: 'No skill shares a meaningful word with the request.' };
   const e = evidenceOf(top, second);
   const p = strength(e);
-  const matched = `${pct(e.coverage)} of the request (${top.words.map((w) => w.word).join(', ') || 'no word'})`;
+  const matched = `${pct(e.coverage)} of the request (${top.words.map(shownWord).join(', ') || 'no word'})`;
   if (!accepts(e, p, RULE, retrieval.catalogSize))
     return {
       id: undefined,

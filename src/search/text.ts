@@ -182,3 +182,9 @@ export function extractHeadings(markdown: string): string[] {
   }
   return headings;
 }
+
+/**
+ * A matched word as answers show it: `~sales` when only a prefix or a typo neighbour of it
+ * matched (`safely`), so it reads as the guess it is.
+ */
+export const shownWord = (m: { word: string; exact?: boolean }): string => (m.exact === false ? `~${m.word}` : m.word);

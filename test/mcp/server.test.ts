@@ -148,6 +148,16 @@ describe.each(ERAS)('the MCP server in process (%s era)', (era) => {
     expect(body.results[0].excerpt).toContain('tesseract');
     expect(body.results[0].excerpt.length).toBeLessThanOrEqual(170);
 
+    // A typo matches its neighbour, shown as the guess it is: `~tabels` in the line, exact false in the data.
+    const typo = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf tabels' } });
+    expect(structured(typo).results[0].matched).toEqual([
+      { word: 'pdf', fields: expect.arrayContaining(['name']) },
+      { word: 'tabels', fields: expect.arrayContaining(['description']), exact: false },
+    ]);
+    expect((typo.content as Array<{ text: string }>)[0]!.text).toMatch(
+      /- pdf-processing \(score [\d.]+, matched 100%: pdf \[[^\]]+\], ~tabels \[/,
+    );
+
     // A file path.
     const byPath = structured(
       await server.client.callTool({ name: 'skills_search', arguments: { query: 'extract.py' } }),

@@ -72,6 +72,15 @@ describe("the rule's threshold and the catalog's size", () => {
     expect(large.reason.match(/\. [A-Z]/g)).toBeNull();
   });
 
+  it('shows a word matched only by a typo neighbour or a prefix as ~word, the guess it is', () => {
+    const guessed = candidate('airflow-dags', 2.5, 0.6, 0.3, 3);
+    guessed.words = [
+      { word: 'airflow', fields: ['name'], exact: true },
+      { word: 'warehose', fields: ['description'], exact: false },
+    ];
+    expect(ruleJudge(retrieval(300, [guessed])).reason).toContain('(airflow, ~warehose)');
+  });
+
   it('still answers a clear winner in a large catalog, and turns down weak evidence at any size', () => {
     const clear = [candidate('airflow-dags', 3, 0.9, 0.8, 5), candidate('cron-jobs', 1, 0.3, 0.1, 2)];
     expect(ruleJudge(retrieval(1650, clear)).id).toBe('airflow-dags');

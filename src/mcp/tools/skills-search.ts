@@ -6,13 +6,22 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { SearchHit } from '../../search/index.ts';
-import { markdownToText } from '../../search/text.ts';
+import { markdownToText, shownWord } from '../../search/text.ts';
 import { breakTiesByUse } from '../../route/usage.ts';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
 import { cardView, excerpt } from '../views.ts';
 import { CardOut, limitOf, queryText, READ_ONLY, type CatalogRef, withoutDialect } from './shared.ts';
 
-const WordOut = z.object({ word: z.string(), fields: z.array(z.string()) });
+const WordOut = z.object({
+  word: z.string(),
+  fields: z.array(z.string()),
+  exact: z
+    .boolean()
+    .optional()
+    .describe(
+      'false when only a prefix or a typo neighbour of the word matched (shown as ~word); absent when it matched itself',
+    ),
+});
 
 const SearchResultOut = CardOut.extend({
   score: z.number(),
@@ -64,7 +73,7 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
 }
 
 function resultLine(r: SearchResult): string {
-  const words = r.matched.map((m) => `${m.word} [${m.fields.join(', ')}]`).join(', ');
+  const words = r.matched.map((m) => `${shownWord(m)} [${m.fields.join(', ')}]`).join(', ');
   // A skill found by meaning alone matched no word: say so rather than "matched 0%: ".
   const how = words ? `matched ${Math.round(r.coverage * 100)}%: ${words}` : 'close in meaning; no word in common';
   const kept = r.invocation === 'user' ? '; its author keeps it for people to start: do not use it unasked' : '';
@@ -111,7 +120,7 @@ async function result(c: FeedCatalog, hit: SearchHit): Promise<SearchResult | un
     ...cardView(card),
     score: Math.round(hit.score * 1000) / 1000,
     coverage: Math.round(hit.coverage * 1000) / 1000,
-    matched: hit.words.map(({ word, fields }) => ({ word, fields })),
+    matched: hit.words.map(({ word, fields, exact }) => ({ word, fields, ...(exact ? {} : { exact }) })),
     excerpt: excerpt(await excerptSource(c, card, hit), hit.terms),
     // Its author keeps it for people to start (disable-model-invocation): an agent does not pick it on its own.
     ...(card.invocation && { invocation: card.invocation }),
