@@ -14,6 +14,9 @@ import { cp, lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { NotFoundError } from '../lib/errors.ts';
+import { sha256Hex } from '../lib/hash.ts';
+import { skillDigest } from '../load/read-file.ts';
+import { versionOf } from './skill-md.ts';
 import { DEFAULT_IGNORE, ignoreMatcher, type IgnoreMatcher } from '../lib/ignore.ts';
 import { STATE_DIR } from '../lib/layout.ts';
 import { resolveInside } from '../lib/fs.ts';
@@ -31,6 +34,11 @@ export interface SkillVersion {
   changes: string[];
   /** The commit holding this version, when the skills folder is in git. */
   commit?: string;
+  /**
+   * Not recorded by skillpress: the skill as git held it before its first recorded version (a
+   * skill written and committed by hand). Restorable; not published in the feed's history.
+   */
+  committedByHand?: true;
 }
 
 /** What is recorded for one write. */
@@ -329,7 +337,45 @@ export async function listVersions(skillsRoot: string, name: string, dir: string
   // written outside git): listed after the commits, and still restorable.
   const committed = await gitVersions(top, dir);
   const inGit = new Set(committed.map((v) => v.version));
-  return [...committed, ...stored.filter((v) => !inGit.has(v.version))];
+  const before = await committedBefore(top, dir, committed, stored);
+  return [...committed, ...(before ? [before] : []), ...stored.filter((v) => !inGit.has(v.version))];
+}
+
+/**
+ * The skill as git held it before its first recorded version, when it was there (written and
+ * committed by hand): a version too, under the version its SKILL.md gave (1 without one), so
+ * rollback restores the first state of a skill an agent updated.
+ */
+async function committedBefore(
+  top: string,
+  dir: string,
+  committed: readonly SkillVersion[],
+  stored: readonly SkillVersion[],
+): Promise<SkillVersion | undefined> {
+  const first = committed.at(-1)?.commit;
+  if (!first) return undefined;
+  const rel = path.relative(top, dir).split(path.sep).join('/') || '.';
+  // A root commit has no parent: git fails, and there is nothing before it.
+  const { stdout } = await run('git', ['-C', top, 'log', '-1', `--format=%H${FIELD}%aI`, `${first}^`, '--', rel], {
+    encoding: 'utf8',
+  }).catch(() => ({ stdout: '' }));
+  const [commit, date] = stdout.trim().split(FIELD);
+  if (!commit || !date) return undefined;
+  const files = await gitFiles(top, dir, commit);
+  const skillMd = files.get('SKILL.md');
+  if (!skillMd) return undefined;
+  const version = versionOf(skillMd.toString('utf8')) ?? '1';
+  // A version recorded already (a commit of skillpress's, or the store before git) is that one.
+  if ([...committed, ...stored].some((v) => v.version === version)) return undefined;
+  const digest = skillDigest([...files].map(([file, bytes]) => ({ path: file, sha256: sha256Hex(bytes) })));
+  return {
+    version,
+    date,
+    digest,
+    changes: ['as committed before skillpress recorded it'],
+    commit,
+    committedByHand: true,
+  };
 }
 
 /** The versions kept in the version store (written while the folder was in no git work tree). */

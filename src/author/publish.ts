@@ -134,7 +134,9 @@ async function storeHistories(root: string, local: readonly Skill[]): Promise<Ma
     const versions = await listVersions(root, skill.id, path.join(root, skill.source.dir));
     out.set(
       skill.id,
-      versions.map(({ version, date, digest, changes }) => ({ version, date, digest, changes })),
+      versions
+        .filter((v) => !v.committedByHand)
+        .map(({ version, date, digest, changes }) => ({ version, date, digest, changes })),
     );
   }
   return out;

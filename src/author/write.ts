@@ -317,7 +317,7 @@ async function afterKeeping(
 
 /** What is on disk: its recorded version, if any, and how to record it when it is not yet. */
 interface OnDisk {
-  version: string | undefined;
+  version: string;
   /** Records it as `version`: run once the change passed every check, just before it replaces the files. */
   record?: () => Promise<unknown>;
 }
@@ -329,7 +329,7 @@ interface OnDisk {
  * nothing); one edited by hand since its version was recorded, under the same version, is
  * recorded as the next version at once, so an update made against the version before conflicts,
  * as with another agent's update. Left as it is: a skill that git's history holds as it is and
- * that skillpress never recorded.
+ * that skillpress never recorded (listed as the version before the first recorded one).
  */
 async function unrecorded(ctx: AuthorContext, dir: string, config: SkillpressConfig): Promise<OnDisk> {
   const name = path.basename(dir);
@@ -342,7 +342,8 @@ async function unrecorded(ctx: AuthorContext, dir: string, config: SkillpressCon
   const recorded = versions.find((v) => v.version === label);
   if (recorded?.digest === onDisk) return { version: label };
   if (recorded) return { version: (await recordHandEdit(ctx, dir, config, label, versions)).version };
-  if (await committedAsIs(dir)) return { version: undefined };
+  // git holds it: listed from then on as the version before the first recorded one (listVersions).
+  if (await committedAsIs(dir)) return { version: label };
   const changes = [versions.length > 0 ? 'written outside skillpress' : 'as written before the first update'];
   const date = new Date().toISOString();
   return {

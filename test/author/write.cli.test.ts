@@ -452,6 +452,34 @@ describe('in a git work tree', () => {
     expect(await readFile(skillMd, 'utf8')).toContain('Call Dana in finance.');
   });
 
+  test('a skill written and committed by hand: its first update answers version 1, which versions lists and rollback restores', async () => {
+    git('init', '--quiet');
+    await mkdir(path.join(skills, 'differential-review'));
+    const original = '---\nname: differential-review\ndescription: Review a diff.\n---\nThe first text.\n';
+    await writeFile(path.join(skills, 'differential-review', 'SKILL.md'), original);
+    git('add', '-A');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '--quiet', '-m', 'add a skill by hand');
+    const r = await updateSkill({ skills, name: 'differential-review', description: 'Review a diff for security.' });
+    expect(r).toMatchObject({ version: '2', previous_version: '1' });
+    const versions = await skillVersions(skills, 'differential-review');
+    expect(versions.map((v) => [v.version, v.changes, v.committedByHand ?? false])).toEqual([
+      ['2', ['description changed'], false],
+      ['1', ['as committed before skillpress recorded it'], true],
+    ]);
+    await rollbackSkill({ skills, name: 'differential-review', version: '1' });
+    expect(await readFile(path.join(skills, 'differential-review', 'SKILL.md'), 'utf8')).toContain('The first text.');
+    expect(await readFile(path.join(skills, 'differential-review', 'SKILL.md'), 'utf8')).toContain(
+      'description: Review a diff.\n',
+    );
+    // The feed publishes what skillpress recorded: versions 3 and 2, not the commit before them.
+    const out = path.join(tmp, 'dist');
+    await build({ skills, out, config: SkillpressConfig.parse({}), site: false, log: () => {} });
+    const json = FeedSkill.parse(
+      JSON.parse(await readFile(path.join(out, 'feed/v1/skills/differential-review.json'), 'utf8')),
+    );
+    expect(json.versions!.history.map((h) => h.version)).toEqual(['3', '2']);
+  });
+
   test('a skill written by hand and never committed is recorded before its first update, and restorable', async () => {
     git('init', '--quiet');
     await mkdir(path.join(skills, 'meta-number'));
