@@ -136,6 +136,7 @@ export async function createSkill(input: CreateSkillInput): Promise<CreateSkillR
   const config = configOf(input);
   const description = requireText(input.description, 'description');
   const body = requireText(input.body, 'body');
+  refuseFrontMatterInBody(body);
   const name = skillNameFor(input.name, body, description);
   const files = decodeFiles(input.files ?? [], limitsOf(config));
   const metadata = { ...stringMap(input.metadata ?? {}, 'metadata'), version: '1' };
@@ -229,6 +230,7 @@ export async function updateSkill(input: UpdateSkillInput): Promise<UpdateSkillR
   const config = configOf(input);
   if (input.description !== undefined) requireNonEmpty(input.description, 'description');
   if (input.body !== undefined) requireNonEmpty(input.body, 'body');
+  if (input.body !== undefined) refuseFrontMatterInBody(input.body);
   const files = decodeFiles(input.files ?? [], limitsOf(config));
   const removals = checkRemovals(input.remove_files ?? [], config.skills.ignore);
   if (input.body === undefined && input.description === undefined && files.length === 0 && removals.length === 0)
@@ -655,6 +657,18 @@ export function skillNameFor(name: string | undefined, body: string, description
 function requireText(value: unknown, field: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new InvalidInputError(`${field} is required`);
   return value;
+}
+
+/**
+ * A body that opens with a front matter block: a whole SKILL.md passed as the body. It would be
+ * written below the real front matter as text, its fields read by no one.
+ */
+function refuseFrontMatterInBody(body: string): void {
+  if (/^\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/.test(body))
+    throw new InvalidInputError(
+      'body opens with a front matter block ("---" lines): pass only the markdown after it; name, description and metadata are fields of their own; nothing was written',
+      { rule: 'body-front-matter' },
+    );
 }
 
 /** An optional field given empty: not "required" (it is not), but not a text to write either. */

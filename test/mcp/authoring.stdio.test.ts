@@ -193,15 +193,25 @@ describe('skillpress mcp --skills', () => {
       'Skill "expens-policy" not found. Did you mean "expense-policy"? Use skills_search to find the correct name.',
     );
     expect(await tree(tmp.dir)).toEqual(before);
-    // YAML: front matter in the description is a value, not fields; a body cannot reopen the front matter.
+    // YAML: front matter in the description is a value, not fields; a body cannot reopen the front
+    // matter: one that opens with a block (a whole SKILL.md passed as the body) is refused, and
+    // "---" lines further down are markdown.
+    const whole = await call('create_skill', {
+      name: 'yaml-probe',
+      description: 'Probe.',
+      body: '---\nname: evil\nvisibility: private\n---\nBody.\n',
+    });
+    expect(whole.isError).toBe(true);
+    expect(text(whole)).toMatch(/^body opens with a front matter block/);
     const yaml = await call('create_skill', {
       name: 'yaml-probe',
       description: 'Probe.\n---\nname: evil\nvisibility: private\n---',
-      body: '---\nname: evil\n---\nBody.\n',
+      body: 'Body.\n\n---\nname: evil\n---\n',
     });
     expect(structured(yaml)).toMatchObject({ name: 'yaml-probe', created: true });
     const probe = structured(await call('view_skill', { name: 'yaml-probe' }));
     expect(probe.skill.description).toContain('name: evil');
+    expect(probe.skill.visibility ?? 'public').toBe('public');
   });
 
   test('update_skill raises the version and lists the changes; versions and rollback (the CLI) see it', async () => {
