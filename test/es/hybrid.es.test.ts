@@ -95,6 +95,23 @@ describe.skipIf(!ES_URL)('hybrid search in Elasticsearch, without inference', ()
     expect(table.stdout.split('\n')[2]).toMatch(/^1 +sql-tuning +[\d.]+ +Speed up slow SQL queries/);
   });
 
+  it('ranks the same however many results are asked for: the nearest in meaning are scored, not only `size` of them', async () => {
+    const requests = [
+      'make a presentation from my notes',
+      'the database lookups are sluggish',
+      'ship notes for the release',
+    ];
+    for (const request of requests) {
+      const ids = async (size: number) =>
+        (await searchElasticsearch(request, { client, names, size, method: 'sum' })).hits.map((h) => h.skill_id);
+      const ten = await ids(10);
+      expect(await ids(1), request).toEqual(ten.slice(0, 1));
+      expect(await ids(3), request).toEqual(ten.slice(0, 3));
+    }
+    const knnOf = (size: number) => hybridQuery('x', [1], 'sum', size).knn as { k: number };
+    expect(knnOf(1).k).toBe(knnOf(10).k);
+  });
+
   it('still ranks by words a request that says the skill’s own words, both ways of combining', async () => {
     for (const method of ['sum', 'rrf'] as const) {
       const found = await searchElasticsearch('fill the fields of a PDF form', { client, names, method }).catch(

@@ -5,7 +5,7 @@
  * index are untrusted.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
+import { chmod, readFile, readdir, stat, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
@@ -37,6 +37,7 @@ const FILES: Record<string, Uint8Array | string> = {
   'bom.txt': '\ufeffhello\r\nworld\r\n',
   'données/résumé ✓.md': 'non-ASCII name: ünïcödé ✓ 日本語\n',
   'notes.md': 'top-level notes\n',
+  'scripts/run.sh': '#!/bin/sh\necho run\n',
   'a/notes.md': 'notes of a\n',
   'b/notes.md': 'notes of b\n',
   'big.bin': randomBytes(LIMIT + 1),
@@ -85,6 +86,7 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
     configDir = await tempDir('rt-config');
     out = await tempDir('rt-out');
     await writeSkill(root, SKILL, FILES);
+    await chmod(path.join(root, SKILL, 'scripts/run.sh'), 0o755);
     await writeFile(path.join(configDir, 'skillpress.json'), JSON.stringify({ skills: { max_file_bytes: LIMIT } }));
     const ingest = await runCli([
       'ingest',
@@ -119,6 +121,25 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
     expect(await listFiles(target)).toEqual(stored);
     for (const rel of stored) {
       expect((await readFile(path.join(target, rel))).equals(Buffer.from(FILES[rel]!)), rel).toBe(true);
+    }
+    // The executable bit comes back too: a restored script runs.
+    expect((await stat(path.join(target, 'scripts/run.sh'))).mode & 0o777).toBe(0o755);
+    expect((await stat(path.join(target, 'notes.md'))).mode & 0o111).toBe(0);
+  });
+
+  it('validate-index tells a script that lost its executable bit in the folder', async () => {
+    const check = () =>
+      runCli(['validate-index', '--skills', root, '--config', configDir, '--es', ES_URL, '--index-prefix', prefix]);
+    expect((await check()).code).toBe(0);
+    await chmod(path.join(root, SKILL, 'scripts/run.sh'), 0o644);
+    try {
+      const changed = await check();
+      expect(changed.code).toBe(1);
+      expect(changed.stdout + changed.stderr).toContain(
+        'scripts/run.sh: not executable in the folder, not in the index',
+      );
+    } finally {
+      await chmod(path.join(root, SKILL, 'scripts/run.sh'), 0o755);
     }
   });
 

@@ -60,6 +60,8 @@ export interface FileDocument {
   file_content?: string;
   encoding: 'utf-8' | 'base64';
   sha256: string;
+  /** Executable on disk (mode 0755 when restored, as archives and install give it); absent: not. */
+  executable?: true;
   file_size_bytes: number;
   skip_reason?: string;
   created_at: string;
@@ -145,6 +147,7 @@ export function fileDocument(skill: Skill, file: SkillFile): FileDocument {
     file_content: file.content,
     encoding: file.encoding,
     sha256: file.sha256,
+    ...(file.executable ? { executable: true as const } : {}),
     file_size_bytes: file.size,
     skip_reason: file.skipped?.reason,
     created_at: skill.updated_at,

@@ -3,7 +3,7 @@
  * the index, so they are untrusted: every path is checked before anything is written, every
  * file is verified against its sha256, and nothing is ever overwritten.
  */
-import { mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { sha256Hex } from '../../lib/hash.ts';
 import { pathProblem } from '../../lib/paths.ts';
@@ -62,7 +62,9 @@ export async function writeSkillFolder(entries: readonly FileDocument[], outDir:
     }
     const target = path.join(root, ...entry.file_path.split('/'));
     await mkdir(path.dirname(target), { recursive: true });
+    // The mode is set after writing: the process's umask would take bits off the one writeFile is given.
     await writeFile(target, storedBytes(entry), { flag: 'wx' });
+    if (entry.executable) await chmod(target, 0o755);
     result.written.push(entry.file_path);
   }
   return result;

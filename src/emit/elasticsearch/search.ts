@@ -24,7 +24,13 @@ import { indexNames, type IndexNames } from './definitions.ts';
 export const LEXICAL_FIELDS = ['name^1.5', 'description^4', 'tags^2.5', 'domain^1.5', 'semantic_content^1'];
 /** How much the kNN similarity counts against BM25 in the `sum` fallback (fitted on the routing sets' dev halves). */
 export const KNN_BOOST = 10;
-/** Candidates each kNN shard considers per result asked for. */
+/**
+ * The nearest skills in meaning that get a kNN score, however few results are asked for: with
+ * `k` = the results asked for, a skill just outside them got none, and the first result changed
+ * with `size` (pptx first for 10 results, not for 3).
+ */
+export const KNN_NEAREST = 100;
+/** Candidates each kNN shard considers per nearest skill kept. */
 const CANDIDATES_PER_RESULT = 10;
 
 export interface HybridSearchOptions {
@@ -59,18 +65,19 @@ export function hybridQuery(
   // skill often has a request's words in its name and the rest in its description
   // (bench/README.md, "Routing through Elasticsearch").
   const lexical = { multi_match: { query: text, fields: LEXICAL_FIELDS, analyzer: 'stop', type: 'cross_fields' } };
+  const k = Math.max(size, KNN_NEAREST);
   const knn = {
     field: 'purpose_vector',
     query_vector: [...vector],
-    k: size,
-    num_candidates: size * CANDIDATES_PER_RESULT,
+    k,
+    num_candidates: Math.min(10_000, k * CANDIDATES_PER_RESULT),
   };
   const source = ['skill_id', 'name', 'description'];
   if (method === 'sum') return { size, _source: source, query: lexical, knn: { ...knn, boost: KNN_BOOST } };
   return {
     size,
     _source: source,
-    retriever: { rrf: { retrievers: [{ standard: { query: lexical } }, { knn }], rank_window_size: size * 5 } },
+    retriever: { rrf: { retrievers: [{ standard: { query: lexical } }, { knn }], rank_window_size: k } },
   };
 }
 

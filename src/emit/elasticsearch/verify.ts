@@ -79,6 +79,10 @@ function compareFiles(skill: Skill, docs: readonly FileDocument[]): string[] {
       differences.push(
         `${file.path}: sha256 differs (${short(file.sha256)} in the folder, ${short(doc.sha256)} in the index)`,
       );
+    if (Boolean(file.executable) !== Boolean(doc.executable))
+      differences.push(
+        `${file.path}: ${file.executable ? 'executable' : 'not executable'} in the folder, not in the index`,
+      );
     if (file.skipped) {
       if (!doc.skip_reason) differences.push(`${file.path}: skipped in the folder but stored in the index`);
       continue;
