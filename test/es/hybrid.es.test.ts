@@ -95,6 +95,21 @@ describe.skipIf(!ES_URL)('hybrid search in Elasticsearch, without inference', ()
     expect(table.stdout.split('\n')[2]).toMatch(/^1 +sql-tuning +[\d.]+ +Speed up slow SQL queries/);
   });
 
+  it('a prefix that holds no catalog is said in one line, naming the catalogs the cluster holds', async () => {
+    for (const args of [
+      ['search', 'pdf'],
+      ['get', 'pdf-forms'],
+      ['validate-index', '--skills', dir],
+    ]) {
+      const r = await runCli([...args, '--es', ES_URL, '--index-prefix', 'nope-']);
+      expect([args[0], r.code]).toEqual([args[0], 1]);
+      expect(r.stderr).toMatch(
+        /^skillpress [a-z-]+: no skill catalog nope-agent_skills at \S+; it holds .*agent_skills.* \(--index-prefix \S+\): skillpress ingest \(or build with ELASTICSEARCH_URL\) writes one\n/,
+      );
+      expect(r.stderr).not.toContain('index_not_found_exception');
+    }
+  });
+
   it('ranks the same however many results are asked for: the nearest in meaning are scored, not only `size` of them', async () => {
     const requests = [
       'make a presentation from my notes',
@@ -107,6 +122,7 @@ describe.skipIf(!ES_URL)('hybrid search in Elasticsearch, without inference', ()
       const ten = await ids(10);
       expect(await ids(1), request).toEqual(ten.slice(0, 1));
       expect(await ids(3), request).toEqual(ten.slice(0, 3));
+      expect((await ids(25)).slice(0, 10), request).toEqual(ten);
     }
     const knnOf = (size: number) => hybridQuery('x', [1], 'sum', size).knn as { k: number };
     expect(knnOf(1).k).toBe(knnOf(10).k);

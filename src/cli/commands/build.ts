@@ -7,6 +7,7 @@ import { sourceDateEpoch } from '../../config/load.ts';
 import { connectionFromEnv, type ConnectionOptions } from '../../emit/elasticsearch/connection.ts';
 import type { SiteResult } from '../../site/build-site.ts';
 import { EXIT, parse, skillsFolderArgument, type Command } from '../args.ts';
+import { esNames, httpUrl } from './ingest.ts';
 import { problemLines, problemsByRule } from './validate.ts';
 import { nameClashAdvice } from './name-clashes.ts';
 
@@ -27,6 +28,7 @@ export const build: Command = {
       json: { type: 'boolean' },
     });
     const elasticsearch = elasticsearchFromEnv();
+    const names = esNames(values);
     const result = await runBuild({
       skills: skillsFolderArgument(values.skills, positionals),
       out: values.out,
@@ -44,7 +46,7 @@ export const build: Command = {
       progress: true,
     });
     if (!elasticsearch)
-      log('elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)');
+      log(`elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into ${names.skills} and ${names.files})`);
     if (values.json) process.stdout.write(`${JSON.stringify(buildJson(result), null, 2)}\n`);
     else {
       for (const line of problemLines(result.problems, result.skillsRoot, values.quiet))
@@ -59,7 +61,9 @@ const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
 /** The cluster ELASTICSEARCH_URL names (with the other ELASTICSEARCH_* variables), if set. */
 function elasticsearchFromEnv(): ConnectionOptions | undefined {
-  return process.env.ELASTICSEARCH_URL ? connectionFromEnv({}, process.env) : undefined;
+  if (!process.env.ELASTICSEARCH_URL) return undefined;
+  const connection = connectionFromEnv({}, process.env);
+  return { ...connection, url: httpUrl(connection.url, 'ELASTICSEARCH_URL') };
 }
 
 /** What `skillpress build --json` prints: the library's result with snake_case names. */

@@ -3,6 +3,7 @@
  * get_skill_by_id shape), or with `--out` as the skill folder rebuilt byte-exact.
  */
 import {
+  assertCatalog,
   assertReachable,
   createClient,
   getSkillById,
@@ -24,6 +25,7 @@ export const get: Command = {
     const client = createClient(connection);
     try {
       await assertReachable(client, connection);
+      await assertCatalog(client, connection, esNames(values));
       let skill;
       try {
         skill = await getSkillById(client, id, { names: esNames(values) });

@@ -12,7 +12,7 @@ import {
   type ConnectionOptions,
   type IndexNames,
 } from '../../emit/elasticsearch/index.ts';
-import { EXIT, parse, type Command } from '../args.ts';
+import { EXIT, parse, UsageError, type Command } from '../args.ts';
 import { sourceDateEpoch } from '../../config/load.ts';
 import { configAndSkillsFolder, folderList, problemLines } from './validate.ts';
 import { invalidSkills } from '../../load/invalid.ts';
@@ -27,14 +27,40 @@ export const ES_OPTIONS = {
 export const ES_USAGE = '[--es URL] [--ca-file path] [--index-prefix p]';
 
 export function esConnection(values: { es?: string; 'ca-file'?: string }): ConnectionOptions {
-  return connectionFromEnv({ url: values.es, caFile: values['ca-file'] }, process.env);
+  const connection = connectionFromEnv({ url: values.es, caFile: values['ca-file'] }, process.env);
+  return { ...connection, url: httpUrl(connection.url, values.es !== undefined ? '--es' : 'ELASTICSEARCH_URL') };
+}
+
+/** `url` when it is an http(s) URL; else a usage error naming where it came from (`127.0.0.1:9200` lacks its scheme). */
+export function httpUrl(url: string, from: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed && /^https?:$/.test(parsed.protocol) && parsed.hostname) return url;
+  const guess = /^[\w.-]+(:\d+)?(\/|$)/.test(url) ? ` (did you mean http://${url}?)` : '';
+  throw new UsageError(`${from} ${url}: not an http(s) URL${guess}`);
 }
 
 /** `--index-prefix p` reads and writes `p` + agent_skills / agent_skill_files. */
 export function esNames(values: { 'index-prefix'?: string }): IndexNames {
   const names = indexNames();
-  const prefix = values['index-prefix'] ?? '';
+  const prefix = checkedPrefix(values['index-prefix'] ?? '');
   return { skills: prefix + names.skills, files: prefix + names.files };
+}
+
+/**
+ * A prefix that makes valid index names (Elasticsearch's rules: lowercase; none of \ / * ? " < > |
+ * , # : or a space; not starting with -, _ or +), checked before anything is loaded or sent.
+ */
+function checkedPrefix(prefix: string): string {
+  const wrong =
+    prefix !== prefix.toLowerCase()
+      ? 'has capital letters'
+      : /[\\/*?"<>|,#: ]/.test(prefix)
+        ? 'holds a character index names cannot (\\ / * ? " < > | , # : or a space)'
+        : /^[-_+]/.test(prefix)
+          ? 'starts with -, _ or +'
+          : undefined;
+  if (wrong) throw new UsageError(`--index-prefix ${prefix}: ${wrong}, which Elasticsearch refuses in an index name`);
+  return prefix;
 }
 
 export const ingest: Command = {
@@ -49,6 +75,9 @@ export const ingest: Command = {
       force: { type: 'boolean' },
       json: { type: 'boolean' },
     });
+    // The cluster's URL and the index names first: a typo there must not wait for the skills to load.
+    const connection = esConnection(values);
+    const names = esNames(values);
     const { config, root } = await configAndSkillsFolder(values, positionals);
     // Loaded and dated as `skillpress build` does, so each writes what the other would (no churn).
     // A disabled skill stays in Elasticsearch, marked is_enabled: false, for internal readers.
@@ -70,8 +99,6 @@ export const ingest: Command = {
     if (invalid.length > 0)
       process.stderr.write(`skillpress ingest: ${invalid.length} invalid skill(s) left out:${folderList(invalid)}\n`);
 
-    const connection = esConnection(values);
-    const names = esNames(values);
     const where = redactUrl(connection.url);
     try {
       const result = await ingestWithProgress(catalog, {

@@ -173,12 +173,14 @@ async function searchIndex(
   size: number,
   values: { es?: string; 'ca-file'?: string; 'index-prefix'?: string; json?: boolean },
 ): Promise<number> {
-  const { assertReachable, createClient, searchElasticsearch } = await import('../../emit/elasticsearch/index.ts');
+  const { assertCatalog, assertReachable, createClient, searchElasticsearch } =
+    await import('../../emit/elasticsearch/index.ts');
   // `--es ''`: the URL in ELASTICSEARCH_URL.
   const connection = esConnection({ ...values, es: values.es || undefined });
   const client = createClient(connection);
   try {
     await assertReachable(client, connection);
+    await assertCatalog(client, connection, esNames(values));
     const found = await searchElasticsearch(request, { client, size, names: esNames(values) });
     const rows = found.hits.map((h, i) => [String(i + 1), h.name, h.score.toFixed(3), oneLine(h.description)]);
     const head = `${found.hits.length} skill(s) from ${esNames(values).skills} (${found.method === 'rrf' ? 'rank fusion' : 'BM25 + kNN scores added'}):`;

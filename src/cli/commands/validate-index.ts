@@ -4,6 +4,7 @@
  */
 import { loadCatalog } from '../../load/index.ts';
 import {
+  assertCatalog,
   assertReachable,
   createClient,
   redactUrl,
@@ -26,15 +27,18 @@ export const validateIndexCommand: Command = {
       quiet: { type: 'boolean' },
       json: { type: 'boolean' },
     });
+    // The cluster's URL and the index names first: a typo there must not wait for the skills to load.
+    const connection = esConnection(values);
+    const names = esNames(values);
     const { config, root } = await configAndSkillsFolder(values, positionals);
     const catalog = await loadCatalog(root, skillsLoadOptions(config));
     // What was published: the valid skills. The invalid ones are named, not counted as missing.
     const invalid = invalidSkills(catalog);
-    const connection = esConnection(values);
     const client = createClient(connection);
     try {
       await assertReachable(client, connection);
-      const checks = await validateIndex(client, catalog.skills, { names: esNames(values) });
+      await assertCatalog(client, connection, names);
+      const checks = await validateIndex(client, catalog.skills, { names });
       const bad = checks.filter((c) => c.differences.length > 0);
       if (values.json) {
         process.stdout.write(

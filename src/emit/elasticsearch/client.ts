@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
 import type { ConnectionOptions } from './connection.ts';
-import { errorMessage } from '../../lib/errors.ts';
+import { errorMessage, NotFoundError } from '../../lib/errors.ts';
+import { DEFAULT_NAMES, type IndexNames } from './definitions.ts';
 
 export { DEFAULT_URL, connectionFromEnv, withDefaultUrl, type ConnectionOptions } from './connection.ts';
 
@@ -77,6 +78,25 @@ export async function assertReachable(client: Client, conn: ConnectionOptions): 
     throw new UnreachableError(redactSecrets(`cannot reach Elasticsearch at ${where}: ${describeError(err)}`, conn));
   }
 }
+
+/**
+ * Fail with one line when the cluster holds no catalog under `names` (nothing ingested yet, or
+ * another --index-prefix), naming the catalogs it does hold: Elasticsearch's own answer is an
+ * `index_not_found_exception` with its root causes.
+ */
+export async function assertCatalog(client: Client, conn: ConnectionOptions, names: IndexNames): Promise<void> {
+  if (await client.indices.exists({ index: names.skills })) return;
+  const held = await client.indices
+    .getAlias({ name: `*${DEFAULT_NAMES.skills}` }, { ignore: [404] })
+    .then((found) => [...new Set(Object.values(found ?? {}).flatMap((i) => Object.keys(i.aliases ?? {})))].sort())
+    .catch(() => [] as string[]);
+  const others = held.length > 0 ? `; it holds ${held.join(', ')} (--index-prefix ${prefixOf(held[0]!)})` : '';
+  throw new NotFoundError(
+    `no skill catalog ${names.skills} at ${redactUrl(conn.url)}${others}: skillpress ingest (or build with ELASTICSEARCH_URL) writes one`,
+  );
+}
+
+const prefixOf = (alias: string): string => alias.slice(0, -DEFAULT_NAMES.skills.length) || "''";
 
 /** A short, single-line description of a client error. */
 export function describeError(err: unknown): string {

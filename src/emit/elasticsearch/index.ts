@@ -24,6 +24,7 @@ export {
   createClient,
   redactUrl,
   redactSecrets,
+  assertCatalog,
   assertReachable,
   UnreachableError,
   DEFAULT_URL,
