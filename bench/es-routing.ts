@@ -62,7 +62,7 @@ function before(text: string, vector: number[]): Body {
 function agentBuilderMatch(text: string): Body {
   const should = LEXICAL_FIELDS.map((spec) => {
     const [field, boost] = spec.split('^') as [string, string];
-    const analyzer = field === 'name' || field === 'description' ? { analyzer: 'stop' } : {};
+    const analyzer = field === 'semantic_content' ? {} : { analyzer: 'stop' };
     return { match: { [field]: { query: text, boost: Number(boost), ...analyzer } } };
   });
   return { size: SIZE, _source: ['skill_id'], query: { bool: { should } } };

@@ -28,11 +28,12 @@ const MAPPINGS: Record<string, Record<string, unknown>> = {
   [DEFAULT_NAMES.skills]: readJson('index_mappings.json').properties,
   [DEFAULT_NAMES.files]: readJson('skill_files_mappings.json').properties,
 };
-const LOOKUPS = ['get_skill_by_id', 'get_skill_files'] as const;
+const LOOKUPS = ['get_skill_by_id', 'get_skill_files', 'read_skill_file'] as const;
 const TOOLS = [...LOOKUPS, 'search_skills'] as const;
 const PARAMS: Record<(typeof TOOLS)[number], string[]> = {
   get_skill_by_id: ['skill_id'],
   get_skill_files: ['skill_id'],
+  read_skill_file: ['skill_id', 'file_path'],
   search_skills: ['query'],
 };
 const KEYWORDS = new Set([
@@ -85,17 +86,27 @@ describe('Agent Builder artifacts', () => {
       (m) => `${m[1]}^${m[2]}`,
     );
     expect(boosts).toEqual(LEXICAL_FIELDS);
+    // Tags and the domain are keywords: the request is split into words (stop words left out), each
+    // compared with a tag; matched whole, a request would only ever equal a tag by chance.
+    for (const field of ['name', 'description', 'tags', 'domain'])
+      expect(esql, field).toMatch(
+        new RegExp(`MATCH\\(${field}, \\?query, \\{"boost": [\\d.]+, "analyzer": "stop"\\}\\)`),
+      );
     expect(esql).toMatch(/^FROM agent_skills METADATA _score\n/);
     expect(esql).toMatch(/\| SORT _score DESC\n/);
     expect(references(esql).fields).toEqual(expect.arrayContaining(['skill_id', 'name', 'description']));
   });
 
-  it('get_skill_files reads the files index, get_skill_by_id the metadata index', () => {
+  it('get_skill_files lists the files without their content, read_skill_file reads one; get_skill_by_id the metadata', () => {
     expect(references(query('get_skill_files')).index).toBe('agent_skill_files');
+    expect(references(query('read_skill_file')).index).toBe('agent_skill_files');
     expect(references(query('get_skill_by_id')).index).toBe('agent_skills');
-    expect(references(query('get_skill_files')).fields).toEqual(
-      expect.arrayContaining(['skill_id', 'file_name', 'file_path', 'file_type', 'file_content']),
-    );
+    // Progressive disclosure: a skill of fonts or slides is megabytes of base64; the list is not.
+    const listed = references(query('get_skill_files')).fields;
+    expect(listed).toEqual(expect.arrayContaining(['skill_id', 'file_name', 'file_path', 'file_type', 'executable']));
+    expect(listed).not.toContain('file_content');
+    expect(references(query('read_skill_file')).fields).toEqual(expect.arrayContaining(['file_path', 'file_content']));
+    expect(query('read_skill_file')).toMatch(/\| LIMIT 1$/);
   });
 
   it.each(TOOLS)('tools/%s.json is an esql tool carrying the query and declaring its parameters', (tool) => {
@@ -134,7 +145,7 @@ describe.skipIf(!ES_URL)('Agent Builder queries on the cluster', () => {
     if (skillsDir) await removeDirs(skillsDir);
   });
 
-  it('runs get_skill_by_id, get_skill_files and search_skills when the cluster has ES|QL', async (ctx) => {
+  it('runs get_skill_by_id, get_skill_files, read_skill_file and search_skills when the cluster has ES|QL', async (ctx) => {
     if (!esql) {
       ctx.skip('this cluster has no ES|QL (the integ-test-zip ships without it); the queries were checked statically');
       return;
@@ -152,7 +163,10 @@ describe.skipIf(!ES_URL)('Agent Builder queries on the cluster', () => {
     expect(meta[0]).toMatchObject({ skill_id: 'verify-expense-policy', domain: 'finance' });
     const files = await run('get_skill_files');
     expect(files.map((f) => f.file_path)).toEqual(['SKILL.md', 'allowance_table.json', 'policy_check.py']);
-    expect(files.every((f) => typeof f.file_content === 'string' && f.file_content.length > 0)).toBe(true);
+    expect(files.every((f) => !('file_content' in f))).toBe(true);
+    const one = await run('read_skill_file', { skill_id: 'verify-expense-policy', file_path: 'SKILL.md' });
+    expect(one).toHaveLength(1);
+    expect(String(one[0]!.file_content)).toMatch(/^---\nname: verify-expense-policy/);
     const found = await run('search_skills', { query: 'check this expense claim against the allowance policy' });
     expect(found[0]).toMatchObject({ skill_id: 'verify-expense-policy' });
     expect(found.map((f) => f._score)).toEqual([...found.map((f) => f._score)].sort((a, b) => Number(b) - Number(a)));
