@@ -20,6 +20,7 @@ import {
   createClient,
   describeError,
   redactSecrets,
+  redactUrl,
   withDefaultUrl,
   type ConnectionOptions,
 } from './client.ts';
@@ -185,12 +186,15 @@ export async function ingestCatalog(
     const live = await liveStates(client, names, log);
     if (!options.force && holdsDigest(live, digest)) {
       log(`Elasticsearch already holds this catalog (${digest.slice(0, 19)}…); aliases unchanged`);
+      const indexes = { skills: live.skills.indexes[0]!, files: live.files.indexes[0]! };
+      // An ingest interrupted since (a crash, a kill) left indexes no alias serves: they go now too.
+      const deleted = await deleteLogged(client, await leftoverIndexes(client, names, indexes), log);
       return {
         changed: false,
         skills: total.skills,
         files: total.files,
-        indexes: { skills: live.skills.indexes[0]!, files: live.files.indexes[0]! },
-        deleted: [],
+        indexes,
+        deleted,
         digest,
         semanticContentType: await semanticTypeOf(client, live.skills.indexes[0]!),
       };
@@ -214,7 +218,11 @@ export async function ingestCatalog(
     if (err instanceof IngestError) throw err;
     // Client errors can carry the request URL: never let credentials out.
     const message = redactSecrets(
-      err instanceof Error && !(err instanceof errors.ElasticsearchClientError) ? err.message : describeError(err),
+      err instanceof errors.ConnectionError
+        ? `lost Elasticsearch at ${redactUrl(conn.url)} during the ingest (${describeError(err)}): its aliases still serve the previous catalog; ingest again once it is back`
+        : err instanceof Error && !(err instanceof errors.ElasticsearchClientError)
+          ? err.message
+          : describeError(err),
       conn,
     );
     const wrapped = new Error(message);
@@ -512,16 +520,27 @@ async function deleteOldIndexes(
   live: { skills: LiveState; files: LiveState },
   log: (line: string) => void,
 ): Promise<string[]> {
-  const old = new Set<string>();
-  for (const key of ['skills', 'files'] as const) {
+  const old = new Set<string>(await leftoverIndexes(client, names, target));
+  for (const key of ['skills', 'files'] as const)
     if (!live[key].concrete) for (const index of live[key].indexes) old.add(index);
+  return deleteLogged(client, [...old], log);
+}
+
+/** The versioned indexes skillpress made under `names` that are not `keep`: a previous catalog's, or an interrupted ingest's. */
+async function leftoverIndexes(client: Client, names: IndexNames, keep: IndexNames): Promise<string[]> {
+  const found: string[] = [];
+  for (const key of ['skills', 'files'] as const) {
     const versioned = await client.indices.getMapping({ index: `${names[key]}-*`, expand_wildcards: 'all' });
     for (const [index, { mappings }] of Object.entries(versioned)) {
       const createdByUs = (mappings._meta as { created_by?: string } | undefined)?.created_by === CREATED_BY;
-      if (createdByUs && index !== target[key] && /-\d{8}t\d{9}-[0-9a-f]{4}$/.test(index)) old.add(index);
+      if (createdByUs && index !== keep[key] && /-\d{8}t\d{9}-[0-9a-f]{4}$/.test(index)) found.push(index);
     }
   }
-  const list = [...old];
+  return found;
+}
+
+/** Deletes `list`; a failure is a warning (the aliases already serve the catalog), and nothing is said deleted. */
+async function deleteLogged(client: Client, list: string[], log: (line: string) => void): Promise<string[]> {
   try {
     await deleteIndexes(client, list);
   } catch (err) {
