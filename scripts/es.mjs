@@ -275,7 +275,7 @@ export async function startElasticsearch({ port = defaultPort(), dir = instanceD
     const bin = path.join(home, 'bin', 'elasticsearch');
     const args = ['-d', '-p', path.join(dir, 'pid')];
     const [cmd, argv] = user ? ['runuser', ['-u', user, '--', bin, ...args]] : [bin, args];
-    log(`starting Elasticsearch ${VERSION} on ${url} (data in ${path.relative(ROOT, dir) || dir})`);
+    log(`starting Elasticsearch ${VERSION} on ${url} (data in ${shownDir(dir)})`);
     // The console log is only interesting when startup fails; the node's own logs are in dir/logs.
     let output = '';
     const code = await new Promise((resolve, reject) => {
@@ -357,4 +357,10 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     log(err.message);
     process.exit(1);
   });
+}
+
+/** A folder as the log shows it: relative to the project when inside it, else as given (never ../../tmp/…). */
+function shownDir(dir) {
+  const rel = path.relative(ROOT, dir);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : dir;
 }
