@@ -53,6 +53,17 @@ const build = () =>
     env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', CI: '1' },
   });
 
+/** A registry with an empty skills folder that imports everything acme publishes. */
+async function aggregator(folder: string, reexport: boolean): Promise<string> {
+  const hub = path.join(tmp, folder);
+  await mkdir(path.join(hub, 'skills'), { recursive: true });
+  await writeFile(
+    path.join(hub, 'skillpress.json'),
+    JSON.stringify({ registry: { name: 'hub' }, federation: { reexport, peers: [{ name: 'acme', url: peer.url }] } }),
+  );
+  return hub;
+}
+
 describe('a second skillpress build importing from the first over HTTP', () => {
   it('publishes the imported skill with the peer as its registry and the same bytes', async () => {
     const { stdout } = await build();
@@ -79,15 +90,7 @@ describe('a second skillpress build importing from the first over HTTP', () => {
 
 describe('an aggregator: a registry whose own skills folder is empty', () => {
   it("publishes its peers' skills and exits 0 (no no-skills error, nothing counted invalid)", async () => {
-    const hub = path.join(tmp, 'hub');
-    await mkdir(path.join(hub, 'skills'), { recursive: true });
-    await writeFile(
-      path.join(hub, 'skillpress.json'),
-      JSON.stringify({
-        registry: { name: 'hub' },
-        federation: { reexport: true, peers: [{ name: 'acme', url: peer.url }] },
-      }),
-    );
+    const hub = await aggregator('hub', true);
     const { stdout, stderr } = await run(
       NODE,
       [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site', '--json'],
@@ -144,15 +147,7 @@ describe('an aggregator: a registry whose own skills folder is empty', () => {
 
 describe('an aggregator with no skills of its own that does not re-export', () => {
   it("says on its first line that it built the imported skills' site, not nothing", async () => {
-    const hub = path.join(tmp, 'site-only-hub');
-    await mkdir(path.join(hub, 'skills'), { recursive: true });
-    await writeFile(
-      path.join(hub, 'skillpress.json'),
-      JSON.stringify({
-        registry: { name: 'hub' },
-        federation: { reexport: false, peers: [{ name: 'acme', url: peer.url }] },
-      }),
-    );
+    const hub = await aggregator('site-only-hub', false);
     const { stdout } = await run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site'], {
       cwd: hub,
       env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', CI: '1' },
