@@ -201,18 +201,25 @@ describe('connection errors and configuration', () => {
     }
   });
 
-  it('build says it skipped Elasticsearch when ELASTICSEARCH_URL is not set', async () => {
+  it('build says it skipped Elasticsearch when neither ELASTICSEARCH_URL nor --es is given; with --es it ingests', async () => {
     const root = await tempDir('skip');
+    const prefix = uniquePrefix('build-es');
     try {
       await writeSkill(path.join(root, 'skills'), 'alpha', { 'SKILL.md': skillMd('alpha', 'First skill.') });
       const args = ['build', '--skills', path.join(root, 'skills'), '--out', path.join(root, 'dist'), '--no-site'];
       const res = await runCli([...args, '--json']);
       expect(res.code, res.stderr).toBe(0);
       expect(res.stderr).toContain(
-        'elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into agent_skills and agent_skill_files)',
+        'elasticsearch: skipped (set ELASTICSEARCH_URL or pass --es to ingest into agent_skills and agent_skill_files)',
       );
       expect(JSON.parse(res.stdout)).not.toHaveProperty('elasticsearch');
+      const withEs = await runCli([...args, '--json', '--es', ES_URL, '--index-prefix', prefix]);
+      expect(withEs.code, withEs.stderr).toBe(0);
+      expect(JSON.parse(withEs.stdout).elasticsearch).toMatchObject({ skills: 1 });
     } finally {
+      const es = testClient();
+      await deleteIndexesWithPrefix(es, prefix);
+      await es.close();
       await removeDirs(root);
     }
   });

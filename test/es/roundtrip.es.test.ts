@@ -168,6 +168,7 @@ describe.skipIf(!ES_URL)('byte-exact round trip: ingest + get', () => {
     expect(json.code).toBe(0);
     const skill = JSON.parse(json.stdout);
     expect(skill.skill_id).toBe(SKILL);
+    expect(JSON.stringify(skill)).not.toContain('purpose_vector');
     expect(skill.skill_markdown).toBe(FILES['SKILL.md']);
     expect(skill.files['__proto__']).toBe(FILES['__proto__']);
     expect(Object.keys(skill.files)).toHaveLength(Object.keys(FILES).length - 1);

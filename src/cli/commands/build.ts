@@ -13,7 +13,7 @@ import { nameClashAdvice } from './name-clashes.ts';
 
 export const build: Command = {
   usage:
-    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--quiet] [--no-site] [--index-prefix p] [--json]',
+    'skillpress build [dir | --skills dir=skills] [--out dir=dist] [--config file|dir] [--previous dir|url] [--base /path/] [--strict] [--quiet] [--no-site] [--es URL] [--index-prefix p] [--json]',
   async run(argv) {
     const { values, positionals } = parse(argv, {
       skills: { type: 'string' },
@@ -25,9 +25,10 @@ export const build: Command = {
       quiet: { type: 'boolean' },
       'no-site': { type: 'boolean' },
       'index-prefix': { type: 'string' },
+      es: { type: 'string' },
       json: { type: 'boolean' },
     });
-    const elasticsearch = elasticsearchFromEnv();
+    const elasticsearch = elasticsearchFor(values.es);
     const names = esNames(values);
     const result = await runBuild({
       skills: skillsFolderArgument(values.skills, positionals),
@@ -46,7 +47,9 @@ export const build: Command = {
       progress: true,
     });
     if (!elasticsearch)
-      log(`elasticsearch: skipped (set ELASTICSEARCH_URL to ingest into ${names.skills} and ${names.files})`);
+      log(
+        `elasticsearch: skipped (set ELASTICSEARCH_URL or pass --es to ingest into ${names.skills} and ${names.files})`,
+      );
     if (values.json) process.stdout.write(`${JSON.stringify(buildJson(result), null, 2)}\n`);
     else {
       for (const line of problemLines(result.problems, result.skillsRoot, values.quiet))
@@ -59,11 +62,11 @@ export const build: Command = {
 
 const log = (line: string): void => void process.stderr.write(`${line}\n`);
 
-/** The cluster ELASTICSEARCH_URL names (with the other ELASTICSEARCH_* variables), if set. */
-function elasticsearchFromEnv(): ConnectionOptions | undefined {
-  if (!process.env.ELASTICSEARCH_URL) return undefined;
-  const connection = connectionFromEnv({}, process.env);
-  return { ...connection, url: httpUrl(connection.url, 'ELASTICSEARCH_URL') };
+/** The cluster `--es` or ELASTICSEARCH_URL names (with the other ELASTICSEARCH_* variables), if either is given. */
+function elasticsearchFor(es: string | undefined): ConnectionOptions | undefined {
+  if (!es && !process.env.ELASTICSEARCH_URL) return undefined;
+  const connection = connectionFromEnv({ url: es || undefined }, process.env);
+  return { ...connection, url: httpUrl(connection.url, es ? '--es' : 'ELASTICSEARCH_URL') };
 }
 
 /** What `skillpress build --json` prints: the library's result with snake_case names. */

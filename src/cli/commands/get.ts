@@ -37,7 +37,10 @@ export const get: Command = {
         return EXIT.invalid;
       }
       if (!values.out) {
-        process.stdout.write(JSON.stringify(skill, null, 2) + '\n');
+        // The 256 numbers of the purpose vector say nothing to a reader of the JSON.
+        process.stdout.write(
+          JSON.stringify(skill, (key, value) => (key === 'purpose_vector' ? undefined : value), 2) + '\n',
+        );
         return EXIT.ok;
       }
       const result = await writeSkillFolder(skill.file_entries, values.out);
