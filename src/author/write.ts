@@ -319,7 +319,7 @@ async function afterKeeping(
 
 /** What is on disk: its recorded version, if any, and how to record it when it is not yet. */
 interface OnDisk {
-  version: string | undefined;
+  version: string;
   /** Records it as `version`: run once the change passed every check, just before it replaces the files. */
   record?: () => Promise<unknown>;
 }
@@ -344,9 +344,8 @@ async function unrecorded(ctx: AuthorContext, dir: string, config: SkillpressCon
   const recorded = versions.find((v) => v.version === label);
   if (recorded?.digest === onDisk) return { version: label };
   if (recorded) return { version: (await recordHandEdit(ctx, dir, config, label, versions)).version };
-  // git holds it. A skill never recorded is listed from then on as the version before the first
-  // recorded one (listVersions); a later commit by hand is in git's history only.
-  if (await committedAsIs(dir)) return { version: versions.length === 0 ? label : undefined };
+  // git holds it: listed from then on as the version before the first recorded one (listVersions).
+  if (await committedAsIs(dir)) return { version: label };
   const changes = [versions.length > 0 ? 'written outside skillpress' : 'as written before the first update'];
   const date = new Date().toISOString();
   return {
