@@ -243,6 +243,43 @@ function pluginRootProblems(
   return problems;
 }
 
+// `{baseDir}/path`, `${CLAUDE_SKILL_DIR}/path`: the client fills in the skill's folder (in commands too).
+const SKILL_DIR_PATH = /(?:\{baseDir\}|\$\{CLAUDE_SKILL_DIR\}|\$CLAUDE_SKILL_DIR)\/+([^\s`'"()<>[\]{}*:;,|$]+)/g;
+/** Files an instruction runs: named below the skill's folder, they must be there (one it writes need not). */
+const RUN_FILE = /\.(py|sh|bash|js|mjs|cjs|ts|rb|go|pl|ps1|jar)$/i;
+
+/**
+ * Warnings for paths the body names below the skill's folder, code included (`uv run
+ * {baseDir}/ct_analyzer/analyzer.py`), that are not in it: a folder the skill does not have, or a
+ * script it does not hold. A file in an existing folder that is not a script may be one the
+ * instructions write (`{baseDir}/out/report.json`). Markdown links are checked as links.
+ */
+function skillDirProblems(
+  body: string,
+  bodyLine: number,
+  inSkill: (rel: string) => boolean,
+  linked: ReadonlySet<string>,
+): BodyProblem[] {
+  const problems: BodyProblem[] = [];
+  const seen = new Set<string>();
+  body.split('\n').forEach((text, i) => {
+    if (!text.includes('{baseDir}') && !text.includes('CLAUDE_SKILL_DIR')) return;
+    for (const m of text.matchAll(SKILL_DIR_PATH)) {
+      const rel = linkPath(m[1]!.replace(/[.]+$/, ''));
+      if (rel === undefined || rel === '.' || seen.has(rel) || linked.has(rel) || inSkill(rel)) continue;
+      seen.add(rel);
+      if (inSkill(rel.split('/')[0]!) && !RUN_FILE.test(rel)) continue;
+      problems.push({
+        severity: 'warning',
+        line: bodyLine + i,
+        rule: 'link-target-exists',
+        message: `"${m[0]}" points to no file in this skill: agents that install the skill do not have it; fix the path or add the file`,
+      });
+    }
+  });
+  return problems;
+}
+
 export async function checkBody(
   md: SkillMarkdownParts,
   files: ReadonlySet<string>,
@@ -253,7 +290,8 @@ export async function checkBody(
   const folders = folderPaths(files);
   // A link's path (from linkPath) names the skill folder itself, or one of its files or folders.
   const inSkill = (rel: string): boolean => rel === '.' || files.has(rel) || folders.has(rel);
-  for (const link of relativeLinks(md.body)) {
+  const links = relativeLinks(md.body);
+  for (const link of links) {
     const line = md.bodyLine + link.line - 1;
     const target = linkPath(link.target);
     if (target === undefined) {
@@ -273,6 +311,8 @@ export async function checkBody(
     }
   }
   problems.push(...pluginRootProblems(md.body, md.bodyLine, folderName, inSkill));
+  const linked = new Set(links.map((l) => linkPath(l.target)).filter((t) => t !== undefined));
+  problems.push(...skillDirProblems(md.body, md.bodyLine, inSkill, linked));
   if (md.lines > MAX_SKILL_MD_LINES) {
     problems.push({
       severity: 'warning',

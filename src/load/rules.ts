@@ -149,7 +149,7 @@ export const VALIDATION_RULES = {
   'link-target-exists': {
     ...WARNING,
     meaning:
-      "a relative link in SKILL.md points to no file or folder of the skill (the line is the link's); a link starting `{baseDir}/` or `${CLAUDE_SKILL_DIR}/` (placeholders the agent's client fills in with the skill's folder) is read from the skill folder",
+      "a relative link in SKILL.md points to no file or folder of the skill (the line is the link's); a link starting `{baseDir}/` or `${CLAUDE_SKILL_DIR}/` (placeholders the agent's client fills in with the skill's folder) is read from the skill folder, and so is such a path anywhere in the body, commands included, when the folder it names or the script it runs is not there (a file in an existing folder may be one the instructions write)",
   },
   'link-outside-skill': {
     ...WARNING,

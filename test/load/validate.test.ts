@@ -297,6 +297,24 @@ describe('body checks', () => {
     ]);
   });
 
+  it('warns about a folder or a script named below {baseDir}/ in a command that the skill does not hold', async () => {
+    // trailofbits/skills' constant-time-analysis runs `uv run {baseDir}/ct_analyzer/analyzer.py`, a folder of its plugin.
+    const files = new Set(['SKILL.md', 'scripts/run.py', 'references/a.md']);
+    const body = [
+      'Run `uv run {baseDir}/ct_analyzer/analyzer.py <file>` or `python ${CLAUDE_SKILL_DIR}/scripts/run.py`.',
+      'Then `bash {baseDir}/scripts/missing.sh` and read [a]({baseDir}/references/b.md).',
+      'It writes `{baseDir}/scripts/report.json`; samples are in `{baseDir}/ct_analyzer/tests/`.',
+    ].join('\n');
+    const problems = await checkBody({ body, bodyLine: 5, lines: 8 }, files);
+    expect(problems.map((p) => [p.rule, p.line, /"(.*?)"/.exec(p.message)?.[1]])).toEqual([
+      ['link-target-exists', 6, '{baseDir}/references/b.md'],
+      ['link-target-exists', 5, '{baseDir}/ct_analyzer/analyzer.py'],
+      ['link-target-exists', 6, '{baseDir}/scripts/missing.sh'],
+      ['link-target-exists', 7, '{baseDir}/ct_analyzer/tests/'],
+    ]);
+    expect(problems[1]!.message).toMatch(/agents that install the skill do not have it/);
+  });
+
   it("warns about files of the Claude Code plugin named through ${CLAUDE_PLUGIN_ROOT}; the skill's own are checked as links", async () => {
     // trailofbits/skills: plugins/<plugin>/skills/<skill>/SKILL.md, with scripts and prompts beside skills/.
     const files = new Set(['SKILL.md', 'references/a.md']);
