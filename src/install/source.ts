@@ -161,7 +161,11 @@ export async function locate(source: string, limits: Limits): Promise<Located> {
 function indexCandidates(root: URL): URL[] {
   if (root.pathname.endsWith('.json')) return [root];
   const [feedBelowRoot, ...otherFeedPlaces] = feedIndexUrls(withSlash(root).href, FEED_PATH).map((u) => new URL(u));
-  return [feedBelowRoot!, new URL(`${DISCOVERY_PATH}/index.json`, withSlash(root)), ...otherFeedPlaces];
+  const here = [feedBelowRoot!, new URL(`${DISCOVERY_PATH}/index.json`, withSlash(root)), ...otherFeedPlaces];
+  // A skill's page, as the address bar shows it (`…/skills/pdf/`, its files' pages too): the site is above it.
+  const page = root.protocol !== 'file:' && /^(.*\/)skills\/[^/]+\/.*$/.exec(withSlash(root).pathname);
+  const site = page ? page[1] : undefined;
+  return site === undefined ? here : [...here, ...indexCandidates(new URL(site, root))];
 }
 
 /** The URL given (a folder as a file: URL) and the site root URLs are confined to (for folders: the one given, or the site holding the index file given). */

@@ -194,6 +194,15 @@ describe('install from a skillpress feed', () => {
     }
   });
 
+  it("installs from a skill's page URL, as the address bar shows it: the site is found above it", async () => {
+    const to = path.join(tmp, 'from-page');
+    const result = await install(new URL('/skills/pdf-tools/', feed.url).href, 'pdf-tools', { to });
+    expect(result.action).toBe('installed');
+    const filePage = new URL('/skills/pdf-tools/files/scripts/extract.py/', feed.url).href;
+    const fromFile = await install(filePage, 'other-skill', { to });
+    expect(fromFile.action).toBe('installed');
+  });
+
   it('installs from a built folder as well as from a URL', async () => {
     const to = freshTarget();
     const result = await install(path.join(tmp, 'dist'), 'other-skill', { to });
