@@ -583,7 +583,11 @@ async function checkOutDir(cwd: string, out: string, skillsRoot: string): Promis
 }
 
 /** Local skills, then peers' skills; duplicates (identical content, near-identical text) are reported, never dropped. */
-async function loadSources(skillsRoot: string, ctx: BuildContext, refuse: (local: Catalog) => void): Promise<Loaded> {
+async function loadSources(
+  skillsRoot: string,
+  ctx: BuildContext,
+  refuse: (local: Catalog) => Promise<void>,
+): Promise<Loaded> {
   const { config, options, log } = ctx;
   const {
     catalog: loadedLocal,
@@ -597,7 +601,7 @@ async function loadSources(skillsRoot: string, ctx: BuildContext, refuse: (local
     ...(options.session ? { memo: loadsOf.get(options.session) } : {}),
   });
   options.onLoaded?.(loadedLocal);
-  refuse(loadedLocal); // before a peer is asked for anything
+  await refuse(loadedLocal); // before a peer is asked for anything
   const fetched = await federate(loadedLocal, config, {
     cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log),
     log,
@@ -661,15 +665,29 @@ function keptWords(dir: string, log: (line: string) => void): (text: string) => 
  * A skills folder that is not there (a typo, the wrong working directory) or holds no skill at
  * all must not replace a published catalog with an empty one: nothing is written.
  */
-function refuseMissing(catalog: Catalog, given: string, skillsRoot: string, config: SkillpressConfig): void {
+async function refuseMissing(
+  catalog: Catalog,
+  given: string,
+  skillsRoot: string,
+  config: SkillpressConfig,
+): Promise<void> {
   const missing = catalog.problems.find((p) => p.rule === 'root-missing');
   if (!missing) return;
   const { peers, skill_urls } = config.federation;
-  const aggregator =
+  const hint =
     peers.length > 0 || skill_urls.length > 0
       ? ` (a registry that only imports keeps an empty skills folder: git keeps no empty folder, so commit a file such as ${path.posix.join(skillsRoot.split(path.sep).join('/'), '.gitkeep')})`
-      : '';
-  throw new UsageError(`${given}: ${missing.message}; nothing was written${aggregator}`);
+      : await skillsElsewhere(path.dirname(skillsRoot));
+  throw new UsageError(`${given}: ${missing.message}; nothing was written${hint}`);
+}
+
+/** Where the skills are beside a missing skills folder (trailofbits/skills keeps them in plugins/), said as what to type. */
+async function skillsElsewhere(dir: string): Promise<string> {
+  const { folderHoldingSkills } = await import('./init/index.ts');
+  const found = await folderHoldingSkills(dir).catch(() => undefined);
+  if (found === undefined) return '';
+  const folder = found === '.' ? dir : path.join(dir, found);
+  return ` (SKILL.md files are in ${quotePath(folder)}: skillpress build ${found}, or set skills.root to "${found}" in skillpress.json)`;
 }
 
 function refuseEmpty(catalog: Catalog, given: string): void {

@@ -120,15 +120,24 @@ const MAX_WALK_DEPTH = 5;
  */
 async function findSkillsFolder(dir: string): Promise<string> {
   if ((await stat(path.join(dir, 'skills')).catch(() => undefined))?.isDirectory()) return 'skills';
-  const parents = await skillParents(dir, '', 0);
-  if (parents.length === 0)
+  const skills = await folderHoldingSkills(dir);
+  if (skills === undefined)
     throw new UsageError(
       `${dir}: no skills/ folder and no SKILL.md below it; add your skills as skills/<name>/SKILL.md first (\`skillpress new <name>\` makes one to fill in)`,
     );
-  const skills = commonFolder(parents);
   if (!/^[A-Za-z0-9._/-]+$/.test(skills))
     throw new UsageError(`${skills}: rename the skills folder to letters, digits, ".", "_", "-" and "/" only`);
   return skills;
+}
+
+/**
+ * The nearest folder below `dir` holding every SKILL.md found there (`plugins` for
+ * `plugins/<plugin>/skills/<name>/`), `/`-separated; undefined when there is none. `build` names it
+ * when the skills folder it was told of is missing.
+ */
+export async function folderHoldingSkills(dir: string): Promise<string | undefined> {
+  const parents = await skillParents(dir, '', 0);
+  return parents.length === 0 ? undefined : commonFolder(parents);
 }
 
 /** The folder above each skill below `rel` (a skill's own sub-folders are not searched). */

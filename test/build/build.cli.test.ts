@@ -290,6 +290,26 @@ describe('skillpress build', () => {
       /^skillpress build: skills\.root skils \(skillpress\.json\): .*nothing was written/m,
     );
     expect(fromConfig.stderr).not.toContain('--skills skils');
+    // A repository keeping its skills elsewhere (trailofbits/skills: plugins/<plugin>/skills/<name>/) is told where.
+    const plugins = path.join(fx.dir, 'plugin-repo');
+    await mkdir(plugins);
+    // Its own config, of defaults: the fixture's, above it, would be found otherwise.
+    await writeFile(path.join(plugins, 'skillpress.json'), '{}\n');
+    for (const [plugin, name] of [
+      ['audit', 'audit-one'],
+      ['fuzz', 'fuzz-one'],
+    ]) {
+      await mkdir(path.join(plugins, 'plugins', plugin!, 'skills', name!), { recursive: true });
+      await writeFile(
+        path.join(plugins, 'plugins', plugin!, 'skills', name!, 'SKILL.md'),
+        `---\nname: ${name}\ndescription: One of a plugin's skills.\n---\nBody.\n`,
+      );
+    }
+    const elsewhere = await skillpress(plugins, ['build', '--out', out, '--no-site']);
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toContain(
+      'nothing was written (SKILL.md files are in "plugins": skillpress build plugins, or set skills.root to "plugins" in skillpress.json)',
+    );
     await mkdir(path.join(fx.dir, 'empty'));
     const empty = await skillpress(fx.dir, [
       'build',
