@@ -683,7 +683,7 @@ async function refuseMissing(
 
 /** Where the skills are beside a missing skills folder (trailofbits/skills keeps them in plugins/), said as what to type. */
 async function skillsElsewhere(dir: string): Promise<string> {
-  const { folderHoldingSkills } = await import('./init/index.ts');
+  const { folderHoldingSkills } = await import('./lib/skills-folder.ts');
   const found = await folderHoldingSkills(dir).catch(() => undefined);
   if (found === undefined) return '';
   const folder = found === '.' ? dir : path.join(dir, found);

@@ -6,14 +6,14 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build, type BuildResult } from '../build.ts';
 import { CONFIG_FILE } from '../config/load.ts';
 import { UsageError } from '../lib/errors.ts';
-import { STATE_DIR } from '../lib/layout.ts';
+import { folderHoldingSkills } from '../lib/skills-folder.ts';
 import { normalizeBase } from '../site/urls.ts';
 import { pagesWorkflow, WORKFLOW_PATH } from './workflow.ts';
 
@@ -108,11 +108,6 @@ async function refuseExistingConfig(dir: string, force: boolean | undefined): Pr
   }
 }
 
-// Build output, caches and skillpress's state (its version store holds copies of skills) hold no skills of their own.
-const SKIP = new Set(['node_modules', 'dist', '.git', '.cache', STATE_DIR]);
-
-const MAX_WALK_DEPTH = 5;
-
 /**
  * `skills/` when it is there, else the nearest folder holding every skill found (`.` for the
  * repository itself): `.claude/skills/<name>/` gives `.claude/skills`, and
@@ -128,36 +123,6 @@ async function findSkillsFolder(dir: string): Promise<string> {
   if (!/^[A-Za-z0-9._/-]+$/.test(skills))
     throw new UsageError(`${skills}: rename the skills folder to letters, digits, ".", "_", "-" and "/" only`);
   return skills;
-}
-
-/**
- * The nearest folder below `dir` holding every SKILL.md found there (`plugins` for
- * `plugins/<plugin>/skills/<name>/`), `/`-separated; undefined when there is none. `build` names it
- * when the skills folder it was told of is missing.
- */
-export async function folderHoldingSkills(dir: string): Promise<string | undefined> {
-  const parents = await skillParents(dir, '', 0);
-  return parents.length === 0 ? undefined : commonFolder(parents);
-}
-
-/** The folder above each skill below `rel` (a skill's own sub-folders are not searched). */
-async function skillParents(dir: string, rel: string, depth: number): Promise<string[]> {
-  if (depth > MAX_WALK_DEPTH) return [];
-  const entries = await readdir(path.join(dir, rel), { withFileTypes: true }).catch(() => []);
-  if (entries.some((e) => e.isFile() && e.name === 'SKILL.md')) return [path.dirname(rel)];
-  const found: string[] = [];
-  for (const entry of entries)
-    if (entry.isDirectory() && !SKIP.has(entry.name))
-      found.push(...(await skillParents(dir, path.join(rel, entry.name), depth + 1)));
-  return found;
-}
-
-/** The deepest folder every one of `folders` is in, `/`-separated (`.` when they share none). */
-function commonFolder(folders: readonly string[]): string {
-  const split = folders.map((f) => f.split(/[\\/]/).filter((s) => s !== '' && s !== '.'));
-  const common: string[] = [];
-  for (let i = 0; split.every((s) => i < s.length && s[i] === split[0]![i]); i++) common.push(split[0]![i]!);
-  return common.length === 0 ? '.' : common.join('/');
 }
 
 async function git(dir: string, args: string[]): Promise<string | undefined> {
