@@ -66,7 +66,15 @@ const UNTAGGED: FixtureSkill[] = [
   name: name!,
   frontmatter: `name: ${name}\ndescription: Keeps ${name} in plain text files for later.${name === 'beta-notes' ? LONG_DESCRIPTION : ''}\nmetadata:\n  version: ${version}`,
   body: `# ${name}\n\nNothing to filter by here.\n`,
-  ...(name === 'beta-notes' && { files: { [`references/${LONG_FILE_NAME}`]: '{}\n' } }),
+  ...(name === 'beta-notes' && {
+    files: {
+      [`references/${LONG_FILE_NAME}`]: '{}\n',
+      // Enough files that the tree scrolls in its own box on a phone.
+      ...Object.fromEntries(
+        Array.from({ length: 16 }, (_, i) => [`notes/note-${String(i + 1).padStart(2, '0')}.md`, '# A note\n']),
+      ),
+    },
+  }),
 }));
 
 /** Untagged skills in category folders (as openai/skills has), one of them in a lone `general` domain. */
@@ -378,6 +386,29 @@ describe.skipIf(skip)('file page', () => {
     expect(viewer.y + viewer.height).toBeLessThan(844);
     // Cut short on screen, the description is all there (for screen readers, and whole on the skill page).
     expect(await page.locator('.page-head .lead').textContent()).toContain(LONG_DESCRIPTION.trim());
+    await page.close();
+  });
+
+  it("scrolls the tree's own box on a phone to the file shown, and not the page", async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/references/${LONG_FILE_NAME}/`);
+    // The row is revealed on the first frame after the script runs: wait for it (it fails if it never is).
+    const shown = await page
+      .waitForFunction(
+        () => {
+          const tree = document.querySelector('.file-tree')!.getBoundingClientRect();
+          const row = document.querySelector('.file-tree a[aria-current="page"]')!.getBoundingClientRect();
+          return row.top >= tree.top && row.bottom <= tree.bottom;
+        },
+        undefined,
+        { timeout: 5_000 },
+      )
+      .then(
+        () => true,
+        () => false,
+      );
+    expect(shown).toBe(true);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
     await page.close();
   });
 

@@ -69,7 +69,22 @@ export function highlightCodeBlocks(root: ParentNode): void {
   for (const block of blocks) observer.observe(block);
 }
 
+/**
+ * Scrolls the file tree's own box (not the page) so `row` shows: on a phone the box is 14rem high
+ * and a file further down was highlighted out of sight.
+ */
+function revealInTree(row: HTMLElement): void {
+  const tree = row.closest<HTMLElement>('.file-tree');
+  if (!tree) return;
+  const box = tree.getBoundingClientRect();
+  const at = row.getBoundingClientRect();
+  if (at.top < box.top || at.bottom > box.bottom) tree.scrollTop += at.top - box.top - (box.height - at.height) / 2;
+}
+
 export function initFileViewer(): void {
+  // A file's page comes with its row marked (src/site/file-views.ts); the tree may be scrolled past it.
+  const marked = document.querySelector<HTMLElement>('.file-tree a[aria-current="page"]');
+  if (marked) requestAnimationFrame(() => revealInTree(marked));
   const viewer = document.querySelector<HTMLElement>('[data-viewer]');
   if (!viewer) return;
   const initial = { nodes: [...viewer.childNodes], title: document.title, url: location.href };
@@ -77,8 +92,11 @@ export function initFileViewer(): void {
 
   const markCurrent = (url: string): void => {
     for (const a of document.querySelectorAll<HTMLAnchorElement>('.file-tree a[data-file-link]')) {
-      if (a.href === url) a.setAttribute('aria-current', 'page');
-      else a.removeAttribute('aria-current');
+      if (a.href === url) {
+        a.setAttribute('aria-current', 'page');
+        // Once laid out with the page's styles (the box's height is the phone's).
+        requestAnimationFrame(() => revealInTree(a));
+      } else a.removeAttribute('aria-current');
     }
   };
 
