@@ -44,8 +44,11 @@ it('renders kept skill pages again when a new skill makes folders a facet', { ti
   const page = () => readFile(path.join(tmp, 'dist/skills/alpha-notes/index.html'), 'utf8');
   expect(await page()).not.toContain('data-folder-link');
   // A second folder: the facet appears, and alpha-notes (unchanged) now names its folder.
-  await writeFixtureSkills(path.join(tmp, 'skills'), [inFolder('tools/gamma-tools')]);
+  // A plugin's skills (trailofbits: plugins/<plugin>/skills/<name>/) are filed under the plugin, and named so.
+  await writeFixtureSkills(path.join(tmp, 'skills'), [inFolder('tools/skills/gamma-tools')]);
   const result = await build();
   expect(result.site!.skill_pages.rendered).toBe(3);
   expect(await page()).toMatch(/<a href="\/folders\/notes\/" data-folder-link>notes\/<\/a>/);
+  const gamma = await readFile(path.join(tmp, 'dist/skills/gamma-tools/index.html'), 'utf8');
+  expect(gamma).toMatch(/<a href="\/folders\/tools\/" data-folder-link title="tools\/skills\/">tools\/<\/a>/);
 });
