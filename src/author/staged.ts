@@ -4,15 +4,14 @@
  * skill the loader refuses (a SKILL.md without a description, which the update may supply), its
  * files as they are, so the update can repair it and still say what changed.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidInputError } from '../lib/errors.ts';
-import { sha256Hex } from '../lib/hash.ts';
 import { ignoreMatcher } from '../lib/ignore.ts';
 import { loadCatalog } from '../load/index.ts';
-import { SKILL_FILE } from '../load/find-skills.ts';
+import { SKILL_FILE, findSkills } from '../load/find-skills.ts';
 import { parseSkillMarkdown } from '../load/frontmatter.ts';
-import { skillDigest } from '../load/read-file.ts';
+import { readFileFromDisk, skillDigest } from '../load/read-file.ts';
 import type { SkillpressConfig } from '../model/config.ts';
 import type { Problem, Skill } from '../model/skill.ts';
 import type { SkillSnapshot } from './changes.ts';
@@ -100,7 +99,7 @@ export async function startingPoint(staged: string, name: string, config: Skillp
     const skill = loadedAs(loads, name);
     return { skill, snapshot: snapshot(skill), digest: skill.digest, strictErrors };
   }
-  const files = await filesAsTheyAre(staged, config.skills.ignore);
+  const files = await filesAsTheyAre(staged, config);
   const raw = await readFile(path.join(staged, SKILL_FILE), 'utf8').catch(() => '');
   const parsed = parseSkillMarkdown(raw);
   const description = parsed.ok && typeof parsed.data.description === 'string' ? parsed.data.description : '';
@@ -116,15 +115,18 @@ export async function startingPoint(staged: string, name: string, config: Skillp
   };
 }
 
-/** Every file below `dir` the loader would read (its ignore rules applied), path → sha256. */
-async function filesAsTheyAre(dir: string, ignore: readonly string[]): Promise<Map<string, string>> {
-  const matcher = ignoreMatcher(ignore);
+/** Every file of the skill in `staged`, path → sha256, found and hashed as the loader does (its walk, its ignore rules). */
+async function filesAsTheyAre(staged: string, config: SkillpressConfig): Promise<Map<string, string>> {
+  const [found] = await findSkills(
+    path.dirname(staged),
+    { ignore: ignoreMatcher(config.skills.ignore), maxDepth: 1 },
+    [],
+  );
   const files = new Map<string, string>();
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const rel = path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep);
-    if (matcher.file(entry.name) || rel.slice(0, -1).some((d) => matcher.dir(d))) continue;
-    files.set(rel.join('/'), sha256Hex(await readFile(path.join(entry.parentPath, entry.name))));
+  for (const rel of found?.files ?? []) {
+    const abs = found!.targets.get(rel) ?? path.join(found!.abs, ...rel.split('/'));
+    const read = readFileFromDisk(abs, rel, config.skills.max_file_bytes);
+    if (read.kind !== 'unreadable') files.set(rel, read.kind === 'stored' ? read.file.sha256 : read.sha256);
   }
   return files;
 }

@@ -22,18 +22,19 @@ export const get: Command = {
     const id = positionals[0];
     if (!id) throw new UsageError('missing <skill-id>');
     const connection = esConnection(values);
+    const names = esNames(values);
     const client = createClient(connection);
     try {
       await assertReachable(client, connection);
-      await assertCatalog(client, connection, esNames(values));
+      await assertCatalog(client, connection, names);
       let skill;
       try {
-        skill = await getSkillById(client, id, { names: esNames(values) });
+        skill = await getSkillById(client, id, { names });
       } catch (err) {
         if (!(err instanceof SkillNotFoundError)) throw err;
         // The suggestion is extra: a query that fails still leaves "no skill" said.
-        const near = await nearSkillIds(client, id, { names: esNames(values) }).catch(() => []);
-        process.stderr.write(`skillpress get: no skill "${id}" in ${esNames(values).skills}${didYouMean(id, near)}\n`);
+        const near = await nearSkillIds(client, id, { names }).catch(() => []);
+        process.stderr.write(`skillpress get: no skill "${id}" in ${names.skills}${didYouMean(id, near)}\n`);
         return EXIT.invalid;
       }
       if (!values.out) {

@@ -51,17 +51,16 @@ export function esNames(values: { 'index-prefix'?: string }): IndexNames {
  * , # : or a space; not starting with -, _ or +), checked before anything is loaded or sent.
  */
 function checkedPrefix(prefix: string): string {
-  const wrong =
-    prefix !== prefix.toLowerCase()
-      ? 'has capital letters'
-      : /[\\/*?"<>|,#: ]/.test(prefix)
-        ? 'holds a character index names cannot (\\ / * ? " < > | , # : or a space)'
-        : /^[-_+]/.test(prefix)
-          ? 'starts with -, _ or +'
-          : undefined;
+  const wrong = PREFIX_RULES.find(([refused]) => refused.test(prefix))?.[1];
   if (wrong) throw new UsageError(`--index-prefix ${prefix}: ${wrong}, which Elasticsearch refuses in an index name`);
   return prefix;
 }
+
+const PREFIX_RULES: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\p{Lu}/u, 'has capital letters'],
+  [/[\\/*?"<>|,#: ]/, 'holds a character index names cannot (\\ / * ? " < > | , # : or a space)'],
+  [/^[-_+]/, 'starts with -, _ or +'],
+];
 
 export const ingest: Command = {
   usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--strict] [--quiet] [--force] [--json]`,
