@@ -410,8 +410,36 @@ async function main(): Promise<void> {
   );
   console.log('|---|---|---:|---:|---:|---:|');
   console.log(outcomeRows.join('\n'));
+  console.log(
+    "\nbest_skill's rule, the confidence it states against how often its skill was right (every set and split run):\n",
+  );
+  console.log('| answers | count | stated confidence (mean) | right |');
+  console.log('|---|---:|---:|---:|');
+  console.log(reliabilityRows(all).join('\n'));
   if (args.values.dump) writeFileSync(args.values.dump, JSON.stringify(dump, null, 1));
   if (args.values.calibrate) calibrate(all.filter((o) => o.request.split === 'dev'));
+}
+
+/** The rule's answers with a skill, by the confidence they state, and its close calls apart: is the confidence honest? */
+function reliabilityRows(outcomes: Outcome[]): string[] {
+  const answered = outcomes.flatMap((o) => {
+    const j = ruleJudge(o.retrieval);
+    return j.id === undefined
+      ? []
+      : [{ j, right: o.retrieval.candidates.some((c) => c.id === j.id && fits(o.request, c)) }];
+  });
+  const bands: [string, (a: (typeof answered)[number]) => boolean][] = [
+    [`close calls (leads the runner-up by under ${RULE.closeLead * 100}%)`, (a) => a.j.runnerUp !== undefined],
+    ...[0.6, 0.7, 0.8, 0.9].map((lo): [string, (a: (typeof answered)[number]) => boolean] => [
+      `others, confidence ${lo.toFixed(1)}–${(lo + 0.1).toFixed(1)}`,
+      (a) => a.j.runnerUp === undefined && a.j.confidence >= lo && (a.j.confidence < lo + 0.1 || lo === 0.9),
+    ]),
+  ];
+  return bands.map(([label, inBand]) => {
+    const band = answered.filter(inBand);
+    const stated = band.reduce((sum, a) => sum + a.j.confidence, 0) / (band.length || 1);
+    return `| ${label} | ${band.length} | ${band.length ? stated.toFixed(2) : '–'} | ${pct(band.filter((a) => a.right).length, band.length)} |`;
+  });
 }
 
 /**

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/client';
 import { INLINE_TOKENS } from '../../src/mcp/tools/best-skill.ts';
+import { RULE } from '../../src/route/index.ts';
 import { TEXT_PART_CHARS } from '../../src/mcp/tools/read-skill-file.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import {
@@ -540,6 +541,42 @@ describe('best_skill on a skill too long to inline', () => {
           await server.client.callTool({ name: 'view_skill', arguments: { name: 'invoice-audit-playbook' } }),
         );
         expect(full.instructions.length).toBeGreaterThan(body.length - 100);
+      },
+    );
+  });
+});
+
+describe('best_skill on a close call', () => {
+  test('answers with the top skill at a lower confidence and names the runner-up for the agent to read', async () => {
+    // Two teams' copies of one playbook: the rule cannot tell them apart, and says so.
+    const playbook = (name: string) =>
+      `---\nname: ${name}\ndescription: Audit supplier invoices against purchase orders and goods receipts.\n---\n# Invoice audit\n\nMatch each line.\n`;
+    await withServedSkills(
+      {
+        'invoice-audit': { 'SKILL.md': playbook('invoice-audit') },
+        'invoice-audit-emea': { 'SKILL.md': playbook('invoice-audit-emea') },
+        'short-notes': { 'SKILL.md': '---\nname: short-notes\ndescription: Keep short meeting notes.\n---\n# Notes\n' },
+      },
+      async (server) => {
+        const query = 'audit supplier invoices against purchase orders and goods receipts';
+        const r = await server.client.callTool({ name: 'best_skill', arguments: { query, judge: 'rule' } });
+        const answer = structured(r);
+        const [chosen, other] = answer.candidates.map((c: { name: string }) => c.name);
+        expect(answer.skill).toMatchObject({ name: chosen });
+        expect(answer.runner_up).toBe(other);
+        expect(answer.confidence).toBeLessThanOrEqual(RULE.closeConfidence);
+        expect(answer.reason).toContain(`a close call, so "${other}" may be the one asked for`);
+        expect(text(r)).toContain(
+          `Close behind: ${other}: Audit supplier invoices against purchase orders and goods receipts. If that is what the user asked for, read it with view_skill.`,
+        );
+        // A clear answer names no runner-up.
+        const notes = await server.client.callTool({
+          name: 'best_skill',
+          arguments: { query: 'keep short meeting notes', judge: 'rule' },
+        });
+        expect(structured(notes).skill).toMatchObject({ name: 'short-notes' });
+        expect(structured(notes)).not.toHaveProperty('runner_up');
+        expect(text(notes)).not.toContain('Close behind');
       },
     );
   });

@@ -40,7 +40,7 @@ function retrieval(catalogSize: number, candidates: Candidate[]): Retrieval {
 }
 
 /** A top whose evidence (about 0.71) passes the rule in a catalog of hundreds, not in one of 1,650. */
-const CLOSE_CALL = [candidate('airflow-dags', 2.5, 0.6, 0.3, 3), candidate('airflow-migrations', 2, 0.5, 0.3, 3)];
+const BORDERLINE = [candidate('airflow-dags', 2.5, 0.6, 0.3, 3), candidate('airflow-migrations', 2, 0.5, 0.3, 3)];
 
 describe("the rule's threshold and the catalog's size", () => {
   it('is the fitted threshold up to the catalogs it was fitted on, the large one from 800 skills, rising between', () => {
@@ -55,14 +55,14 @@ describe("the rule's threshold and the catalog's size", () => {
     expect(between[2]).toBeLessThan(RULE.largeThreshold);
   });
 
-  it('names the top skill of a close call in a catalog of hundreds, and says none among 1,650 skills', () => {
-    const [top, second] = CLOSE_CALL;
+  it('names the top skill of borderline evidence in a catalog of hundreds, and says none among 1,650 skills', () => {
+    const [top, second] = BORDERLINE;
     const p = strength(evidenceOf(top!, second));
     expect(p).toBeGreaterThan(RULE.threshold);
     expect(p).toBeLessThan(RULE.largeThreshold);
 
-    expect(ruleJudge(retrieval(300, CLOSE_CALL))).toMatchObject({ id: 'airflow-dags', confidence: round(p) });
-    const large = ruleJudge(retrieval(1650, CLOSE_CALL));
+    expect(ruleJudge(retrieval(300, BORDERLINE))).toMatchObject({ id: 'airflow-dags', confidence: round(p) });
+    const large = ruleJudge(retrieval(1650, BORDERLINE));
     expect(large.id).toBeUndefined();
     expect(large.confidence).toBe(round(1 - p));
     // Still one plain sentence, saying why: the evidence does not single the skill out among that many.
@@ -90,6 +90,37 @@ describe("the rule's threshold and the catalog's size", () => {
       expect(verdict.id).toBeUndefined();
       expect(verdict.reason).toMatch(/not enough to say it is the one asked for\.$/);
     }
+  });
+});
+
+describe('close calls', () => {
+  // Strong evidence, but the runner-up scores within a few percent: on the routing sets such answers were right 10 times in 17.
+  const nearTie = [candidate('semgrep', 2.52, 1, 1, 5), candidate('semgrep-rule-creator', 2.39, 1, 1, 6.3)];
+
+  it('names the top skill with a confidence of at most closeConfidence, and names the runner-up', () => {
+    const [top, second] = nearTie;
+    const e = evidenceOf(top!, second);
+    expect(e.lead).toBeLessThan(RULE.closeLead);
+    expect(strength(e)).toBeGreaterThan(0.9);
+    const verdict = ruleJudge(retrieval(300, nearTie));
+    expect(verdict).toMatchObject({
+      id: 'semgrep',
+      confidence: RULE.closeConfidence,
+      runnerUp: 'semgrep-rule-creator',
+    });
+    expect(verdict.reason).toMatch(
+      /leads "semgrep-rule-creator" by 5%: a close call, so "semgrep-rule-creator" may be the one asked for\.$/,
+    );
+    expect(verdict.reason.match(/\. [A-Z]/g)).toBeNull();
+  });
+
+  it('keeps the evidence as the confidence once the top leads by closeLead or more', () => {
+    const clear = [nearTie[0]!, candidate('semgrep-rule-creator', 2.52 * (1 - RULE.closeLead - 0.01), 1, 1, 6.3)];
+    const verdict = ruleJudge(retrieval(300, clear));
+    expect(verdict.id).toBe('semgrep');
+    expect(verdict.runnerUp).toBeUndefined();
+    expect(verdict.confidence).toBe(round(strength(evidenceOf(clear[0]!, clear[1]))));
+    expect(verdict.confidence).toBeGreaterThan(RULE.closeConfidence);
   });
 });
 

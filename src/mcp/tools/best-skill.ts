@@ -96,6 +96,8 @@ export function registerBestSkill(
           kept_for_people: z.string().optional(),
           confidence: z.number(),
           reason: z.string(),
+          // A close call's runner-up (the chosen skill leads it by under 10%): it may be the one asked for.
+          runner_up: z.string().optional(),
           candidates: z.array(CandidateOut),
           search_time_ms: z.number(),
         }),
@@ -215,11 +217,13 @@ export async function bestSkillAnswer(
     metadata_coverage: round(k.metadataCoverage),
     ...(k.meaning === undefined ? {} : { meaning: round(k.meaning) }),
   }));
+  const runnerUp = decision.id && retrieval.candidates.find((k) => k.id === decision.runnerUp);
   const base = {
     query,
     decided_by: decision.decided_by,
     confidence: decision.confidence,
     reason: decision.reason,
+    ...(runnerUp && { runner_up: runnerUp.name }),
     candidates,
     search_time_ms,
   };
@@ -236,7 +240,7 @@ export async function bestSkillAnswer(
     const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: null } };
   }
-  const head = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}`;
+  const head = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}${closeBehind(retrieval, decision)}`;
   if (!inlined(card)) {
     const text = `${head}\n\nIts instructions are ${card.tokens.toLocaleString('en-US')} tokens, too long to include here: read them with view_skill (name "${card.name}") when you start the task.`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: cardView(card) } };
@@ -246,6 +250,13 @@ export async function bestSkillAnswer(
     content: [{ type: 'text' as const, text: `${head}\n\n${skill.body}` }],
     structuredContent: { ...base, skill: { ...cardView(card), instructions: skill.body } },
   };
+}
+
+/** A close call's runner-up, with what it is for: the agent can read it instead if it fits better. */
+function closeBehind(retrieval: Retrieval, decision: Decision): string {
+  const second = decision.runnerUp && retrieval.candidates.find((c) => c.id === decision.runnerUp);
+  if (!second) return '';
+  return `\n\nClose behind: ${second.name}: ${clip(oneLine(second.description))} If that is what the user asked for, read it with view_skill.`;
 }
 
 /**
