@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@elastic/elasticsearch';
 import { ingestCatalog } from '../../src/emit/elasticsearch/index.ts';
-import { hybridQuery, searchElasticsearch } from '../../src/emit/elasticsearch/search.ts';
+import { hybridQuery, KNN_BOOST, searchElasticsearch } from '../../src/emit/elasticsearch/search.ts';
 import { loadCatalog } from '../../src/load/index.ts';
 import {
   deleteIndexesWithPrefix,
@@ -92,7 +92,27 @@ describe.skipIf(!ES_URL)('hybrid search in Elasticsearch, without inference', ()
     expect(json.code, json.stderr).toBe(0);
     expect((JSON.parse(json.stdout) as { hits: Array<{ skill_id: string }> }).hits[0]?.skill_id).toBe('sql-tuning');
     const table = await runCli(['search', ...request, '--es', ES_URL, '--index-prefix', prefix, '--limit', '3']);
-    expect(table.stdout.split('\n')[2]).toMatch(/^1 +sql-tuning +[\d.]+ +Speed up slow SQL queries/);
+    // Summed (this cluster's license has no RRF): each hit says how it was found, by words and by meaning.
+    expect(table.stdout.split('\n')[0]).toMatch(
+      /^3 skill\(s\) from \S+ \(BM25 \+ kNN scores added: \d matched by words, \d by meaning alone\):$/,
+    );
+    expect(table.stdout.split('\n')[1]).toMatch(/^# +skill +score +words +meaning +description$/);
+    expect(table.stdout.split('\n')[2]).toMatch(/^1 +sql-tuning +[\d.]+ +- +0\.\d{3} +Speed up slow SQL queries/);
+  });
+
+  it('reports, summed, how each hit was found: its words’ BM25 score and its kNN similarity', async () => {
+    const byMeaning = await searchElasticsearch('the database lookups are sluggish', { client, names, method: 'sum' });
+    // No word in common: found by meaning alone.
+    expect(byMeaning.hits[0]).toMatchObject({ skill_id: 'sql-tuning' });
+    expect(byMeaning.hits[0]!.words).toBeUndefined();
+    expect(byMeaning.hits[0]!.meaning).toBeGreaterThan(0.5);
+    expect(byMeaning.hits[0]!.meaning).toBeLessThanOrEqual(1);
+    const byBoth = await searchElasticsearch('fill the fields of a PDF form', { client, names, method: 'sum' });
+    const top = byBoth.hits[0]!;
+    expect(top.skill_id).toBe('pdf-forms');
+    expect(top.words).toBeGreaterThan(0);
+    // The score is the sum of the two clauses' (the kNN similarity weighted by KNN_BOOST).
+    expect(top.score).toBeCloseTo(top.words! + KNN_BOOST * top.meaning!, 3);
   });
 
   it('a prefix that holds no catalog is said in one line, naming the catalogs the cluster holds', async () => {

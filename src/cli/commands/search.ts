@@ -6,6 +6,7 @@
 import { EXIT, feedArgumentError, parse, UsageError, type Command } from '../args.ts';
 import type { FeedCatalog } from '../../mcp/catalog.ts';
 import type { FeedStore } from '../../feed-reader/store.ts';
+import type { HybridHit } from '../../emit/elasticsearch/search.ts';
 import { ES_OPTIONS, esConnection, esNames } from './ingest.ts';
 import { alignColumns } from '../columns.ts';
 
@@ -167,6 +168,28 @@ function candidateTable(candidates: WeighedCandidate[]): string[] {
   return alignColumns([header, ...rows], new Set([0, 2, 3, 4, 5, 6]));
 }
 
+/**
+ * Elasticsearch's hits, a line each. Summed, each shows how it was found: its words' BM25 score
+ * and its kNN similarity (0–1), `-` where that clause did not match it; fused by rank, only the order.
+ */
+function esTable(found: { hits: HybridHit[]; method: 'rrf' | 'sum' }, index: string): string[] {
+  const summed = found.method === 'sum';
+  const byWords = found.hits.filter((h) => h.words !== undefined).length;
+  const head = summed
+    ? `${found.hits.length} skill(s) from ${index} (BM25 + kNN scores added: ${byWords} matched by words, ${found.hits.length - byWords} by meaning alone):`
+    : `${found.hits.length} skill(s) from ${index} (rank fusion):`;
+  const scored = (x: number | undefined, digits: number) => (x === undefined ? '-' : x.toFixed(digits));
+  const rows = found.hits.map((h, i) => [
+    String(i + 1),
+    h.name,
+    h.score.toFixed(3),
+    ...(summed ? [scored(h.words, 2), scored(h.meaning, 3)] : []),
+    oneLine(h.description),
+  ]);
+  const header = ['#', 'skill', 'score', ...(summed ? ['words', 'meaning'] : []), 'description'];
+  return [head, ...alignColumns([header, ...rows], new Set(summed ? [0, 2, 3, 4] : [0, 2]))];
+}
+
 /** The hybrid query over `agent_skills` (BM25 and kNN over the package model's vectors). */
 async function searchIndex(
   request: string,
@@ -182,12 +205,8 @@ async function searchIndex(
     await assertReachable(client, connection);
     await assertCatalog(client, connection, esNames(values));
     const found = await searchElasticsearch(request, { client, size, names: esNames(values) });
-    const rows = found.hits.map((h, i) => [String(i + 1), h.name, h.score.toFixed(3), oneLine(h.description)]);
-    const head = `${found.hits.length} skill(s) from ${esNames(values).skills} (${found.method === 'rrf' ? 'rank fusion' : 'BM25 + kNN scores added'}):`;
     process.stdout.write(
-      values.json
-        ? `${JSON.stringify(found, null, 2)}\n`
-        : lines([head, ...alignColumns([['#', 'skill', 'score', 'description'], ...rows], new Set([0, 2]))]),
+      values.json ? `${JSON.stringify(found, null, 2)}\n` : lines(esTable(found, esNames(values).skills)),
     );
     return EXIT.ok;
   } finally {

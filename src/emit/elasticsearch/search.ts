@@ -55,7 +55,15 @@ export interface HybridHit {
   name: string;
   description: string;
   score: number;
+  /** When summed (`sum`): the BM25 score of the request's words; absent when no word matched. */
+  words?: number;
+  /** When summed: the kNN similarity (0–1) of the request's meaning; absent outside the KNN_NEAREST nearest. */
+  meaning?: number;
 }
+
+/** The names of the two clauses, whose scores Elasticsearch reports per hit (`include_named_queries_score`). */
+const WORDS_CLAUSE = 'words';
+const MEANING_CLAUSE = 'meaning';
 
 /** The request body of each way, for a request and its vector: what the docs show and the tests run. */
 export function hybridQuery(
@@ -76,7 +84,13 @@ export function hybridQuery(
     num_candidates: KNN_NEAREST * CANDIDATES_PER_RESULT,
   };
   const source = ['skill_id', 'name', 'description'];
-  if (method === 'sum') return { size, _source: source, query: lexical, knn: { ...knn, boost: KNN_BOOST } };
+  if (method === 'sum')
+    return {
+      size,
+      _source: source,
+      query: { multi_match: { ...lexical.multi_match, _name: WORDS_CLAUSE } },
+      knn: { ...knn, boost: KNN_BOOST, _name: MEANING_CLAUSE },
+    };
   return {
     size,
     _source: source,
@@ -98,8 +112,13 @@ export async function searchElasticsearch(
     const vector = Array.from(embedder.embed(text));
     const index = indexNames(options.names).skills;
     const run = async (method: 'rrf' | 'sum') => {
-      const res = await client.search<HybridHit>({ index, ...hybridQuery(text, vector, method, options.size) });
-      return { method, hits: res.hits.hits.map((h) => ({ ...h._source!, score: h._score ?? 0 })) };
+      const res = await client.search<HybridHit>({
+        index,
+        ...hybridQuery(text, vector, method, options.size),
+        // Each clause's own score: how a hit was found, by words, by meaning or both (`sum` only: RRF fuses ranks).
+        ...(method === 'sum' && { include_named_queries_score: true }),
+      });
+      return { method, hits: res.hits.hits.map((h) => ({ ...h._source!, score: h._score ?? 0, ...clauseScores(h) })) };
     };
     if (options.method) return await run(options.method);
     try {
@@ -111,6 +130,21 @@ export async function searchElasticsearch(
   } finally {
     if (!options.client) await client.close();
   }
+}
+
+/** A summed hit's BM25 score and kNN similarity, from its named clauses' scores. */
+function clauseScores(hit: {
+  matched_queries?: string[] | Record<string, number>;
+}): Pick<HybridHit, 'words' | 'meaning'> {
+  const named = hit.matched_queries;
+  if (!named || Array.isArray(named)) return {};
+  const words = named[WORDS_CLAUSE];
+  const meaning = named[MEANING_CLAUSE];
+  return {
+    ...(words !== undefined && { words }),
+    // The clause's score carries its boost.
+    ...(meaning !== undefined && { meaning: meaning / KNN_BOOST }),
+  };
 }
 
 /** Whether Elasticsearch refused the RRF retriever for the cluster's license (or an older version's lack of it). */
