@@ -422,6 +422,42 @@ describe.skipIf(skip)('file page', () => {
     await page.close();
   });
 
+  it('never starts a line of the breadcrumb with a separator on a phone', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/references/${LONG_FILE_NAME}/`);
+    const items = await page.$$eval('.breadcrumb li', (lis) =>
+      lis.map((li) => {
+        // The rows of the item's own text (a separator is drawn by the stylesheet, outside it).
+        const range = document.createRange();
+        range.selectNodeContents(li);
+        const rows = [...range.getClientRects()].filter((r) => r.width > 0);
+        const sep = (pseudo: string): boolean => getComputedStyle(li, pseudo).content.includes('/');
+        return {
+          text: li.textContent,
+          firstTop: rows[0]!.top,
+          lastTop: rows[rows.length - 1]!.top,
+          lastBottom: rows[rows.length - 1]!.bottom,
+          bottom: li.getBoundingClientRect().bottom,
+          lineHeight: parseFloat(getComputedStyle(li).lineHeight),
+          before: sep('::before'),
+          after: sep('::after'),
+        };
+      }),
+    );
+    expect(items.map((i) => i.text)).toEqual(['Catalog', 'beta-notes', `references/${LONG_FILE_NAME}`]);
+    // The trail does wrap at this width (else there is nothing to test).
+    expect(items[2]!.lastTop).toBeGreaterThan(items[0]!.firstTop);
+    for (const [i, item] of items.entries()) {
+      const half = item.lineHeight / 2;
+      // A separator drawn before an item sits on the row where the item before it ends…
+      if (item.before) expect(Math.abs(item.firstTop - items[i - 1]!.lastTop), item.text).toBeLessThan(half);
+      // …and one drawn after an item on the row of its last word, not alone on a row below it.
+      if (item.after) expect(item.bottom - item.lastBottom, item.text).toBeLessThan(half);
+    }
+    expect(items.filter((i) => i.before || i.after).length).toBe(2);
+    await page.close();
+  });
+
   it("wraps a long path in the file panel's heading between its words on a phone, not inside one", async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
     await page.goto(`${plainServer.url}skills/beta-notes/files/references/${LONG_FILE_NAME}/`);
