@@ -52,6 +52,9 @@ let browser: Browser;
 /** A file name longer than the tree column is wide, in words joined by `_`, `-` and `.`. */
 const LONG_FILE_NAME = 'anomaly_detection_results-summary.by-region.json';
 
+/** A folder name wider than the tree column, with nowhere to break it but inside a word. */
+const LONG_FOLDER_NAME = 'QuarterlyAnomalyDetectionRegionalSummaries';
+
 /** As long as the longest public descriptions (docx's runs to 1,000 characters). */
 const LONG_DESCRIPTION = ' Use it whenever notes must be kept, found, merged, renamed or cleaned up later.'.repeat(10);
 
@@ -69,6 +72,7 @@ const UNTAGGED: FixtureSkill[] = [
   ...(name === 'beta-notes' && {
     files: {
       [`references/${LONG_FILE_NAME}`]: '{}\n',
+      [`${LONG_FOLDER_NAME}/summary.md`]: '# Summary\n',
       // Enough files that the tree scrolls in its own box on a phone.
       ...Object.fromEntries(
         Array.from({ length: 16 }, (_, i) => [`notes/note-${String(i + 1).padStart(2, '0')}.md`, '# A note\n']),
@@ -246,13 +250,18 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
       l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()),
     );
     expect(folders).toEqual(['.curated/ 2', '.system/ 1', 'incident-response-and-troubleshooting-runbooks/ 1']);
-    // A long folder name is cut short within the column: every count stays in view beside its name.
+    // A long folder name wraps within the column: all of it is readable, and every count stays
+    // in view beside its name.
     const column = (await page.locator('.filters').boundingBox())!;
     for (const count of await page.locator('[data-facet="folder"] .count').all()) {
       const box = (await count.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width);
     }
-    // …and its whole name is the item's tooltip.
+    const names = await page.$$eval('[data-facet="folder"] .facet-name', (l) =>
+      l.map((e) => ({ text: e.textContent, clipped: e.scrollWidth > e.clientWidth })),
+    );
+    expect(names.filter((n) => n.clipped)).toEqual([]);
+    // …and its whole name is also the item's tooltip.
     expect(await page.getAttribute('[data-facet="folder"] .facet-item:has-text("incident-response")', 'title')).toBe(
       'incident-response-and-troubleshooting-runbooks/',
     );
@@ -421,6 +430,19 @@ describe.skipIf(skip)('file page', () => {
     for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[_.-]$/);
     await page.close();
   });
+
+  for (const width of [1280, 390]) {
+    it(`shows a long folder name whole in the tree at ${width} px`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${plainServer.url}skills/beta-notes/files/${LONG_FOLDER_NAME}/summary.md/`);
+      const dir = page.locator('.file-tree .tree-dir-name', { hasText: 'Quarterly' });
+      expect(await dir.textContent()).toBe(`${LONG_FOLDER_NAME}/`);
+      expect(await dir.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+      // Nor does the tree's box scroll sideways to show it.
+      expect(await page.$eval('.file-tree', (t) => t.scrollWidth <= t.clientWidth)).toBe(true);
+      await page.close();
+    });
+  }
 
   it('never starts a line of the breadcrumb with a separator on a phone', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
