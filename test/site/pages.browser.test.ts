@@ -55,6 +55,11 @@ const LONG_FILE_NAME = 'anomaly_detection_results-summary.by-region.json';
 /** A folder name wider than the tree column, with nowhere to break it but inside a word. */
 const LONG_FOLDER_NAME = 'QuarterlyAnomalyDetectionRegionalSummaries';
 
+/** One line of prose far wider than the file view, in a markdown reference file. */
+const LONG_LINE = Array.from({ length: 12 }, (_, i) => `Sentence ${i + 1} of one long unbroken line of prose.`).join(
+  ' ',
+);
+
 /** As long as the longest public descriptions (docx's runs to 1,000 characters). */
 const LONG_DESCRIPTION = ' Use it whenever notes must be kept, found, merged, renamed or cleaned up later.'.repeat(10);
 
@@ -72,6 +77,9 @@ const UNTAGGED: FixtureSkill[] = [
   ...(name === 'beta-notes' && {
     files: {
       [`references/${LONG_FILE_NAME}`]: '{}\n',
+      'references/long-line.md': `# Long line\n\n${LONG_LINE}\n\nA short line after it.\n`,
+      'references/long-line.txt': `${LONG_LINE}\n`,
+      'scripts/long_line.py': `MESSAGE = ${JSON.stringify(LONG_LINE)}\nprint(MESSAGE)\n`,
       [`${LONG_FOLDER_NAME}/summary.md`]: '# Summary\n',
       // Enough files that the tree scrolls in its own box on a phone.
       ...Object.fromEntries(
@@ -432,6 +440,52 @@ describe.skipIf(skip)('file page', () => {
   });
 
   for (const width of [1280, 390]) {
+    it(`wraps prose at the view's width at ${width} px, a long line's rows past its number, and scrolls code sideways`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      for (const file of ['references/long-line.md', 'references/long-line.txt']) {
+        await page.goto(`${plainServer.url}skills/beta-notes/files/${file}/`);
+        await page.waitForSelector('[data-viewer] pre.code .line');
+        const view = await page.$eval('[data-viewer] pre.code', (pre) => ({
+          scrolls: pre.scrollWidth > pre.clientWidth,
+          text: pre.textContent,
+        }));
+        expect(view.scrolls, file).toBe(false);
+        expect(view.text, file).toContain(LONG_LINE);
+        // The long line takes several rows; its number stands once, beside the first, and every
+        // row starts past the numbers, where the line's first row starts.
+        const line = page.locator('[data-viewer] pre.code .line', { hasText: 'Sentence 1 ' });
+        const rows = await line.evaluate((el) => {
+          const starts = new Map<number, number>();
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.textContent!.length; i++) {
+              const range = document.createRange();
+              range.setStart(node, i);
+              range.setEnd(node, i + 1);
+              const box = range.getBoundingClientRect();
+              if (box.width === 0) continue;
+              const top = Math.round(box.top);
+              starts.set(top, Math.min(starts.get(top) ?? Infinity, box.left));
+            }
+          }
+          return [...starts.values()];
+        });
+        expect(rows.length, file).toBeGreaterThan(1);
+        for (const left of rows) expect(Math.abs(left - rows[0]!), file).toBeLessThan(1);
+        const gutter = await line.evaluate((el) => el.getBoundingClientRect().left);
+        expect(rows[0]! - gutter, file).toBeGreaterThan(20);
+      }
+      // Code keeps its lines whole: it scrolls sideways instead.
+      await page.goto(`${plainServer.url}skills/beta-notes/files/scripts/long_line.py/`);
+      await page.waitForSelector('[data-viewer] pre.code .line');
+      expect(await page.$eval('[data-viewer] pre.code', (pre) => pre.scrollWidth > pre.clientWidth)).toBe(true);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.goto(`${plainServer.url}skills/beta-notes/files/references/long-line.md/`);
+      await page.waitForSelector('[data-viewer] pre.code .line');
+      await page.screenshot({ path: path.join(SCREENSHOTS, `file-prose-${width}.png`) });
+      await page.close();
+    });
+
     it(`shows a long folder name whole in the tree at ${width} px`, async () => {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(`${plainServer.url}skills/beta-notes/files/${LONG_FOLDER_NAME}/summary.md/`);
