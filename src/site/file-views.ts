@@ -18,7 +18,7 @@ import { pMap } from '../lib/p-map.ts';
 import { isActiveFile } from './headers.ts';
 import { formatBytes, formatCount } from './catalog.ts';
 import { readFeedFile } from './feed-data.ts';
-import { languageFor } from './languages.ts';
+import { isProse, languageFor } from './languages.ts';
 import { writeFolderRedirects } from './redirects.ts';
 import { slot } from './site-data.ts';
 import { breakablePathHtml, listFiles } from './skill-view.ts';
@@ -44,13 +44,16 @@ function fileBody(feedDir: string, skill: FeedSkill, file: FeedFile, url: string
   const bytes = readFeedFile(feedDir, skill.card.id, file);
   const truncated = bytes.length > VIEWER_MAX_BYTES;
   const text = (truncated ? bytes.subarray(0, VIEWER_MAX_BYTES) : bytes).toString('utf8');
-  const language = languageFor(file.path.slice(file.path.lastIndexOf('/') + 1));
+  const fileName = file.path.slice(file.path.lastIndexOf('/') + 1);
+  const language = languageFor(fileName);
   const lang = language ? ` data-language="${language}"` : '';
+  // Prose wraps at the view's width; code keeps its lines and scrolls sideways.
+  const wrap = isProse(fileName) ? ' wrap' : '';
   const note = truncated
     ? `<p class="file-note">Showing the first ${formatBytes(VIEWER_MAX_BYTES)}; download the file for all of it.</p>`
     : '';
   // Plain escaped text: the browser numbers and highlights the lines when it shows them.
-  return `<pre class="code" tabindex="0"${lang}><code>${escapeHtml(text)}</code></pre>${note}`;
+  return `<pre class="code${wrap}" tabindex="0"${lang}><code>${escapeHtml(text)}</code></pre>${note}`;
 }
 
 /**

@@ -63,6 +63,16 @@ export function languageFor(fileName: string): string | undefined {
   return dot >= 0 ? own(LANGUAGES, lower.slice(dot + 1)) : undefined;
 }
 
+/** Prose: text written to be read in lines of any width (a file view wraps it; code keeps its lines). */
+const PROSE_TYPES = new Set(['md', 'markdown', 'mdx', 'txt', 'text', 'rst', 'adoc', 'asciidoc']);
+const PROSE_NAMES = new Set(['license', 'licence', 'copying', 'notice', 'authors']);
+
+export function isProse(fileName: string): boolean {
+  const lower = fileName.toLowerCase();
+  const dot = lower.lastIndexOf('.');
+  return PROSE_NAMES.has(lower) || (dot >= 0 && PROSE_TYPES.has(lower.slice(dot + 1)));
+}
+
 const NAMES = new Set(Object.values(LANGUAGES));
 
 /** A fence's info string (`py`, `python`, `bash`) → Shiki language, if we highlight it. */

@@ -52,6 +52,14 @@ let browser: Browser;
 /** A file name longer than the tree column is wide, in words joined by `_`, `-` and `.`. */
 const LONG_FILE_NAME = 'anomaly_detection_results-summary.by-region.json';
 
+/** A folder name wider than the tree column, with nowhere to break it but inside a word. */
+const LONG_FOLDER_NAME = 'QuarterlyAnomalyDetectionRegionalSummaries';
+
+/** One line of prose far wider than the file view, in a markdown reference file. */
+const LONG_LINE = Array.from({ length: 12 }, (_, i) => `Sentence ${i + 1} of one long unbroken line of prose.`).join(
+  ' ',
+);
+
 /** As long as the longest public descriptions (docx's runs to 1,000 characters). */
 const LONG_DESCRIPTION = ' Use it whenever notes must be kept, found, merged, renamed or cleaned up later.'.repeat(10);
 
@@ -69,6 +77,10 @@ const UNTAGGED: FixtureSkill[] = [
   ...(name === 'beta-notes' && {
     files: {
       [`references/${LONG_FILE_NAME}`]: '{}\n',
+      'references/long-line.md': `# Long line\n\n${LONG_LINE}\n\nA short line after it.\n`,
+      'references/long-line.txt': `${LONG_LINE}\n`,
+      'scripts/long_line.py': `MESSAGE = ${JSON.stringify(LONG_LINE)}\nprint(MESSAGE)\n`,
+      [`${LONG_FOLDER_NAME}/summary.md`]: '# Summary\n',
       // Enough files that the tree scrolls in its own box on a phone.
       ...Object.fromEntries(
         Array.from({ length: 16 }, (_, i) => [`notes/note-${String(i + 1).padStart(2, '0')}.md`, '# A note\n']),
@@ -246,13 +258,18 @@ describe.skipIf(skip)('facets from what the catalog has', () => {
       l.map((a) => a.textContent?.replace(/\s+/g, ' ').trim()),
     );
     expect(folders).toEqual(['.curated/ 2', '.system/ 1', 'incident-response-and-troubleshooting-runbooks/ 1']);
-    // A long folder name is cut short within the column: every count stays in view beside its name.
+    // A long folder name wraps within the column: all of it is readable, and every count stays
+    // in view beside its name.
     const column = (await page.locator('.filters').boundingBox())!;
     for (const count of await page.locator('[data-facet="folder"] .count').all()) {
       const box = (await count.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width);
     }
-    // …and its whole name is the item's tooltip.
+    const names = await page.$$eval('[data-facet="folder"] .facet-name', (l) =>
+      l.map((e) => ({ text: e.textContent, clipped: e.scrollWidth > e.clientWidth })),
+    );
+    expect(names.filter((n) => n.clipped)).toEqual([]);
+    // …and its whole name is also the item's tooltip.
     expect(await page.getAttribute('[data-facet="folder"] .facet-item:has-text("incident-response")', 'title')).toBe(
       'incident-response-and-troubleshooting-runbooks/',
     );
@@ -419,6 +436,101 @@ describe.skipIf(skip)('file page', () => {
     expect(lines.join('')).toBe(LONG_FILE_NAME);
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines.slice(0, -1)) expect(line, lines.join(' | ')).toMatch(/[_.-]$/);
+    await page.close();
+  });
+
+  for (const width of [1280, 390]) {
+    it(`wraps prose at the view's width at ${width} px, a long line's rows past its number, and scrolls code sideways`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      for (const file of ['references/long-line.md', 'references/long-line.txt']) {
+        await page.goto(`${plainServer.url}skills/beta-notes/files/${file}/`);
+        await page.waitForSelector('[data-viewer] pre.code .line');
+        const view = await page.$eval('[data-viewer] pre.code', (pre) => ({
+          scrolls: pre.scrollWidth > pre.clientWidth,
+          text: pre.textContent,
+        }));
+        expect(view.scrolls, file).toBe(false);
+        expect(view.text, file).toContain(LONG_LINE);
+        // The long line takes several rows; its number stands once, beside the first, and every
+        // row starts past the numbers, where the line's first row starts.
+        const line = page.locator('[data-viewer] pre.code .line', { hasText: 'Sentence 1 ' });
+        const rows = await line.evaluate((el) => {
+          const starts = new Map<number, number>();
+          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            for (let i = 0; i < node.textContent!.length; i++) {
+              const range = document.createRange();
+              range.setStart(node, i);
+              range.setEnd(node, i + 1);
+              const box = range.getBoundingClientRect();
+              if (box.width === 0) continue;
+              const top = Math.round(box.top);
+              starts.set(top, Math.min(starts.get(top) ?? Infinity, box.left));
+            }
+          }
+          return [...starts.values()];
+        });
+        expect(rows.length, file).toBeGreaterThan(1);
+        for (const left of rows) expect(Math.abs(left - rows[0]!), file).toBeLessThan(1);
+        const gutter = await line.evaluate((el) => el.getBoundingClientRect().left);
+        expect(rows[0]! - gutter, file).toBeGreaterThan(20);
+      }
+      // Code keeps its lines whole: it scrolls sideways instead.
+      await page.goto(`${plainServer.url}skills/beta-notes/files/scripts/long_line.py/`);
+      await page.waitForSelector('[data-viewer] pre.code .line');
+      expect(await page.$eval('[data-viewer] pre.code', (pre) => pre.scrollWidth > pre.clientWidth)).toBe(true);
+      await mkdir(SCREENSHOTS, { recursive: true });
+      await page.goto(`${plainServer.url}skills/beta-notes/files/references/long-line.md/`);
+      await page.waitForSelector('[data-viewer] pre.code .line');
+      await page.screenshot({ path: path.join(SCREENSHOTS, `file-prose-${width}.png`) });
+      await page.close();
+    });
+
+    it(`shows a long folder name whole in the tree at ${width} px`, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(`${plainServer.url}skills/beta-notes/files/${LONG_FOLDER_NAME}/summary.md/`);
+      const dir = page.locator('.file-tree .tree-dir-name', { hasText: 'Quarterly' });
+      expect(await dir.textContent()).toBe(`${LONG_FOLDER_NAME}/`);
+      expect(await dir.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+      // Nor does the tree's box scroll sideways to show it.
+      expect(await page.$eval('.file-tree', (t) => t.scrollWidth <= t.clientWidth)).toBe(true);
+      await page.close();
+    });
+  }
+
+  it('never starts a line of the breadcrumb with a separator on a phone', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await page.goto(`${plainServer.url}skills/beta-notes/files/references/${LONG_FILE_NAME}/`);
+    const items = await page.$$eval('.breadcrumb li', (lis) =>
+      lis.map((li) => {
+        // The rows of the item's own text (a separator is drawn by the stylesheet, outside it).
+        const range = document.createRange();
+        range.selectNodeContents(li);
+        const rows = [...range.getClientRects()].filter((r) => r.width > 0);
+        const sep = (pseudo: string): boolean => getComputedStyle(li, pseudo).content.includes('/');
+        return {
+          text: li.textContent,
+          firstTop: rows[0]!.top,
+          lastTop: rows[rows.length - 1]!.top,
+          lastBottom: rows[rows.length - 1]!.bottom,
+          bottom: li.getBoundingClientRect().bottom,
+          lineHeight: parseFloat(getComputedStyle(li).lineHeight),
+          before: sep('::before'),
+          after: sep('::after'),
+        };
+      }),
+    );
+    expect(items.map((i) => i.text)).toEqual(['Catalog', 'beta-notes', `references/${LONG_FILE_NAME}`]);
+    // The trail does wrap at this width (else there is nothing to test).
+    expect(items[2]!.lastTop).toBeGreaterThan(items[0]!.firstTop);
+    for (const [i, item] of items.entries()) {
+      const half = item.lineHeight / 2;
+      // A separator drawn before an item sits on the row where the item before it ends…
+      if (item.before) expect(Math.abs(item.firstTop - items[i - 1]!.lastTop), item.text).toBeLessThan(half);
+      // …and one drawn after an item on the row of its last word, not alone on a row below it.
+      if (item.after) expect(item.bottom - item.lastBottom, item.text).toBeLessThan(half);
+    }
+    expect(items.filter((i) => i.before || i.after).length).toBe(2);
     await page.close();
   });
 
