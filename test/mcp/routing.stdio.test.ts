@@ -94,6 +94,24 @@ describe.each(ERAS)('routing over stdio (%s era)', (era) => {
     expect(line).not.toMatch(/Files: /);
   });
 
+  test('skills_search: when no skill shares a word with the request, its head says the results are close in meaning alone', async () => {
+    const query = 'keynote visuals for monday boardroom audience';
+    const result = await plain.client.callTool({ name: 'skills_search', arguments: { query } });
+    const out = structured(result);
+    expect(out.total).toBeGreaterThan(0);
+    for (const r of out.results) expect(r).toMatchObject({ coverage: 0, matched: [] });
+    expect(out.results.map((r: { name: string }) => r.name)).toContain('slide-deck');
+    const text = (result.content as Array<{ type: string; text: string }>)[0]!.text;
+    expect(text.split('\n')[0]).toBe(
+      `No skill shares a meaningful word with "${query}"; ${out.total} are close to it in meaning alone, the closest ${out.results.length}:`,
+    );
+    // A request that shares words keeps the usual head.
+    const shared = await plain.client.callTool({ name: 'skills_search', arguments: { query: 'slow sql query plans' } });
+    expect((shared.content as Array<{ text: string }>)[0]!.text).toMatch(
+      /^\d+ skill\(s\) match "slow sql query plans"/,
+    );
+  });
+
   test('best_skill without sampling: the rule decides, one skill or none', async () => {
     const one = await best(plain, 'flaky tests that fail intermittently in CI');
     expect(one).toMatchObject({ decided_by: 'rule', skill: { name: 'flaky-tests' } });

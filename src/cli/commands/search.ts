@@ -79,7 +79,9 @@ async function ranked(catalog: FeedCatalog, request: string, limit: number): Pro
   const head =
     found.total === 0
       ? `No skill matches "${request}".`
-      : `${found.total} skill(s) match "${request}" (${found.strong} strongly); the first ${found.results.length}:`;
+      : found.meaningAlone
+        ? `No skill shares a word with "${request}"; ${found.total} are close to it in meaning alone, the first ${found.results.length}:`
+        : `${found.total} skill(s) match "${request}" (${found.strong} strongly); the first ${found.results.length}:`;
   const rows = found.results.map((r, i) => [
     String(i + 1),
     r.name,

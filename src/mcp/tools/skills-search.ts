@@ -57,13 +57,17 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
     },
     async (args) => {
       const c = await catalog();
-      const { total, strong, words, results } = await searchSkills(c, args.query, args.limit);
+      const found = await searchSkills(c, args.query, args.limit);
+      const { total, strong, words, results } = found;
       const weaker = total > strong ? ` (${total - strong} of them weaker)` : '';
       const text =
         total === 0
           ? `No skill shares a meaningful word with "${args.query}". Try other words (what the task is about, the file type, the tool), or skills_list to browse.`
-          : `${total} skill(s) match "${args.query}"${weaker}; top ${results.length}:\n` +
-            results.map(resultLine).join('\n');
+          : found.meaningAlone
+            ? `No skill shares a meaningful word with "${args.query}"; ${total} are close to it in meaning alone, the closest ${results.length}:\n` +
+              results.map(resultLine).join('\n')
+            : `${total} skill(s) match "${args.query}"${weaker}; top ${results.length}:\n` +
+              results.map(resultLine).join('\n');
       return {
         content: [{ type: 'text', text }],
         structuredContent: { query: args.query, limit: args.limit, words, total, strong, results },
@@ -88,7 +92,14 @@ export async function searchSkills(
   c: FeedCatalog,
   q: string,
   limit: number,
-): Promise<{ total: number; strong: number; words: string[]; results: SearchResult[] }> {
+): Promise<{
+  total: number;
+  strong: number;
+  words: string[];
+  /** No skill shares a word with the query: every result was found by meaning alone. */
+  meaningAlone: boolean;
+  results: SearchResult[];
+}> {
   // Keyword queries are ranked by words: they never wait for the catalog's meaning. (The search
   // module is loaded with the feed; imported here, it would load before tools/list is answered.)
   const { queryWords, usesMeaning } = await import('../../search/index.ts');
@@ -109,6 +120,7 @@ export async function searchSkills(
     total: page.total,
     strong: page.strong,
     words: page.words.map((w) => w.word),
+    meaningAlone: page.total > 0 && page.words.every((w) => w.documents === 0),
     results: results.filter((r) => r !== undefined),
   };
 }
