@@ -148,6 +148,24 @@ describe('results', () => {
     expect(matches(joined, 'pay roll taxes', false).notes.get('tax-filer')).toBe('Matches 1 of 3 words: taxes');
   });
 
+  it('says when no skill shares a word with the query and its results are close in meaning alone', () => {
+    // Closeness as a meaning index gives it (standard deviations): the PDF skill stands out.
+    const meaning = {
+      slotIds: ENTRIES.map((e) => e.id),
+      closeness: () => Float32Array.from(ENTRIES, (e) => (e.id === 'pdf-toolkit' ? 3 : 0)),
+    };
+    const alone = matches(search, 'scanned paperwork extraction pipeline', false, meaning);
+    expect(ids(alone.docs)).toEqual(['pdf-toolkit']);
+    expect(alone.meaningAlone).toBe(true);
+    expect(resultsSummary(alone.docs.length, 'scanned paperwork extraction pipeline', 0, alone.meaningAlone)).toBe(
+      '1 skill close in meaning to “scanned paperwork extraction pipeline”; none shares a word with it',
+    );
+    // A word some skill has, even in its body only, is no longer meaning alone.
+    expect(matches(search, 'scanned paperwork quokkanomics pipeline', false, meaning).meaningAlone).toBe(false);
+    // Before the body index is read, it cannot tell: a word may be in a body.
+    expect(matches(search, 'scanned paperwork extraction pipeline', true, meaning).meaningAlone).toBe(false);
+  });
+
   it('finds a body-only word only with the body index', () => {
     expect(ids(matches(search, 'quokkanomics', false).docs)).toEqual(['expense-auditor']);
     expect(ids(matches(search, 'quokkanomics', true).docs)).toEqual([]);

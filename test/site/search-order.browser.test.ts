@@ -89,7 +89,10 @@ interface SiteResult {
  * words, the catalog's meaning) has loaded: those before the fold, and all of them once the fold
  * of weaker matches is opened.
  */
-async function siteResults(query: string, at = server): Promise<{ strong: SiteResult[]; all: SiteResult[] }> {
+async function siteResults(
+  query: string,
+  at = server,
+): Promise<{ strong: SiteResult[]; all: SiteResult[]; summary: string }> {
   const page = await browser.newPage();
   const read = (): Promise<SiteResult[]> =>
     page.$$eval('#results > li.card', (cards) =>
@@ -106,12 +109,13 @@ async function siteResults(query: string, at = server): Promise<{ strong: SiteRe
       timeout: 15_000,
     });
     const strong = await read();
+    const summary = (await page.locator('[data-results-count]').textContent()) ?? '';
     const fold = page.locator('[data-more][data-fold="weaker"]:visible');
     if ((await fold.count()) > 0) {
       await fold.click();
       await page.waitForFunction((n) => document.querySelectorAll('#results > li.card').length > n, strong.length);
     }
-    return { strong, all: await read() };
+    return { strong, all: await read(), summary };
   } finally {
     await page.close();
   }
@@ -175,6 +179,9 @@ describe.skipIf(skip)('requests only meaning answers', () => {
     const site = await siteResults(query, meaningServer);
     expect(site.strong[0]).toEqual({ name: skill, note: 'Close in meaning; no word in common' });
     expect(site.all.map((r) => r.name)).toEqual(answer.results.map((r) => r.name));
+    // No skill shares a word with these requests: both say the results are close in meaning alone.
+    expect(answer.meaningAlone).toBe(true);
+    expect(site.summary).toBe(`${answer.total} skill close in meaning to “${query}”; none shares a word with it`);
   });
 });
 

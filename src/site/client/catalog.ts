@@ -213,7 +213,7 @@ class Catalog {
     const meaning = this.#meaningFor?.q === state.q.trim() ? this.#meaningFor.index : undefined;
     // The notes of the cards shown only: the first ones, unless a filter or another order picks others.
     const noted = keepsRankOrder(state) ? this.#shown : undefined;
-    const { docs: matched, notes, strong } = matches(index, state.q, metadataOnly, meaning, noted);
+    const { docs: matched, notes, strong, meaningAlone } = matches(index, state.q, metadataOnly, meaning, noted);
     const ctx = { updatedAt: this.#updatedAt, usage: this.#usage, folders: this.#folders };
     const docs = results(matched, state, ctx);
     const folding = state.sort === 'relevance' && state.q.trim() !== '';
@@ -233,7 +233,7 @@ class Catalog {
     this.#renderOneOf('domain', matched, docs, ctx, listed);
     this.#renderOneOf('registry', matched, docs, ctx, listed);
     this.#renderFolderFacet(matched, docs, ctx, listed);
-    this.#renderList(docs, notes, strongIds);
+    this.#renderList(docs, notes, strongIds, meaningAlone);
     this.#renderChips();
     const list = this.#el.list;
     list.dataset.searchMs = (performance.now() - started).toFixed(2);
@@ -280,7 +280,12 @@ class Catalog {
   }
 
   /** `strongIds`: the strong matches, when weaker ones are folded (a query ranked by relevance). */
-  #renderList(docs: readonly SearchDoc[], notes: ReadonlyMap<string, string>, strongIds?: ReadonlySet<string>): void {
+  #renderList(
+    docs: readonly SearchDoc[],
+    notes: ReadonlyMap<string, string>,
+    strongIds?: ReadonlySet<string>,
+    meaningAlone = false,
+  ): void {
     const { list, count, empty, more, pagination } = this.#el;
     const n = strongIds ? unfolded(docs, strongIds, this.#foldOpen) : docs.length;
     const weaker = docs.length - n;
@@ -293,7 +298,7 @@ class Catalog {
     placeChildren(list, this.#cardsFor(docs.slice(0, Math.min(n, this.#shown)), notes));
     if (focused && !list.contains(document.activeElement))
       list.querySelector<HTMLElement>(`li[data-id="${CSS.escape(focused)}"] a`)?.focus();
-    setText(count, resultsSummary(n, this.#state.q, weaker));
+    setText(count, resultsSummary(n, this.#state.q, weaker, meaningAlone));
     if (n === 0) setText(empty, emptyText(this.#state));
     setHidden(empty, n > 0);
     setHidden(more, n <= this.#shown && weaker === 0);

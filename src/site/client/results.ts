@@ -29,6 +29,8 @@ export interface Matches {
   notes: Map<string, string>;
   /** How many of `docs` are strong matches (they come first; the rest are folded as weaker). */
   strong: number;
+  /** No skill shares a word with the query (the body read too): every result was found by meaning alone. */
+  meaningAlone?: boolean;
 }
 
 /**
@@ -53,7 +55,9 @@ export function matches(
     const note = matchNote(hit.words, page.words);
     if (note) notes.set(hit.id, note);
   }
-  return { docs: page.hits.map((h) => h.doc), notes, strong: page.strong };
+  // Only once the bodies are searched too: a word in no name or description may be in a body.
+  const meaningAlone = !metadataOnly && page.total > 0 && page.words.every((w) => w.documents === 0);
+  return { docs: page.hits.map((h) => h.doc), notes, strong: page.strong, meaningAlone };
 }
 
 /**
@@ -133,12 +137,18 @@ export const tagsOfDoc = (d: SearchDoc): readonly string[] => d.tags ?? [];
 export const domainOfDoc = (d: SearchDoc): readonly string[] => (d.domain ? [d.domain] : []);
 export const registryOfDoc = (d: SearchDoc): readonly string[] => [d.registry];
 
-/** `3 skills for “pdf”`, `1 skill`, `12 skills for “review my terraform” and 250 weaker matches`. */
-export function resultsSummary(count: number, q: string, weaker = 0): string {
+/**
+ * `3 skills for “pdf”`, `1 skill`, `12 skills for “review my terraform” and 250 weaker matches`;
+ * `4 skills close in meaning to “…”; none shares a word with it` when found by meaning alone.
+ */
+export function resultsSummary(count: number, q: string, weaker = 0, meaningAlone = false): string {
   const noun = count === 1 ? 'skill' : 'skills';
   const more = weaker > 0 ? ` and ${formatCount(weaker)} weaker ${weaker === 1 ? 'match' : 'matches'}` : '';
   const counted = `${formatCount(count)} ${noun}`;
-  return q.trim() ? `${counted} for “${q.trim()}”${more}` : counted;
+  if (!q.trim()) return counted;
+  if (meaningAlone && count > 0)
+    return `${counted} close in meaning to “${q.trim()}”${more}; none shares a word with it`;
+  return `${counted} for “${q.trim()}”${more}`;
 }
 
 /** What an empty list says: removing a filter helps only when one is chosen. */
