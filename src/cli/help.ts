@@ -9,7 +9,7 @@ import type { CommandEntry } from './command-list.ts';
 type Named = Pick<CommandEntry, 'name' | 'summary'>;
 
 const OPTIONS: Record<string, string> = {
-  skills: 'the skills folder (default: skills.root of the config, skills/); or give it as the argument',
+  skills: 'the skills folder (default: skills.root of the config, skills/)',
   out: 'the output folder (default dist)',
   config: 'skillpress.json, or the folder holding it (default: found from the skills folder up to the repository root)',
   previous: 'a previous build (folder or URL) for the change list (default: what is in --out)',
@@ -30,7 +30,7 @@ const OPTIONS: Record<string, string> = {
   'judge-timeout-ms': "how long best_skill waits for the client's model before its rule decides (default 20000)",
   'cache-dir': 'where remote feeds are cached',
   usage:
-    'record loads and outcomes (opt-in) to this JSON Lines file or Elasticsearch URL, and offer report_skill_outcome',
+    'record loads and outcomes (opt-in) to this JSON Lines file (a folder: usage.jsonl in it) or Elasticsearch URL, and offer report_skill_outcome',
   'site-url': 'where the site will be published (https://org.github.io/repo/): its URL and base path',
   package: "what CI installs skillpress from, a git URL or tarball URL (default: this copy's git origin, if any)",
   'no-build': 'write the files without building',
@@ -81,12 +81,12 @@ const COMMAND_OPTIONS: Record<string, Record<string, string>> = {
 
 /** Each `--option` of a usage line with what it does, one line each. */
 export function commandHelp(entry: Named, command: Command): string {
-  // A command whose usage already explains its options line by line keeps it.
-  if (explainsOptions(command)) return `usage: ${command.usage}\n`;
+  // A command whose usage already explains its options line by line keeps it, under its summary.
+  if (explainsOptions(command)) return `${entry.summary}\n\nusage: ${command.usage}\n`;
   const names = [...new Set([...command.usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]!))];
   const width = Math.max(0, ...names.map((n) => n.length + 2));
   const lines = names.map((n) => {
-    const text = COMMAND_OPTIONS[entry.name]?.[n] ?? OPTIONS[n] ?? '';
+    const text = `${COMMAND_OPTIONS[entry.name]?.[n] ?? OPTIONS[n] ?? ''}${n === 'skills' && takesFolder(command) ? '; or give it as the argument' : ''}`;
     return `  ${`--${n}`.padEnd(width)}  ${text}`.trimEnd();
   });
   return [entry.summary, '', `usage: ${command.usage}`, ...(lines.length ? ['', 'options:', ...lines] : []), ''].join(
@@ -101,6 +101,9 @@ export function undocumentedOptions(entry: Named, command: Command): string[] {
     .map((m) => m[1]!)
     .filter((n) => !COMMAND_OPTIONS[entry.name]?.[n] && !OPTIONS[n]);
 }
+
+/** Whether the command takes the skills folder as its argument too (`[dir | --skills dir]`). */
+const takesFolder = (command: Command): boolean => /\[dir \| --skills/.test(command.usage);
 
 /** A usage text with lines of its own for its options (`  --to dir  …`), not only usage lines. */
 const explainsOptions = (command: Command): boolean => /\n {2}--/.test(command.usage);

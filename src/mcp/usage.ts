@@ -26,7 +26,13 @@ export interface OutcomeReport {
 /** What the tools and the skills extension call when a skill is loaded or reported on. */
 export interface UsageHook {
   load(c: FeedCatalog, card: CatalogCard, via: z.infer<typeof LoadVia>, ctx?: ServerContext): void;
-  outcome(c: FeedCatalog, card: CatalogCard, report: OutcomeReport, ctx?: ServerContext): void;
+  /** Whether the report was kept; else why not. */
+  outcome(
+    c: FeedCatalog,
+    card: CatalogCard,
+    report: OutcomeReport,
+    ctx?: ServerContext,
+  ): { recorded: true } | { recorded: false; problem: string };
 }
 
 export function usageHook(server: McpServer, usage: UsageOptions): UsageHook {
@@ -42,9 +48,14 @@ export function usageHook(server: McpServer, usage: UsageOptions): UsageHook {
   };
   const ctxOf = { user: usage.user };
   return {
-    load: (c, card, via, ctx) => usage.recorder.record(makeEvent({ type: 'load', via, ...base(c, card, ctx) }, ctxOf)),
-    outcome: (c, card, report, ctx) =>
-      usage.recorder.record(makeEvent({ type: 'outcome', ...report, ...base(c, card, ctx) }, ctxOf)),
+    load: (c, card, via, ctx) => {
+      usage.recorder.record(makeEvent({ type: 'load', via, ...base(c, card, ctx) }, ctxOf));
+    },
+    outcome: (c, card, report, ctx) => {
+      if (usage.recorder.record(makeEvent({ type: 'outcome', ...report, ...base(c, card, ctx) }, ctxOf)))
+        return { recorded: true };
+      return { recorded: false, problem: usage.recorder.problem ?? `${usage.recorder.target} did not take it` };
+    },
   };
 }
 

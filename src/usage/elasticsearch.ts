@@ -92,16 +92,19 @@ export class ElasticsearchRecorder implements UsageRecorder {
     this.#schedule(this.#opts.flushMs);
   }
 
-  record(event: UsageEvent): void {
-    if (this.#closed) return;
-    if (this.#queue.length >= this.#opts.queueLimit) {
-      this.#toSpool([event]);
-      return;
-    }
+  record(event: UsageEvent): boolean {
+    if (this.#closed) return false;
+    if (this.#queue.length >= this.#opts.queueLimit) return this.#toSpool([event]);
     this.#queue.push(event);
     this.stats.queued = this.#queue.length;
     if (this.#queue.length >= this.#opts.batch) this.#schedule(0);
     else this.#schedule(this.#down ? this.#opts.retryMs : this.#opts.flushMs);
+    return true;
+  }
+
+  /** Why events could not be kept: the spool file could not be written while the queue was full. */
+  get problem(): string | undefined {
+    return this.#spool.problem;
   }
 
   /** Sends what can be sent now; what cannot stays in the spool for the next server. */
@@ -243,9 +246,11 @@ export class ElasticsearchRecorder implements UsageRecorder {
     this.#indexReady = true;
   }
 
-  #toSpool(events: UsageEvent[]): void {
-    if (this.#spool.append(events.map(eventLine).join(''))) this.stats.spooled += events.length;
+  #toSpool(events: UsageEvent[]): boolean {
+    const kept = this.#spool.append(events.map(eventLine).join(''));
+    if (kept) this.stats.spooled += events.length;
     this.#spoolPending = true;
+    return kept;
   }
 
   #markDown(err: Error): void {

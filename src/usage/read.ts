@@ -5,7 +5,7 @@
  * A source that cannot be read is an error naming it, never an empty source.
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { InvalidInputError, errorMessage } from '../lib/errors.ts';
 import { MAX_NOTE, UsageEvent, USAGE_VERSION } from '../model/usage.ts';
@@ -108,12 +108,14 @@ export async function readEventFile(file: string, onEvent: (event: UsageEvent) =
   const skipped: SkippedLine[] = [];
   let rest = '';
   let lineNo = 0;
+  let events = 0;
   const take = (line: string): void => {
     lineNo++;
     if (line.trim() === '') return;
     const event = parseEventLine(line);
-    if (typeof event === 'string') skipped.push({ source: file, line: lineNo, reason: event });
-    else onEvent(event);
+    if (typeof event === 'string') return void skipped.push({ source: file, line: lineNo, reason: event });
+    events++;
+    onEvent(event);
   };
   try {
     for await (const chunk of createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 })) {
@@ -130,6 +132,26 @@ export async function readEventFile(file: string, onEvent: (event: UsageEvent) =
       `usage source ${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? errorMessage(err)})`,
     );
   }
-  if (rest !== '') skipped.push({ source: file, line: lineNo + 1, reason: 'torn last line (no newline)' });
+  if (rest !== '') skipped.push({ source: file, line: lineNo + 1, reason: TORN });
+  if (events === 0 && skipped.some((s) => s.reason !== TORN))
+    throw new InvalidInputError(await notEvents(file, skipped));
   return skipped;
+}
+
+const TORN = 'torn last line (no newline)';
+
+/**
+ * Why a file of which no line is an event is no usage source: most often the summary
+ * `usage summarize --out` writes, given where the events were meant. Read on, it would publish a
+ * catalog that says "never used" of every skill.
+ */
+async function notEvents(file: string, skipped: readonly SkippedLine[]): Promise<string> {
+  const summary = await readFile(file, 'utf8')
+    .then((text) => JSON.parse(text) as Record<string, unknown>)
+    .then((json) => json !== null && typeof json === 'object' && 'skills' in json && 'update_candidates' in json)
+    .catch(() => false);
+  if (summary)
+    return `usage source ${file}: a usage summary (what usage summarize --out writes), not usage events: give the events it was made from (the .jsonl files or folder mcp --usage writes), or an Elasticsearch URL`;
+  const first = skipped.find((s) => s.reason !== TORN)!;
+  return `usage source ${file}: no line is a usage event (${skipped.length} skipped; line ${first.line}: ${first.reason}): give the .jsonl files or folder mcp --usage writes`;
 }

@@ -3,7 +3,7 @@
  * never slow or fail the tool call it describes. Problems (a full disk, a cluster down) are
  * logged once, and the events kept where they can be.
  */
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import type { UsageEvent } from '../model/usage.ts';
 import { errorMessage } from '../lib/errors.ts';
@@ -11,7 +11,10 @@ import { errorMessage } from '../lib/errors.ts';
 export interface UsageRecorder {
   /** Where the events go, for the log (a file path or a redacted URL). */
   readonly target: string;
-  record(event: UsageEvent): void;
+  /** Whether the event was written, or kept to be sent; false when it was lost (the log says why, `problem` too). */
+  record(event: UsageEvent): boolean;
+  /** Why the last event could not be kept, while that lasts. */
+  readonly problem?: string | undefined;
   /** Sends or writes what is pending, then releases the file or connection. */
   close(): Promise<void>;
   /** On a signal, with no time to send: writes what is pending where the next run finds it. */
@@ -31,16 +34,22 @@ export const eventLine = (event: UsageEvent): string => `${JSON.stringify(event)
 export class FileRecorder implements UsageRecorder {
   readonly target: string;
   #fd: number | undefined;
-  #failed = false;
+  problem: string | undefined;
   readonly #log: (message: string) => void;
 
+  /** `file`: a JSON Lines file; a folder (one that exists, or a path ending in /) gets `usage.jsonl` in it. */
   constructor(file: string, log: (message: string) => void = () => {}) {
-    this.target = path.resolve(file);
+    this.target = path.resolve(isFolder(file) ? path.join(file, FOLDER_FILE) : file);
     this.#log = log;
   }
 
-  record(event: UsageEvent): void {
-    this.append(eventLine(event));
+  record(event: UsageEvent): boolean {
+    return this.append(eventLine(event));
+  }
+
+  /** Opens the file now (creating it), so a server says at start, not at the first event, that it cannot write there. */
+  probe(): boolean {
+    return this.append('');
   }
 
   /** Appends text made of whole lines; false when it could not be written. */
@@ -54,11 +63,12 @@ export class FileRecorder implements UsageRecorder {
       // One write for the whole text; a short write (a full disk) is reported, not retried into a torn line.
       const written = writeSync(this.#fd, bytes);
       if (written !== bytes.length) throw new Error(`only ${written} of ${bytes.length} bytes written`);
-      this.#failed = false;
+      this.problem = undefined;
       return true;
     } catch (err) {
-      if (!this.#failed) this.#log(`usage: cannot append to ${this.target}: ${errorMessage(err)}`);
-      this.#failed = true;
+      const problem = `cannot append to ${this.target}: ${errorMessage(err)}`;
+      if (this.problem === undefined) this.#log(`usage: ${problem}`);
+      this.problem = problem;
       return false;
     }
   }
@@ -70,6 +80,18 @@ export class FileRecorder implements UsageRecorder {
   closeSync(): void {
     if (this.#fd !== undefined) closeSync(this.#fd);
     this.#fd = undefined;
+  }
+}
+
+/** The file a recorder given a folder writes (`usage summarize` reads every `.jsonl` of a folder). */
+export const FOLDER_FILE = 'usage.jsonl';
+
+function isFolder(file: string): boolean {
+  if (/[\\/]$/.test(file)) return true;
+  try {
+    return statSync(file).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -86,6 +86,26 @@ describe('build with analytics.source', () => {
     expect(result.usage).toMatchObject({ sources: [path.join(config, 'usage.jsonl')], events: 1, skills: 1 });
   });
 
+  test('a source of which no line is an event stops the build, and a summary given for the events says so', async () => {
+    const events = path.join(tmp.dir, 'for-summary.jsonl');
+    await writeEvents(events, ['u1', { type: 'outcome', skill: 'trino-debug', outcome: 'success', stars: 4 }]);
+    const { summarizeUsage } = await import('../../src/usage/index.ts');
+    const summaryFile = path.join(tmp.dir, 'usage-summary.json');
+    await writeFile(summaryFile, `${JSON.stringify(await summarizeUsage([events], {}), null, 2)}\n`);
+    const summaryConfig = await configFor('config-summary', { source: summaryFile });
+    await expect(
+      build({ skills, out: path.join(tmp.dir, 'dist-summary'), config: summaryConfig, site: false }),
+    ).rejects.toThrow(
+      /usage source .*usage-summary\.json: a usage summary \(what usage summarize --out writes\), not usage events/,
+    );
+    const garbage = path.join(tmp.dir, 'notes.jsonl');
+    await writeFile(garbage, 'hello\nworld\n');
+    const garbageConfig = await configFor('config-garbage', { source: garbage });
+    await expect(
+      build({ skills, out: path.join(tmp.dir, 'dist-garbage'), config: garbageConfig, site: false }),
+    ).rejects.toThrow(/usage source .*notes\.jsonl: no line is a usage event \(2 skipped; line 1: /);
+  });
+
   test('a source that cannot be read stops the build, naming it', async () => {
     const config = await configFor('config-missing', { source: path.join(tmp.dir, 'no-such.jsonl') });
     await expect(build({ skills, out: path.join(tmp.dir, 'dist2'), config, site: false })).rejects.toThrow(

@@ -3,7 +3,7 @@
  * recorded (no request text), bad reports get clear tool errors, two servers appending to one
  * file lose nothing, and a server without --usage lists no report_skill_outcome.
  */
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { z } from 'zod';
@@ -14,7 +14,8 @@ import { parseEventLines, summarizeUsage } from '../../src/usage/index.ts';
 
 const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
 
-async function spawnServer(feed: string, args: string[], cache: string): Promise<Client> {
+/** `stderr`: collects what the server logs. */
+async function spawnServer(feed: string, args: string[], cache: string, stderr?: string[]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: NODE,
     args: [CLI, 'mcp', '--feed', feed, ...args],
@@ -22,6 +23,7 @@ async function spawnServer(feed: string, args: string[], cache: string): Promise
     env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: cache, SKILLPRESS_USAGE_USER: 'tester' },
     stderr: 'pipe',
   });
+  transport.stderr?.on('data', (chunk: Buffer) => stderr?.push(chunk.toString()));
   const client = new Client({ name: 'usage-test-client', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -128,6 +130,51 @@ describe('skillpress mcp --usage <file>', () => {
     expect(skipped).toEqual([]);
     expect(events).toHaveLength(2 * calls);
     expect(new Set(events.map((e) => e.id)).size).toBe(2 * calls);
+  });
+
+  test('--usage <folder> records into usage.jsonl there, as usage summarize reads a folder', async () => {
+    const folder = path.join(tmp.dir, 'events');
+    await mkdir(folder);
+    const client = await spawnServer(tmp.dist, ['--usage', folder], path.join(tmp.dir, 'cache'));
+    try {
+      const ok = await client.callTool({
+        name: 'report_skill_outcome',
+        arguments: { name: 'trino-debug', outcome: 'partial' },
+      });
+      expect(ok.structuredContent).toMatchObject({ recorded: true });
+    } finally {
+      await client.close();
+    }
+    const { events } = parseEventLines(await readFile(path.join(folder, 'usage.jsonl'), 'utf8'));
+    expect(events).toMatchObject([{ type: 'outcome', skill: 'trino-debug', outcome: 'partial' }]);
+  });
+
+  test('a report the server cannot write is a tool error that says so, not "recorded"', async () => {
+    // A path below a regular file: no one can create it, root included.
+    const blocker = path.join(tmp.dir, 'not-a-folder');
+    await writeFile(blocker, 'x');
+    const stderr: string[] = [];
+    const client = await spawnServer(
+      tmp.dist,
+      ['--usage', path.join(blocker, 'usage.jsonl')],
+      path.join(tmp.dir, 'cache'),
+      stderr,
+    );
+    try {
+      const lost = await client.callTool({
+        name: 'report_skill_outcome',
+        arguments: { name: 'trino-debug', outcome: 'success' },
+      });
+      expect(lost.isError).toBe(true);
+      expect(lost.structuredContent).toMatchObject({ recorded: false, skill: 'trino-debug' });
+      expect(text(lost)).toMatch(
+        /^Not recorded: the server could not keep the report \(cannot append to \S+not-a-folder\/usage\.jsonl: .*(ENOTDIR|EEXIST)/,
+      );
+      // The server said so when it started, before any report.
+      expect(stderr.join('')).toMatch(/usage: cannot append to \S+not-a-folder\/usage\.jsonl: .*(ENOTDIR|EEXIST)/);
+    } finally {
+      await client.close();
+    }
   });
 
   test('without --usage the server lists no report_skill_outcome', async () => {

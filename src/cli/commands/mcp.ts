@@ -8,7 +8,7 @@ import { EXIT, feedArgumentError, parse, requireSkillsFolder, UsageError, type C
 
 export const mcp: Command = {
   usage: [
-    'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir] [--usage <file.jsonl | http(s)://elasticsearch>] [--config dir]',
+    'skillpress mcp --feed <dist | dist/feed/v1 | https://site/> [--page-size n] [--poll seconds] [--watch-ms ms] [--judge-timeout-ms ms] [--cache-dir dir] [--usage <file.jsonl | folder | http(s)://elasticsearch>] [--config dir]',
     '       skillpress mcp --skills <dir> [--feed <build dir>] [--config dir] [...]',
   ].join('\n'),
   async run(argv) {

@@ -44,8 +44,20 @@ export function registerReportOutcome(server: McpServer, catalog: CatalogRef, us
       const c = await catalog();
       const card = c.card(args.name);
       if (!card) throw new NotFoundError(unknownName(c, args.name));
-      usage.outcome(c, card, { outcome: args.outcome, stars: args.stars, note: args.note }, ctx);
+      const kept = usage.outcome(c, card, { outcome: args.outcome, stars: args.stars, note: args.note }, ctx);
       const version = card.version !== undefined ? { version: card.version } : {};
+      if (!kept.recorded)
+        // The agent should know its report went nowhere (and can tell the user), not be thanked for it.
+        return {
+          isError: true,
+          content: [
+            {
+              type: 'text',
+              text: `Not recorded: the server could not keep the report (${kept.problem}). Tell the user; whoever runs the server can fix its --usage.`,
+            },
+          ],
+          structuredContent: { recorded: false, skill: card.id, ...version },
+        };
       return {
         content: [{ type: 'text', text: `Recorded: ${args.outcome} for ${card.id}. Thank you.` }],
         structuredContent: { recorded: true, skill: card.id, ...version },
