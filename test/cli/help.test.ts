@@ -47,6 +47,40 @@ describe('--help', () => {
   });
 });
 
+describe('what --help promises', () => {
+  it('offers the skills folder as the argument only where the command takes it', async () => {
+    const { main } = await import('../../src/cli/main.ts');
+    for (const entry of COMMANDS) {
+      const command = await entry.load();
+      const line = commandHelp(entry, command)
+        .split('\n')
+        .find((l) => /^ {2}--skills /.test(l));
+      if (!line || entry.name === 'mcp') continue;
+      if (!line.endsWith('or give it as the argument')) continue;
+      // Those that say so accept `<command> <dir>`: the folder is read, not refused as an unexpected argument.
+      const err: string[] = [];
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (err.push(String(chunk)), true));
+      const spyOut = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+      try {
+        await main([entry.name, '/nonexistent/skills-folder', ...(entry.name === 'dev' ? ['--port', 'x'] : [])]);
+      } finally {
+        spy.mockRestore();
+        spyOut.mockRestore();
+      }
+      expect([entry.name, err.join('')]).not.toEqual([entry.name, expect.stringContaining('unexpected argument')]);
+    }
+    for (const name of ['new', 'versions', 'rollback']) {
+      const entry = COMMANDS.find((c) => c.name === name)!;
+      expect(commandHelp(entry, await entry.load())).not.toContain('or give it as the argument');
+    }
+  });
+
+  it('starts with the command summary, install included (its usage explains its options itself)', async () => {
+    for (const entry of COMMANDS)
+      expect([entry.name, commandHelp(entry, await entry.load()).split('\n')[0]]).toEqual([entry.name, entry.summary]);
+  });
+});
+
 describe('an unknown command', () => {
   it('names the command it is near, exits 2 and prints the command list', async () => {
     const { main } = await import('../../src/cli/main.ts');

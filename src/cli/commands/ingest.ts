@@ -63,7 +63,7 @@ const PREFIX_RULES: ReadonlyArray<readonly [RegExp, string]> = [
 ];
 
 export const ingest: Command = {
-  usage: `skillpress ingest [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--strict] [--quiet] [--force] [--json]`,
+  usage: `skillpress ingest [dir | --skills dir=skills] ${ES_USAGE} [--config file|dir] [--strict] [--quiet] [--force] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,

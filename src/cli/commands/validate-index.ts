@@ -18,7 +18,7 @@ import { skillsLoadOptions } from '../../config/load.ts';
 import { ES_OPTIONS, ES_USAGE, esConnection, esNames } from './ingest.ts';
 
 export const validateIndexCommand: Command = {
-  usage: `skillpress validate-index [--skills dir=skills] ${ES_USAGE} [--config file|dir] [--quiet] [--json]`,
+  usage: `skillpress validate-index [dir | --skills dir=skills] ${ES_USAGE} [--config file|dir] [--quiet] [--json]`,
   async run(argv) {
     const { values, positionals } = parse(argv, {
       ...ES_OPTIONS,
