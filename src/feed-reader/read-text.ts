@@ -25,7 +25,7 @@ export interface FeedText {
  */
 export function checkDigest(actual: string, sha256: string, what: string): void {
   if (actual !== sha256)
-    throw new IntegrityError(`${what}: sha256 ${actual} does not match the feed index (${sha256})`, {
+    throw new IntegrityError(`${what}: sha256 ${actual} does not match the sha256 the feed lists for it (${sha256})`, {
       rule: 'digest-mismatch',
     });
 }

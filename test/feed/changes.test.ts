@@ -136,7 +136,7 @@ describe('changes.json', () => {
     const cards = path.join(out, 'feed/v1/cards.json');
     writeFileSync(cards, readFileSync(cards, 'utf8').replace('"kitchen-sink"', '"kitchen-sunk"'));
     await expect(loadPreviousFeed(out)).rejects.toThrow(
-      /cards\.json: sha256 [0-9a-f]{64} does not match the feed index/,
+      /cards\.json: sha256 [0-9a-f]{64} does not match the sha256 the feed lists for it/,
     );
   });
 

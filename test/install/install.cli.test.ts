@@ -217,7 +217,7 @@ describe('install from a skillpress feed', () => {
     await writeFile(script, 'print(2)\n'); // same size, other bytes
     const to = freshTarget();
     await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow(
-      /files\/pdf-tools\/scripts\/extract.py: sha256 [0-9a-f]{64} does not match the feed index/,
+      /files\/pdf-tools\/scripts\/extract.py: sha256 [0-9a-f]{64} does not match the sha256 the feed lists for it/,
     );
     await writeFile(script, 'import os\n'); // other size
     await expect(install(dist, 'pdf-tools', { to })).rejects.toThrow(

@@ -30,7 +30,9 @@ test('the SDK client gets an error answer, then the server closes the connection
   try {
     const result = await server.client.callTool({ name: 'skills_search', arguments: { query: 'pdf' } });
     expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).toMatch(/cards\.json: sha256 .* does not match the feed index/);
+    expect(JSON.stringify(result.content)).toMatch(
+      /cards\.json: sha256 .* does not match the sha256 the feed lists for it/,
+    );
     // The client never closes stdin: the server must end on its own, promptly.
     const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000));
     expect(await Promise.race([closed.then(() => 'ended'), timeout])).toBe('ended');
@@ -56,7 +58,9 @@ test('the process exits 1 with the reason while its stdin stays open', async () 
     );
     const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000));
     expect(await Promise.race([exited, timeout])).toBe(1);
-    expect(stderr).toMatch(/cannot load the feed at .*cards\.json: sha256 .* does not match the feed index/);
+    expect(stderr).toMatch(
+      /cannot load the feed at .*cards\.json: sha256 .* does not match the sha256 the feed lists for it/,
+    );
   } finally {
     child.kill();
   }
