@@ -606,7 +606,7 @@ async function loadSources(
     cacheDir: cacheFolder(ctx.cacheDir, ['federation'], log),
     log,
   });
-  const { local, federated } = aggregatorOnly(loadedLocal, fetched, skillsRoot, log);
+  const { local, federated } = aggregatorOnly(loadedLocal, fetched, skillsRoot, config.federation.reexport, log);
   const threshold = config.duplicates.near_threshold;
   const duplicates = findDuplicates(federated.skills, {
     nearThreshold: threshold,
@@ -625,20 +625,30 @@ async function loadSources(
 /**
  * A registry that only gathers its peers' skills (or skills registered by URL) has an empty
  * skills folder: that is not an error once the catalog holds skills from elsewhere. An empty
- * folder and nothing imported is still refused (refuseEmpty).
+ * folder and nothing imported is still refused (refuseEmpty). Where its skills go is said: with
+ * `federation.reexport` off, the peers' skills are not in its feed (docs/build-and-feed.md).
  */
 function aggregatorOnly(
   local: Catalog,
   federated: Catalog,
   skillsRoot: string,
+  reexport: boolean,
   log: (line: string) => void,
 ): { local: Catalog; federated: Catalog } {
   const empty = (p: Problem) => p.rule === 'no-skills';
   if (local.skills.length > 0 || federated.skills.length === 0 || !local.problems.some(empty))
     return { local, federated };
-  log(
-    `skills: no SKILL.md in ${quotePath(skillsRoot)}; publishing the ${federated.skills.length} skill(s) from peers and skill URLs`,
-  );
+  const fromPeers = federated.skills.filter((s) => s.source.kind === 'peer').length;
+  const byUrl = federated.skills.length - fromPeers;
+  const folder = `skills: no SKILL.md in ${quotePath(skillsRoot)}`;
+  if (reexport || fromPeers === 0)
+    log(`${folder}; publishing the ${federated.skills.length} skill(s) from peers and skill URLs`);
+  else
+    log(
+      `${folder}; federation.reexport is off, so the ${fromPeers} skill(s) from peers are in catalog/v1 and on the site only: ` +
+        `feed/v1 and .well-known (what peers, the MCP server and install read) hold this registry's own skills, ` +
+        `${byUrl === 0 ? 'none here' : `the ${byUrl} registered by URL`}. Set "reexport": true under federation to publish the peers' skills there too`,
+    );
   return {
     local: { ...local, problems: local.problems.filter((p) => !empty(p)) },
     federated: { ...federated, problems: federated.problems.filter((p) => !empty(p)) },

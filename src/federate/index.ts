@@ -77,19 +77,23 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
   });
   const origins = checkOrigins(fed.peers, peerResults, fed.origin_keys);
   merged.problems.push(...origins.problems);
-  const imported = fed.peers.flatMap((peer, i) =>
+  const candidates = fed.peers.flatMap((peer, i) =>
     origins.kept[i]!.map((skill) => ({ skill, peer: peer.name, order: i })),
   );
   // Shorter routes first, then config order (a stable sort keeps each peer's own order).
-  imported.sort((a, b) => routeLength(a.skill) - routeLength(b.skill) || a.order - b.order);
-  const otherRoutes = new Map<string, number>();
-  for (const { skill, peer } of imported) {
-    if (merged.sameSkillKept(skill)) otherRoutes.set(peer, (otherRoutes.get(peer) ?? 0) + 1);
-    else merged.add(skill, `imported from peer "${peer}"`, `peer:${peer}`, `skills/${skill.id}`);
+  candidates.sort((a, b) => routeLength(a.skill) - routeLength(b.skill) || a.order - b.order);
+  const counts = fed.peers.map(() => ({ imported: 0, otherRoutes: 0 }));
+  for (const { skill, peer, order } of candidates) {
+    if (merged.sameSkillKept(skill)) counts[order]!.otherRoutes++;
+    else if (merged.add(skill, `imported from peer "${peer}"`, `peer:${peer}`, `skills/${skill.id}`))
+      counts[order]!.imported++;
   }
+  fed.peers.forEach((_, i) => merged.problems.push(...peerResults[i]!.problems));
+  // Each peer's line is written once its skills went through the origin check and the merge, so
+  // it counts what was imported and every problem (the warnings say which and why).
   fed.peers.forEach((peer, i) => {
-    merged.problems.push(...peerResults[i]!.problems);
-    log(peerLine(peer.name, peerResults[i]!, otherRoutes.get(peer.name) ?? 0));
+    const problems = merged.problems.filter((p) => p.skill === `peer:${peer.name}`).length;
+    log(peerLine(peer.name, peerResults[i]!, { ...counts[i]!, problems }));
   });
   if (fed.skill_urls.length > 0) {
     const healthy = urlResults.filter((r) => r.skill?.health.status === 'healthy').length;
@@ -103,14 +107,25 @@ export async function federate(catalog: Catalog, config: SkillpressConfig, opts:
 /** Registries between a skill's origin and us (0: imported from its origin). */
 const routeLength = (skill: Skill): number => (skill.source.kind === 'peer' ? (skill.source.via?.length ?? 0) : 0);
 
-function peerLine(name: string, result: PeerImport, otherRoutes: number): string {
+/**
+ * One peer's line in the build log: the skills it sent, how many of them were imported when not
+ * all (the origin check, a shorter route or a name clash kept the others out), and its problems.
+ */
+function peerLine(
+  name: string,
+  result: PeerImport,
+  counts: { imported: number; otherRoutes: number; problems: number },
+): string {
+  const { imported, otherRoutes, problems } = counts;
+  const sent = result.skills.length;
   return (
-    `peer ${name}: ${result.skills.length} skill(s) ` +
+    `peer ${name}: ${sent} skill(s) ` +
     `${result.fromCache ? `served from the cache (unreachable; copy verified on ${result.fromCache})` : 'fetched'}` +
+    `${imported < sent ? `, ${imported === 0 ? 'none' : imported} imported` : ''}` +
     `, ${result.requests} request(s)` +
     `${result.notModified ? ', index not modified' : ''}` +
     `${otherRoutes ? `, ${otherRoutes} already imported by a shorter route` : ''}` +
-    `${result.problems.length ? `, ${result.problems.length} problem(s)` : ''}`
+    `${problems ? `, ${problems} problem(s)` : ''}`
   );
 }
 
@@ -134,7 +149,8 @@ class Merge {
     );
   }
 
-  add(skill: Skill, description: string, problemSkill: string, item: string): void {
+  /** Add the skill unless a skill holding its name is kept (a name clash, reported): whether it was added. */
+  add(skill: Skill, description: string, problemSkill: string, item: string): boolean {
     const holder = this.#holders.get(skill.name);
     if (holder) {
       this.problems.push({
@@ -144,9 +160,10 @@ class Merge {
         rule: 'federation-name-clash',
         message: `${description.replace(/^imported from /, '')}: "${skill.name}" is already ${holder.description}; that one is kept and this one is not imported`,
       });
-      return;
+      return false;
     }
     this.#holders.set(skill.name, { skill, description });
     this.skills.push(skill);
+    return true;
   }
 }

@@ -7,7 +7,7 @@
 import type { Problem, Skill } from '../model/skill.ts';
 import { assembleSkill, readSkillMarkdown, storedFile } from '../load/index.ts';
 import { Cache, conditionalGet, confirmedAt } from '../feed-reader/cache.ts';
-import { errorMessage } from '../lib/errors.ts';
+import { errorMessage, NetworkError } from '../lib/errors.ts';
 
 /**
  * Seed 001's translation rules:
@@ -85,9 +85,14 @@ async function fetchSkillMd(
       checkedAt,
     };
   } catch (err) {
+    const detail = errorMessage(err);
+    // A port fetch refuses is the config's mistake, not an outage: no copy stands in for it.
+    if (err instanceof NetworkError && err.rule === 'bad-port') {
+      report('url-bad-port', `${detail}; the skill is left out`);
+      return undefined;
+    }
     // Unreachable: serve the last good copy, marked unhealthy, if there is one.
     const previous = await ctx.cache.lastAnswer(rawUrl);
-    const detail = errorMessage(err);
     if (!previous) {
       report('url-unreachable', `${detail}; never fetched before, so the skill is left out`);
       return undefined;

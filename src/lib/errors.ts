@@ -76,7 +76,7 @@ export class UnsafePathError extends SkillpressError {
 
 /**
  * An HTTP read that failed, was refused or answered an error status. `rule` says which:
- * `timeout`, `too-large`, `redirect`, `http-status`, `network`, `bad-url`.
+ * `timeout`, `too-large`, `redirect`, `http-status`, `network`, `bad-url`, `bad-port`.
  */
 export class NetworkError extends SkillpressError {
   readonly status: number | undefined;

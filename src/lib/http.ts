@@ -14,7 +14,8 @@
  * Conditional requests: give the validators of a cached copy and a 304 answer comes back with
  * an empty body. Failures are NetworkErrors naming the URL and the limit, with a `rule`:
  * `timeout`, `too-large`, `longer-than-listed` (more bytes than `expectedBytes`), `redirect`,
- * `http-status`, `network`, `bad-url`.
+ * `http-status`, `network`, `bad-url`, `bad-port` (a port Node's fetch refuses to connect to: a
+ * configuration problem, not an outage).
  */
 import { NetworkError } from './errors.ts';
 
@@ -311,6 +312,23 @@ function asNetworkError(err: unknown, url: URL, opts: GetOptions): NetworkError 
       cause: err,
     });
   }
+  if (isBadPort(err)) {
+    return new NetworkError(
+      `${url}: Node's fetch refuses port ${url.port} (a port browsers and Node block); serve it on another port`,
+      undefined,
+      { rule: 'bad-port', cause: err },
+    );
+  }
   const why = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
   return new NetworkError(`${url}: ${why}`, undefined, { rule: 'network', cause: err });
+}
+
+/**
+ * Whether fetch refused the URL's port before connecting: the Fetch standard's "bad ports" (6000,
+ * 6666, 10080…), which undici blocks as browsers do, throwing `TypeError: fetch failed` with the
+ * cause `Error: bad port`. No server answers there whatever is tried, so it is not an outage.
+ */
+function isBadPort(err: unknown): boolean {
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  return err instanceof TypeError && cause instanceof Error && cause.message === 'bad port';
 }

@@ -8,7 +8,7 @@ import { DEFAULT_IGNORE } from '../lib/ignore.ts';
 
 export const MIB = 1024 * 1024;
 
-export const PeerConfig = z.object({
+const PeerFields = z.object({
   name: z
     .string()
     .regex(/^[a-z0-9][a-z0-9._-]*$/)
@@ -25,8 +25,16 @@ export const PeerConfig = z.object({
     .describe(
       '`all`: every public skill; `allowlist`: only the names in `skills`; `tags`: skills with any of `tags` (case-insensitive).',
     ),
-  skills: z.array(z.string()).default([]).describe('Skill names for `allowlist`.'),
-  tags: z.array(z.string()).default([]).describe('Tags for `tags`: a skill with any of them is imported.'),
+  skills: z
+    .array(z.string())
+    .default([])
+    .describe('Skill names for `allowlist`: required (not empty) with that mode, refused with the others.'),
+  tags: z
+    .array(z.string())
+    .default([])
+    .describe(
+      'Tags for `tags`: a skill with any of them is imported. Required (not empty) with that mode, refused with the others.',
+    ),
   public_key: z
     .string()
     .regex(/^ed25519:[A-Za-z0-9_-]{43}$/, 'must be "ed25519:" and the 32-byte key in base64url')
@@ -35,7 +43,43 @@ export const PeerConfig = z.object({
       "The peer's signing key, pinned (`ed25519:…`, as its feed's `index.json` publishes it): its skills, and copies of them re-exported by other peers, count as verified only when signed with this key; a peer whose feed names another key is not imported.",
     ),
 });
+/** A peer to import from; its mode and its lists must agree (peerModeLists). */
+export const PeerConfig = PeerFields.superRefine(peerModeLists);
 export type PeerConfig = z.infer<typeof PeerConfig>;
+
+/** The list each mode reads (`allowlist` reads `skills`, `tags` reads `tags`), with an example entry. */
+const MODE_LISTS = [
+  { list: 'skills', mode: 'allowlist', example: '"skills": ["pdf-tools"]' },
+  { list: 'tags', mode: 'tags', example: '"tags": ["pdf"]' },
+] as const;
+
+/**
+ * A peer's mode and its lists agree: the mode's own list is not empty (an empty one imports
+ * nothing, without a word), and no other mode's list is given (it would be ignored: `skills`
+ * under mode `tags` matches no tag at all).
+ */
+function peerModeLists(peer: { mode: string; skills: string[]; tags: string[] }, ctx: z.RefinementCtx): void {
+  const own = MODE_LISTS.find((m) => m.mode === peer.mode);
+  for (const { list, mode, example } of MODE_LISTS) {
+    const given = peer[list];
+    if (mode === peer.mode && given.length === 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [list],
+        message: `mode "${mode}" needs a non-empty ${list} list, or nothing is imported: list them, e.g. ${example}, or use "mode": "all" to import every skill`,
+      });
+    } else if (mode !== peer.mode && given.length > 0) {
+      const fix = own
+        ? `put them in ${own.list} (what mode "${own.mode}" reads), or set "mode": "${mode}"`
+        : `set "mode": "${mode}" to import only these, or remove ${list}`;
+      ctx.addIssue({
+        code: 'custom',
+        path: [list],
+        message: `only mode "${mode}" reads ${list}, and this peer's mode is "${peer.mode}"${peer.mode === 'all' ? ' (the default), which imports every skill' : ''}: ${fix}`,
+      });
+    }
+  }
+}
 
 export const SkillsConfig = z.object({
   root: z
@@ -78,7 +122,7 @@ export const SkillsConfig = z.object({
     ),
 });
 
-export const FederationConfig = z.object({
+const FederationFields = z.object({
   peers: z.array(PeerConfig).default([]).describe('Registries whose feeds are imported at every build.'),
   skill_urls: z
     .array(z.string().url())
@@ -130,6 +174,24 @@ export const FederationConfig = z.object({
       'Most bytes downloaded from one peer in one build (cached items do not count); reserved before each download.',
     ),
 });
+export const FederationConfig = FederationFields.superRefine(uniquePeerNames);
+
+/**
+ * Each peer has its own name: skills are attributed to it, routes and cycles compare names, and
+ * the build's counts are kept by name, so two peers of one name would be taken for one registry.
+ */
+function uniquePeerNames(federation: { peers: Array<{ name: string }> }, ctx: z.RefinementCtx): void {
+  const first = new Map<string, number>();
+  federation.peers.forEach(({ name }, i) => {
+    const earlier = first.get(name);
+    if (earlier === undefined) return void first.set(name, i);
+    ctx.addIssue({
+      code: 'custom',
+      path: ['peers', i, 'name'],
+      message: `"${name}" is federation.peers.${earlier}.name too: each peer needs a name of its own (its registry's name), since its skills are attributed to that name; rename one, or remove the duplicate entry`,
+    });
+  });
+}
 
 export const DuplicatesConfig = z.object({
   near_threshold: z
@@ -228,7 +290,7 @@ export const BundleConfig = z
   .strict();
 export type BundleConfig = z.infer<typeof BundleConfig>;
 
-export const SkillpressConfig = z.object({
+const SkillpressFields = z.object({
   registry: z
     .object({
       name: z
@@ -308,4 +370,24 @@ export const SkillpressConfig = z.object({
     'Usage figures (uses, outcomes, success rate, rating): where the build reads the events (docs/usage.md).',
   ),
 });
+export const SkillpressConfig = SkillpressFields.superRefine(peersAreNotUs);
+
+/**
+ * No peer carries this registry's own name: every skill it sends would look like one of ours
+ * coming back (an import cycle) and be refused, one warning each, instead of one clear mistake.
+ */
+function peersAreNotUs(
+  config: { registry: { name: string }; federation: { peers: Array<{ name: string }> } },
+  ctx: z.RefinementCtx,
+): void {
+  const ours = config.registry.name;
+  config.federation.peers.forEach(({ name }, i) => {
+    if (name !== ours) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['federation', 'peers', i, 'name'],
+      message: `"${name}" is this registry's own name (registry.name${ours === 'local' ? ', "local" when not set' : ''}): name a peer by its registry's name (the one its feed's index.json gives); under ours, every skill it sends would be refused as one of ours coming back (an import cycle). Rename the peer, or give this registry a name of its own`,
+    });
+  });
+}
 export type SkillpressConfig = z.infer<typeof SkillpressConfig>;

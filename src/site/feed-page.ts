@@ -4,6 +4,7 @@
  * writes them; index.json lists every part with its digest).
  */
 import type { FeedIndex } from '../model/feed.ts';
+import { FEED_PATH } from '../lib/layout.ts';
 import type { SiteUrls } from './urls.ts';
 
 export interface FeedPartRow {
@@ -59,4 +60,19 @@ export function feedPartRows(urls: SiteUrls, index?: FeedIndex): FeedPartRow[] {
 function partText(key: string): string {
   const schema = /^schema:(.+)$/.exec(key)?.[1];
   return schema ? `The JSON Schema of ${schema}.` : (PART_TEXT[key] ?? `The feed's ${key}.`);
+}
+
+/**
+ * The `federation.peers` entry another registry copies to import this feed: its name, the URL of
+ * its manifest and, when it signs its skills, its public key, pinned (docs/federation-and-install.md
+ * advises it: a key read from the feed itself is only trusted on first use).
+ */
+export function peerEntry(index: FeedIndex, site: string): string {
+  const { name, public_key } = index.registry;
+  const peer = {
+    name: name || 'peer',
+    url: `${site}${FEED_PATH}/index.json`,
+    ...(public_key !== undefined ? { public_key } : {}),
+  };
+  return JSON.stringify({ federation: { peers: [peer] } }, null, 2);
 }

@@ -99,3 +99,71 @@ describe('unknown keys', () => {
     await expect(findConfig({ config: file })).rejects.toThrow(/zzzzzz: unknown key$/);
   });
 });
+
+describe('federation.peers: rules across fields', () => {
+  const peer = (name: string, extra: object = {}) => ({ name, url: `https://${name}.example/`, ...extra });
+  /** The error `findConfig` stops with for this config file, and the file. */
+  async function refusal(config: object): Promise<{ file: string; message: string }> {
+    const file = await put('c/skillpress.json', config);
+    const err = await findConfig({ config: file }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    return { file, message: (err as Error).message };
+  }
+
+  it('two peers of one name: an error on the second, naming the first', async () => {
+    const { file, message } = await refusal({
+      registry: { name: 'regb' },
+      federation: { peers: [peer('rega'), peer('other'), peer('rega')] },
+    });
+    expect(message).toBe(
+      `${file}: federation.peers.2.name: "rega" is federation.peers.0.name too: each peer needs a name of its own (its registry's name), since its skills are attributed to that name; rename one, or remove the duplicate entry`,
+    );
+  });
+
+  it('a peer named as this registry is: one error, not a cycle warning per skill', async () => {
+    const { file, message } = await refusal({ registry: { name: 'regb' }, federation: { peers: [peer('regb')] } });
+    expect(message).toBe(
+      `${file}: federation.peers.0.name: "regb" is this registry's own name (registry.name): name a peer by its registry's name (the one its feed's index.json gives); under ours, every skill it sends would be refused as one of ours coming back (an import cycle). Rename the peer, or give this registry a name of its own`,
+    );
+    const unnamed = await refusal({ federation: { peers: [peer('local')] } });
+    expect(unnamed.message).toContain('"local" is this registry\'s own name (registry.name, "local" when not set)');
+  });
+
+  it('mode "allowlist" without skills imports nothing: an error saying what to list', async () => {
+    const { file, message } = await refusal({ federation: { peers: [peer('rega', { mode: 'allowlist' })] } });
+    expect(message).toBe(
+      `${file}: federation.peers.0.skills: mode "allowlist" needs a non-empty skills list, or nothing is imported: list them, e.g. "skills": ["pdf-tools"], or use "mode": "all" to import every skill`,
+    );
+  });
+
+  it('mode "tags" given skills instead of tags: both fields named, with the mode', async () => {
+    const { file, message } = await refusal({
+      federation: { peers: [peer('rega', { mode: 'tags', skills: ['brainstorming'] })] },
+    });
+    expect(message).toBe(
+      `${file}: federation.peers.0.skills: only mode "allowlist" reads skills, and this peer's mode is "tags": put them in tags (what mode "tags" reads), or set "mode": "allowlist"; ` +
+        `federation.peers.0.tags: mode "tags" needs a non-empty tags list, or nothing is imported: list them, e.g. "tags": ["pdf"], or use "mode": "all" to import every skill`,
+    );
+  });
+
+  it('a list under mode "all" (the default) would be ignored: an error', async () => {
+    const { message } = await refusal({ federation: { peers: [peer('rega', { tags: ['pdf'] })] } });
+    expect(message).toContain(
+      'federation.peers.0.tags: only mode "tags" reads tags, and this peer\'s mode is "all" (the default), which imports every skill: set "mode": "tags" to import only these, or remove tags',
+    );
+  });
+
+  it('each mode with its own list passes', async () => {
+    const file = await put('c/skillpress.json', {
+      registry: { name: 'home' },
+      federation: {
+        peers: [peer('a'), peer('b', { mode: 'allowlist', skills: ['x'] }), peer('c', { mode: 'tags', tags: ['pdf'] })],
+      },
+    });
+    expect((await findConfig({ config: file })).config.federation.peers.map((p) => p.mode)).toEqual([
+      'all',
+      'allowlist',
+      'tags',
+    ]);
+  });
+});

@@ -148,12 +148,19 @@ describe('an aggregator: a registry whose own skills folder is empty', () => {
 describe('an aggregator with no skills of its own that does not re-export', () => {
   it("says on its first line that it built the imported skills' site, not nothing", async () => {
     const hub = await aggregator('site-only-hub', false);
-    const { stdout } = await run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site'], {
+    const { stdout, stderr } = await run(NODE, [path.join(ROOT, 'scripts', 'skillpress.mjs'), 'build', '--no-site'], {
       cwd: hub,
       env: { ...process.env, SOURCE_DATE_EPOCH: '1767225600', CI: '1' },
     });
     expect(stdout.split('\n')[0]).toMatch(
       /^built 0 skill\(s\) \(and 2 imported, shown on the site only\), 0 file\(s\) into /,
     );
+    // Not "publishing the 2 skill(s) from peers": its feed is empty, and the log says where they are.
+    expect(stderr).toContain(
+      `skills: no SKILL.md in "${path.join(hub, 'skills')}"; federation.reexport is off, so the 2 skill(s) from peers are in catalog/v1 and on the site only: feed/v1 and .well-known (what peers, the MCP server and install read) hold this registry's own skills, none here. Set "reexport": true under federation to publish the peers' skills there too`,
+    );
+    expect(stderr).not.toContain('publishing the 2 skill(s) from peers');
+    const feed = JSON.parse(await readFile(path.join(hub, 'dist', 'feed', 'v1', 'index.json'), 'utf8'));
+    expect(feed.skills).toEqual([]);
   });
 });

@@ -48,12 +48,13 @@ async function importA(
   peers: Array<Record<string, unknown>>,
   originKeys: Record<string, string> = {},
   cacheDir = path.join(tmp, `cache-${++n}`),
+  log?: (line: string) => void,
 ): Promise<Catalog> {
   const config = SkillpressConfig.parse({
     registry: { name: 'a' },
     federation: { reexport: true, peers, origin_keys: originKeys },
   });
-  return federate({ skills: [], problems: [] }, config, { cacheDir });
+  return federate({ skills: [], problems: [] }, config, { cacheDir, log });
 }
 
 const find = (catalog: Catalog, id: string): Skill | undefined => catalog.skills.find((s) => s.id === id);
@@ -160,11 +161,16 @@ describe('signatures across hops', () => {
   });
 
   it('a pinned key that does not match the peer feed: a warning, and none of its skills', async () => {
-    const result = await importA([{ name: 'c', url: c.url, public_key: bKey.publicKey }]);
+    const log: string[] = [];
+    const result = await importA([{ name: 'c', url: c.url, public_key: bKey.publicKey }], {}, undefined, (line) =>
+      log.push(line),
+    );
     expect(find(result, 'c-skill')).toBeUndefined();
     const warning = result.problems.find((p) => p.rule === 'peer-key-mismatch')!;
     expect(warning).toMatchObject({ severity: 'warning', skill: 'peer:c', file: 'index.json' });
     expect(warning.message).toContain(cKey.publicKey);
+    // The peer's line in the build log agrees with the warning: fetched, but none imported.
+    expect(log).toEqual(['peer c: 1 skill(s) fetched, none imported, 3 request(s), 1 problem(s)']);
   });
 
   it('a route longer than 8 registries is refused', async () => {

@@ -5,7 +5,9 @@ import path from 'node:path';
 import { federate, rawSkillUrl } from '../../src/federate/index.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import type { Catalog } from '../../src/model/skill.ts';
-import { serveDir, type TestServer } from './helpers/server.ts';
+import { Cache } from '../../src/feed-reader/cache.ts';
+import { problemLines } from '../../src/cli/commands/validate.ts';
+import { BAD_PORTS, serveDir, type TestServer } from './helpers/server.ts';
 import { skillMd, tempDir } from './helpers/skills.ts';
 
 describe('rawSkillUrl (seed 001 translation rules)', () => {
@@ -132,5 +134,51 @@ describe('skills registered by URL', () => {
     expect(result.skills.map((s) => s.name)).toEqual(['flaky-skill']);
     expect(result.skills[0]!.health).toMatchObject({ status: 'unhealthy', checked_at: later.toISOString() });
     expect(result.problems.map((p) => p.rule).sort()).toEqual(['url-unhealthy', 'url-unreachable']);
+  });
+
+  it('a warning names the URL as given, as the build prints it (not url:http:/…/SKILL.md/SKILL.md)', async () => {
+    server.override('/feed/v1/files/brainstorming/SKILL.md', () => {}); // hangs
+    const url = `${server.url}/feed/v1/files/brainstorming/SKILL.md`;
+    const result = await federate(
+      empty,
+      SkillpressConfig.parse({
+        registry: { name: 'home' },
+        federation: { skill_urls: [url], trusted_domains: ['127.0.0.1'], timeout_ms: 300 },
+      }),
+      { cacheDir: path.join(tmp, 'cache-hangs'), now },
+    );
+    expect(problemLines(result.problems, 'skills')).toEqual([
+      `url:${url}: warning [url-unreachable] ${url}: ${url}: no complete answer within 300 ms; never fetched before, so the skill is left out`,
+    ]);
+  });
+
+  it("a URL on a port Node's fetch refuses: said so, and no cached copy stands in for it", async () => {
+    const blocked = await serveDir(path.join(tmp, 'www'), BAD_PORTS); // listening, never reached
+    try {
+      const skillPath = '/org/repo/main/skills/url-skill/SKILL.md';
+      const cacheDir = path.join(tmp, 'cache-bad-port');
+      await federate(empty, config([`${server.url}${skillPath}`]), { cacheDir, now });
+      // The copy fetched from the reachable server, kept as if fetched from the blocked port once.
+      const cache = new Cache(cacheDir);
+      const { entry } = (await cache.lastAnswer(`${server.url}${skillPath}`))!;
+      const { tag: _, ...fields } = entry;
+      await cache.putEntry({ ...fields, url: `${blocked.url}${skillPath}` });
+
+      const url = `${blocked.url}${skillPath}`;
+      const result = await federate(empty, config([url]), { cacheDir, now });
+      expect(result.skills).toEqual([]);
+      expect(result.problems).toEqual([
+        {
+          severity: 'warning',
+          skill: `url:${url}`,
+          file: 'SKILL.md',
+          rule: 'url-bad-port',
+          message: `${url}: ${url}: Node's fetch refuses port ${new URL(url).port} (a port browsers and Node block); serve it on another port; the skill is left out`,
+        },
+      ]);
+      expect(blocked.requests).toEqual([]);
+    } finally {
+      await blocked.close();
+    }
   });
 });

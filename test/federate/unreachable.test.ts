@@ -6,14 +6,15 @@
  * peer never fetched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { federate } from '../../src/federate/index.ts';
 import { sha256Hex } from '../../src/lib/hash.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
 import type { Catalog } from '../../src/model/skill.ts';
 import { publish } from './helpers/feed.ts';
-import { serveDir, type Handler, type TestServer } from './helpers/server.ts';
+import { Cache, type UrlEntry } from '../../src/feed-reader/cache.ts';
+import { BAD_PORTS, serveDir, type Handler, type TestServer } from './helpers/server.ts';
 import { tempDir, writeSkills } from './helpers/skills.ts';
 
 let tmp: string;
@@ -159,6 +160,45 @@ describe('a peer that answers, but not with a feed', () => {
       expect(result.problems[0]!.message).not.toContain('served');
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('a peer on a port Node\'s fetch refuses (6666, 6000, 10080: the "bad ports")', () => {
+  it('is a configuration problem, said as one: not an outage bridged from the cache', async () => {
+    const peer = await serveDir(dist, BAD_PORTS); // listening, but never reached
+    try {
+      // A copy of its feed in the cache, as if it had once been read at this URL.
+      const { server, cacheDir } = await importedOnce();
+      await server.close();
+      const cache = new Cache(cacheDir);
+      for (const file of await readdir(path.join(cacheDir, 'http'))) {
+        const { tag: _, ...entry } = JSON.parse(await readFile(path.join(cacheDir, 'http', file), 'utf8')) as UrlEntry;
+        const moved = (url: string) => url.replace(server.url, peer.url);
+        await cache.putEntry({
+          ...entry,
+          url: moved(entry.url),
+          ...(entry.final_url ? { final_url: moved(entry.final_url) } : {}),
+        });
+      }
+
+      const logs: string[] = [];
+      const result = await federate(empty, config(peer.url), { cacheDir, now: later, log: (l) => logs.push(l) });
+      expect(result.skills).toEqual([]);
+      const port = new URL(peer.url).port;
+      expect(result.problems).toEqual([
+        {
+          severity: 'warning',
+          skill: 'peer:acme',
+          file: 'index.json',
+          rule: 'peer-bad-port',
+          message: `peer "acme", index.json: ${peer.url}/feed/v1/index.json: Node's fetch refuses port ${port} (a port browsers and Node block); serve it on another port`,
+        },
+      ]);
+      expect(logs).toEqual(['peer acme: 0 skill(s) fetched, 1 request(s), 1 problem(s)']);
+      expect(peer.requests).toEqual([]);
+    } finally {
+      await peer.close();
     }
   });
 });

@@ -15,7 +15,7 @@ import { IntegrityError, InvalidInputError, NotFoundError, UnsafePathError } fro
 import { publish } from '../federate/helpers/feed.ts';
 import { loadPreviousFeed, writeFeed } from '../../src/emit/feed/index.ts';
 import { SkillpressConfig } from '../../src/model/config.ts';
-import { serveDir, type TestServer } from '../federate/helpers/server.ts';
+import { BAD_PORTS, serveDir, type TestServer } from '../federate/helpers/server.ts';
 import { loadSkills, tempDir, writeSkills } from '../federate/helpers/skills.ts';
 import { addFeedFiles, listTree } from '../federate/helpers/tamper.ts';
 import { skillMdText, tarGz, writeDiscovery, zip } from './helpers.ts';
@@ -236,6 +236,19 @@ describe('refusals say what and where', () => {
     for (const url of [`${feed.url}/feed/`, `${feed.url}/feed/v1/`]) {
       const ok = await install(url, 'constructor', { to: target() });
       expect(await readFile(path.join(ok.dir, 'SKILL.md'), 'utf8'), url).toContain('name: constructor');
+    }
+  });
+
+  it('a source on a port Node\'s fetch refuses (6666…) says so and how to fix it, not just "bad port"', async () => {
+    const blocked = await serveDir(path.join(tmp, 'dist'), BAD_PORTS);
+    try {
+      const err = await rejection(install(blocked.url, 'dotted', { to: target() }));
+      expect(err.message).toBe(
+        `${blocked.url}/feed/v1/index.json: Node's fetch refuses port ${new URL(blocked.url).port} (a port browsers and Node block); serve it on another port`,
+      );
+      expect(blocked.requests).toEqual([]);
+    } finally {
+      await blocked.close();
     }
   });
 

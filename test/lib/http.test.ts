@@ -5,10 +5,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NetworkError } from '../../src/lib/errors.ts';
 import { ByteBudget, Deadline, httpGet } from '../../src/lib/http.ts';
 import { endless, gzipBomb as makeBomb, serveBomb } from '../helpers/hostile-http.ts';
+import { BAD_PORTS, serveDir } from '../federate/helpers/server.ts';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 const routes = new Map<string, Handler>();
@@ -116,6 +120,23 @@ describe('httpGet', () => {
       `${base}/nothing: not found (HTTP 404)`,
     ]);
     expect((await failure(httpGet('file:///etc/passwd', limits))).rule).toBe('bad-url');
+  });
+
+  it("a port Node's fetch refuses (the Fetch standard's bad ports): rule bad-port, said with the fix", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'sp-bad-port-'));
+    const blocked = await serveDir(root, BAD_PORTS); // listening, never reached
+    try {
+      const port = new URL(blocked.url).port;
+      const err = await failure(httpGet(`${blocked.url}/feed/v1/index.json`, limits));
+      expect([err.rule, err.message]).toEqual([
+        'bad-port',
+        `${blocked.url}/feed/v1/index.json: Node's fetch refuses port ${port} (a port browsers and Node block); serve it on another port`,
+      ]);
+      expect(blocked.requests).toEqual([]);
+    } finally {
+      await blocked.close();
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it('a shared deadline cuts off every request that shares it', async () => {

@@ -17,12 +17,16 @@ import { hasUnprintable, printable, quotePath } from '../../lib/paths.ts';
  * the line or drive the terminal.
  */
 function problemLocation(p: Problem, root?: string): string {
-  // A peer's or a URL's problem names where it came from, not a path below the skills folder.
+  // A peer's or a URL's problem names where it came from, not a path below the skills folder; a
+  // URL's is the URL as given (it names its SKILL.md already, and a path join would mangle it).
   const local = !/^(peer|url):/.test(p.skill);
   const parts = [local ? root : undefined, p.skill === '.' ? undefined : p.skill, p.file].filter((s): s is string =>
     Boolean(s),
   );
-  const where = parts.length > 0 ? path.posix.join(...parts.map((s) => s.split(path.sep).join('/'))) : p.skill;
+  const where =
+    p.skill.startsWith('url:') || parts.length === 0
+      ? p.skill
+      : path.posix.join(...parts.map((s) => s.split(path.sep).join('/')));
   return (hasUnprintable(where) ? quotePath(where) : where) + (p.line ? `:${p.line}` : '');
 }
 

@@ -24,7 +24,31 @@ export interface TestServer {
 
 const LAST_MODIFIED = 'Thu, 01 Jan 2026 00:00:00 GMT';
 
-export async function serveDir(root: string): Promise<TestServer> {
+/**
+ * Ports of the Fetch standard's "bad ports" list, which Node's fetch (undici) refuses to connect
+ * to, as browsers do: a server listening there is never reached.
+ */
+export const BAD_PORTS = [6666, 6665, 6667, 6668, 6669, 6000, 10080, 6697];
+
+/** Listen on 127.0.0.1: port 0 (any free one), or the first of `ports` that is free. */
+async function listen(server: Server, ports: readonly number[]): Promise<void> {
+  for (const [i, port] of ports.entries()) {
+    try {
+      return await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, '127.0.0.1', () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || i === ports.length - 1) throw err;
+    }
+  }
+}
+
+/** Serve `root`; `ports`: listen on the first of them that is free (default: any free port). */
+export async function serveDir(root: string, ports: readonly number[] = [0]): Promise<TestServer> {
   const overrides = new Map<string, Handler>();
   const requests: TestServer['requests'] = [];
   const sockets = new Set<Socket>();
@@ -53,7 +77,7 @@ export async function serveDir(root: string): Promise<TestServer> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await listen(server, ports);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
