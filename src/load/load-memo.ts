@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { copyData } from '../lib/copy.ts';
 import type { FoundSkill } from './find-skills.ts';
 import type { LoadResult, SkillLoadOptions } from './load-skill.ts';
 
@@ -27,10 +28,10 @@ export class LoadMemo {
     if (kept?.signature === signature) {
       this.reused++;
       // A copy: a build adds to the skills it loaded (usage figures, versions, tool status).
-      return structuredClone(kept.result);
+      return copyData(kept.result);
     }
     const result = await load(found, opts);
-    this.#entries.set(found.abs, { signature, result: structuredClone(result) });
+    this.#entries.set(found.abs, { signature, result: copyData(result) });
     return result;
   }
 
