@@ -454,22 +454,7 @@ describe.skipIf(skip)('file page', () => {
         // The long line takes several rows; its number stands once, beside the first, and every
         // row starts past the numbers, where the line's first row starts.
         const line = page.locator('[data-viewer] pre.code .line', { hasText: 'Sentence 1 ' });
-        const rows = await line.evaluate((el) => {
-          const starts = new Map<number, number>();
-          const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            for (let i = 0; i < node.textContent!.length; i++) {
-              const range = document.createRange();
-              range.setStart(node, i);
-              range.setEnd(node, i + 1);
-              const box = range.getBoundingClientRect();
-              if (box.width === 0) continue;
-              const top = Math.round(box.top);
-              starts.set(top, Math.min(starts.get(top) ?? Infinity, box.left));
-            }
-          }
-          return [...starts.values()];
-        });
+        const rows = (await laidOutRows(line)).map((row) => row.left).filter(Number.isFinite);
         expect(rows.length, file).toBeGreaterThan(1);
         for (const left of rows) expect(Math.abs(left - rows[0]!), file).toBeLessThan(1);
         const gutter = await line.evaluate((el) => el.getBoundingClientRect().left);
@@ -546,20 +531,30 @@ describe.skipIf(skip)('file page', () => {
 });
 
 /** The text of each line an element is laid out on, from where each of its characters lands. */
-function laidOutLines(element: Locator): Promise<string[]> {
+async function laidOutLines(element: Locator): Promise<string[]> {
+  return (await laidOutRows(element)).map((row) => row.text);
+}
+
+/** Each row an element is laid out on, top to bottom: its text and where its first drawn character starts. */
+function laidOutRows(element: Locator): Promise<Array<{ text: string; left: number }>> {
   return element.evaluate((el) => {
-    const rows = new Map<number, string>();
+    const rows = new Map<number, { text: string; left: number }>();
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       for (let i = 0; i < node.textContent!.length; i++) {
         const range = document.createRange();
         range.setStart(node, i);
         range.setEnd(node, i + 1);
-        const top = Math.round(range.getBoundingClientRect().top);
-        rows.set(top, (rows.get(top) ?? '') + node.textContent![i]);
+        const box = range.getBoundingClientRect();
+        const top = Math.round(box.top);
+        const row = rows.get(top) ?? { text: '', left: Infinity };
+        row.text += node.textContent![i];
+        // A character drawn with no width (a collapsed space) does not say where the row starts.
+        if (box.width > 0) row.left = Math.min(row.left, box.left);
+        rows.set(top, row);
       }
     }
-    return [...rows.entries()].sort(([a], [b]) => a - b).map(([, text]) => text);
+    return [...rows.entries()].sort(([a], [b]) => a - b).map(([, row]) => row);
   });
 }
 
