@@ -111,7 +111,8 @@ export async function importSkillUrl(skillMdUrl: string, ctx: UrlContext): Promi
       skill: `url:${skillMdUrl}`,
       file: 'SKILL.md',
       rule,
-      message: `${skillMdUrl}: ${message}`,
+      // A network error names the URL it fetched already: said once.
+      message: message.startsWith(`${skillMdUrl}: `) ? message : `${skillMdUrl}: ${message}`,
     });
   };
   let rawUrl: string;

@@ -148,7 +148,7 @@ describe('skills registered by URL', () => {
       { cacheDir: path.join(tmp, 'cache-hangs'), now },
     );
     expect(problemLines(result.problems, 'skills')).toEqual([
-      `url:${url}: warning [url-unreachable] ${url}: ${url}: no complete answer within 300 ms; never fetched before, so the skill is left out`,
+      `url:${url}: warning [url-unreachable] ${url}: no complete answer within 300 ms; never fetched before, so the skill is left out`,
     ]);
   });
 
@@ -173,7 +173,7 @@ describe('skills registered by URL', () => {
           skill: `url:${url}`,
           file: 'SKILL.md',
           rule: 'url-bad-port',
-          message: `${url}: ${url}: Node's fetch refuses port ${new URL(url).port} (a port browsers and Node block); serve it on another port; the skill is left out`,
+          message: `${url}: Node's fetch refuses port ${new URL(url).port} (a port browsers and Node block); serve it on another port; the skill is left out`,
         },
       ]);
       expect(blocked.requests).toEqual([]);
