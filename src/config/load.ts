@@ -9,10 +9,13 @@ import type { z } from 'zod';
 import type { LoadOptions } from '../load/index.ts';
 import { SkillpressConfig } from '../model/config.ts';
 import { errorMessage, InvalidInputError, UsageError } from '../lib/errors.ts';
-import { describeIssues, parseJson, parseJsonText } from '../lib/json.ts';
+import { checkSchema, describeIssues, parseJsonText } from '../lib/json.ts';
 import { didYouMean } from '../lib/near-names.ts';
 
 export const CONFIG_FILE = 'skillpress.json';
+
+/** How many of a config file's problems its error lists. */
+const CONFIG_ISSUES = 20;
 
 /** A configuration and where it came from. */
 export interface FoundConfig {
@@ -116,9 +119,11 @@ async function readConfigFile(file: string): Promise<SkillpressConfig> {
     throw new UsageError(`${file}: cannot be read: ${errorMessage(err)}`, { cause: err });
   }
   try {
-    const unknown = unknownKeys(parseJsonText(raw, file), SkillpressConfig, '', new Set(['$schema']));
+    const data = parseJsonText(raw, file);
+    const unknown = unknownKeys(data, SkillpressConfig, '', new Set(['$schema']));
     if (unknown.length > 0) throw new InvalidInputError(`${file}: ${unknown.join('; ')}`, { rule: 'unknown-key' });
-    return parseJson(raw, SkillpressConfig, file);
+    // One's own config: every mistake at once (up to CONFIG_ISSUES), not three and a count.
+    return checkSchema(data, SkillpressConfig, file, undefined, CONFIG_ISSUES);
   } catch (err) {
     // A config that breaks a rule is a usage problem (exit 2), with the file, field and rule named.
     if (err instanceof InvalidInputError) throw new UsageError(err.message, { cause: err, rule: err.rule });

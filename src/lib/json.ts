@@ -55,11 +55,20 @@ export function parseJson<S extends z.ZodType>(
   return checkSchema(parseJsonText(input, where, limits), schema, where);
 }
 
-/** `data` checked against `schema`; `at` is the JSON path of `data` inside the document, if not its root. */
-export function checkSchema<S extends z.ZodType>(data: unknown, schema: S, where: string, at?: string): z.infer<S> {
+/**
+ * `data` checked against `schema`; `at` is the JSON path of `data` inside the document, if not its
+ * root; `maxIssues`: how many of its problems the error lists (default 3).
+ */
+export function checkSchema<S extends z.ZodType>(
+  data: unknown,
+  schema: S,
+  where: string,
+  at?: string,
+  maxIssues?: number,
+): z.infer<S> {
   const parsed = schema.safeParse(data);
   if (parsed.success) return parsed.data;
-  throw new InvalidInputError(`${where}: ${describeIssues(parsed.error.issues, at)}`, { rule: 'schema' });
+  throw new InvalidInputError(`${where}: ${describeIssues(parsed.error.issues, at, maxIssues)}`, { rule: 'schema' });
 }
 
 /** The first few zod issues as `path: message` (`(root)` for the document itself), joined by `; `. */

@@ -153,6 +153,14 @@ describe('federation.peers: rules across fields', () => {
     );
   });
 
+  it('lists every mistake of the file at once, not three and a count', async () => {
+    const peers = ['a', 'b', 'c', 'd', 'e'].map((name) => peer(name, { mode: 'allowlist' }));
+    const { message } = await refusal({ federation: { peers } });
+    for (let i = 0; i < peers.length; i++)
+      expect(message).toContain(`federation.peers.${i}.skills: mode "allowlist" needs`);
+    expect(message).not.toMatch(/and \d+ more/);
+  });
+
   it('each mode with its own list passes', async () => {
     const file = await put('c/skillpress.json', {
       registry: { name: 'home' },
