@@ -204,12 +204,11 @@ async function searchIndex(
   const connection = esConnection({ ...values, es: values.es || undefined });
   const client = createClient(connection);
   try {
+    const names = esNames(values);
     await assertReachable(client, connection);
-    await assertCatalog(client, connection, esNames(values));
-    const found = await searchElasticsearch(request, { client, size, names: esNames(values) });
-    process.stdout.write(
-      values.json ? `${JSON.stringify(found, null, 2)}\n` : lines(esTable(found, esNames(values).skills)),
-    );
+    await assertCatalog(client, connection, names);
+    const found = await searchElasticsearch(request, { client, size, names });
+    process.stdout.write(values.json ? `${JSON.stringify(found, null, 2)}\n` : lines(esTable(found, names.skills)));
     return EXIT.ok;
   } finally {
     await client.close();

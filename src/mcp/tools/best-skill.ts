@@ -217,7 +217,7 @@ export async function bestSkillAnswer(
     metadata_coverage: round(k.metadataCoverage),
     ...(k.meaning === undefined ? {} : { meaning: round(k.meaning) }),
   }));
-  const runnerUp = decision.id && retrieval.candidates.find((k) => k.id === decision.runnerUp);
+  const runnerUp = decision.id ? retrieval.candidates.find((k) => k.id === decision.runnerUp) : undefined;
   const base = {
     query,
     decided_by: decision.decided_by,
@@ -240,7 +240,7 @@ export async function bestSkillAnswer(
     const text = `No skill fits "${query}" (decided by the ${decision.decided_by}, confidence ${decision.confidence}).${nearest(retrieval)}\n\n${decision.reason}`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: null } };
   }
-  const head = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}${closeBehind(retrieval, decision)}`;
+  const head = `Best skill: ${card.name} (decided by the ${decision.decided_by}, confidence ${decision.confidence}). ${decision.reason}${closeBehind(runnerUp)}`;
   if (!inlined(card)) {
     const text = `${head}\n\nIts instructions are ${card.tokens.toLocaleString('en-US')} tokens, too long to include here: read them with view_skill (name "${card.name}") when you start the task.`;
     return { content: [{ type: 'text' as const, text }], structuredContent: { ...base, skill: cardView(card) } };
@@ -253,8 +253,7 @@ export async function bestSkillAnswer(
 }
 
 /** A close call's runner-up, with what it is for: the agent can read it instead if it fits better. */
-function closeBehind(retrieval: Retrieval, decision: Decision): string {
-  const second = decision.runnerUp && retrieval.candidates.find((c) => c.id === decision.runnerUp);
+function closeBehind(second: Retrieval['candidates'][number] | undefined): string {
   if (!second) return '';
   return `\n\nClose behind: ${second.name}: ${clip(oneLine(second.description))} If that is what the user asked for, read it with view_skill.`;
 }

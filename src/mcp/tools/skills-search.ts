@@ -60,14 +60,13 @@ export function registerSkillsSearch(server: McpServer, catalog: CatalogRef): vo
       const found = await searchSkills(c, args.query, args.limit);
       const { total, strong, words, results } = found;
       const weaker = total > strong ? ` (${total - strong} of them weaker)` : '';
+      const head = found.meaningAlone
+        ? `No skill shares a meaningful word with "${args.query}"; ${total} are close to it in meaning alone, the closest ${results.length}:`
+        : `${total} skill(s) match "${args.query}"${weaker}; top ${results.length}:`;
       const text =
         total === 0
           ? `No skill shares a meaningful word with "${args.query}". Try other words (what the task is about, the file type, the tool), or skills_list to browse.`
-          : found.meaningAlone
-            ? `No skill shares a meaningful word with "${args.query}"; ${total} are close to it in meaning alone, the closest ${results.length}:\n` +
-              results.map(resultLine).join('\n')
-            : `${total} skill(s) match "${args.query}"${weaker}; top ${results.length}:\n` +
-              results.map(resultLine).join('\n');
+          : [head, ...results.map(resultLine)].join('\n');
       return {
         content: [{ type: 'text', text }],
         structuredContent: { query: args.query, limit: args.limit, words, total, strong, results },
