@@ -508,12 +508,12 @@ async function applyUsage(
   configRoot: string,
   log: (line: string) => void,
 ): Promise<UsageReport | undefined> {
-  const { source, index, min_reports } = config.analytics;
+  const { source, index, min_reports, min_reporters } = config.analytics;
   if (source === undefined) return undefined;
   const sources = (typeof source === 'string' ? [source] : source).map((s) => resolveLocation(configRoot, s));
   const { summarizeUsage } = await import('./usage/index.ts');
   const known = new Set(catalog.skills.map((s) => s.id));
-  const summary = await summarizeUsage(sources, { known, index, minReports: min_reports });
+  const summary = await summarizeUsage(sources, { known, index, minReports: min_reports, minReporters: min_reporters });
   let given = 0;
   // The site's catalog and Elasticsearch's (local) may hold separate objects of one skill.
   for (const skill of new Set([...catalog.skills, ...local.skills])) {

@@ -36,6 +36,7 @@ const OPTIONS: Record<string, string> = {
   'no-build': 'write the files without building',
   index: 'read the usage events from the Elasticsearch index (default agent_skill_usage)',
   'min-reports': 'outcome reports a skill needs before its success rate is shown (default 5)',
+  'min-reporters': 'users who reported an outcome that a skill needs before its success rate is shown (default 1)',
 };
 
 /** Where an option means something else in one command. */

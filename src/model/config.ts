@@ -221,6 +221,14 @@ export const AnalyticsConfig = z.object({
     .positive()
     .default(5)
     .describe('Outcome reports a skill needs before its success rate is published (and used in ranking).'),
+  min_reporters: z
+    .number()
+    .int()
+    .positive()
+    .default(1)
+    .describe(
+      'Users who reported an outcome that a skill needs before its success rate is published: raise it where one user alone should not move a ranking.',
+    ),
   salt: z
     .string()
     .min(16)

@@ -73,13 +73,19 @@ export const UsageFigures = z
       ),
     usage_count: z.number().int().nonnegative().describe('Times the skill was loaded by an agent.'),
     outcomes: Counts.describe('Outcomes agents reported: success, failure, partial.'),
+    reporters: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('Users who reported an outcome (each report without a user counts as one).'),
     success_rate: z
       .number()
       .min(0)
       .max(1)
       .optional()
       .describe(
-        '(success + partial/2) / reports; absent below `analytics.min_reports` reports (too few to say anything).',
+        "The mean of each reporter's own (success + partial/2) / reports, so a user who reports a thousand times weighs as one; absent below `analytics.min_reports` reports or `analytics.min_reporters` reporters (too few to say anything).",
       ),
     rating: z.number().min(1).max(5).optional().describe("Average of each user's latest stars (1–5)."),
     rating_count: z.number().int().nonnegative().describe('Users who gave stars.'),

@@ -1,7 +1,8 @@
 /**
- * Events → figures per skill and per version: uses, outcomes, success rate (from a minimum
- * number of reports), rating (the average of each user's latest stars: a user who rates a skill
- * a thousand times counts once), last use. Skills the catalog no longer has are counted and
+ * Events → figures per skill and per version: uses, outcomes, success rate (the mean of each
+ * reporter's own rate, from a minimum number of reports and reporters: a user who reports a
+ * thousand failures weighs as one), rating (the average of each user's latest stars: a user who
+ * rates a skill a thousand times counts once), last use. Skills the catalog no longer has are counted and
  * reported, not published; the skills that fail most are listed first as candidates for an update.
  */
 import type { Outcome, UsageEvent, UsageFigures } from '../model/usage.ts';
@@ -11,6 +12,8 @@ import { eventFiles, readEventFile, type SkippedLine } from './read.ts';
 
 /** Reports below which no success rate is shown (`analytics.min_reports`). */
 export const DEFAULT_MIN_REPORTS = 5;
+/** Reporters below which no success rate is shown (`analytics.min_reporters`). */
+export const DEFAULT_MIN_REPORTERS = 1;
 /** Skipped lines listed in a summary (all are counted). */
 const SKIPPED_LISTED = 100;
 
@@ -38,6 +41,7 @@ export interface UsageSummary {
   events: number;
   skipped: { count: number; lines: SkippedLine[] };
   min_reports: number;
+  min_reporters: number;
   skills: Record<string, SkillUsage>;
   /** Events per skill the catalog does not have (only when a catalog was given): counted, not published. */
   unknown: Record<string, number>;
@@ -47,6 +51,8 @@ export interface UsageSummary {
 
 export interface SummarizeOptions {
   minReports?: number;
+  /** Users who reported an outcome, below which no success rate is shown. */
+  minReporters?: number;
   /** The catalog's skill ids: events for any other skill go to `unknown`. */
   known?: ReadonlySet<string>;
   /** The usage index, for an Elasticsearch source (default `agent_skill_usage`). */
@@ -54,12 +60,22 @@ export interface SummarizeOptions {
   now?: Date;
 }
 
+/** One reporter's outcomes: success, failure, partial. */
+type Reports = [number, number, number];
+const OUTCOME_SLOT: Record<Outcome, 0 | 1 | 2> = { success: 0, failure: 1, partial: 2 };
+/** What an outcome counts toward a success rate: a partial success is half of one. */
+const OUTCOME_VALUE: Record<Outcome, number> = { success: 1, failure: 0, partial: 0.5 };
+
 class Tally {
   uses = 0;
   readonly outcomes: Record<Outcome, number> = { success: 0, failure: 0, partial: 0 };
   last = '';
   /** user → their latest stars, packed as time (ms) × 8 + stars: one number per user, a million events fit. */
   readonly stars = new Map<string, number>();
+  /** user → their outcome reports, so that each reporter weighs one in the success rate. */
+  readonly reports = new Map<string, Reports>();
+  /** Reports without a user: each one is a reporter of its own (nothing tells two apart). */
+  anonymous = { count: 0, value: 0 };
 
   add(e: UsageEvent): void {
     if (e.at > this.last) this.last = e.at;
@@ -68,6 +84,7 @@ class Tally {
       return;
     }
     this.outcomes[e.outcome]++;
+    this.addReport(e.user, e.outcome);
     if (e.stars === undefined) return;
     const user = e.user ?? '';
     const packed = Date.parse(e.at) * 8 + e.stars;
@@ -75,21 +92,55 @@ class Tally {
     if (seen === undefined || packed >= seen) this.stars.set(user, packed);
   }
 
-  figures(minReports: number): Figures {
+  private addReport(user: string | undefined, outcome: Outcome): void {
+    if (user === undefined) {
+      this.anonymous.count++;
+      this.anonymous.value += OUTCOME_VALUE[outcome];
+      return;
+    }
+    let counts = this.reports.get(user);
+    if (!counts) this.reports.set(user, (counts = [0, 0, 0]));
+    counts[OUTCOME_SLOT[outcome]]++;
+  }
+
+  /** Reporters: users who reported an outcome, and each report without a user. */
+  get reporters(): number {
+    return this.reports.size + this.anonymous.count;
+  }
+
+  /** The mean of each reporter's own success rate (undefined without reports). */
+  successRate(): number | undefined {
+    if (this.reporters === 0) return undefined;
+    let sum = this.anonymous.value;
+    for (const [success, failure, partial] of this.reports.values())
+      sum += (success + partial / 2) / (success + failure + partial);
+    return round(sum / this.reporters);
+  }
+
+  figures(min: Minimums): Figures {
     const { success, failure, partial } = this.outcomes;
     const reports = success + failure + partial;
     let total = 0;
     for (const packed of this.stars.values()) total += packed % 8;
     const rated = this.stars.size;
+    const published = reports >= min.reports && this.reporters >= min.reporters;
+    const rate = published ? this.successRate() : undefined;
     return {
       usage_count: this.uses,
       outcomes: { ...this.outcomes },
-      ...(reports >= minReports && reports > 0 ? { success_rate: round((success + partial / 2) / reports) } : {}),
+      reporters: this.reporters,
+      ...(rate !== undefined ? { success_rate: rate } : {}),
       ...(rated > 0 ? { rating: round(total / rated) } : {}),
       rating_count: rated,
       ...(this.last ? { last_used: this.last } : {}),
     };
   }
+}
+
+/** What a success rate needs before it is published. */
+interface Minimums {
+  reports: number;
+  reporters: number;
 }
 
 /** Adds events up; `summary()` gives the figures. */
@@ -114,7 +165,10 @@ export class UsageTally {
     options: SummarizeOptions = {},
     skippedCount = skipped.length,
   ): UsageSummary {
-    const minReports = options.minReports ?? DEFAULT_MIN_REPORTS;
+    const min = {
+      reports: options.minReports ?? DEFAULT_MIN_REPORTS,
+      reporters: options.minReporters ?? DEFAULT_MIN_REPORTERS,
+    };
     const skills: Record<string, SkillUsage> = {};
     const unknown: Record<string, number> = {};
     const candidates: UpdateCandidate[] = [];
@@ -123,8 +177,8 @@ export class UsageTally {
         unknown[id] = total.uses + total.outcomes.success + total.outcomes.failure + total.outcomes.partial;
         continue;
       }
-      const figures = total.figures(minReports);
-      const byVersion = Object.fromEntries([...versions].map(([v, t]) => [v, t.figures(minReports)]));
+      const figures = total.figures(min);
+      const byVersion = Object.fromEntries([...versions].map(([v, t]) => [v, t.figures(min)]));
       skills[id] = { ...figures, versions: byVersion };
       const { success, failure, partial } = figures.outcomes;
       if (failure > 0)
@@ -132,7 +186,7 @@ export class UsageTally {
           skill: id,
           failure,
           reports: success + failure + partial,
-          success_rate: round((success + partial / 2) / (success + failure + partial)),
+          success_rate: total.successRate()!,
         });
     }
     candidates.sort((a, b) => a.success_rate - b.success_rate || b.failure - a.failure);
@@ -142,7 +196,8 @@ export class UsageTally {
       sources,
       events: this.#events,
       skipped: { count: skippedCount, lines: skipped.slice(0, SKIPPED_LISTED) },
-      min_reports: minReports,
+      min_reports: min.reports,
+      min_reporters: min.reporters,
       skills,
       unknown,
       update_candidates: candidates,

@@ -58,6 +58,7 @@ describe('build with analytics.source', () => {
       registry: 'local',
       usage_count: 2,
       outcomes: { success: 1, failure: 1, partial: 0 },
+      reporters: 2,
       success_rate: 0.5,
       rating: 4,
       rating_count: 2,
@@ -84,6 +85,21 @@ describe('build with analytics.source', () => {
     // The working directory (the repository running the tests) holds no usage.jsonl.
     const result = await build({ skills, out: path.join(tmp.dir, 'dist-relative'), config, site: false });
     expect(result.usage).toMatchObject({ sources: [path.join(config, 'usage.jsonl')], events: 1, skills: 1 });
+  });
+
+  test('analytics.min_reporters holds the success rate back until that many users reported', async () => {
+    const config = await configFor('config-reporters', { source: 'usage.jsonl', min_reports: 1, min_reporters: 2 });
+    const failures = Array.from({ length: 5 }, (): [string, EventInput] => [
+      'u1',
+      { type: 'outcome', skill: 'trino-debug', outcome: 'failure' },
+    ]);
+    await writeEvents(path.join(config, 'usage.jsonl'), ...failures);
+    const out = path.join(tmp.dir, 'dist-reporters');
+    await build({ skills, out, config, site: false });
+    const cards = JSON.parse(await readFile(path.join(out, 'feed/v1/cards.json'), 'utf8'));
+    const usage = cards.skills.find((c: Card) => c.id === 'trino-debug').usage;
+    expect(usage).toMatchObject({ outcomes: { failure: 5 }, reporters: 1 });
+    expect(usage.success_rate).toBeUndefined();
   });
 
   test('a source of which no line is an event stops the build, and a summary given for the events says so', async () => {

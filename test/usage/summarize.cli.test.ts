@@ -71,6 +71,22 @@ describe('skillpress usage summarize', () => {
     }
   });
 
+  test('--min-reporters holds a rate back until that many users reported; a bad value names the flag', async () => {
+    const file = path.join(tmp.dir, 'reporters.jsonl');
+    await writeFile(
+      file,
+      line({ type: 'outcome', skill: 'pdf', outcome: 'failure', user: 'a' }).repeat(3) +
+        line({ type: 'outcome', skill: 'pdf', outcome: 'success', user: 'b' }),
+    );
+    const two = await run(['usage', 'summarize', file, '--min-reports', '1', '--min-reporters', '2', '--json']);
+    expect(JSON.parse(two.stdout).skills.pdf).toMatchObject({ reporters: 2, success_rate: 0.5 });
+    const three = await run(['usage', 'summarize', file, '--min-reports', '1', '--min-reporters', '3']);
+    expect(three.stdout).toMatch(/^ {2}pdf: 3 failure\(s\) of 4 report\(s\)$/m);
+    const bad = await run(['usage', 'summarize', file, '--min-reporters', 'two']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--min-reporters must be a positive integer \(got "two"\)/);
+  });
+
   test('a source that cannot be read is an error naming it', async () => {
     const r = await run(['usage', 'summarize', path.join(tmp.dir, 'missing.jsonl')]);
     expect(r.code).toBe(1);

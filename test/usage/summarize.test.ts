@@ -68,6 +68,37 @@ describe('usage files and their summary', () => {
     expect(pdf.rating_count).toBe(2);
   });
 
+  it('weighs each reporter once in the success rate, however often they report', async () => {
+    const file = tempFile();
+    await record(file, 'mallory', ...Array.from({ length: 50 }, () => outcome('pdf', 'failure')));
+    await record(file, 'ann', outcome('pdf', 'success'), outcome('pdf', 'partial'));
+    await record(file, 'bob', outcome('pdf', 'success'));
+    const pdf = (await summarizeUsage([file])).skills.pdf!;
+    expect(pdf.outcomes).toEqual({ success: 2, failure: 50, partial: 1 });
+    expect(pdf.reporters).toBe(3);
+    expect(pdf.success_rate).toBe(0.583); // (0 + 0.75 + 1) / 3, where counting reports would give 0.047
+  });
+
+  it('counts each report without a user as a reporter of its own', async () => {
+    const file = tempFile();
+    const recorder = new FileRecorder(file);
+    for (const o of ['success', 'failure', 'failure'] as const) recorder.record(makeEvent(outcome('pdf', o), {}));
+    await recorder.close();
+    const pdf = (await summarizeUsage([file], { minReports: 1 })).skills.pdf!;
+    expect(pdf.reporters).toBe(3);
+    expect(pdf.success_rate).toBe(0.333);
+  });
+
+  it('shows no success rate below the minimum number of reporters', async () => {
+    const file = tempFile();
+    await record(file, 'mallory', ...Array.from({ length: 5 }, () => outcome('pdf', 'failure')));
+    const alone = await summarizeUsage([file], { minReporters: 2 });
+    expect(alone.skills.pdf!.success_rate).toBeUndefined();
+    expect(alone.min_reporters).toBe(2);
+    await record(file, 'ann', outcome('pdf', 'success'));
+    expect((await summarizeUsage([file], { minReporters: 2 })).skills.pdf!.success_rate).toBe(0.5);
+  });
+
   it('skips malformed lines and a torn last line, naming their line numbers', async () => {
     const file = tempFile();
     await record(file, 'ann', load('pdf'));

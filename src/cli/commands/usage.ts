@@ -11,7 +11,7 @@ import type { UsageSummary } from '../../usage/index.ts';
 import { alignColumns } from '../columns.ts';
 
 const USAGE =
-  'skillpress usage summarize <events.jsonl | folder>… [--es URL] [--index name] [--feed dist] [--min-reports n] [--out usage.json] [--json]';
+  'skillpress usage summarize <events.jsonl | folder>… [--es URL] [--index name] [--feed dist] [--min-reports n] [--min-reporters n] [--out usage.json] [--json]';
 
 export const usage: Command = {
   usage: USAGE,
@@ -23,6 +23,7 @@ export const usage: Command = {
         index: { type: 'string' },
         feed: { type: 'string' },
         'min-reports': { type: 'string' },
+        'min-reporters': { type: 'string' },
         out: { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -33,12 +34,11 @@ export const usage: Command = {
       throw new UsageError(sub ? `unknown subcommand "${sub}"` : 'missing subcommand: summarize');
     const sources = [...files, ...(values.es ? [values.es] : [])];
     if (sources.length === 0) throw new UsageError('give event files, folders of them, or --es <URL>');
-    const minReports = values['min-reports'] === undefined ? undefined : Number(values['min-reports']);
-    if (minReports !== undefined && !(Number.isInteger(minReports) && minReports > 0))
-      throw new UsageError(`--min-reports must be a positive integer (got "${values['min-reports']}")`);
+    const minReports = positiveInteger('--min-reports', values['min-reports']);
+    const minReporters = positiveInteger('--min-reporters', values['min-reporters']);
     const known = values.feed ? await feedSkillIds(values.feed) : undefined;
     const { summarizeUsage } = await import('../../usage/index.ts');
-    const summary = await summarizeUsage(sources, { minReports, known, index: values.index });
+    const summary = await summarizeUsage(sources, { minReports, minReporters, known, index: values.index });
     if (values.out) await writeFile(values.out, `${JSON.stringify(summary, null, 2)}\n`);
     process.stdout.write(values.json ? `${JSON.stringify(summary, null, 2)}\n` : report(summary, values.out));
     return EXIT.ok;
@@ -63,6 +63,13 @@ async function feedSkillIds(dir: string): Promise<Set<string>> {
   );
 }
 
+function positiveInteger(flag: string, given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const n = Number(given);
+  if (!(Number.isInteger(n) && n > 0)) throw new UsageError(`${flag} must be a positive integer (got "${given}")`);
+  return n;
+}
+
 const percent = (rate: number | undefined): string => (rate === undefined ? '-' : `${Math.round(rate * 100)}%`);
 
 function skillTable(s: UsageSummary): string[] {
@@ -74,13 +81,24 @@ function skillTable(s: UsageSummary): string[] {
       String(f.outcomes.success),
       String(f.outcomes.failure),
       String(f.outcomes.partial),
+      String(f.reporters ?? 0),
       percent(f.success_rate),
       f.rating === undefined ? '-' : `${f.rating} (${f.rating_count})`,
       f.last_used ?? '-',
     ]);
   if (rows.length === 0) return [];
-  const header = ['skill', 'uses', 'success', 'failure', 'partial', 'success rate', 'rating (users)', 'last used'];
-  return ['', ...alignColumns([header, ...rows], new Set([1, 2, 3, 4, 5, 6]))];
+  const header = [
+    'skill',
+    'uses',
+    'success',
+    'failure',
+    'partial',
+    'reporters',
+    'success rate',
+    'rating (users)',
+    'last used',
+  ];
+  return ['', ...alignColumns([header, ...rows], new Set([1, 2, 3, 4, 5, 6, 7]))];
 }
 
 function report(s: UsageSummary, out: string | undefined): string {
@@ -90,10 +108,10 @@ function report(s: UsageSummary, out: string | undefined): string {
       '',
       'failing most (candidates for an update):',
       ...s.update_candidates.slice(0, 10).map(
-        // The rate only from min_reports reports, as in the table above: 1 failure of 1 is not "0%".
+        // The rate only where the table publishes it: 1 failure of 1 is not "0%".
         (c) =>
           `  ${c.skill}: ${c.failure} failure(s) of ${c.reports} report(s)` +
-          (c.reports >= s.min_reports ? `, success rate ${percent(c.success_rate)}` : ''),
+          (s.skills[c.skill]?.success_rate !== undefined ? `, success rate ${percent(c.success_rate)}` : ''),
       ),
     );
   const unknown = Object.entries(s.unknown);
