@@ -14,7 +14,7 @@ import type { Catalog } from '../model/skill.ts';
 import { FEED_PATH } from '../lib/layout.ts';
 import { configDisables } from '../enable/index.ts';
 import { stateDir } from '../author/history.ts';
-import { UsageError, errorMessage } from '../lib/errors.ts';
+import { InvalidInputError, UsageError, errorMessage } from '../lib/errors.ts';
 import type { Embedder } from '../semantic/embedder.ts';
 import type { BuildSession } from '../build.ts';
 import type {
@@ -61,6 +61,8 @@ export class AuthoringSession implements Authoring {
   #session: BuildSession | undefined;
   /** Set by the server: loads the rebuilt feed and notifies clients. */
   reload: () => Promise<void> = async () => {};
+  /** Set by the server: the registry of the served skill called `name`, if one is served. */
+  servedFrom: (name: string) => Promise<string | undefined> = async () => undefined;
 
   constructor(options: AuthoringOptions) {
     this.skills = path.resolve(options.skills);
@@ -74,7 +76,10 @@ export class AuthoringSession implements Authoring {
 
   async create(input: Given<CreateSkillInput>): Promise<CreateSkillResult> {
     await this.ready;
-    const { createSkill } = await import('../author/index.ts');
+    const { createSkill, skillNameFor } = await import('../author/write.ts');
+    // The name createSkill will use; a field it refuses is left for it to name.
+    const name = attempt(() => skillNameFor(input.name, input.body, input.description));
+    if (name !== undefined) await this.#refuseServedElsewhere(name, 'create');
     const result = await createSkill({
       ...input,
       skills: this.skills,
@@ -87,11 +92,13 @@ export class AuthoringSession implements Authoring {
 
   async update(input: Given<UpdateSkillInput>): Promise<UpdateSkillResult> {
     await this.ready;
-    const { updateSkill, VersionConflictError } = await import('../author/index.ts');
+    const { updateSkill, VersionConflictError, UnknownSkillError } = await import('../author/index.ts');
     const result = await updateSkill({ ...input, skills: this.skills, config: this.#config }).catch(
       async (err: unknown) => {
         // The version on disk may be one recorded just now (an edit by hand): serve it, to be read again.
         if (err instanceof VersionConflictError) await this.#publish(`${input.name} is at version ${err.current}`);
+        // Not in the skills folder, yet served: a peer's skill, or one registered by URL.
+        if (err instanceof UnknownSkillError) await this.#refuseServedElsewhere(input.name, 'update');
         throw err;
       },
     );
@@ -106,6 +113,29 @@ export class AuthoringSession implements Authoring {
     return off
       ? `Skill "${name}" is disabled in this catalog (${off.by} in the config), so it is not served.`
       : undefined;
+  }
+
+  /**
+   * Refuses a write to a skill the catalog serves from elsewhere (a peer of federation.peers, a
+   * URL of federation.skill_urls): none of it is in the skills folder, and a skill of that name
+   * written there would replace it in the catalog (the build keeps the local one).
+   */
+  async #refuseServedElsewhere(name: string, write: 'create' | 'update'): Promise<void> {
+    const registry = await this.servedFrom(name);
+    if (registry === undefined) return;
+    const { findSkillFolder } = await import('../author/write.ts');
+    if (await findSkillFolder(this.skills, name)) return;
+    const from =
+      registry === this.#config.registry.name
+        ? 'a URL of federation.skill_urls'
+        : `the peer registry "${registry}" (federation.peers)`;
+    const source = registry === this.#config.registry.name ? 'its author' : `"${registry}"`;
+    throw new InvalidInputError(
+      write === 'update'
+        ? `Skill "${name}" comes from ${from}, not from this skills folder: update_skill changes only the skills written here. Propose the change to ${source}, or save your version as a skill of another name with create_skill; nothing was written`
+        : `Skill "${name}" is already in this catalog, from ${from}: a skill of that name here would replace it (rule federation-name-clash). Choose another name; nothing was written`,
+      { rule: 'served-elsewhere' },
+    );
   }
 
   /** Rebuilds and reloads; the write itself is done, so a failure here says so. */
@@ -169,6 +199,15 @@ export class AuthoringSession implements Authoring {
         }),
     );
     return this.#index;
+  }
+}
+
+/** What `fn` returns, or undefined when it throws. */
+function attempt<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
   }
 }
 

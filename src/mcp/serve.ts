@@ -135,7 +135,10 @@ export async function serve(options: ServeOptions): Promise<void> {
     swap: (next) => (current = Promise.resolve(next)),
   });
 
-  if (authoring) authoring.reload = () => reloadNow(reload);
+  if (authoring) {
+    authoring.reload = () => reloadNow(reload);
+    authoring.servedFrom = async (name) => (await catalog()).card(name)?.registry;
+  }
   // The server's own build changes only when it writes, and then it reloads itself.
   const timer = authoring ? undefined : watchFeed(store, options, reload, log);
   await transport.closed;

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Client, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { unwritableFolder, UNWRITABLE_SKIP } from '../helpers/unwritable-folder.ts';
+import { serveDir } from '../federate/helpers/server.ts';
+import { build } from '../../src/build.ts';
+import { SkillpressConfig } from '../../src/model/config.ts';
 import { CLI, connect, FIXTURE, fixtureFeed, NODE, ROOT, tempDir, writeSkills, type SkillFiles } from './helpers.ts';
 
 const structured = <T = Record<string, any>>(r: CallToolResult) => r.structuredContent as T;
@@ -449,6 +452,52 @@ describe('skillpress mcp --skills with skills the config disables', () => {
       );
     } finally {
       await server.client.close();
+      await tmp.remove();
+    }
+  }, 60_000);
+});
+
+describe("skillpress mcp --skills serving a peer's skills (federation.reexport)", () => {
+  test("update_skill of a peer's skill says where it comes from; create_skill refuses its name, which would replace it", async () => {
+    const tmp = await tempDir('skillpress-authoring-peer-');
+    const peerSkills = path.join(tmp.dir, 'peer-skills');
+    await writeSkills(peerSkills, { 'git-bisect': MORE['git-bisect']! });
+    const peerOut = path.join(tmp.dir, 'peer-dist');
+    await build({
+      skills: peerSkills,
+      out: peerOut,
+      config: SkillpressConfig.parse({ registry: { name: 'upstream' } }),
+      site: false,
+    });
+    const peer = await serveDir(peerOut);
+    const skills = path.join(tmp.dir, 'skills');
+    await writeSkills(skills, FIXTURE);
+    const federation = { peers: [{ name: 'upstream', url: `${peer.url}/` }], reexport: true };
+    await writeFile(path.join(tmp.dir, 'skillpress.json'), JSON.stringify({ registry: { name: 'team' }, federation }));
+    const server = await start(['--skills', skills]);
+    const call = (name: string, args: Record<string, unknown>) => server.client.callTool({ name, arguments: args });
+    try {
+      const view = await call('view_skill', { name: 'git-bisect', detail: 'card' });
+      expect(structured(view).skill).toMatchObject({ name: 'git-bisect', registry: 'upstream' });
+      const before = await tree(skills);
+      const updated = await call('update_skill', { name: 'git-bisect', body: 'Bisect with a script.\n' });
+      expect(updated.isError).toBe(true);
+      expect(text(updated)).toBe(
+        'Skill "git-bisect" comes from the peer registry "upstream" (federation.peers), not from this skills folder: update_skill changes only the skills written here. Propose the change to "upstream", or save your version as a skill of another name with create_skill; nothing was written',
+      );
+      const made = await call('create_skill', {
+        ...REFUND,
+        name: 'git-bisect',
+        description: 'Bisect a regression with a test script.',
+      });
+      expect(made.isError).toBe(true);
+      expect(text(made)).toBe(
+        'Skill "git-bisect" is already in this catalog, from the peer registry "upstream" (federation.peers): a skill of that name here would replace it (rule federation-name-clash). Choose another name; nothing was written',
+      );
+      expect(await tree(skills)).toEqual(before);
+    } finally {
+      await server.client.close();
+      await peer.close();
       await tmp.remove();
     }
   }, 60_000);
