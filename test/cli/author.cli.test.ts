@@ -113,3 +113,40 @@ test('versions and rollback of a name the folder lacks: the folder looked in and
   const far = skillpress('versions', 'Nothing_Like_It', '--skills', skills);
   expect(far).toMatchObject({ code: 1, stderr: expect.stringContaining(`no skill "Nothing_Like_It" in ${skills}\n`) });
 });
+
+test("new, versions and rollback find the repository's config and its skills.root from a subfolder, as validate does; a skills folder that is not there is a usage error", async () => {
+  const project = path.join(tmp, 'team-repo');
+  await mkdir(path.join(project, 'docs'), { recursive: true });
+  spawnSync('git', ['init', '-q', project]);
+  await writeFile(path.join(project, 'skillpress.json'), JSON.stringify({ skills: { root: 'catalog' } }));
+  const skills = path.join(project, 'catalog');
+  await createSkill({
+    skills,
+    name: 'greet',
+    description: 'Greet a customer.',
+    body: 'Say hello.\n',
+    duplicates: false,
+  });
+  await updateSkill({ skills, name: 'greet', body: 'Say hello by name.\n' });
+  const inDocs = (...args: string[]) => {
+    const r = spawnSync(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], {
+      cwd: path.join(project, 'docs'),
+      encoding: 'utf8',
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  expect(inDocs('validate')).toMatchObject({ code: 0, stdout: expect.stringContaining('1 valid skill(s)') });
+  expect(inDocs('versions', 'greet')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^2 {2}/) });
+  expect(inDocs('rollback', 'greet', '1')).toMatchObject({ code: 0 });
+  const made = inDocs('new', 'farewell', '--description', 'Say goodbye to a customer.');
+  expect(made).toMatchObject({ code: 0, stdout: expect.stringContaining('catalog/farewell/SKILL.md') });
+  expect(await readFile(path.join(skills, 'farewell', 'SKILL.md'), 'utf8')).toContain('name: farewell');
+  for (const args of [
+    ['versions', 'greet'],
+    ['rollback', 'greet', '1'],
+  ]) {
+    const r = inDocs(...args, '--skills', 'nowhere');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--skills nowhere: not a folder; give the folder that holds your skills');
+  }
+});

@@ -3,15 +3,25 @@
  * (src/author) from the command line.
  */
 import path from 'node:path';
-import { EXIT, UsageError, parse, type Command } from '../args.ts';
-import { loadConfig } from '../../config/load.ts';
+import { EXIT, UsageError, parse, requireSkillsFolder, type Command } from '../args.ts';
+import { findSkillsAndConfig } from '../../config/load.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { Template } from '../../author/index.ts';
 
-/** The skills folder: `--skills`, else the config's `skills.root`. */
+/**
+ * The skills folder: `--skills`, else the config's `skills.root`, read from the folder holding
+ * the config (found from the skills folder or the working directory up, as `validate` finds it).
+ */
 async function skillsAndConfig(values: { skills?: string; config?: string }) {
-  const config = await loadConfig(values.config);
-  return { config, skills: values.skills ?? config.skills.root };
+  const found = await findSkillsAndConfig({ skills: values.skills, config: values.config });
+  return { config: found.config, skills: found.skills };
+}
+
+/** The same, for a command that reads skills: a folder that is not there is a usage error, not "no skill". */
+async function existingSkillsAndConfig(values: { skills?: string; config?: string }) {
+  const found = await skillsAndConfig(values);
+  await requireSkillsFolder(found.skills, values.skills !== undefined ? '--skills' : 'skills folder');
+  return found;
 }
 
 /**
@@ -69,7 +79,7 @@ export const versions: Command = {
     });
     const [name] = positionals;
     if (!name) throw new UsageError('give the name of the skill');
-    const { skills } = await skillsAndConfig(values);
+    const { skills } = await existingSkillsAndConfig(values);
     const { skillVersions } = await import('../../author/index.ts');
     const list = await inCliWords(skills, skillVersions(skills, name));
     if (values.json) {
@@ -97,7 +107,7 @@ export const rollback: Command = {
     );
     const [name, version] = positionals;
     if (!name || !version) throw new UsageError('give the name of the skill and the version to restore');
-    const { skills, config } = await skillsAndConfig(values);
+    const { skills, config } = await existingSkillsAndConfig(values);
     const { rollbackSkill } = await import('../../author/index.ts');
     const result = await inCliWords(skills, rollbackSkill({ skills, config, name, version }));
     if (values.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
