@@ -52,6 +52,7 @@ export function splitAllowedTools(text: string): { entries: string[]; unbalanced
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.*-]+$/;
+const MCP_PREFIX = 'mcp__';
 
 /** One `allowed-tools` entry → a tool reference; undefined when it is not a tool name. */
 export function parseToolReference(raw: string): ToolReference | undefined {
@@ -65,6 +66,8 @@ export function parseToolReference(raw: string): ToolReference | undefined {
     .filter(Boolean);
   const mcp = /^mcp__([^_]+(?:_[^_]+)*?)(?:__(.+))?$/.exec(name);
   if (mcp) return { tool: mcp[2] ?? '*', server: mcp[1]!, capabilities, raw };
+  // `mcp__github__`, `mcp__`: meant for a server, but naming no server or no tool; not a built-in tool either.
+  if (name.startsWith(MCP_PREFIX)) return undefined;
   return { tool: name, capabilities, raw };
 }
 
@@ -83,7 +86,9 @@ function readToolReferences(entries: string[], problems: FieldProblem[], unbalan
       warn(
         problems,
         { field: 'allowed-tools', rule: 'allowed-tools-syntax' },
-        `"${raw}" is not a tool reference: write a tool name, Name(capability) or mcp__server__tool`,
+        raw.startsWith(MCP_PREFIX)
+          ? `"${raw}" is not an MCP tool reference: write mcp__<server>__<tool>, or mcp__<server> for every tool of the server`
+          : `"${raw}" is not a tool reference: write a tool name, Name(capability) or mcp__server__tool`,
       );
   }
   if (entries.length > MAX_ENTRIES)

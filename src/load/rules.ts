@@ -116,7 +116,7 @@ export const VALIDATION_RULES = {
   'allowed-tools-syntax': {
     ...WARNING,
     meaning:
-      'an `allowed-tools` entry is not a tool reference (`Name`, `Name(capability)`, `mcp__server__tool`) or opens a parenthesis it never closes; it is left out of the tools checked',
+      'an `allowed-tools` entry is not a tool reference (`Name`, `Name(capability)`, `mcp__server__tool`, `mcp__server`; `mcp__github__` and `mcp__` name no tool or no server) or opens a parenthesis it never closes; it is left out of the tools checked',
   },
   'requires-format': {
     ...WARNING,

@@ -40,6 +40,26 @@ describe('allowed-tools', () => {
     expect(parsed.fieldLines['allowed-tools']).toBe(4);
     expect(readSkillNeeds(parsed.data).needs.tools.map((t) => t.raw)).toEqual(['Read', 'Write']);
   });
+
+  it('an mcp__ entry that names no server or no tool is a warning, not a built-in tool of that name', () => {
+    const { needs, problems } = readSkillNeeds({ 'allowed-tools': 'mcp__github__ mcp__ mcp____x Read mcp__serena' });
+    expect(needs.tools.map((t) => t.raw)).toEqual(['Read', 'mcp__serena']);
+    expect(needs.mcp_servers).toEqual(['serena']);
+    expect(problems.map((p) => [p.rule, p.message])).toEqual([
+      [
+        'allowed-tools-syntax',
+        '"mcp__github__" is not an MCP tool reference: write mcp__<server>__<tool>, or mcp__<server> for every tool of the server',
+      ],
+      [
+        'allowed-tools-syntax',
+        '"mcp__" is not an MCP tool reference: write mcp__<server>__<tool>, or mcp__<server> for every tool of the server',
+      ],
+      [
+        'allowed-tools-syntax',
+        '"mcp____x" is not an MCP tool reference: write mcp__<server>__<tool>, or mcp__<server> for every tool of the server',
+      ],
+    ]);
+  });
 });
 
 describe('requires', () => {
