@@ -47,7 +47,7 @@ import { TokenCounts } from './lib/token-counts.ts';
 import { FileCache, keptText } from './lib/file-cache.ts';
 import { codeFingerprint } from './lib/fingerprint.ts';
 import { cacheFolder, openCacheRoot } from './lib/cache-dir.ts';
-import { quotePath } from './lib/paths.ts';
+import { printable, quotePath } from './lib/paths.ts';
 import { configFolder, describeConfig, findSkillsAndConfig, resolveConfig } from './config/load.ts';
 import { headersFile } from './site/headers.ts';
 import { writeBuildRecord } from './site/build-record.ts';
@@ -432,12 +432,25 @@ async function checkToolsIfConfigured(
     ctx.log(
       `tools check: ${s.name} ${s.status === 'up' ? `up, ${s.tools} tools` : `unreachable (${unreachableReason(s)})`}`,
     );
+  ctx.log(toolsCheckSummary(report));
   return {
     ...loaded,
     catalog: { ...loaded.catalog, skills: withToolsStatus(loaded.catalog.skills, report) },
     local: { ...loaded.local, skills: withToolsStatus(loaded.local.skills, report) },
     toolsCheck: { checked_at: report.checked_at, servers: report.servers, counts: report.counts },
   };
+}
+
+/** The check's counts in one line, the first missing tools named: a CI log says what the site's badges say. */
+function toolsCheckSummary(report: ToolsCheckReport): string {
+  const missing = report.skills.flatMap((s) =>
+    s.tools
+      .filter((t) => t.status === 'missing')
+      .map((t) => `${s.id}: ${printable(t.raw)}${t.closest?.length ? `, closest: ${t.closest[0]}` : ''}`),
+  );
+  const named = missing.length > 3 ? [...missing.slice(0, 3), '…'] : missing;
+  const n = report.counts;
+  return `tools check: ${n.available} available, ${n.missing} missing${named.length ? ` (${named.join('; ')})` : ''}, ${n.server_unreachable} unreachable, ${n.not_checked} not checked (built-in, or no server in mcp_servers); skillpress check-tools lists each`;
 }
 
 /** What the configured servers list: asked now, or, within a session, on its first build. */

@@ -330,6 +330,10 @@ describe('skillpress check-tools and build', () => {
     expect(r.stderr).toMatch(
       /tools check: gone unreachable \(the server exited \(code 1\); it said: Error: Cannot find module '.*does-not-exist\.mjs'\)/,
     );
+    // Then what the check found, the missing tools named: a CI log says so without the site.
+    expect(r.stderr).toContain(
+      'tools check: 1 available, 1 missing (issues: mcp__gh__creat_isue, closest: create_issue), 1 unreachable, 8 not checked (built-in, or no server in mcp_servers); skillpress check-tools lists each\n',
+    );
     const skill = JSON.parse(readFileSync(path.join(out, 'feed/v1/skills/issues.json'), 'utf8'));
     expect(skill.summary.needs.mcp_servers).toEqual(['gh', 'nope']);
     expect(skill.summary.needs.tools_status.checked_at).toMatch(/^\d{4}-/);
