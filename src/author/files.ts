@@ -52,10 +52,12 @@ export function decodeFiles(
   limits: FileLimits,
 ): Array<{ path: string; bytes: Buffer }> {
   if (files.length > MAX_FILES_PER_WRITE)
-    throw new InvalidInputError(`files: ${files.length} files; at most ${MAX_FILES_PER_WRITE} per call`);
+    throw new InvalidInputError(
+      `files: ${files.length} files; at most ${MAX_FILES_PER_WRITE} per call; nothing was written`,
+    );
   const out = files.map((f, i) => {
     const where = `files[${i}]`;
-    if (typeof f.path !== 'string') throw new InvalidInputError(`${where}.path is required`);
+    if (typeof f.path !== 'string') throw new InvalidInputError(`${where}.path is required; nothing was written`);
     const problem = authoredPathProblem(f.path, limits.ignore);
     if (problem) throw new UnsafePathError(`${where}: ${problem}; nothing was written`, { rule: 'path' });
     const bytes = decodeContent(f, where);
@@ -72,19 +74,21 @@ export function decodeFiles(
 }
 
 function decodeContent(f: AuthoredFile, where: string): Buffer {
-  if (typeof f.content !== 'string') throw new InvalidInputError(`${where}.content is required (a string)`);
+  if (typeof f.content !== 'string')
+    throw new InvalidInputError(`${where}.content is required (a string); nothing was written`);
   if ((f.encoding ?? 'utf-8') === 'utf-8') return Buffer.from(f.content, 'utf8');
-  if (f.encoding !== 'base64') throw new InvalidInputError(`${where}.encoding must be "utf-8" or "base64"`);
+  if (f.encoding !== 'base64')
+    throw new InvalidInputError(`${where}.encoding must be "utf-8" or "base64"; nothing was written`);
   const compact = f.content.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1)
-    throw new InvalidInputError(`${where}.content is not valid base64`);
+    throw new InvalidInputError(`${where}.content is not valid base64; nothing was written`);
   return Buffer.from(compact, 'base64');
 }
 
 /** Paths of remove_files, checked by the same rule. */
 export function checkRemovals(paths: readonly string[], ignore: readonly string[]): string[] {
   return paths.map((p, i) => {
-    if (typeof p !== 'string') throw new InvalidInputError(`remove_files[${i}] must be a path`);
+    if (typeof p !== 'string') throw new InvalidInputError(`remove_files[${i}] must be a path; nothing was written`);
     const problem = authoredPathProblem(p, ignore);
     if (problem) throw new UnsafePathError(`remove_files[${i}]: ${problem}; nothing was written`, { rule: 'path' });
     return p;

@@ -121,9 +121,11 @@ async function readConfigFile(file: string): Promise<SkillpressConfig> {
   try {
     const data = parseJsonText(raw, file);
     const unknown = unknownKeys(data, SkillpressConfig, '', new Set(['$schema']));
-    if (unknown.length > 0) throw new InvalidInputError(`${file}: ${unknown.join('; ')}`, { rule: 'unknown-key' });
-    // One's own config: every mistake at once (up to CONFIG_ISSUES), not three and a count.
-    return checkSchema(data, SkillpressConfig, file, undefined, CONFIG_ISSUES);
+    // One's own config: every mistake at once (up to CONFIG_ISSUES), unknown keys and wrong values alike.
+    if (unknown.length === 0) return checkSchema(data, SkillpressConfig, file, undefined, CONFIG_ISSUES);
+    const parsed = SkillpressConfig.safeParse(data);
+    const values = parsed.success ? [] : [describeIssues(parsed.error.issues, undefined, CONFIG_ISSUES)];
+    throw new InvalidInputError(`${file}: ${[...unknown, ...values].join('; ')}`, { rule: 'unknown-key' });
   } catch (err) {
     // A config that breaks a rule is a usage problem (exit 2), with the file, field and rule named.
     if (err instanceof InvalidInputError) throw new UsageError(err.message, { cause: err, rule: err.rule });

@@ -163,13 +163,36 @@ function readRequirements(value: unknown, field: string, problems: FieldProblem[
       typeof item === 'string'
         ? parseRequirement(item)
         : CompatibilityRequirement.safeParse({ required: true, ...(item as object) }).data;
-    if (parsed) out.push(parsed);
+    if (parsed) out.push(withReadableVersions(parsed, field, problems));
     else
       warn(
         problems,
         { field: field, rule: 'requirements-format' },
         `${JSON.stringify(item)} is not a requirement: write "type:target", type one of product, tool, api, environment, e.g. "environment:python>=3.11"`,
       );
+  }
+  return out;
+}
+
+/** A version as tools print them: digits first (`3.11`, `v2.40.1`, `1.0.0-beta`). */
+const VERSION = /^v?\d[\w.+-]*$/;
+
+/** The requirement without a bound that is not a version (`git>=abc`), warned about: the requirement itself stays. */
+function withReadableVersions(
+  req: CompatibilityRequirement,
+  field: string,
+  problems: FieldProblem[],
+): CompatibilityRequirement {
+  const out = { ...req };
+  for (const bound of ['min_version', 'max_version'] as const) {
+    const version = out[bound];
+    if (version === undefined || VERSION.test(version)) continue;
+    delete out[bound];
+    warn(
+      problems,
+      { field, rule: 'requirements-format' },
+      `${req.type}:${req.target}: ${JSON.stringify(version)} is not a version (${bound}), so it was left out: write digits, e.g. "${req.type}:${req.target}>=2.40"`,
+    );
   }
   return out;
 }

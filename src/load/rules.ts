@@ -126,7 +126,7 @@ export const VALIDATION_RULES = {
   'requirements-format': {
     ...WARNING,
     meaning:
-      'an entry of `metadata.requirements` (or `requirements`) is not `type:target[>=min][<=max][?]` with type product, tool, api or environment; it is left out',
+      'an entry of `metadata.requirements` (or `requirements`) is not `type:target[>=min][<=max][?]` with type product, tool, api or environment; it is left out (a bound that is not a version, such as `>=abc`, is left out of a requirement that is kept)',
   },
   'target-agents-format': {
     ...WARNING,

@@ -94,6 +94,17 @@ describe('unknown keys', () => {
     );
   });
 
+  it('names the wrong values in the same message, so one run lists every mistake', async () => {
+    const file = await put('c/skillpress.json', { registry: { titel: 'Mine' }, analytics: { min_reports: 0 } });
+    const err = await findConfig({ config: file }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: registry\\.titel: unknown key \\(did you mean "title"\\?\\); analytics\\.min_reports: `,
+      ),
+    );
+  });
+
   it('a key nothing is near gets no suggestion', async () => {
     const file = await put('c/skillpress.json', { zzzzzz: 1 });
     await expect(findConfig({ config: file })).rejects.toThrow(/zzzzzz: unknown key$/);

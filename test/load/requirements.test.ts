@@ -116,4 +116,17 @@ describe('requirements and target agents', () => {
     expect(needs.target_agents).toEqual(['claude-code', 'codex', 'cursor']);
     expect(problems.map((p) => [p.rule, p.field])).toEqual([['requirements-format', 'metadata.requirements']]);
   });
+
+  it('keeps a requirement whose bound is not a version, without the bound, and warns', () => {
+    const { needs, problems } = readSkillNeeds({
+      metadata: { requirements: 'tool:git>=abc, environment:python>=v3.11<=4.0.0-rc1' },
+    });
+    expect(needs.requirements).toEqual([
+      { type: 'tool', target: 'git', required: true },
+      { type: 'environment', target: 'python', min_version: 'v3.11', max_version: '4.0.0-rc1', required: true },
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ rule: 'requirements-format', field: 'metadata.requirements' });
+    expect(problems[0]!.message).toMatch(/tool:git: "abc" is not a version \(min_version\), so it was left out/);
+  });
 });

@@ -171,7 +171,7 @@ describe('skillpress mcp --skills', () => {
       description: 'B64.',
       files: [{ path: 'x.bin', content: '!!!', encoding: 'base64' }],
     });
-    expect(text(notB64)).toMatch(/not valid base64/);
+    expect(text(notB64)).toMatch(/files\[0\]\.content is not valid base64; nothing was written/);
     // Links: a folder of the skill that is a link is never written through.
     await symlink(path.join(tmp.dir, 'outside'), path.join(skills, 'expense-policy', 'linked'));
     await mkdir(path.join(tmp.dir, 'outside'));
