@@ -10,7 +10,7 @@
  *   node bench/authoring.ts --rounds 10
  *
  * The folders are copied into a temporary folder first (the server writes into its copy);
- * the build cache is the working directory's `.cache/`, warmed by the server's first build.
+ * the build cache is in the copy's state folder (`.skillpress/cache/`), warmed by the server's first build.
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';

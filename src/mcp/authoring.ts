@@ -165,10 +165,16 @@ export class AuthoringSession implements Authoring {
       import('../author/history.ts'),
     ]);
     this.#session ??= new BuildSession();
-    if (this.out.startsWith(stateDir(this.skills) + path.sep)) await ensureStateDir(this.skills);
+    // The state folder holds the cache (git ignores it there), not the folder the client started us
+    // in; where it cannot be made, only a build into it fails (the cache then goes to a temporary folder).
+    const intoState = this.out.startsWith(stateDir(this.skills) + path.sep);
+    await ensureStateDir(this.skills).catch((err: unknown) => {
+      if (intoState) throw err;
+    });
     const result = await build({
       skills: this.skills,
       out: this.out,
+      cacheDir: path.join(stateDir(this.skills), CACHE_FOLDER),
       config: this.#config,
       ...(this.#configRoot === undefined ? {} : { configRoot: this.#configRoot }),
       site: false,
@@ -201,6 +207,9 @@ export class AuthoringSession implements Authoring {
     return this.#index;
   }
 }
+
+/** The server's build cache, in the state folder. */
+const CACHE_FOLDER = 'cache';
 
 /** What `fn` returns, or undefined when it throws. */
 function attempt<T>(fn: () => T): T | undefined {

@@ -396,6 +396,28 @@ describe('skillpress mcp --skills started outside the skills repository', () => 
   }, 60_000);
 });
 
+describe('skillpress mcp --skills: where its builds keep their cache', () => {
+  test("in the skills' state folder, never in the folder the client started it in", async () => {
+    const tmp = await tempDir('skillpress-authoring-cache-');
+    const skills = path.join(tmp.dir, 'skills');
+    await writeSkills(skills, FIXTURE);
+    const started = path.join(tmp.dir, 'home');
+    await mkdir(started);
+    const server = await start(['--skills', skills], {}, started);
+    try {
+      const created = await server.client.callTool({ name: 'create_skill', arguments: REFUND });
+      expect(created.isError, text(created)).toBeFalsy();
+      expect(await readdir(started)).toEqual([]);
+      expect(await readdir(path.join(tmp.dir, '.skillpress', 'cache'))).toContain('feed');
+      // The second build (the write) found the first one's cache: no temporary folder was needed.
+      expect(server.stderr()).not.toMatch(/cache: .* not used/);
+    } finally {
+      await server.client.close();
+      await tmp.remove();
+    }
+  }, 60_000);
+});
+
 describe.skipIf(UNWRITABLE_SKIP)('skillpress mcp --skills started in a folder where .cache cannot be made', () => {
   test('searches and writes all the same: its builds keep their work in a temporary folder', async () => {
     const tmp = await tempDir('skillpress-authoring-read-only-');
