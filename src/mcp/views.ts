@@ -4,6 +4,7 @@
  * excerpts around a search match. Pure functions over the feed model.
  */
 import type { FeedFile, FeedSkill } from '../model/feed.ts';
+import type { SkillNeeds } from '../model/requirements.ts';
 import type { CatalogCard } from './catalog.ts';
 import { skillFileUri } from './uris.ts';
 
@@ -84,6 +85,7 @@ export function renderLevel2(
       }),
     ),
   ];
+  const needs = needsLine(skill.summary.needs);
   // A skill that is its SKILL.md alone has no resources: no empty block, and the text says so.
   return [
     skill.body.trim(),
@@ -93,6 +95,7 @@ export function renderLevel2(
     ...universalTools.map(tool),
     '</mcp_tools>',
     ...(resources.length > 0 ? ['', '<mcp_resources>', ...resources, '</mcp_resources>'] : []),
+    ...(needs ? ['', needs] : []),
     '',
     '## HOW TO WORK',
     ...howToWork(card.name, resources.length > 0),
@@ -188,4 +191,27 @@ export function excerpt(text: string, terms: readonly string[], width = EXCERPT)
 
 function xml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/**
+ * What a skill declares it needs, requirements written as in front matter (`api:github?` is
+ * optional): `Needs: MCP servers rube, github; environment:python>=3.11; api:github? (? optional).
+ * Written for: codex.` Undefined when it declares nothing. Without the build's tools check: that
+ * asked the registry's MCP servers, not the agent's, so its verdict would mislead here.
+ */
+export function needsLine(needs: SkillNeeds | undefined): string | undefined {
+  if (!needs) return undefined;
+  const requirements = needs.requirements.map(
+    (r) =>
+      `${r.type}:${r.target}${r.min_version ? `>=${r.min_version}` : ''}${r.max_version ? `<=${r.max_version}` : ''}${r.required ? '' : '?'}`,
+  );
+  const parts = [...(needs.mcp_servers.length ? [`MCP servers ${needs.mcp_servers.join(', ')}`] : []), ...requirements];
+  const optional = needs.requirements.some((r) => !r.required) ? ' (? optional)' : '';
+  const line = [
+    parts.length ? `Needs: ${parts.join('; ')}${optional}.` : '',
+    needs.target_agents.length ? `Written for: ${needs.target_agents.join(', ')}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return line || undefined;
 }

@@ -18,6 +18,10 @@ beforeAll(async () => {
       'SKILL.md':
         '---\nname: commit-message\ndescription: Writes a commit message from the staged diff.\n---\nRead the staged diff and write a one-line summary, then the why.\n',
     },
+    'issue-triage': {
+      'SKILL.md':
+        '---\nname: issue-triage\ndescription: Triages new GitHub issues.\nallowed-tools: mcp__github__list_issues Read\nrequires:\n  mcp: [rube]\nmetadata:\n  requirements: "environment:python>=3.11, api:github?"\n  target_agents: "claude-code"\n---\nLabel each new issue.\n',
+    },
     'csv-clean': {
       'SKILL.md':
         '---\nname: csv-clean\ndescription: Cleans CSV files with the bundled script.\n---\nRun scripts/clean.py on the file.\n',
@@ -54,5 +58,23 @@ describe('view_skill: the level-2 context', () => {
     expect(text).toContain('Use the tools above');
     expect(text).toContain('It has no files besides its SKILL.md: there is nothing more to read.');
     expect(text).not.toContain('read_skill_file (or resources/read');
+  });
+
+  it('says what a skill declares it needs, in the text and the structured summary; nothing for a skill that needs nothing', async () => {
+    const needs =
+      'Needs: MCP servers rube, github; environment:python>=3.11; api:github? (? optional). Written for: claude-code.';
+    expect(await level2('issue-triage')).toContain(needs);
+    const summary = await server.client.callTool({
+      name: 'view_skill',
+      arguments: { name: 'issue-triage', detail: 'summary' },
+    });
+    expect((summary.content[0] as { text: string }).text).toContain(needs);
+    expect((summary.structuredContent as { summary: { needs: unknown } }).summary.needs).toBe(needs);
+    expect(await level2('commit-message')).not.toContain('Needs:');
+    const plain = await server.client.callTool({
+      name: 'view_skill',
+      arguments: { name: 'commit-message', detail: 'summary' },
+    });
+    expect((plain.structuredContent as { summary: object }).summary).not.toHaveProperty('needs');
   });
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/server';
 import type { CatalogCard, FeedCatalog } from '../catalog.ts';
-import { cardView, fileView, renderLevel2 } from '../views.ts';
+import { cardView, fileView, needsLine, renderLevel2 } from '../views.ts';
 import type { UsageHook } from '../usage.ts';
 import { CardOut, cardLines, READ_ONLY, skillName, type CatalogRef, withoutDialect } from './shared.ts';
 
@@ -24,6 +24,7 @@ const Summary = z.object({
   allowed_tools: z.array(z.string()),
   author: z.string().optional(),
   health: z.string(),
+  needs: z.string().optional(),
 });
 
 const FileOut = z.object({
@@ -77,17 +78,24 @@ export function registerViewSkill(server: McpServer, catalog: CatalogRef, usage?
 async function viewDetail(c: FeedCatalog, card: CatalogCard, detail: 'summary' | 'full') {
   const skill = await c.skill(card);
   const s = skill.summary;
-  const summary = {
+  const summary: z.infer<typeof Summary> = {
     ...(s.license !== undefined ? { license: s.license } : {}),
     ...(s.compatibility !== undefined ? { compatibility: s.compatibility } : {}),
     allowed_tools: s.allowed_tools,
     ...(s.author !== undefined ? { author: s.author } : {}),
     health: s.health.status,
   };
+  const needs = needsLine(s.needs);
+  if (needs) summary.needs = needs;
   const files = skill.files.map((f) => fileView(card, f));
   const view = cardView(card);
   if (detail === 'summary') {
-    const text = `${cardLines([card])}\nFiles:\n${files.map((f) => `- ${f.path} (${f.size} bytes)`).join('\n')}`;
+    const text = [
+      cardLines([card]),
+      ...(needs ? [needs] : []),
+      'Files:',
+      ...files.map((f) => `- ${f.path} (${f.size} bytes)`),
+    ].join('\n');
     return { content: [{ type: 'text' as const, text }], structuredContent: { skill: view, detail, summary, files } };
   }
   const out = { skill: view, detail, summary, instructions: skill.body, tools: s.tools, resources: s.resources, files };
