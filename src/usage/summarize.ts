@@ -60,8 +60,6 @@ export interface SummarizeOptions {
   now?: Date;
 }
 
-/** One reporter's outcomes: success, failure, partial. */
-type Reports = [number, number, number];
 const OUTCOME_SLOT: Record<Outcome, 0 | 1 | 2> = { success: 0, failure: 1, partial: 2 };
 /** What an outcome counts toward a success rate: a partial success is half of one. */
 const OUTCOME_VALUE: Record<Outcome, number> = { success: 1, failure: 0, partial: 0.5 };
@@ -72,8 +70,10 @@ class Tally {
   last = '';
   /** user → their latest stars, packed as time (ms) × 8 + stars: one number per user, a million events fit. */
   readonly stars = new Map<string, number>();
-  /** user → their outcome reports, so that each reporter weighs one in the success rate. */
-  readonly reports = new Map<string, Reports>();
+  /** user → where their success, failure and partial counts start in `counts`: each reporter weighs one in the success rate. */
+  readonly reports = new Map<string, number>();
+  /** Three counts per reporter, in one array (a million events over thousands of users stay small). */
+  counts = new Uint32Array(24);
   /** Reports without a user: each one is a reporter of its own (nothing tells two apart). */
   anonymous = { count: 0, value: 0 };
 
@@ -98,9 +98,17 @@ class Tally {
       this.anonymous.value += OUTCOME_VALUE[outcome];
       return;
     }
-    let counts = this.reports.get(user);
-    if (!counts) this.reports.set(user, (counts = [0, 0, 0]));
-    counts[OUTCOME_SLOT[outcome]]++;
+    let at = this.reports.get(user);
+    if (at === undefined) {
+      at = this.reports.size * 3;
+      this.reports.set(user, at);
+      if (at + 3 > this.counts.length) {
+        const grown = new Uint32Array(this.counts.length * 2);
+        grown.set(this.counts);
+        this.counts = grown;
+      }
+    }
+    this.counts[at + OUTCOME_SLOT[outcome]]!++;
   }
 
   /** Reporters: users who reported an outcome, and each report without a user. */
@@ -112,8 +120,8 @@ class Tally {
   successRate(): number | undefined {
     if (this.reporters === 0) return undefined;
     let sum = this.anonymous.value;
-    for (const [success, failure, partial] of this.reports.values())
-      sum += (success + partial / 2) / (success + failure + partial);
+    const c = this.counts;
+    for (const at of this.reports.values()) sum += (c[at]! + c[at + 2]! / 2) / (c[at]! + c[at + 1]! + c[at + 2]!);
     return round(sum / this.reporters);
   }
 
