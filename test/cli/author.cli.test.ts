@@ -12,9 +12,23 @@ import { createSkill, updateSkill } from '../../src/author/index.ts';
 const repo = fileURLToPath(new URL('../..', import.meta.url));
 const node = path.join(repo, 'node_modules/.bin/node');
 
-function skillpress(...args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], { cwd: tmp, encoding: 'utf8' });
+/** The CLI run in `cwd` (the test's folder by default). */
+function skillpressIn(cwd: string, ...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], { cwd, encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const skillpress = (...args: string[]) => skillpressIn(tmp, ...args);
+
+/** The skill `greet` in `skills`, at version 2 (created, then its body updated). */
+async function greetAtVersion2(skills: string): Promise<void> {
+  await createSkill({
+    skills,
+    name: 'greet',
+    description: 'Greet a customer.',
+    body: 'Say hello.\n',
+    duplicates: false,
+  });
+  await updateSkill({ skills, name: 'greet', body: 'Say hello by name.\n' });
 }
 
 let tmp: string;
@@ -60,14 +74,7 @@ test('skillpress new: validate --strict refuses its placeholders until they are 
 
 test('skillpress versions lists what create and update recorded; rollback restores one as a new version', async () => {
   const skills = path.join(tmp, 'store-skills');
-  await createSkill({
-    skills,
-    name: 'greet',
-    description: 'Greet a customer.',
-    body: 'Say hello.\n',
-    duplicates: false,
-  });
-  await updateSkill({ skills, name: 'greet', body: 'Say hello by name.\n' });
+  await greetAtVersion2(skills);
   const listed = skillpress('versions', 'greet', '--skills', skills, '--json');
   expect(listed.code).toBe(0);
   const versions = JSON.parse(listed.stdout) as Array<{ version: string; digest: string; changes: string[] }>;
@@ -120,21 +127,8 @@ test("new, versions and rollback find the repository's config and its skills.roo
   spawnSync('git', ['init', '-q', project]);
   await writeFile(path.join(project, 'skillpress.json'), JSON.stringify({ skills: { root: 'catalog' } }));
   const skills = path.join(project, 'catalog');
-  await createSkill({
-    skills,
-    name: 'greet',
-    description: 'Greet a customer.',
-    body: 'Say hello.\n',
-    duplicates: false,
-  });
-  await updateSkill({ skills, name: 'greet', body: 'Say hello by name.\n' });
-  const inDocs = (...args: string[]) => {
-    const r = spawnSync(node, [path.join(repo, 'scripts/skillpress.mjs'), ...args], {
-      cwd: path.join(project, 'docs'),
-      encoding: 'utf8',
-    });
-    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-  };
+  await greetAtVersion2(skills);
+  const inDocs = (...args: string[]) => skillpressIn(path.join(project, 'docs'), ...args);
   expect(inDocs('validate')).toMatchObject({ code: 0, stdout: expect.stringContaining('1 valid skill(s)') });
   expect(inDocs('versions', 'greet')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^2 {2}/) });
   expect(inDocs('rollback', 'greet', '1')).toMatchObject({ code: 0 });
