@@ -22,6 +22,8 @@ beforeAll(() => {
     write(skills, `${name}/references/guide.md`, `The ${name} guide.\n`);
     write(skills, `${name}/scripts/run.sh`, `echo ${name}\n`);
   }
+  // Only its SKILL.md: the discovery index serves it as `.well-known/agent-skills/delta/SKILL.md`.
+  write(skills, 'delta/SKILL.md', plainSkillMd('delta'));
 });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -52,7 +54,7 @@ describe('feed-only rebuilds', () => {
     expect(first.reused.fileFolders).toBe(0);
     write(skills, 'beta/references/guide.md', 'The beta guide, edited.\n');
     const again = await build(feedOnly('out'));
-    expect(again.reused.fileFolders).toBe(2);
+    expect(again.reused.fileFolders).toBe(3);
     expect(readFileSync(path.join(tmp, 'out/feed/v1/files/beta/references/guide.md'), 'utf8')).toContain('edited');
 
     rmSync(path.join(tmp, '.cache'), { recursive: true, force: true });
@@ -73,9 +75,27 @@ describe('feed-only rebuilds', () => {
     writeFileSync(guide, 'Not what the skill holds.\n');
     writeFileSync(path.join(tmp, 'out/feed/v1/files/gamma/stray.txt'), 'not ours\n');
     const result = await build(feedOnly('out'));
-    expect(result.reused.fileFolders).toBe(1);
+    expect(result.reused.fileFolders).toBe(2);
     expect(readFileSync(guide, 'utf8')).toBe('The alpha guide.\n');
     expect(readdirSync(path.join(tmp, 'out/feed/v1/files/gamma'))).not.toContain('stray.txt');
+  });
+
+  it('takes the discovery folder of a skill that is only its SKILL.md from the output it replaces, unless edited there', async () => {
+    const folder = path.join(tmp, 'out/.well-known/agent-skills/delta');
+    const md = path.join(folder, 'SKILL.md');
+    await build(feedOnly('out'));
+    const before = statSync(folder).ino;
+    await build(feedOnly('out'));
+    // The same folder (its inode): moved in, not made again.
+    expect(statSync(folder).ino).toBe(before);
+    const text = readFileSync(md, 'utf8');
+    writeFileSync(path.join(tmp, 'out/.well-known/agent-skills/delta/stray.txt'), 'not ours\n');
+    await build(feedOnly('out'));
+    expect(readdirSync(path.join(tmp, 'out/.well-known/agent-skills/delta'))).toEqual(['SKILL.md']);
+    rmSync(md);
+    writeFileSync(md, text.toUpperCase());
+    await build(feedOnly('out'));
+    expect(readFileSync(md, 'utf8')).toBe(text);
   });
 
   it('links skill JSON that comes out the same from the output it replaces, and writes the rest', async () => {

@@ -9,7 +9,7 @@
 import { linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { Catalog, Problem, Skill } from '../../model/skill.ts';
+import type { Catalog, Problem, Skill, SkillFile } from '../../model/skill.ts';
 import { SKILL_NAME_PATTERN } from '../../model/skill.ts';
 import type { SkillpressConfig } from '../../model/config.ts';
 import {
@@ -130,6 +130,13 @@ export interface FeedSummary {
   problems: Problem[];
   /** Skills whose `files/<id>/` folder is to be taken from `previousOutDir` ({@link takeKeptFolders}). */
   keptFolders: string[];
+  /**
+   * Skills that are only their SKILL.md whose discovery folder (`.well-known/agent-skills/<id>/`,
+   * holding that SKILL.md) is to be taken from `previousOutDir` ({@link takeKeptFolders}).
+   */
+  keptDiscovery: string[];
+  /** The output folder written into (absolute). */
+  outDir: string;
 }
 
 /**
@@ -254,6 +261,10 @@ interface FeedContext {
   previousFiles: string | undefined;
   /** Skills whose file folder is taken from there. */
   kept: string[];
+  /** `<previousOutDir>/.well-known/agent-skills` (published scope), when it is a real folder. */
+  previousDiscovery: string | undefined;
+  /** Skills whose discovery folder is taken from there. */
+  keptDiscovery: string[];
 }
 
 /** One skill as written: its card, the sha256 of its JSON, its discovery entry and counts. */
@@ -332,6 +343,8 @@ export async function writeFeed(catalog: Catalog, opts: WriteFeedOptions): Promi
     archives: { built: ctx.archives.built, reused: ctx.archives.reused },
     problems,
     keptFolders: ctx.kept.sort(),
+    keptDiscovery: ctx.keptDiscovery.sort(),
+    outDir: ctx.root,
   };
 }
 
@@ -368,6 +381,11 @@ function feedContext(opts: WriteFeedOptions): FeedContext {
         ? realFolder(path.join(path.resolve(opts.previousOutDir), ...FEED_PATH.split('/'), 'files'))
         : undefined,
     kept: [],
+    previousDiscovery:
+      scope === 'published' && opts.previousOutDir
+        ? realFolder(path.join(path.resolve(opts.previousOutDir), ...DISCOVERY_PATH.split('/')))
+        : undefined,
+    keptDiscovery: [],
   };
 }
 
@@ -483,11 +501,30 @@ function keptFolderEntries(skill: Skill, ctx: FeedContext): KeyedEntry[] | undef
   if (folderMatches(path.join(ctx.previousFiles, skill.id), expected) === undefined) return undefined;
   ctx.kept.push(skill.id);
   const entries = stored.map((f) => {
-    const bytes = fileBytes(f);
-    ctx.out.bytes += bytes.byteLength;
-    return { path: f.path, bytes, executable: f.executable, sha256: f.sha256 };
+    ctx.out.bytes += storedBytes(f);
+    return storedEntry(f);
   });
   return entries.sort(byPath);
+}
+
+/** How many bytes a stored file's content stands for, counted without making them. */
+const storedBytes = (f: SkillFile): number =>
+  Buffer.byteLength(f.content ?? '', f.encoding === 'base64' ? 'base64' : 'utf8');
+
+/**
+ * A stored file as an archive entry whose bytes are made from its content only when read: an
+ * unchanged skill's archives come from the cache, so most entries of a rebuild never need them.
+ */
+function storedEntry(f: SkillFile): KeyedEntry {
+  let bytes: Buffer | undefined;
+  return {
+    path: f.path,
+    get bytes(): Buffer {
+      return (bytes ??= fileBytes(f));
+    },
+    executable: f.executable,
+    sha256: f.sha256,
+  };
 }
 
 /**
@@ -507,11 +544,15 @@ function keptFolderEntries(skill: Skill, ctx: FeedContext): KeyedEntry[] | undef
  * ```
  */
 export function takeKeptFolders(summary: FeedSummary, previousOutDir: string): void {
-  if (summary.keptFolders.length === 0) return;
-  const from = path.join(path.resolve(previousOutDir), ...FEED_PATH.split('/'), 'files');
-  const to = path.join(summary.feedDir, 'files');
-  mkdirSync(to, { recursive: true });
-  for (const id of summary.keptFolders) renameSync(path.join(from, id), path.join(to, id));
+  const previous = path.resolve(previousOutDir);
+  const move = (ids: readonly string[], from: string, to: string): void => {
+    if (ids.length === 0) return;
+    mkdirSync(to, { recursive: true });
+    for (const id of ids) renameSync(path.join(from, id), path.join(to, id));
+  };
+  move(summary.keptFolders, path.join(previous, ...FEED_PATH.split('/'), 'files'), path.join(summary.feedDir, 'files'));
+  const discovery = DISCOVERY_PATH.split('/');
+  move(summary.keptDiscovery ?? [], path.join(previous, ...discovery), path.join(summary.outDir, ...discovery));
 }
 
 /**
@@ -565,12 +606,11 @@ async function writeArchives(
     ...(card.version !== undefined ? { version: card.version } : {}),
   };
   if (entries.length === 1 && entries[0]!.path === SKILL_MD) {
-    const md = ctx.out.write(`${base}/${SKILL_MD}`, entries[0]!.bytes);
     return {
       ...common,
       type: 'skill-md',
       url: `${encodeURIComponent(skill.id)}/${SKILL_MD}`,
-      digest: `sha256:${md.sha256}`,
+      digest: `sha256:${writeSkillMdAlone(skill, entries[0]!, ctx)}`,
     };
   }
   return {
@@ -579,6 +619,22 @@ async function writeArchives(
     url: `${encodeURIComponent(skill.id)}.tar.gz`,
     digest: `sha256:${targz.sha256}`,
   };
+}
+
+/**
+ * `<id>/SKILL.md` of the discovery index, for a skill that is only its SKILL.md; returns its
+ * sha256. When the output being replaced holds that folder exactly so, the folder is taken from
+ * there ({@link takeKeptFolders}) instead of made again.
+ */
+function writeSkillMdAlone(skill: Skill, entry: KeyedEntry, ctx: FeedContext): string {
+  const expected = new Map([[SKILL_MD, entry.sha256]]);
+  const file = skill.files.find((f) => f.path === SKILL_MD && f.content !== undefined);
+  if (file && ctx.previousDiscovery && folderMatches(path.join(ctx.previousDiscovery, skill.id), expected) === 1) {
+    ctx.keptDiscovery.push(skill.id);
+    ctx.out.bytes += storedBytes(file);
+    return entry.sha256;
+  }
+  return ctx.out.write(`${DISCOVERY_PATH}/${skill.id}/${SKILL_MD}`, entry.bytes).sha256;
 }
 
 /** The search entry of a written skill; `local`: this registry's name. */
