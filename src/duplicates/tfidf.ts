@@ -108,8 +108,56 @@ function pack(vectors: ReadonlyArray<Map<number, number>>): Packed {
   const docTerms = vectors.map((vec) =>
     Int32Array.from(vec.keys(), (t) => number.get(t) ?? number.set(t, number.size).get(t)!),
   );
-  const docWeights = vectors.map((vec) => Float64Array.from(vec.values()));
-  const count = number.size;
+  return packArrays(
+    docTerms,
+    vectors.map((vec) => Float64Array.from(vec.values())),
+    number.size,
+  );
+}
+
+/**
+ * What tfidfFromCounts then pack give, made straight from each document's token counts: the same
+ * term numbers (first appearance, document by document) and the same weights, each computed and
+ * normalised as `weighted` does, without a Map per document.
+ */
+function packCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>): Packed {
+  const ids = new Map<string, number>();
+  const df: number[] = [];
+  const docTerms = docs.map((counts) => {
+    const terms = new Int32Array(counts.size);
+    let k = 0;
+    for (const token of counts.keys()) {
+      let id = ids.get(token);
+      if (id === undefined) {
+        id = ids.size;
+        ids.set(token, id);
+        df.push(0);
+      }
+      terms[k++] = id;
+      df[id]!++;
+    }
+    return terms;
+  });
+  const n = docs.length;
+  const docWeights = docs.map((counts, d) => {
+    const terms = docTerms[d]!;
+    const weights = new Float64Array(terms.length);
+    let norm = 0;
+    let k = 0;
+    for (const count of counts.values()) {
+      const w = (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df[terms[k]!]!)) + 1);
+      weights[k++] = w;
+      norm += w * w;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let j = 0; j < weights.length; j++) weights[j] = weights[j]! / norm;
+    return weights;
+  });
+  return packArrays(docTerms, docWeights, ids.size);
+}
+
+/** Postings, document frequencies, largest weights and ranks of `count` terms from each document's terms and weights. */
+function packArrays(docTerms: Int32Array[], docWeights: Float64Array[], count: number): Packed {
   const df = new Int32Array(count);
   const maxWeight = new Float64Array(count);
   docTerms.forEach((terms, d) =>
@@ -143,17 +191,16 @@ function pack(vectors: ReadonlyArray<Map<number, number>>): Packed {
  * shares a term of the head (positions into the document's arrays); `rest` bounds what the
  * tail adds.
  */
-function splitTerms(p: Packed, d: number, bound: number): { head: Int32Array; rest: number } {
+function splitTerms(p: Packed, d: number, bound: number, position: Int32Array): { head: Int32Array; rest: number } {
   const terms = p.docTerms[d]!;
-  const position = new Map<number, number>();
-  terms.forEach((t, k) => position.set(t, k));
+  terms.forEach((t, k) => (position[t] = k));
   const ranks = Int32Array.from(terms, (t) => p.rankOf[t]!).sort();
   let split = ranks.length;
   let squares = 0;
   let linear = 0;
   while (split > 0) {
     const t = p.byRank[ranks[split - 1]!]!;
-    const w = p.docWeights[d]![position.get(t)!]!;
+    const w = p.docWeights[d]![position[t]!]!;
     const s = squares + w * w;
     const l = linear + w * p.maxWeight[t]!;
     if (Math.min(Math.sqrt(s), l) >= bound) break;
@@ -161,7 +208,7 @@ function splitTerms(p: Packed, d: number, bound: number): { head: Int32Array; re
     linear = l;
     split--;
   }
-  const head = Int32Array.from(ranks.subarray(0, split), (r) => position.get(p.byRank[r]!)!);
+  const head = Int32Array.from(ranks.subarray(0, split), (r) => position[p.byRank[r]!]!);
   return { head, rest: Math.min(Math.sqrt(squares), linear) };
 }
 
@@ -176,19 +223,25 @@ export function similarPairs(
   vectors: ReadonlyArray<Map<number, number>>,
   threshold: number,
 ): Array<{ i: number; j: number; similarity: number }> {
-  const p = pack(vectors);
+  return pairsOf(pack(vectors), threshold);
+}
+
+/** similarPairs of the packed vectors. */
+function pairsOf(p: Packed, threshold: number): Array<{ i: number; j: number; similarity: number }> {
+  const n = p.docTerms.length;
   const bound = threshold - MARGIN;
   const out: Array<{ i: number; j: number; similarity: number }> = [];
-  const partial = new Float64Array(vectors.length);
+  const partial = new Float64Array(n);
   const touched: number[] = [];
   // cursor[t]: how many documents before i have term t (where i sits in its postings).
   const cursor = new Int32Array(p.maxWeight.length);
+  const position = new Int32Array(p.maxWeight.length);
   const exact = new ExactCosine(p);
   const prune = threshold >= PRUNE_FROM;
-  for (let i = 0; i < vectors.length; i++) {
+  for (let i = 0; i < n; i++) {
     const terms = p.docTerms[i]!;
     const own = p.docWeights[i]!;
-    const { head, rest } = prune ? splitTerms(p, i, bound * TAIL_SHARE) : { head: terms.keys(), rest: 0 };
+    const { head, rest } = prune ? splitTerms(p, i, bound * TAIL_SHARE, position) : { head: terms.keys(), rest: 0 };
     for (const k of head) {
       const t = terms[k]!;
       const w = own[k]!;
@@ -296,7 +349,7 @@ export function scanPairs(
   const df = comparable ? updatedFrequencies(last, docs, changed) : documentFrequencies(docs);
   const affected = comparable ? affectedDocs(last, docs, changed, df) : undefined;
   if (!affected || affected.size > rescoreAtMost(docs.length))
-    return { threshold, docs, df, pairs: similarPairs(tfidfFromCounts(docs), threshold), vectors: [] };
+    return { threshold, docs, df, pairs: pairsOf(packCounts(docs), threshold), vectors: [] };
   const vectors = docs.map((d, i) => (affected.has(i) ? undefined : last!.vectors[i]));
   const vector = (i: number): Map<string, number> => (vectors[i] ??= tokenVector(docs[i]!, docs.length, df));
   const pairs = last!.pairs.filter((p) => !affected.has(p.i) && !affected.has(p.j));
