@@ -242,15 +242,7 @@ function pairsOf(p: Packed, threshold: number): Array<{ i: number; j: number; si
     const terms = p.docTerms[i]!;
     const own = p.docWeights[i]!;
     const { head, rest } = prune ? splitTerms(p, i, bound * TAIL_SHARE, position) : { head: terms.keys(), rest: 0 };
-    for (const k of head) {
-      const t = terms[k]!;
-      const w = own[k]!;
-      for (let at = p.offsets[t]! + cursor[t]! + 1; at < p.offsets[t + 1]!; at++) {
-        const j = p.docs[at]!;
-        if (partial[j] === 0) touched.push(j);
-        partial[j] = partial[j]! + w * p.weights[at]!;
-      }
-    }
+    for (const k of head) addPostings(p, terms[k]!, cursor, own[k]!, partial, touched);
     for (const t of terms) cursor[t]!++;
     if (prune) exact.from(i);
     for (const j of touched) {
@@ -266,6 +258,26 @@ function pairsOf(p: Packed, threshold: number): Array<{ i: number; j: number; si
     touched.length = 0;
   }
   return out.sort((x, y) => x.i - y.i || x.j - y.j);
+}
+
+/**
+ * Adds `w` times each weight of term `t`'s postings after the current document to `partial`
+ * (`touched` lists the documents reached). A function of its own: called for every term of every
+ * document, it is optimised early, where the scan's loop (run once) would add its doubles unoptimised.
+ */
+function addPostings(
+  p: Packed,
+  t: number,
+  cursor: Int32Array,
+  w: number,
+  partial: Float64Array,
+  touched: number[],
+): void {
+  for (let at = p.offsets[t]! + cursor[t]! + 1; at < p.offsets[t + 1]!; at++) {
+    const j = p.docs[at]!;
+    if (partial[j] === 0) touched.push(j);
+    partial[j] = partial[j]! + w * p.weights[at]!;
+  }
 }
 
 /** Cosines of one document with others, each summed term by term in that document's order. */
