@@ -20,13 +20,21 @@ export interface Duplicate {
   similarity: number;
 }
 
-/** Identity of a skill's content apart from its name: body plus every other file's path and digest. */
+/**
+ * Identity of a skill's content apart from its name: body plus every other file's path and digest.
+ * Kept by body between scans (a rebuild hashes only the bodies that changed).
+ */
 export function contentKey(skill: Skill): string {
   const files = skill.files
     .filter((f) => f.path !== 'SKILL.md')
     .map((f) => `${f.path}\0${f.sha256}\0${f.size}`)
     .sort();
-  return sha256Hex(JSON.stringify([skill.body.replace(/\r\n?/g, '\n').trim(), files]));
+  const listed = JSON.stringify(files);
+  const kept = keptKeys.get(skill.body);
+  if (kept?.listed === listed) return kept.key;
+  const key = sha256Hex(JSON.stringify([skill.body.replace(/\r\n?/g, '\n').trim(), files]));
+  keptKeys.set(skill.body, { listed, key });
+  return key;
 }
 
 /**
@@ -73,6 +81,7 @@ export function findDuplicates(
     lastScan,
   );
   keptCounts.nextScan();
+  keptKeys.nextScan();
   for (const { i, j, similarity } of lastScan.pairs) {
     const a = sorted[i]!.id;
     const b = sorted[j]!.id;
@@ -83,17 +92,24 @@ export function findDuplicates(
 }
 
 /**
- * Each text's token counts, kept from one scan to the next in this process (a rebuild after one
- * edit counts one text again); only the last scan's texts are kept.
+ * What was made from each text, kept from one scan to the next in this process (a rebuild after
+ * one edit makes it again for one text); only what the last scan and the calls since used is kept.
  */
-class KeptCounts {
-  private current = new Map<string, Map<string, number>>();
-  private previous = new Map<string, Map<string, number>>();
+class Kept<V> {
+  /** Past this many texts without a scan, the older half is dropped all the same. */
+  static readonly LIMIT = 100_000;
+  private current = new Map<string, V>();
+  private previous = new Map<string, V>();
 
-  get(text: string, words: (text: string) => string[]): Map<string, number> {
-    const counts = this.current.get(text) ?? this.previous.get(text) ?? termCounts(words(text));
-    this.current.set(text, counts);
-    return counts;
+  get(text: string): V | undefined {
+    const value = this.current.get(text) ?? this.previous.get(text);
+    if (value !== undefined) this.set(text, value);
+    return value;
+  }
+
+  set(text: string, value: V): void {
+    if (this.current.size >= Kept.LIMIT) this.nextScan();
+    this.current.set(text, value);
   }
 
   nextScan(): void {
@@ -102,10 +118,24 @@ class KeptCounts {
   }
 }
 
+/** Each text's token counts. */
+class KeptCounts extends Kept<Map<string, number>> {
+  counts(text: string, words: (text: string) => string[]): Map<string, number> {
+    const kept = this.get(text);
+    if (kept) return kept;
+    const counts = termCounts(words(text));
+    this.set(text, counts);
+    return counts;
+  }
+}
+
 const keptCounts = new KeptCounts();
+/** Each body's content key, with the other files it was made with (their list, as JSON). */
+const keptKeys = new Kept<{ listed: string; key: string }>();
 /** This process's last scan: a rebuild after one edit scores again only the pairs the edit can change. */
 let lastScan: PairScan | undefined;
-const countsOf = (text: string, words: (text: string) => string[]): Map<string, number> => keptCounts.get(text, words);
+const countsOf = (text: string, words: (text: string) => string[]): Map<string, number> =>
+  keptCounts.counts(text, words);
 
 /**
  * The report as warnings, one per pair, attached to the second skill of the pair. A pair of two

@@ -194,7 +194,10 @@ function packArrays(docTerms: Int32Array[], docWeights: Float64Array[], count: n
 function splitTerms(p: Packed, d: number, bound: number, position: Int32Array): { head: Int32Array; rest: number } {
   const terms = p.docTerms[d]!;
   terms.forEach((t, k) => (position[t] = k));
-  const ranks = Int32Array.from(terms, (t) => p.rankOf[t]!).sort();
+  // Plain loops: Int32Array.from with a mapping function allocates an iterator result per term.
+  const ranks = new Int32Array(terms.length);
+  for (let k = 0; k < terms.length; k++) ranks[k] = p.rankOf[terms[k]!]!;
+  ranks.sort();
   let split = ranks.length;
   let squares = 0;
   let linear = 0;
@@ -208,7 +211,8 @@ function splitTerms(p: Packed, d: number, bound: number, position: Int32Array): 
     linear = l;
     split--;
   }
-  const head = Int32Array.from(ranks.subarray(0, split), (r) => position[p.byRank[r]!]!);
+  const head = new Int32Array(split);
+  for (let k = 0; k < split; k++) head[k] = position[p.byRank[ranks[k]!]!]!;
   return { head, rest: Math.min(Math.sqrt(squares), linear) };
 }
 
