@@ -108,6 +108,16 @@ function originSignature(skill: Skill, signer: Signer | undefined): FeedSkill['o
 const startedByPeople = (skill: Skill): boolean =>
   [true, 'true'].includes(skill.frontmatter['disable-model-invocation'] as boolean | string);
 
+/** A UTF-16 surrogate without its other half: UTF-8 cannot hold it (encoding it gives U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * A stored file's bytes as UTF-8 text: its content as it is when that is already the text they
+ * decode to (a text file without a lone surrogate), else decoded from its bytes.
+ */
+const storedText = (file: SkillFile): string =>
+  isText(file) && !LONE_SURROGATE.test(file.content) ? file.content : fileBytes(file).toString('utf8');
+
 /** The card's `folder`: where a local skill sits below the skills folder, when not at the top. */
 function folderOf(skill: Skill): { folder?: string } {
   if (skill.source.kind !== 'local') return {};
@@ -121,7 +131,7 @@ export function skillJson(
 ): SkillJsonResult {
   const problems: Problem[] = [];
   const skillMd = skill.files.find((f) => f.path === SKILL_MD);
-  const skillMdText = skillMd?.content !== undefined ? fileBytes(skillMd).toString('utf8') : '';
+  const skillMdText = skillMd?.content !== undefined ? storedText(skillMd) : '';
   const rf = skill.registry_fields;
   const card: Card = {
     id: skill.id,
