@@ -11,8 +11,8 @@
  *   "gemini-automation" and "breeze-automation", come 0.99 close in meaning).
  */
 import type { Skill } from '../model/skill.ts';
-import { contentKey } from '../duplicates/index.ts';
-import { tfidfVectors, tokenize } from '../duplicates/tfidf.ts';
+import { contentKey, textCounts } from '../duplicates/index.ts';
+import { cosinesWithFirst, termCounts, tokenize } from '../duplicates/tfidf.ts';
 import { cosine, type Embedder } from '../semantic/embedder.ts';
 import { purposeText } from '../semantic/skill-vectors.ts';
 
@@ -35,7 +35,10 @@ export interface DuplicateMatch {
 type Indexed = Pick<Skill, 'id' | 'name' | 'description' | 'body' | 'files'> & Partial<Pick<Skill, 'source'>>;
 
 export class DuplicateIndex {
-  readonly #skills = new Map<string, { skill: Indexed; key: string; words: string[]; meaning?: Float32Array }>();
+  readonly #skills = new Map<
+    string,
+    { skill: Indexed; key: string; counts: ReadonlyMap<string, number>; meaning?: Float32Array }
+  >();
   readonly #nearThreshold: number;
   readonly #embedder: Embedder | undefined;
 
@@ -60,7 +63,8 @@ export class DuplicateIndex {
     this.#skills.set(skill.id, {
       skill,
       key: contentKey(skill as Skill),
-      words: tokenize(`${skill.description}\n${skill.body}`),
+      // The build's near-duplicate scan keeps them: usually counted already.
+      counts: textCounts(skill),
     });
   }
 
@@ -90,15 +94,14 @@ export class DuplicateIndex {
     const key = contentKey(candidate as Skill);
     const same = others.find((e) => e.key === key);
     if (same) return { name: same.skill.name, kind: 'identical', similarity: 1 };
-    const vectors = tfidfVectors([
-      tokenize(`${candidate.description}\n${candidate.body}`),
-      ...others.map((e) => e.words),
+    const text = cosinesWithFirst([
+      termCounts(tokenize(`${candidate.description}\n${candidate.body}`)),
+      ...others.map((e) => e.counts),
     ]);
     let best: DuplicateMatch | undefined;
     const consider = (match: DuplicateMatch, threshold: number) => {
       if (match.similarity >= threshold && (!best || match.similarity > best.similarity)) best = match;
     };
-    const text = others.map((_, i) => sparseDot(vectors[0]!, vectors[i + 1]!));
     others.forEach((e, i) => consider({ name: e.skill.name, kind: 'near', similarity: text[i]! }, this.#nearThreshold));
     const embedder = this.#embedder;
     if (embedder) {
@@ -111,11 +114,4 @@ export class DuplicateIndex {
     }
     return best && { ...best, similarity: Math.round(Math.min(1, best.similarity) * 1000) / 1000 };
   }
-}
-
-function sparseDot(a: Map<number, number>, b: Map<number, number>): number {
-  const [small, large] = a.size < b.size ? [a, b] : [b, a];
-  let sum = 0;
-  for (const [term, w] of small) sum += w * (large.get(term) ?? 0);
-  return sum;
 }

@@ -138,6 +138,13 @@ const countsOf = (text: string, words: (text: string) => string[]): Map<string, 
   keptCounts.counts(text, words);
 
 /**
+ * The token counts of a skill's description and body, the texts the near-duplicate scan
+ * compares: kept between calls as the scan keeps them (not to be changed).
+ */
+export const textCounts = (skill: Pick<Skill, 'description' | 'body'>): ReadonlyMap<string, number> =>
+  countsOf(`${skill.description}\n${skill.body}`, tokenize);
+
+/**
  * The report as warnings, one per pair, attached to the second skill of the pair. A pair of two
  * imported skills is left out: only their registry can change them (the count keeps it).
  */

@@ -121,6 +121,16 @@ function pack(vectors: ReadonlyArray<Map<number, number>>): Packed {
  * normalised as `weighted` does, without a Map per document.
  */
 function packCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>): Packed {
+  const { docTerms, docWeights, count } = weighTerms(docs);
+  return packArrays(docTerms, docWeights, count);
+}
+
+/** Each document's term numbers and TF-IDF weights, in its counts' order, as {@link packCounts} describes. */
+function weighTerms(docs: ReadonlyArray<ReadonlyMap<string, number>>): {
+  docTerms: Int32Array[];
+  docWeights: Float64Array[];
+  count: number;
+} {
   const ids = new Map<string, number>();
   const df: number[] = [];
   const docTerms = docs.map((counts) => {
@@ -153,7 +163,37 @@ function packCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>): Packed {
     if (norm > 0) for (let j = 0; j < weights.length; j++) weights[j] = weights[j]! / norm;
     return weights;
   });
-  return packArrays(docTerms, docWeights, ids.size);
+  return { docTerms, docWeights, count: ids.size };
+}
+
+/**
+ * The cosine of the first document's TF-IDF vector with each other document's, of the vectors
+ * tfidfFromCounts gives, each summed as a sparse dot product over the smaller vector of the two
+ * (the second when they are the same size) in its order: the same figures, without a Map per document.
+ */
+export function cosinesWithFirst(docs: ReadonlyArray<ReadonlyMap<string, number>>): number[] {
+  const { docTerms, docWeights, count } = weighTerms(docs);
+  const first = docTerms[0] ?? new Int32Array(0);
+  const firstWeights = docWeights[0] ?? new Float64Array(0);
+  /** The first document's weight of each term; 0 where it does not hold it (every weight held is above 0). */
+  const ofFirst = new Float64Array(count);
+  first.forEach((t, k) => (ofFirst[t] = firstWeights[k]!));
+  const ofOther = new Float64Array(count);
+  const out: number[] = [];
+  for (let d = 1; d < docTerms.length; d++) {
+    const terms = docTerms[d]!;
+    const weights = docWeights[d]!;
+    let sum = 0;
+    if (first.length < terms.length) {
+      terms.forEach((t, k) => (ofOther[t] = weights[k]!));
+      for (let k = 0; k < first.length; k++) sum += firstWeights[k]! * ofOther[first[k]!]!;
+      terms.forEach((t) => (ofOther[t] = 0));
+    } else {
+      for (let k = 0; k < terms.length; k++) sum += weights[k]! * ofFirst[terms[k]!]!;
+    }
+    out.push(sum);
+  }
+  return out;
 }
 
 /** Postings, document frequencies, largest weights and ranks of `count` terms from each document's terms and weights. */

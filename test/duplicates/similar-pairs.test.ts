@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { scanPairs, similarPairs, termCounts, tfidfVectors } from '../../src/duplicates/tfidf.ts';
+import { cosinesWithFirst, scanPairs, similarPairs, termCounts, tfidfVectors } from '../../src/duplicates/tfidf.ts';
 
 /** The scan as it was: every pair sharing a term scored, from the lower-numbered document. */
 function everyPair(vectors: ReadonlyArray<Map<number, number>>, threshold: number) {
@@ -85,5 +85,26 @@ describe('scanPairs', () => {
       { numRuns: 300 },
     );
     expect(rescored).toBeGreaterThan(20);
+  });
+});
+
+describe('cosinesWithFirst', () => {
+  /** The sum as it was: over the smaller of the two vectors (the second of two of one size), in its order. */
+  const sparseDot = (a: Map<number, number>, b: Map<number, number>): number => {
+    const [small, large] = a.size < b.size ? [a, b] : [b, a];
+    let sum = 0;
+    for (const [term, w] of small) sum += w * (large.get(term) ?? 0);
+    return sum;
+  };
+
+  it('gives the figures of the TF-IDF vectors dotted over the smaller one', () => {
+    fc.assert(
+      fc.property(catalogArb, (texts) => {
+        const vectors = tfidfVectors(texts);
+        const expected = vectors.slice(1).map((v) => sparseDot(vectors[0]!, v));
+        expect(cosinesWithFirst(texts.map(termCounts))).toStrictEqual(expected);
+      }),
+      { numRuns: 400 },
+    );
   });
 });
