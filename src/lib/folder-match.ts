@@ -28,11 +28,15 @@ export function folderMatches(dir: string, expected: ReadonlyMap<string, string>
     ),
   );
   let files = 0;
+  const inside = dir + path.sep;
   for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const rel = path.relative(dir, path.join(e.parentPath, e.name));
+    // Entries' folders are `dir` or below it as the walk joined them: their paths are cut, not worked out again.
+    const joined = `${e.parentPath}${path.sep}${e.name}`;
+    const cut = joined.startsWith(inside);
+    const rel = cut ? joined.slice(inside.length) : path.relative(dir, path.join(e.parentPath, e.name));
     if (e.isDirectory() && folders.has(rel)) continue;
     const digest = e.isFile() ? expected.get(rel) : undefined;
-    if (digest === undefined || sha256Regular(path.join(dir, rel))?.sha256 !== digest) return undefined;
+    if (digest === undefined || sha256Regular(cut ? joined : path.join(dir, rel))?.sha256 !== digest) return undefined;
     files++;
   }
   return files === expected.size ? files : undefined;
