@@ -282,14 +282,21 @@ function pairsOf(p: Packed, threshold: number): Array<{ i: number; j: number; si
   const position = new Int32Array(p.maxWeight.length);
   const exact = new ExactCosine(p);
   const prune = threshold >= PRUNE_FROM;
+  // Index loops throughout: for…of over a typed array makes an iterator result per element until optimised.
   for (let i = 0; i < n; i++) {
     const terms = p.docTerms[i]!;
     const own = p.docWeights[i]!;
-    const { head, rest } = prune ? splitTerms(p, i, bound * TAIL_SHARE, position) : { head: terms.keys(), rest: 0 };
-    for (const k of head) addPostings(p, terms[k]!, cursor, own[k]!, partial, touched);
-    for (const t of terms) cursor[t]!++;
+    const split = prune ? splitTerms(p, i, bound * TAIL_SHARE, position) : undefined;
+    const rest = split?.rest ?? 0;
+    const heads = split ? split.head.length : terms.length;
+    for (let h = 0; h < heads; h++) {
+      const k = split ? split.head[h]! : h;
+      addPostings(p, terms[k]!, cursor, own[k]!, partial, touched);
+    }
+    for (let k = 0; k < terms.length; k++) cursor[terms[k]!]!++;
     if (prune) exact.from(i);
-    for (const j of touched) {
+    for (let x = 0; x < touched.length; x++) {
+      const j = touched[x]!;
       if (partial[j]! + rest >= bound) {
         // Rounding can push identical documents a hair above 1.
         // Scoring every pair sums in document i's term order already.
@@ -359,12 +366,13 @@ class ExactCosine {
     }
     const order = this.shared.subarray(0, n).sort();
     let sum = 0;
-    for (const at of order) sum = sum + this.products[at]!;
+    for (let x = 0; x < n; x++) sum = sum + this.products[order[x]!]!;
     return sum;
   }
 
   done(): void {
-    for (const t of this.p.docTerms[this.current]!) this.positionOf[t] = -1;
+    const terms = this.p.docTerms[this.current]!;
+    for (let k = 0; k < terms.length; k++) this.positionOf[terms[k]!] = -1;
   }
 }
 
