@@ -108,6 +108,8 @@ function originSignature(skill: Skill, signer: Signer | undefined): FeedSkill['o
 const startedByPeople = (skill: Skill): boolean =>
   [true, 'true'].includes(skill.frontmatter['disable-model-invocation'] as boolean | string);
 
+/** Any UTF-16 surrogate: most text holds none, and this is the quicker test. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 /** A UTF-16 surrogate without its other half: UTF-8 cannot hold it (encoding it gives U+FFFD). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -116,7 +118,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
  * decode to (a text file without a lone surrogate), else decoded from its bytes.
  */
 const storedText = (file: SkillFile): string =>
-  isText(file) && !LONE_SURROGATE.test(file.content) ? file.content : fileBytes(file).toString('utf8');
+  isText(file) && !(SURROGATE.test(file.content) && LONE_SURROGATE.test(file.content))
+    ? file.content
+    : fileBytes(file).toString('utf8');
 
 /** The card's `folder`: where a local skill sits below the skills folder, when not at the top. */
 function folderOf(skill: Skill): { folder?: string } {
