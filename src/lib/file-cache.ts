@@ -44,7 +44,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { cacheSecret, cacheTag } from './cache-secret.ts';
-import { fileIdentity, rememberLink, sha256Hex, sha256Regular } from './hash.ts';
+import { rememberLink, sha256Checked, sha256Hex, sha256Regular } from './hash.ts';
 
 /** Entries unused this long are removed. */
 const KEEP_MS = 7 * 24 * 3600 * 1000;
@@ -106,6 +106,13 @@ export interface FileCacheOptions {
   log?: (line: string) => void;
 }
 
+/**
+ * Per secret, the entries' files (paths) this process found signed with it: a name holds its key,
+ * digest and tag, so a name checked once under a secret needs no HMAC when listed again (a
+ * folder's secret is resolved once per process, src/lib/cache-secret.ts; another secret starts over).
+ */
+const signedNames = new WeakMap<Buffer, Set<string>>();
+
 /** Why entries were refused: reason → the files. */
 type Refusals = Map<string, string[]>;
 
@@ -121,6 +128,8 @@ export class FileCache {
   readonly #log: (line: string) => void;
   /** key → sha256 of the entry's bytes, as listed when the cache was opened or kept since. */
   readonly #entries: Map<string, string>;
+  /** Each entry's file (`<key>.<sha256>`, and its tag), as made by `#file`. */
+  readonly #files = new Map<string, string>();
   /** Whether the folder was made (once per build, not once per entry). */
   #madeDir = false;
   /** Entries used (and found sound), and found damaged or refused, in this build. */
@@ -174,8 +183,15 @@ export class FileCache {
     const [, key, sha256, tag] = m as unknown as [string, string, string, string | undefined];
     if (this.#kind === 'content' && key !== sha256)
       return 'named by a digest that is not its key (its bytes are not what the key names)';
-    if (this.#kind === 'derived' && tag !== cacheTag(this.#secret!, key, sha256))
-      return 'signed with another key (made on another machine, or altered)';
+    if (this.#kind === 'derived') {
+      const file = path.join(this.#dir, name);
+      const signed = signedNames.get(this.#secret!) ?? new Set<string>();
+      if (!signed.has(file)) {
+        if (tag !== cacheTag(this.#secret!, key, sha256))
+          return 'signed with another key (made on another machine, or altered)';
+        signedNames.set(this.#secret!, signed.add(file));
+      }
+    }
     this.#entries.set(key, sha256);
     return undefined;
   }
@@ -200,8 +216,13 @@ export class FileCache {
   }
 
   #file(key: string, sha256: string): string {
-    const name = this.#secret ? `${key}.${sha256}.${cacheTag(this.#secret, key, sha256)}` : `${key}.${sha256}`;
-    return path.join(this.#dir, name);
+    const entry = `${key}.${sha256}`;
+    let file = this.#files.get(entry);
+    if (file === undefined) {
+      const name = this.#secret ? `${entry}.${cacheTag(this.#secret, key, sha256)}` : entry;
+      this.#files.set(entry, (file = path.join(this.#dir, name)));
+    }
+    return file;
   }
 
   /**
@@ -284,16 +305,17 @@ export class FileCache {
     if (sha256 === undefined) return undefined;
     const file = this.#file(key, sha256);
     // What the process remembers of the entry's check, carried over the link (src/lib/hash.ts).
-    const before = sha256Regular(file)?.sha256 === sha256 ? fileIdentity(file) : undefined;
+    const found = sha256Checked(file);
+    const before = found?.sha256 === sha256 ? found.identity : undefined;
     try {
       linkOrCopy(file, dest);
     } catch {
       this.#entries.delete(key);
       return undefined;
     }
-    if (before) rememberLink(before, dest);
     // Checked at the destination: a link placed there (link(2) does not follow one) is refused.
-    const bytes = this.#sound(key, sha256Regular(dest));
+    // The lstat that carries the check over the link is that check.
+    const bytes = this.#sound(key, (before && rememberLink(before, dest)) ?? sha256Regular(dest));
     if (bytes === undefined) {
       rmSync(dest, { force: true });
       return undefined;

@@ -68,31 +68,34 @@ const sameStat = (a: FileIdentity, b: FileIdentity): boolean => a.content === b.
  * be read), read again only when its inode, size or times changed since this process last did.
  */
 export function sha256Regular(file: string): { sha256: string; bytes: number } | undefined {
+  const found = sha256Checked(file);
+  return found && { sha256: found.sha256, bytes: found.bytes };
+}
+
+/** {@link sha256Regular} with the identity the file was checked under (what {@link rememberLink} takes), from one lstat. */
+export function sha256Checked(file: string): { sha256: string; bytes: number; identity: FileIdentity } | undefined {
   const key = statKey(file);
   if (!key) return undefined;
+  const identity = { inode: key.inode, content: key.content, change: key.change };
   const known = checked.get(key.inode);
-  if (known && sameStat(known, key)) return { sha256: known.sha256, bytes: known.bytes };
+  if (known && sameStat(known, key)) return { sha256: known.sha256, bytes: known.bytes, identity };
   const read = sha256File(file, true);
   if (read) checked.set(key.inode, { ...key, ...read });
-  return read;
+  return read && { ...read, identity };
 }
 
 /**
  * After `to` was made a hard link of `from`, whose sha256 was checked just before: a link changes
  * the inode's change time, so the check is remembered again when `to` is still that inode with
- * the same size and modification time.
+ * the same size and modification time. Returns the check (what {@link sha256Regular} of `to`
+ * now gives) when it was remembered.
  */
-export function rememberLink(from: FileIdentity, to: string): void {
+export function rememberLink(from: FileIdentity, to: string): { sha256: string; bytes: number } | undefined {
   const key = statKey(to);
   const known = checked.get(from.inode);
-  if (key?.inode === from.inode && known && sameStat(known, from) && key.content === from.content)
-    checked.set(key.inode, { ...known, change: key.change });
-}
-
-/** The identity {@link sha256Regular} remembers a file by (undefined: not a regular file). */
-export function fileIdentity(file: string): FileIdentity | undefined {
-  const key = statKey(file);
-  return key && { inode: key.inode, content: key.content, change: key.change };
+  if (!(key?.inode === from.inode && known && sameStat(known, from) && key.content === from.content)) return undefined;
+  checked.set(key.inode, { ...known, change: key.change });
+  return { sha256: known.sha256, bytes: known.bytes };
 }
 
 /** Records the sha256 of a file this process just wrote with those bytes: checking it later reads nothing. */

@@ -25,7 +25,7 @@ import {
   type FeedSkill,
 } from '../../model/feed.ts';
 import { fileBytes } from '../../load/read-file.ts';
-import { fileIdentity, rememberLink, rememberSha256, sha256Hex, sha256Regular } from '../../lib/hash.ts';
+import { rememberLink, rememberSha256, sha256Checked, sha256Hex } from '../../lib/hash.ts';
 import { pMap } from '../../lib/p-map.ts';
 import type { Embedder } from '../../semantic/embedder.ts';
 import { encodeSkillVectors, SKILL_VECTORS_FILE } from '../../semantic/feed-vectors.ts';
@@ -198,11 +198,11 @@ class OutputWriter {
   private linkPrevious(rel: string, abs: string, sha256: string): boolean {
     for (const source of this.sources) {
       const from = path.join(source, ...rel.split('/'));
-      if (sha256Regular(from)?.sha256 !== sha256) continue;
-      const checked = fileIdentity(from);
+      const checked = sha256Checked(from);
+      if (checked?.sha256 !== sha256) continue;
       try {
         linkSync(from, abs);
-        if (checked) rememberLink(checked, abs);
+        rememberLink(checked.identity, abs);
         return true;
       } catch {
         // Written instead (another file system, a link limit).
