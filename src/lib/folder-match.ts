@@ -29,7 +29,8 @@ export function folderMatches(dir: string, expected: ReadonlyMap<string, string>
   );
   let files = 0;
   const inside = dir + path.sep;
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+  // Without expected folders, any folder there is a mismatch: the top of `dir` is all there is to read.
+  for (const e of readdirSync(dir, { recursive: folders.size > 0, withFileTypes: true })) {
     // Entries' folders are `dir` or below it as the walk joined them: their paths are cut, not worked out again.
     const joined = `${e.parentPath}${path.sep}${e.name}`;
     const cut = joined.startsWith(inside);
