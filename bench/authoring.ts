@@ -8,6 +8,7 @@
  *   node bench/authoring.ts                 # the six public catalogs of /work/catalogs (public-six)
  *   node bench/authoring.ts <dir> [<dir>…]  # skills folders of your choice
  *   node bench/authoring.ts --rounds 10
+ *   node bench/authoring.ts <dir>… --node-flag --min-semi-space-size=16   # the server under a flag
  *
  * The folders are copied into a temporary folder first (the server writes into its copy);
  * the build cache is in the copy's state folder (`.skillpress/cache/`), warmed by the server's first build.
@@ -33,7 +34,9 @@ const PUBLIC_SIX = [
 const argv = process.argv.slice(2);
 const roundsAt = argv.indexOf('--rounds');
 const rounds = roundsAt >= 0 ? Number(argv[roundsAt + 1]) : 5;
-const folders = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--rounds');
+// `--node-flag <flag>` (repeatable): a V8 or Node flag the server starts with, e.g. --min-semi-space-size=16.
+const nodeFlags = argv.flatMap((a, i) => (argv[i - 1] === '--node-flag' ? [a] : []));
+const folders = argv.filter((a, i) => !a.startsWith('--') && !['--rounds', '--node-flag'].includes(argv[i - 1]!));
 const sources = folders.length ? folders : PUBLIC_SIX.filter((f) => existsSync(f));
 if (sources.length === 0) {
   console.log('bench:authoring: no skills folder given and /work/catalogs is not here; pass folders');
@@ -51,7 +54,7 @@ const structured = (r: CallToolResult) =>
 
 const transport = new StdioClientTransport({
   command: path.join(ROOT, 'node_modules/.bin/node'),
-  args: [path.join(ROOT, 'scripts/skillpress.mjs'), 'mcp', '--skills', skills],
+  args: [...nodeFlags, path.join(ROOT, 'scripts/skillpress.mjs'), 'mcp', '--skills', skills],
   cwd: ROOT,
   stderr: 'pipe',
 });
@@ -114,7 +117,7 @@ try {
   const s = (x: number) => (x / 1000).toFixed(2);
   const load = loadavg()[0]!.toFixed(1);
   console.log(
-    `load average ${load} on ${cpus().length} cores; ${skillCount} skills (${sources.map((f) => path.basename(f)).join(', ')}); first build and load ${s(firstBuild)} s; ${rounds} rounds\n`,
+    `load average ${load} on ${cpus().length} cores; ${skillCount} skills (${sources.map((f) => path.basename(f)).join(', ')}); first build and load ${s(firstBuild)} s; ${rounds} rounds${nodeFlags.length ? `; server started with ${nodeFlags.join(' ')}` : ''}\n`,
   );
   console.log(
     table(
