@@ -321,15 +321,13 @@ export async function build(options: BuildOptions = {}): Promise<BuildResult> {
   const out = path.resolve(cwd, options.out ?? 'dist');
   await checkOutDir(cwd, out, skillsDir);
   await removeStaleStaging(out, log);
-  const cache = openCacheRoot(path.resolve(cwd, options.cacheDir ?? CACHE_DIR), log);
+  const cachePath = path.resolve(cwd, options.cacheDir ?? CACHE_DIR);
+  const cache = openCacheRoot(cachePath, log);
   try {
     const tokens = await TokenCounts.open(path.join(cache.dir, 'tokens.json'), log);
     // The signing key never lives where the build publishes or where CI restores caches from.
     const keyFile = config.registry.signing_key && path.resolve(cwd, config.registry.signing_key);
-    const placement = {
-      forbidden: [out, path.join(cwd, CACHE_DIR), path.resolve(cwd, options.cacheDir ?? CACHE_DIR), cache.dir],
-      log,
-    };
+    const placement = { forbidden: [out, path.join(cwd, CACHE_DIR), cachePath, cache.dir], log };
     const signer = loadSigner(keyFile, placement, { SKILLPRESS_SIGNING_KEY: options.signingKey });
     const stages: BuildStages = { load: 0, feed: 0, output: 0 };
     const ctx: BuildContext = { config, options, out, cacheDir: cache.dir, log, tokens, signer, stages, configRoot };

@@ -38,31 +38,24 @@ export function tfidfVectors(docs: readonly string[][]): Array<Map<number, numbe
  * of first appearance, document by document, as the tokens would number them.
  */
 export function tfidfFromCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>): Array<Map<number, number>> {
-  const ids = new Map<string, number>();
-  const df: number[] = [];
-  const counts = docs.map((termCount) => {
-    const tf = new Map<number, number>();
-    for (const [token, count] of termCount) {
-      let id = ids.get(token);
-      if (id === undefined) {
-        id = ids.size;
-        ids.set(token, id);
-        df.push(0);
-      }
-      tf.set(id, count);
-      df[id]!++;
-    }
-    return tf;
+  const { docTerms, docWeights } = weighTerms(docs);
+  return docTerms.map((terms, d) => {
+    const vec = new Map<number, number>();
+    terms.forEach((t, k) => vec.set(t, docWeights[d]![k]!));
+    return vec;
   });
-  return counts.map((tf) => weighted(tf, docs.length, (id) => df[id]!));
 }
+
+/** A term's TF-IDF weight before normalising: `count` in the document, in `df` of `n` documents. */
+const tfidfWeight = (count: number, n: number, df: number): number =>
+  (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df)) + 1);
 
 /** A document's TF-IDF vector from its term counts, in their order, L2-normalised. */
 function weighted<K>(counts: ReadonlyMap<K, number>, n: number, df: (term: K) => number): Map<K, number> {
   const vec = new Map<K, number>();
   let norm = 0;
   for (const [term, count] of counts) {
-    const w = (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df(term))) + 1);
+    const w = tfidfWeight(count, n, df(term));
     vec.set(term, w);
     norm += w * w;
   }
@@ -116,16 +109,18 @@ function pack(vectors: ReadonlyArray<Map<number, number>>): Packed {
 }
 
 /**
- * What tfidfFromCounts then pack give, made straight from each document's token counts: the same
- * term numbers (first appearance, document by document) and the same weights, each computed and
- * normalised as `weighted` does, without a Map per document.
+ * What tfidfFromCounts then pack give, made straight from each document's token counts (the same
+ * term numbers and weights), without a Map per document.
  */
 function packCounts(docs: ReadonlyArray<ReadonlyMap<string, number>>): Packed {
   const { docTerms, docWeights, count } = weighTerms(docs);
   return packArrays(docTerms, docWeights, count);
 }
 
-/** Each document's term numbers and TF-IDF weights, in its counts' order, as {@link packCounts} describes. */
+/**
+ * Each document's term numbers (in order of first appearance, document by document) and TF-IDF
+ * weights, in its counts' order, normalised as `weighted` does.
+ */
 function weighTerms(docs: ReadonlyArray<ReadonlyMap<string, number>>): {
   docTerms: Int32Array[];
   docWeights: Float64Array[];
@@ -155,7 +150,7 @@ function weighTerms(docs: ReadonlyArray<ReadonlyMap<string, number>>): {
     let norm = 0;
     let k = 0;
     for (const count of counts.values()) {
-      const w = (1 + Math.log(count)) * (Math.log((1 + n) / (1 + df[terms[k]!]!)) + 1);
+      const w = tfidfWeight(count, n, df[terms[k]!]!);
       weights[k++] = w;
       norm += w * w;
     }

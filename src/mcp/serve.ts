@@ -149,14 +149,13 @@ export async function serve(options: ServeOptions): Promise<void> {
 
 /** The recorder and the user's hash for `--usage` (loaded only then). */
 async function openUsage(options: ServeOptions, log: (message: string) => void): Promise<UsageOptions> {
-  const { openRecorder, defaultUsageDir, usageSalt, userHash, currentUser, FileRecorder } =
-    await import('../usage/index.ts');
+  const { openRecorder, defaultUsageDir, usageSalt, userHash, currentUser } = await import('../usage/index.ts');
   const dir = defaultUsageDir();
   const recorder = openRecorder(options.usage!, { dir, log, index: options.usageIndex });
   const salt = usageSalt(path.join(dir, 'salt'), options.usageSalt);
   log(`recording usage to ${recorder.target} (loads and outcomes; no request text)`);
   // A file that cannot be written is said now (the log names it); report_skill_outcome then says "Not recorded".
-  if (recorder instanceof FileRecorder) recorder.probe();
+  recorder.probe?.();
   // A client that stops us with a signal: what is still queued goes to the spool, for the next server.
   const onSignal = (): void => {
     recorder.closeSync();

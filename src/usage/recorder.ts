@@ -15,6 +15,8 @@ export interface UsageRecorder {
   record(event: UsageEvent): boolean;
   /** Why the last event could not be kept, while that lasts. */
   readonly problem?: string | undefined;
+  /** Opens where events go now, so a server says at start, not at the first event, that it cannot write there. */
+  probe?(): boolean;
   /** Sends or writes what is pending, then releases the file or connection. */
   close(): Promise<void>;
   /** On a signal, with no time to send: writes what is pending where the next run finds it. */
@@ -47,7 +49,7 @@ export class FileRecorder implements UsageRecorder {
     return this.append(eventLine(event));
   }
 
-  /** Opens the file now (creating it), so a server says at start, not at the first event, that it cannot write there. */
+  /** Opens (creates) the file now. */
   probe(): boolean {
     return this.append('');
   }

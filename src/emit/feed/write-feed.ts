@@ -552,7 +552,7 @@ export function takeKeptFolders(summary: FeedSummary, previousOutDir: string): v
   };
   move(summary.keptFolders, path.join(previous, ...FEED_PATH.split('/'), 'files'), path.join(summary.feedDir, 'files'));
   const discovery = DISCOVERY_PATH.split('/');
-  move(summary.keptDiscovery ?? [], path.join(previous, ...discovery), path.join(summary.outDir, ...discovery));
+  move(summary.keptDiscovery, path.join(previous, ...discovery), path.join(summary.outDir, ...discovery));
 }
 
 /**
