@@ -7,15 +7,24 @@ import type { UsageFigures } from '../model/usage.ts';
 import { USAGE_VERSION } from '../model/usage-version.ts';
 import { formatCount } from './catalog.ts';
 
-/** `★ 4.5 (12) · 340 uses · 92% success`, plus `· from acme` for a peer's figures; undefined without figures. */
+/**
+ * `★ 4.5 (12) · 340 uses · 92% success (9 users)`, plus `· figures from acme` for a peer's figures;
+ * undefined without figures. The users say how much a rate rests on (a feed before `reporters` was
+ * published shows the rate alone).
+ */
 export function usageText(usage: UsageFigures | undefined, localRegistry: string): string | undefined {
   if (!usage || usage.usage_version !== USAGE_VERSION) return undefined;
   const parts: string[] = [];
   if (usage.rating !== undefined) parts.push(`★ ${usage.rating.toFixed(1)} (${usage.rating_count})`);
   parts.push(`${formatCount(usage.usage_count)} ${usage.usage_count === 1 ? 'use' : 'uses'}`);
-  if (usage.success_rate !== undefined) parts.push(`${Math.round(usage.success_rate * 100)}% success`);
+  if (usage.success_rate !== undefined) parts.push(successText(usage.success_rate, usage.reporters));
   if (usage.registry !== localRegistry) parts.push(`figures from ${usage.registry}`);
   return parts.join(' · ');
+}
+
+function successText(rate: number, reporters: number | undefined): string {
+  const share = `${Math.round(rate * 100)}% success`;
+  return reporters === undefined ? share : `${share} (${formatCount(reporters)} ${reporters === 1 ? 'user' : 'users'})`;
 }
 
 /** What the sorts `used` and `rated` order by (a skill without figures comes last). */

@@ -1,5 +1,5 @@
 /**
- * The site shows the published usage figures: stars, uses and success rate on cards (the page's
+ * The site shows the published usage figures: stars, uses and success rate (with its users) on cards (the page's
  * own and those the search script renders) and on the skill page, and sorts by most used and
  * best rated.
  */
@@ -28,6 +28,7 @@ beforeAll(async () => {
       { type: 'load', skill: 'invoice-reconciler', via: 'view_skill' },
     ]),
     ['a', { type: 'outcome', skill: 'invoice-reconciler', outcome: 'success', stars: 5 }],
+    ['c', { type: 'outcome', skill: 'invoice-reconciler', outcome: 'success' }],
     ...Array.from({ length: 10 }, (): [string, EventInput] => [
       'b',
       { type: 'load', skill: 'expense-auditor', via: 'best_skill' },
@@ -60,7 +61,7 @@ async function sorted(sort: string): Promise<string[]> {
     );
     const ids = await page.locator('#results > li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-id')!));
     // Cards the search script rendered show the figures too.
-    expect(await usageOf(page, 'invoice-reconciler')).toBe('★ 5.0 (1) · 3 uses · 100% success');
+    expect(await usageOf(page, 'invoice-reconciler')).toBe('★ 5.0 (1) · 3 uses · 100% success (2 users)');
     return ids;
   } finally {
     await page.close();
@@ -72,11 +73,11 @@ describe.skipIf(skip)('usage figures on the site', () => {
     const page = await browser.newPage({ javaScriptEnabled: false });
     try {
       await page.goto(server.url);
-      expect(await usageOf(page, 'invoice-reconciler')).toBe('★ 5.0 (1) · 3 uses · 100% success');
-      expect(await usageOf(page, 'expense-auditor')).toBe('★ 3.0 (1) · 10 uses · 0% success');
+      expect(await usageOf(page, 'invoice-reconciler')).toBe('★ 5.0 (1) · 3 uses · 100% success (2 users)');
+      expect(await usageOf(page, 'expense-auditor')).toBe('★ 3.0 (1) · 10 uses · 0% success (1 user)');
       expect(await page.locator('#results li[data-id="xss-attempt"] .card-usage').count()).toBe(0);
       await page.goto(`${server.url}skills/invoice-reconciler/`);
-      expect(await page.locator('[data-usage]').textContent()).toBe('★ 5.0 (1) · 3 uses · 100% success');
+      expect(await page.locator('[data-usage]').textContent()).toBe('★ 5.0 (1) · 3 uses · 100% success (2 users)');
     } finally {
       await page.close();
     }

@@ -1,0 +1,33 @@
+/** How a card states a skill's usage figures: the success rate says how many users it rests on. */
+import { describe, expect, it } from 'vitest';
+import type { UsageFigures } from '../../src/model/usage.ts';
+import { usageText } from '../../src/site/usage.ts';
+
+const figures = (extra: Partial<UsageFigures>): UsageFigures => ({
+  usage_version: 1,
+  registry: 'acme',
+  usage_count: 340,
+  outcomes: { success: 8, partial: 1, failure: 1 },
+  rating_count: 0,
+  ...extra,
+});
+
+describe('usageText', () => {
+  it('names the users a success rate rests on, one or many', () => {
+    expect(usageText(figures({ success_rate: 0.92, reporters: 9 }), 'acme')).toBe('340 uses · 92% success (9 users)');
+    expect(usageText(figures({ success_rate: 1, reporters: 1 }), 'acme')).toBe('340 uses · 100% success (1 user)');
+  });
+
+  it('shows the rate alone from a feed published before reporters were counted', () => {
+    expect(usageText(figures({ success_rate: 0.5, rating: 4.46, rating_count: 12 }), 'acme')).toBe(
+      '★ 4.5 (12) · 340 uses · 50% success',
+    );
+  });
+
+  it("attributes a peer's figures and shows nothing for a usage version it does not know", () => {
+    expect(usageText(figures({ success_rate: 0.5, reporters: 2 }), 'mine')).toBe(
+      '340 uses · 50% success (2 users) · figures from acme',
+    );
+    expect(usageText(figures({ usage_version: 2 }), 'acme')).toBeUndefined();
+  });
+});
