@@ -24,6 +24,7 @@ import { assembleSkill, readSkillMarkdown, skippedFile, storedFile } from '../lo
 import { InvalidInputError, SkillpressError, errorMessage } from '../lib/errors.ts';
 import { ByteBudget, Deadline } from '../lib/http.ts';
 import { pMap } from '../lib/p-map.ts';
+import { didYouMean } from '../lib/near-names.ts';
 import { FeedReader, type IndexEntry, type VerifiedFile } from '../feed-reader/reader.ts';
 import { RemoteStore, type RemoteStoreOptions } from '../feed-reader/remote-store.ts';
 import { feedIndexUrls, isUnreachable, openFirstFeedIndex } from '../feed-reader/open.ts';
@@ -219,9 +220,13 @@ async function chooseEntries(peer: PeerConfig, reader: FeedReader, report: Repor
   const entries = reader.index.skills;
   if (peer.mode === 'allowlist') {
     const wanted = new Set(peer.skills);
+    const ids = entries.map((e) => e.id);
     for (const name of wanted) {
-      if (!entries.some((e) => e.id === name))
-        report(`skills/${name}`, reject('skill-missing', 'listed in the allowlist but not in the peer feed'));
+      if (!ids.includes(name))
+        report(
+          `skills/${name}`,
+          reject('skill-missing', `listed in the allowlist but not in the peer feed${didYouMean(name, ids)}`),
+        );
     }
     return entries.filter((e) => wanted.has(e.id));
   }

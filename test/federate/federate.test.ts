@@ -103,6 +103,15 @@ describe('federate', () => {
     expect(result.problems.find((p) => p.rule === 'peer-skill-missing')?.message).toContain('not-there');
   });
 
+  it('mode allowlist: a listed name the peer lacks is answered with the nearest names it has', async () => {
+    const result = await federate(local, config({ mode: 'allowlist', skills: ['csv-clen'] }), {
+      cacheDir: path.join(tmp, 'cache-allow-typo'),
+    });
+    expect(result.problems.find((p) => p.rule === 'peer-skill-missing')?.message).toBe(
+      'peer "acme", skills/csv-clen: listed in the allowlist but not in the peer feed (did you mean "csv-clean"?)',
+    );
+  });
+
   it('mode tags: imports skills with any of the tags', async () => {
     const result = await federate(local, config({ mode: 'tags', tags: ['PDF'] }), {
       cacheDir: path.join(tmp, 'cache-tags'),
