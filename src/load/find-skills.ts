@@ -12,7 +12,7 @@
  *   links are classified once the whole walk is done, when every nested skill is known.
  */
 import { existsSync, readdirSync, statSync, type Dirent } from 'node:fs';
-import { realpath, stat } from 'node:fs/promises';
+import { readlink, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Problem, Severity } from '../model/skill.ts';
 import type { IgnoreMatcher } from '../lib/ignore.ts';
@@ -278,6 +278,12 @@ function rejectName(walk: Walk, skill: FoundSkill | undefined, dir: string, relD
     });
 }
 
+/** ` to "../other/SKILL.md"`: where a link points, as it is written (its target is never read); '' when it cannot be read. */
+async function linkText(abs: string): Promise<string> {
+  const to = await readlink(abs).catch(() => undefined);
+  return to === undefined ? '' : ` to ${quotePath(to)}`;
+}
+
 /**
  * A symlink is stored as the file it points to when that file is inside its own skill and
  * not inside a skill nested in it; anything else is reported with what happened.
@@ -314,11 +320,12 @@ async function classifyLinks(skill: FoundSkill): Promise<void> {
       continue;
     }
     if (!isInsideDir(target, real)) {
+      const to = await linkText(path.join(skill.abs, ...rel.split('/')));
       reject(
         rel,
         'error',
         'symlink-escape',
-        'symlink leaves the skill folder, so its target was not read: put a copy of the file inside the skill instead',
+        `symlink${to} leaves the skill folder, so its target was not read: put a copy of the file inside the skill instead`,
         false,
       );
       continue;

@@ -53,6 +53,22 @@ describe('symlinks', () => {
     expect(JSON.stringify(c.skills.filter((s) => s.id !== 'inner'))).not.toContain('zqxsecret');
   });
 
+  it('names where a link leaving the skill points, as the link writes it', async () => {
+    let target = '';
+    const c = await load((root) => {
+      target = path.join(root, 'sibling/SKILL.md');
+      put(root, 'sibling/SKILL.md', front('sibling'));
+      put(root, 'linky/SKILL.md', front('linky'));
+      symlinkSync('../sibling/SKILL.md', path.join(root, 'linky/other.md'));
+      symlinkSync(target, path.join(root, 'linky/absolute.md'));
+    });
+    const message = (file: string) => c.problems.find((p) => p.file === file)!.message;
+    expect(message('other.md')).toBe(
+      'symlink to "../sibling/SKILL.md" leaves the skill folder, so its target was not read: put a copy of the file inside the skill instead',
+    );
+    expect(message('absolute.md')).toContain(`symlink to "${target}" leaves`);
+  });
+
   it('says a loop is a loop, a link to a pipe is not a folder, and an escaping SKILL.md is not a text problem', async () => {
     const c = await load((root) => {
       put(root, 'loops/SKILL.md', front('loops'));
