@@ -39,6 +39,11 @@ describe('skillpress usage summarize', () => {
     const few = await run(['usage', 'summarize', file, '--min-reports', '2']);
     expect(few.stdout).toMatch(/^ {2}pdf: 1 failure\(s\) of 1 report\(s\)$/m);
     expect(few.stdout).not.toMatch(/0%/);
+    // … and says why its rate is "-".
+    expect(few.stdout).toContain(
+      'success rate "-": held back until a skill has 2 report(s) from 1 reporter(s) (--min-reports, --min-reporters)',
+    );
+    expect(r.stdout).not.toContain('success rate "-"');
   });
 
   test('the table lines its columns up under their headings, rates in percent', async () => {

@@ -98,7 +98,16 @@ function skillTable(s: UsageSummary): string[] {
     'rating (users)',
     'last used',
   ];
-  return ['', ...alignColumns([header, ...rows], new Set([1, 2, 3, 4, 5, 6, 7]))];
+  return ['', ...alignColumns([header, ...rows], new Set([1, 2, 3, 4, 5, 6, 7])), ...heldBack(s)];
+}
+
+/** Why a skill with reports shows no success rate: the thresholds, when any rate is held back. */
+function heldBack(s: UsageSummary): string[] {
+  const held = Object.values(s.skills).some((f) => (f.reporters ?? 0) > 0 && f.success_rate === undefined);
+  if (!held) return [];
+  return [
+    `success rate "-": held back until a skill has ${s.min_reports} report(s) from ${s.min_reporters} reporter(s) (--min-reports, --min-reporters)`,
+  ];
 }
 
 function report(s: UsageSummary, out: string | undefined): string {
