@@ -9,15 +9,18 @@ import { formatCount } from './catalog.ts';
 
 /**
  * `★ 4.5 (12) · 340 uses · 92% success (9 users)`, plus `· figures from acme` for a peer's figures;
- * undefined without figures. The users say how much a rate rests on (a feed before `reporters` was
- * published shows the rate alone).
+ * undefined without figures to show. The users say how much a rate rests on (a feed published
+ * before `reporters` shows the rate alone). No "0 uses": ratings and reports come also from agents
+ * whose loads were not recorded, and "★ 2.3 (3) · 0 uses" would read as never used.
  */
 export function usageText(usage: UsageFigures | undefined, localRegistry: string): string | undefined {
   if (!usage || usage.usage_version !== USAGE_VERSION) return undefined;
   const parts: string[] = [];
   if (usage.rating !== undefined) parts.push(`★ ${usage.rating.toFixed(1)} (${usage.rating_count})`);
-  parts.push(`${formatCount(usage.usage_count)} ${usage.usage_count === 1 ? 'use' : 'uses'}`);
+  if (usage.usage_count > 0)
+    parts.push(`${formatCount(usage.usage_count)} ${usage.usage_count === 1 ? 'use' : 'uses'}`);
   if (usage.success_rate !== undefined) parts.push(successText(usage.success_rate, usage.reporters));
+  if (parts.length === 0) return undefined;
   if (usage.registry !== localRegistry) parts.push(`figures from ${usage.registry}`);
   return parts.join(' · ');
 }

@@ -1,4 +1,7 @@
-/** How a card states a skill's usage figures: the success rate says how many users it rests on. */
+/**
+ * The usage line the site shows on cards and skill pages (`usageText`): stars, uses, success rate
+ * with the users it rests on, and whose figures they are, with nothing that says less than it seems to.
+ */
 import { describe, expect, it } from 'vitest';
 import type { UsageFigures } from '../../src/model/usage.ts';
 import { usageText } from '../../src/site/usage.ts';
@@ -24,10 +27,17 @@ describe('usageText', () => {
     );
   });
 
-  it("attributes a peer's figures and shows nothing for a usage version it does not know", () => {
+  it('leaves out "0 uses" beside ratings given by users whose loads were not recorded', () => {
+    const rated = figures({ usage_count: 0, rating: 2.333, rating_count: 3 });
+    expect(usageText(rated, 'acme')).toBe('★ 2.3 (3)');
+  });
+
+  it("attributes a peer's figures, and says nothing when there is nothing to show", () => {
     expect(usageText(figures({ success_rate: 0.5, reporters: 2 }), 'mine')).toBe(
       '340 uses · 50% success (2 users) · figures from acme',
     );
+    expect(usageText(figures({ usage_count: 0, outcomes: { success: 0, partial: 1, failure: 0 } }), 'acme')).toBeUndefined();
     expect(usageText(figures({ usage_version: 2 }), 'acme')).toBeUndefined();
+    expect(usageText(undefined, 'acme')).toBeUndefined();
   });
 });
