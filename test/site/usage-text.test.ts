@@ -36,7 +36,9 @@ describe('usageText', () => {
     expect(usageText(figures({ success_rate: 0.5, reporters: 2 }), 'mine')).toBe(
       '340 uses · 50% success (2 users) · figures from acme',
     );
-    expect(usageText(figures({ usage_count: 0, outcomes: { success: 0, partial: 1, failure: 0 } }), 'acme')).toBeUndefined();
+    expect(
+      usageText(figures({ usage_count: 0, outcomes: { success: 0, partial: 1, failure: 0 } }), 'acme'),
+    ).toBeUndefined();
     expect(usageText(figures({ usage_version: 2 }), 'acme')).toBeUndefined();
     expect(usageText(undefined, 'acme')).toBeUndefined();
   });
