@@ -8,6 +8,7 @@
 import { InvalidInputError, UnsafePathError } from '../lib/errors.ts';
 import { ignoreMatcher } from '../lib/ignore.ts';
 import { fileTreeProblem, pathProblem, quotePath } from '../lib/paths.ts';
+import { limitText, sizeText } from '../lib/size-text.ts';
 
 export interface AuthoredFile {
   /** Path inside the skill folder, `/`-separated (`scripts/run.py`). */
@@ -63,7 +64,7 @@ export function decodeFiles(
     const bytes = decodeContent(f, where);
     if (bytes.byteLength > limits.maxFileBytes)
       throw new InvalidInputError(
-        `${where}: ${quotePath(f.path)} is ${bytes.byteLength} bytes, over the ${limits.maxFileBytes}-byte limit (skills.max_file_bytes); nothing was written`,
+        `${where}: ${quotePath(f.path)} is ${sizeText(bytes.byteLength)}, over ${limitText(limits.maxFileBytes, 'skills.max_file_bytes')}; nothing was written`,
         { rule: 'file-too-large' },
       );
     return { path: f.path, bytes };

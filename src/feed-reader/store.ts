@@ -11,6 +11,7 @@ import { realpathInside } from '../lib/fs.ts';
 import { sha256Hex } from '../lib/hash.ts';
 import { checkPath } from '../lib/paths.ts';
 import { checkDigest, readTextFile, readVerifiedText, type FeedText } from './read-text.ts';
+import { limitText, sizeText } from '../lib/size-text.ts';
 
 export interface FeedStore {
   /** Where the feed is, for messages. */
@@ -78,7 +79,7 @@ export class DirStore implements FeedStore {
     if (size === undefined && max === Infinity) return file;
     const actual = statSync(file).size;
     if (actual > max)
-      throw new InvalidInputError(`${feedPath}: ${actual} bytes, over the ${max}-byte limit`, { rule: 'too-large' });
+      throw new InvalidInputError(`${feedPath}: ${sizeText(actual)}, over ${limitText(max)}`, { rule: 'too-large' });
     if (size !== undefined && actual !== size)
       throw new IntegrityError(`${feedPath}: ${actual} bytes, but the feed lists ${size}`, { rule: 'digest-mismatch' });
     return file;

@@ -24,6 +24,7 @@ import { catalogViewBeside } from '../feed-reader/catalog-view.ts';
 import { feedIndexUrls } from '../feed-reader/open.ts';
 import { DEFAULT_MAX_INDEX_BYTES, RemoteStore } from '../feed-reader/remote-store.ts';
 import { unpack, type Files } from './archive.ts';
+import { limitText, sizeText } from '../lib/size-text.ts';
 
 export interface Limits {
   timeoutMs: number;
@@ -114,7 +115,7 @@ function folderSite(root: URL): Site {
       // Resolve links too: a link inside the folder must not lead out of it.
       const real = realpathInside(realRoot, file, file, rootPath);
       if (st.size > maxBytes)
-        throw new InvalidInputError(`${file} is ${st.size} bytes, over the ${maxBytes}-byte limit`, {
+        throw new InvalidInputError(`${file} is ${sizeText(st.size)}, over ${limitText(maxBytes)}`, {
           rule: 'too-large',
         });
       return { body: readFileSync(real), url };

@@ -18,6 +18,7 @@
  * configuration problem, not an outage).
  */
 import { NetworkError } from './errors.ts';
+import { limitText, sizeText } from './size-text.ts';
 
 export interface HttpLimits {
   /** Deadline for one whole request: redirects, headers and body. */
@@ -96,7 +97,7 @@ export class ByteBudget {
     this.used -= bytes;
   }
   describe(): string {
-    return `the ${this.limit}-byte total (${this.name}); ${this.used} bytes are used`;
+    return `${limitText(this.limit, this.name, 'total')}; ${sizeText(this.used)} ${this.used === 1 ? 'is' : 'are'} used`;
   }
 }
 
@@ -188,8 +189,7 @@ function parseUrl(url: string): URL {
   return parsed;
 }
 
-const limitText = (bytes: number, opts: GetOptions): string =>
-  `the ${bytes}-byte limit${opts.limitName ? ` (${opts.limitName})` : ''}`;
+const limitOf = (bytes: number, opts: GetOptions): string => limitText(bytes, opts.limitName);
 
 /** The most bytes this body may have, reserved from the budget up front when the size is known. */
 function bodyCap(url: URL, opts: GetOptions): { bytes: number; reserved: number } {
@@ -205,13 +205,13 @@ function bodyCap(url: URL, opts: GetOptions): { bytes: number; reserved: number 
   }
   if (expected > opts.maxBytes)
     throw new NetworkError(
-      `${url}: not fetched: it is listed as ${expected} bytes, over ${limitText(opts.maxBytes, opts)}`,
+      `${url}: not fetched: it is listed as ${sizeText(expected)}, over ${limitOf(opts.maxBytes, opts)}`,
       undefined,
       { rule: 'too-large' },
     );
   if (opts.budget && !opts.budget.reserve(expected)) {
     throw new NetworkError(
-      `${url}: not fetched: its ${expected} bytes would pass ${opts.budget.describe()}`,
+      `${url}: not fetched: its ${sizeText(expected)} would pass ${opts.budget.describe()}`,
       undefined,
       { rule: 'too-large' },
     );
@@ -273,7 +273,7 @@ async function readBody(
       throw new NetworkError(`${url}: body is ${declared} bytes, not the ${cap} listed for it`, undefined, {
         rule: 'longer-than-listed',
       });
-    throw new NetworkError(`${url}: body is ${declared} bytes, over ${limitText(cap, opts)}`, undefined, {
+    throw new NetworkError(`${url}: body is ${sizeText(declared)}, over ${limitOf(cap, opts)}`, undefined, {
       rule: 'too-large',
     });
   }
@@ -292,7 +292,7 @@ async function readBody(
     total += value.byteLength;
     if (total > cap && cap === opts.expectedBytes)
       await stop(`${url}: body is longer than the ${cap} bytes listed for it; download stopped`, 'longer-than-listed');
-    if (total > cap) await stop(`${url}: body passed ${limitText(cap, opts)}; download stopped`);
+    if (total > cap) await stop(`${url}: body passed ${limitOf(cap, opts)}; download stopped`);
     if (!reservedUpFront && opts.budget && !opts.budget.reserve(value.byteLength))
       await stop(`${url}: download stopped: it would pass ${opts.budget.describe()}`);
     chunks.push(value);

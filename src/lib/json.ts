@@ -10,6 +10,7 @@
  */
 import type { z } from 'zod';
 import { InvalidInputError, errorMessage } from './errors.ts';
+import { limitText, sizeText } from './size-text.ts';
 
 /** JSON documents skillpress reads are a few levels deep; front matter nests a little more. */
 export const MAX_JSON_DEPTH = 64;
@@ -25,7 +26,7 @@ export interface JsonLimits {
 export function parseJsonText(input: Uint8Array | string, where: string, limits: JsonLimits = {}): unknown {
   const size = typeof input === 'string' ? Buffer.byteLength(input) : input.byteLength;
   if (limits.maxBytes !== undefined && size > limits.maxBytes) {
-    throw new InvalidInputError(`${where}: ${size} bytes, over the ${limits.maxBytes}-byte limit for this document`, {
+    throw new InvalidInputError(`${where}: ${sizeText(size)}, over ${limitText(limits.maxBytes)} for this document`, {
       rule: 'too-large',
     });
   }

@@ -13,6 +13,7 @@ import { bodyPlaceholderProblem } from './placeholders.ts';
 import { assembleSkill } from './assemble-skill.ts';
 import { readSkillMarkdown } from './skill-markdown.ts';
 import { SKILL_FILE, byCodeUnit, type FoundSkill } from './find-skills.ts';
+import { limitText, sizeText } from '../lib/size-text.ts';
 
 export interface SkillLoadOptions {
   mode: ValidationMode;
@@ -111,7 +112,7 @@ function readFiles(found: FoundSkill, maxFileBytes: number, at: Report): { files
       // Its bytes are text, whatever its name says: the site shows them, MCP serves them, as text.
       return { ...read.file, mime: 'text/plain' };
     }
-    const reason = `file is ${read.size} bytes, over the ${maxFileBytes}-byte limit (skills.max_file_bytes)`;
+    const reason = `file is ${sizeText(read.size)}, over ${limitText(maxFileBytes, 'skills.max_file_bytes')}`;
     at({
       severity: 'warning',
       file: rel,

@@ -163,7 +163,7 @@ describe('createSkill', () => {
       await expect(createSkill(refund({ files: [{ path: p, content: 'x' }] })), JSON.stringify(p)).rejects.toThrow();
     await expect(
       createSkill(refund({ files: [{ path: 'big.bin', content: 'x'.repeat(1024 * 1024 + 1) }] })),
-    ).rejects.toThrow(/over the 1048576-byte limit/);
+    ).rejects.toThrow(/over the 1 MiB limit/);
     await expect(
       createSkill(
         refund({

@@ -206,7 +206,7 @@ describe('a hostile peer', () => {
       async ({ server }) => server.override('/feed/v1/skills/evil-one.json', flood.handler),
       { max_bytes: 100_000 },
     );
-    expectRejected(o, 'skills/evil-one', 'peer-too-large', 'the 100000-byte limit (federation.max_bytes)');
+    expectRejected(o, 'skills/evil-one', 'peer-too-large', 'the 97.7 KiB (100000 bytes) limit (federation.max_bytes)');
     expect(o.names).toContain('evil-two');
     expect(flood.sent()).toBeLessThan(FLOOD_BYTES);
   });

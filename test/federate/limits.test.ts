@@ -79,7 +79,7 @@ describe('limits of one peer', () => {
       expect(refused.length + result.skills.length).toBe(names.length);
       expect(
         refused.some((p) =>
-          /not fetched: its 20000 bytes would pass the 100000-byte total \(federation\.max_peer_bytes\)/.test(
+          /not fetched: its 19\.5 KiB \(20000 bytes\) would pass the 97\.7 KiB \(100000 bytes\) total \(federation\.max_peer_bytes\)/.test(
             p.message,
           ),
         ),

@@ -104,7 +104,9 @@ describe('feed files', () => {
   it('lists the over-limit file with its reason and stores nothing for it', () => {
     const skill = FeedSkill.parse(json(path.join(feedDir, 'skills', 'kitchen-sink.json')));
     const big = skill.files.find((f) => f.path === 'big.bin')!;
-    expect(big.skipped?.reason).toMatch(new RegExp(`over the ${MAX_FILE_BYTES}-byte limit`));
+    expect(big.skipped?.reason).toMatch(
+      /^file is 4\.0 KiB \(4097 bytes\), over the 4 KiB limit \(skills\.max_file_bytes\)$/,
+    );
     expect(big.url).toBeUndefined();
     expect(big.size).toBe(MAX_FILE_BYTES + 1);
     expect(existsSync(path.join(feedDir, 'files', 'kitchen-sink', 'big.bin'))).toBe(false);

@@ -58,7 +58,7 @@ describe('httpGet', () => {
     routes.set('/bomb', serveBomb(gzipBomb));
     const err = await failure(httpGet(`${base}/bomb`, { ...limits, limitName: 'test.max' }));
     expect(err.rule).toBe('too-large');
-    expect(err.message).toBe(`${base}/bomb: body passed the 1048576-byte limit (test.max); download stopped`);
+    expect(err.message).toBe(`${base}/bomb: body passed the 1 MiB limit (test.max); download stopped`);
   });
 
   it('stops a body that streams forever at the cap, and one that trickles at the deadline', async () => {
@@ -82,7 +82,7 @@ describe('httpGet', () => {
   it('refuses a body announced bigger than the cap without reading it', async () => {
     routes.set('/big', (_req, res) => void res.writeHead(200, { 'content-length': 10_000_000 }).end());
     const err = await failure(httpGet(`${base}/big`, limits));
-    expect(err.message).toContain('body is 10000000 bytes, over the 1048576-byte limit');
+    expect(err.message).toContain('body is 9.5 MiB (10000000 bytes), over the 1 MiB limit');
   });
 
   it('follows redirects on the same host only, a bounded number of times', async () => {
@@ -163,7 +163,7 @@ describe('httpGet', () => {
     expect(known.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
     const refused = known.find((r) => r.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason.message).toContain(
-      'not fetched: its 30000 bytes would pass the 100000-byte total (test.total)',
+      'not fetched: its 29.3 KiB (30000 bytes) would pass the 97.7 KiB (100000 bytes) total (test.total)',
     );
     expect(budget.used).toBe(90_000);
 

@@ -43,7 +43,7 @@ describe('parseJson', () => {
       parseJsonText(JSON.stringify({ pad: 'x'.repeat(2_000) }), 'index.json', { maxBytes: 1_000 }),
     );
     expect(err.rule).toBe('too-large');
-    expect(err.message).toBe('index.json: 2010 bytes, over the 1000-byte limit for this document');
+    expect(err.message).toBe('index.json: 2.0 KiB (2010 bytes), over the 1000-byte limit for this document');
   });
 
   it('refuses deep nesting before parsing (a few MB of "[" would build millions of arrays), not brackets inside strings', () => {

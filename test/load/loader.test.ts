@@ -175,7 +175,10 @@ describe('loadCatalog', () => {
     expect(exact.size).toBe(MIB);
     expect(exact.skipped).toBeUndefined();
     const over = skill.files.find((f) => f.path === OVER)!;
-    expect(over).toMatchObject({ size: MIB + 1, skipped: { reason: expect.stringContaining('1048576') } });
+    expect(over).toMatchObject({
+      size: MIB + 1,
+      skipped: { reason: 'file is 1.0 MiB (1048577 bytes), over the 1 MiB limit (skills.max_file_bytes)' },
+    });
     expect(over.content).toBeUndefined();
     expect(over.sha256).toBe(sha256(await readFile(path.join(root, SKILL, OVER))));
     expect(catalog.problems).toContainEqual(

@@ -164,7 +164,7 @@ describe('skillpress mcp --skills', () => {
       description: 'Big.',
       files: [{ path: 'big.bin', content: 'A'.repeat(1_398_112), encoding: 'base64' }],
     });
-    expect(text(big)).toMatch(/over the 1048576-byte limit/);
+    expect(text(big)).toMatch(/over the 1 MiB limit/);
     const notB64 = await call('create_skill', {
       ...REFUND,
       name: 'b64',

@@ -255,8 +255,8 @@ describe('remote feeds', () => {
       (_req, res) => void res.writeHead(302, { location: `${other}feed/v1/index.json` }).end(),
     );
     for (const [where, why] of [
-      ['bomb/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
-      ['forever/', 'body passed the 16777216-byte limit (the index.json limit); download stopped'],
+      ['bomb/', 'body passed the 16 MiB limit (the index.json limit); download stopped'],
+      ['forever/', 'body passed the 16 MiB limit (the index.json limit); download stopped'],
       ['away/', `redirect to ${other}feed/v1/index.json refused: only redirects to 127.0.0.1`],
     ]) {
       const started = Date.now();
@@ -281,7 +281,7 @@ describe('remote feeds', () => {
     try {
       await expect
         .poll(() => live.stderr(), { timeout: 10_000 })
-        .toMatch(/offline: serving the cached feed \(.*16777216-byte limit/);
+        .toMatch(/offline: serving the cached feed \(.*16 MiB limit/);
       site.hostile.set('/feed/v1/index.json', endless().handler);
       const list = await live.client.callTool({ name: 'skills_list', arguments: {} });
       expect((list.structuredContent as { total: number }).total).toBe(3);

@@ -475,7 +475,7 @@ describe.each(ERAS)('a file listed but not published (%s era)', (era) => {
         const view = structured(await server.client.callTool({ name: 'view_skill', arguments: { name: 'big-model' } }));
         expect(view.files).toContainEqual(expect.objectContaining({ path: 'weights.bin', uri }));
         await expect(server.client.readResource({ uri })).rejects.toThrow(
-          /skill:\/\/big-model\/weights\.bin is listed but not published: file is 2048 bytes, over the 1024-byte limit/,
+          /skill:\/\/big-model\/weights\.bin is listed but not published: file is 2 KiB, over the 1 KiB limit/,
         );
       },
       { era, config: SkillpressConfig.parse({ skills: { max_file_bytes: 1024 } }) },
