@@ -11,7 +11,8 @@ import { formatCount } from './catalog.ts';
  * `★ 4.5 (12) · 340 uses · 92% success (9 users)`, plus `· figures from acme` for a peer's figures;
  * undefined without figures to show. The users say how much a rate rests on (a feed published
  * before `reporters` shows the rate alone). No "0 uses": ratings and reports come also from agents
- * whose loads were not recorded, and "★ 2.3 (3) · 0 uses" would read as never used.
+ * whose loads were not recorded, and "★ 2.3 (3) · 0 uses" would read as never used. The spaces
+ * inside a part are no-break spaces.
  */
 export function usageText(usage: UsageFigures | undefined, localRegistry: string): string | undefined {
   if (!usage || usage.usage_version !== USAGE_VERSION) return undefined;
@@ -22,7 +23,8 @@ export function usageText(usage: UsageFigures | undefined, localRegistry: string
   if (usage.success_rate !== undefined) parts.push(successText(usage.success_rate, usage.reporters));
   if (parts.length === 0) return undefined;
   if (usage.registry !== localRegistry) parts.push(`figures from ${usage.registry}`);
-  return parts.join(' · ');
+  // A narrow card wraps between the parts, never inside one ("75% success (4" / "users)").
+  return parts.map((part) => part.replaceAll(' ', '\u00a0')).join(' · ');
 }
 
 function successText(rate: number, reporters: number | undefined): string {

@@ -4,7 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { UsageFigures } from '../../src/model/usage.ts';
-import { usageText } from '../../src/site/usage.ts';
+import { usageText as withNoBreakSpaces } from '../../src/site/usage.ts';
+
+/** The line with plain spaces, as read. */
+const usageText = (...args: Parameters<typeof withNoBreakSpaces>): string | undefined =>
+  withNoBreakSpaces(...args)?.replaceAll('\u00a0', ' ');
 
 const figures = (extra: Partial<UsageFigures>): UsageFigures => ({
   usage_version: 1,
@@ -16,6 +20,12 @@ const figures = (extra: Partial<UsageFigures>): UsageFigures => ({
 });
 
 describe('usageText', () => {
+  it('wraps between its parts, never inside one', () => {
+    expect(withNoBreakSpaces(figures({ success_rate: 0.75, reporters: 4, rating: 4, rating_count: 4 }), 'acme')).toBe(
+      '★\u00a04.0\u00a0(4) · 340\u00a0uses · 75%\u00a0success\u00a0(4\u00a0users)',
+    );
+  });
+
   it('names the users a success rate rests on, one or many', () => {
     expect(usageText(figures({ success_rate: 0.92, reporters: 9 }), 'acme')).toBe('340 uses · 92% success (9 users)');
     expect(usageText(figures({ success_rate: 1, reporters: 1 }), 'acme')).toBe('340 uses · 100% success (1 user)');

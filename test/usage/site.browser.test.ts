@@ -49,7 +49,9 @@ afterAll(async () => {
   if (eventsDir) await rm(eventsDir, { recursive: true, force: true });
 });
 
-const usageOf = (page: Page, id: string) => page.locator(`#results li[data-id="${id}"] .card-usage`).textContent();
+/** A card's usage line, its no-break spaces read as spaces. */
+const usageOf = async (page: Page, id: string) =>
+  (await page.locator(`#results li[data-id="${id}"] .card-usage`).textContent())?.replaceAll('\u00a0', ' ');
 
 async function sorted(sort: string): Promise<string[]> {
   const page = await browser.newPage();
@@ -77,7 +79,9 @@ describe.skipIf(skip)('usage figures on the site', () => {
       expect(await usageOf(page, 'expense-auditor')).toBe('★ 3.0 (1) · 10 uses · 0% success (1 user)');
       expect(await page.locator('#results li[data-id="xss-attempt"] .card-usage').count()).toBe(0);
       await page.goto(`${server.url}skills/invoice-reconciler/`);
-      expect(await page.locator('[data-usage]').textContent()).toBe('★ 5.0 (1) · 3 uses · 100% success (2 users)');
+      expect((await page.locator('[data-usage]').textContent())?.replaceAll('\u00a0', ' ')).toBe(
+        '★ 5.0 (1) · 3 uses · 100% success (2 users)',
+      );
     } finally {
       await page.close();
     }
