@@ -1,7 +1,8 @@
 // skillpress dev, in the page: reload after a rebuild is served; while a rebuild is not served
-// (it brought new errors), show its problems over the page; the served build's warnings show
-// folded under their count. Served by src/serve/dev-server.ts, which adds this script to every
-// page with the number of the build the page comes from.
+// (it brought new errors), show its problems over the page; the skills the served build leaves
+// out (their errors) and its warnings show folded under their count. Served by
+// src/serve/dev-server.ts, which adds this script to every page with the number of the build the
+// page comes from.
 const pageBuild = Number(new URL(import.meta.url).searchParams.get('build'));
 const BOX = 'skillpress-dev-problems';
 const WARNINGS = 'skillpress-dev-warnings';
@@ -45,16 +46,25 @@ function showProblems(status) {
   el.replaceChildren(title, lines(status.failure ? [status.failure] : status.problems));
 }
 
+/** `1 invalid skill left out, 3 warnings`: what the served build leaves out, then its warnings. */
+function servedSummary(invalid, warnings) {
+  const parts = [];
+  if (invalid > 0) parts.push(`${invalid} invalid skill${invalid === 1 ? '' : 's'} left out`);
+  if (warnings > 0) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
+  return `skillpress dev: ${parts.join(', ')} in this catalog`;
+}
+
 function showWarnings(status) {
   const warnings = status.warnings ?? [];
+  const errors = status.errors ?? [];
   // Problems first: one box at a time.
-  if (warnings.length === 0 || !status.ok) return document.getElementById(WARNINGS)?.remove();
-  const el = box(WARNINGS, '#78350f');
+  if ((warnings.length === 0 && errors.length === 0) || !status.ok) return document.getElementById(WARNINGS)?.remove();
+  const el = box(WARNINGS, errors.length > 0 ? '#7f1d1d' : '#78350f');
   const details = document.createElement('details');
   const summary = document.createElement('summary');
-  summary.textContent = `skillpress dev: ${warnings.length} warning${warnings.length === 1 ? '' : 's'} in this catalog`;
+  summary.textContent = servedSummary(status.invalid ?? 0, warnings.length);
   Object.assign(summary.style, { cursor: 'pointer', fontWeight: '700' });
-  details.replaceChildren(summary, lines(warnings));
+  details.replaceChildren(summary, ...[errors, warnings].filter((l) => l.length > 0).map(lines));
   el.replaceChildren(details);
 }
 

@@ -7,8 +7,8 @@
  * A rebuild that brings new errors (a broken SKILL.md) is not served: the last good build stays,
  * and its problems show on every open page (./dev-client.js) and through `onBuild`. A build is
  * good when its errors are among those of the build being served, so a catalog that starts with
- * some invalid skills can still be worked on. The served build's warnings show on the pages too,
- * folded under their count.
+ * some invalid skills can still be worked on; the skills the served build leaves out, and its
+ * warnings, show on the pages too, folded under their count.
  *
  * The watcher is ready before the first build starts, so an edit saved while it runs is built
  * next. The builds' temp folder goes on `close()`, and, should the process end without it, on exit.
@@ -51,6 +51,15 @@ export interface BuildStatus {
   warnings: string[];
   /** Those of `warnings` the previously served build did not have (all of them on the first). */
   newWarnings: string[];
+  /**
+   * Errors of the build being served, one line each: the invalid skills it leaves out, as `build`
+   * leaves them out (a catalog may start with some, and is served without them).
+   */
+  servedErrors: string[];
+  /** How many skills `servedErrors` leave out. */
+  invalid: number;
+  /** Those of `servedErrors` the previously served build did not have (all of them on the first). */
+  newServedErrors: string[];
   result?: BuildResult;
   /** The site's SKILL.md rendered for a served build (its pages render on request). */
   site?: LiveUpdate;
@@ -222,6 +231,9 @@ interface Served {
   dir: string;
   build: number;
   errors: Set<string>;
+  /** The same errors, one line each, and how many skills they leave out. */
+  errorLines: string[];
+  invalid: number;
   warnings: string[];
 }
 
@@ -234,12 +246,15 @@ function judgeBuild(
   const known = at.served?.errors;
   const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
   const before = new Set(at.served?.warnings);
+  const errorsBefore = new Set(at.served?.errorLines);
   const served: Served =
     newErrors.length === 0 || !at.served
       ? {
           dir: at.out,
           build: at.n,
           errors: new Set(errors.map(errorKey)),
+          errorLines: errors.map(at.describe),
+          invalid: new Set(errors.map((p) => p.skill)).size,
           warnings: result.problems.filter((p) => p.severity === 'warning').map(at.describe),
         }
       : at.served;
@@ -250,6 +265,9 @@ function judgeBuild(
     newErrors: newErrors.map(at.describe),
     warnings: served.warnings,
     newWarnings: served.build === at.n ? served.warnings.filter((w) => !before.has(w)) : [],
+    servedErrors: served.errorLines,
+    invalid: served.invalid,
+    newServedErrors: served.build === at.n ? served.errorLines.filter((e) => !errorsBefore.has(e)) : [],
     result,
   };
   return { served, status };
@@ -264,6 +282,9 @@ function failedBuild(n: number, served: Served | undefined, failure: string, sec
     newErrors: [],
     warnings: served?.warnings ?? [],
     newWarnings: [],
+    servedErrors: served?.errorLines ?? [],
+    invalid: served?.invalid ?? 0,
+    newServedErrors: [],
     failure,
     seconds,
   };
@@ -303,6 +324,8 @@ function publicStatus(status: BuildStatus | undefined) {
         ok: status.ok,
         problems: status.newErrors,
         warnings: status.warnings,
+        errors: status.servedErrors,
+        invalid: status.invalid,
         failure: status.failure,
       }
     : null;

@@ -1,7 +1,8 @@
 /**
  * `skillpress dev`: build, serve on 127.0.0.1, rebuild when the skills or the config change,
- * reload open pages (src/serve/dev-server.ts). Prints one line per build, the warnings a served
- * build brings (all of them on the first), and the problems of a build that is not served. Ctrl-C,
+ * reload open pages (src/serve/dev-server.ts). Prints one line per build, the errors of the
+ * skills a served build leaves out and the warnings it brings (all of them on the first), and the
+ * problems of a build that is not served. Ctrl-C,
  * SIGTERM and SIGHUP (the terminal closed) all stop it and remove its temp folder; a second one,
  * or a stop that takes over 10 s, ends it at once.
  */
@@ -29,6 +30,24 @@ export function warningsHeadline(fresh: number, all: number, build: number): str
     : `dev: ${fresh} new warning(s), ${all} in all:\n`;
 }
 
+/** `dev: 2 invalid skill(s) left out …:` above the errors of the skills a served build leaves out. */
+function invalidHeadline(invalid: number): string {
+  return `dev: ${invalid} invalid skill(s) left out (served again once fixed; skillpress validate lists every problem):\n`;
+}
+
+/** The errors of the skills a served build leaves out, when it brought any (all of them on the first). */
+function invalidLines(status: BuildStatus): string {
+  const fresh = status.newServedErrors;
+  if (fresh.length === 0) return '';
+  const listed = fresh.slice(0, WARNINGS_LISTED);
+  const more = fresh.length - listed.length;
+  return (
+    invalidHeadline(status.invalid) +
+    listed.map((l) => `  ${l}\n`).join('') +
+    (more > 0 ? `  …and ${more} more (skillpress validate lists them all)\n` : '')
+  );
+}
+
 /** The warnings the served build brought, when it brought any. */
 function reportWarnings(status: BuildStatus): void {
   const fresh = status.newWarnings;
@@ -52,8 +71,10 @@ function report(status: BuildStatus): void {
       `dev: build ${status.build} has new errors; still serving build ${status.served}:\n${status.newErrors.map((l) => `  ${l}\n`).join('')}`,
     );
   } else
+    // One write: the skills left out come with the line of the build that leaves them out.
     process.stderr.write(
-      `dev: build ${status.build}: ${status.result!.skills} skills in ${status.seconds.toFixed(1)} s${rendered}\n`,
+      `dev: build ${status.build}: ${status.result!.skills} skills in ${status.seconds.toFixed(1)} s${rendered}\n` +
+        invalidLines(status),
     );
   reportWarnings(status);
 }
