@@ -49,7 +49,10 @@ export interface BuildStatus {
   newErrors: string[];
   /** Warnings of the build being served, one line each (`describeProblem`). */
   warnings: string[];
-  /** Those of `warnings` the previously served build did not have (all of them on the first). */
+  /**
+   * Those of `warnings` the previously served build did not have (all of them on the first), its
+   * figures aside: a warning an edit moved to another line, or whose percentage moved, is not new.
+   */
   newWarnings: string[];
   /**
    * Errors of the build being served, one line each: the invalid skills it leaves out, as `build`
@@ -77,6 +80,19 @@ const ROUTES = '/__skillpress/';
 const CLIENT = new URL('./dev-client.js', import.meta.url);
 /** Wait this long after a change for more: an editor saves in several steps. */
 const SETTLE_MS = 50;
+
+/**
+ * A warning's line without its figures: the line an edit above it moved, a count or a percentage
+ * (`SKILL.md is 612 lines`, duplicate-near's similarity, which an edit to another skill moves).
+ * Digits inside a name (`pdf2`) stay.
+ */
+const warningKey = (line: string): string => line.replace(/(?<![\w-])\d+(?:[.,]\d+)*(?![\w-])/g, '#');
+
+/** Those of `now` that `before` (the previously served build's warnings; none on the first) lacks, figures aside. */
+export function newWarnings(before: readonly string[] | undefined, now: readonly string[]): string[] {
+  const known = new Set(before?.map(warningKey));
+  return now.filter((w) => !known.has(warningKey(w)));
+}
 
 /** An error, told apart from others by where it is and which rule (not the line: edits move it). */
 const errorKey = (p: Problem): string => `${p.skill}\0${p.file ?? ''}\0${p.rule}`;
@@ -245,7 +261,6 @@ function judgeBuild(
   const errors = errorsOf(result.problems);
   const known = at.served?.errors;
   const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
-  const before = new Set(at.served?.warnings);
   const errorsBefore = new Set(at.served?.errorLines);
   const served: Served =
     newErrors.length === 0 || !at.served
@@ -264,7 +279,7 @@ function judgeBuild(
     ok: newErrors.length === 0,
     newErrors: newErrors.map(at.describe),
     warnings: served.warnings,
-    newWarnings: served.build === at.n ? served.warnings.filter((w) => !before.has(w)) : [],
+    newWarnings: served.build === at.n ? newWarnings(at.served?.warnings, served.warnings) : [],
     servedErrors: served.errorLines,
     invalid: served.invalid,
     newServedErrors: served.build === at.n ? served.errorLines.filter((e) => !errorsBefore.has(e)) : [],
