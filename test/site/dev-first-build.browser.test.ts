@@ -3,40 +3,20 @@
  * (the watcher starts before that build), and the warning it brings (a name written as a title)
  * shows in the terminal and, folded under its count, on the open page.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { writeFixtureSkills } from './helpers/fixture.ts';
+import { startDev, type DevProcess } from './helpers/dev-process.ts';
 import { stopChild } from '../helpers/stop-child.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const skip = skipWithoutChromium();
 let tmp: string;
-let dev: ChildProcess | undefined;
-let stderr = '';
-let stdout = '';
+let dev: DevProcess | undefined;
 let browser: Browser;
-
-/** Resolves once `stream()` holds `text`. */
-function shows(stream: () => string, text: string, timeout = 90_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const check = setInterval(() => {
-      if (stream().includes(text)) {
-        clearInterval(check);
-        resolve();
-      } else if (Date.now() - started > timeout) {
-        clearInterval(check);
-        reject(new Error(`no "${text}" from skillpress dev in ${timeout} ms:\n${stderr}`));
-      }
-    }, 20);
-  });
-}
 
 beforeAll(async () => {
   if (skip) return;
@@ -47,36 +27,29 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stopChild(dev);
+  await stopChild(dev?.child);
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
 describe.skipIf(skip)('skillpress dev, first build', () => {
   it('builds an edit saved during the first build, and shows its warning in the terminal and on the page', async () => {
-    dev = spawn(
-      path.join(REPO, 'node_modules/.bin/node'),
-      [path.join(REPO, 'scripts/skillpress.mjs'), 'dev', '--skills', 'skills', '--port', '0'],
-      { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    dev.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    dev.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-
-    await shows(() => stderr, 'dev: build 1 started');
+    dev = startDev(tmp);
+    await dev.shows('stderr', 'dev: build 1 started');
     const skillMd = path.join(tmp, 'skills/budget-forecaster/SKILL.md');
     const original = await readFile(skillMd, 'utf8');
     // A name written as a title: served under the folder's name, with a warning.
     await writeFile(skillMd, original.replace('name: budget-forecaster', 'name: Budget Forecaster'));
     // The edit landed while the first build ran (an Astro build takes seconds).
-    expect(stderr).not.toContain('dev: build 1:');
+    expect(dev.stderr()).not.toContain('dev: build 1:');
 
     // The watcher saw the edit, so a second build runs; the first may already have read the new
     // text (it reads the skills after saying it started), so the warning is in either summary.
-    await shows(() => stderr, 'dev: build 2:');
-    expect(stderr).toMatch(
+    await dev.shows('stderr', 'dev: build 2:');
+    expect(dev.stderr()).toMatch(
       /dev: 1 (new )?warning\(s\)[^\n]*\n {2}[^\n]*budget-forecaster\/SKILL\.md[^\n]*name-normalized/,
     );
 
-    const url = /serving at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout)![1]!;
+    const url = await dev.url();
     const page = await browser.newPage();
     await page.goto(`${url}skills/budget-forecaster/`);
     expect(await page.textContent('h1')).toBe('Budget Forecaster');

@@ -3,69 +3,38 @@
  * SKILL.md on disk shows on the open page within seconds without a restart, and a broken edit
  * shows its problem on the page and in the terminal while the last good build stays served.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { writeFixtureSkills } from './helpers/fixture.ts';
+import { startDev, type DevProcess } from './helpers/dev-process.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 import { stopChild } from '../helpers/stop-child.ts';
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const skip = skipWithoutChromium();
 let tmp: string;
-let dev: ChildProcess;
+let dev: DevProcess | undefined;
 let url: string;
-let stderr = '';
 let browser: Browser;
 
 /** Resolves once the dev server's stderr holds `text` (a build line). */
-function terminalShows(text: string, timeout = 60_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no "${text}" from skillpress dev in ${timeout} ms:\n${stderr}`)),
-      timeout,
-    );
-    const check = (): void => {
-      if (!stderr.includes(text)) return;
-      clearTimeout(timer);
-      dev.stderr!.off('data', check);
-      resolve();
-    };
-    dev.stderr!.on('data', check);
-    check();
-  });
-}
+const terminalShows = (text: string): Promise<void> => dev!.shows('stderr', text, 60_000);
 
 beforeAll(async () => {
   if (skip) return;
   tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-'));
   await writeFixtureSkills(path.join(tmp, 'skills'));
-  dev = spawn(
-    path.join(REPO, 'node_modules/.bin/node'),
-    [path.join(REPO, 'scripts/skillpress.mjs'), 'dev', '--skills', 'skills', '--port', '0'],
-    { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  dev.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    dev.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /serving at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(out)?.[1];
-      if (found) resolve(found);
-    });
-    dev.once('exit', (code) => reject(new Error(`skillpress dev exited with ${code}:\n${stderr}`)));
-  });
+  dev = startDev(tmp);
+  url = await dev.url();
   await terminalShows('dev: build 1:');
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await stopChild(dev);
+  await stopChild(dev?.child);
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
 
@@ -85,7 +54,7 @@ describe.skipIf(skip)('skillpress dev', () => {
       { timeout: 60_000 },
     );
     await terminalShows('dev: build 2:');
-    expect(stderr).toContain('rendered 1 of 6 skills, 5 from cache');
+    expect(dev!.stderr()).toContain('rendered 1 of 6 skills, 5 from cache');
 
     // A broken edit: the problem shows on the page and in the terminal; the page stays served.
     await writeFile(skillMd, '---\nname: budget-forecaster\ndescription: [unclosed\n---\n\nBroken.\n');
@@ -93,7 +62,7 @@ describe.skipIf(skip)('skillpress dev', () => {
     await overlay.waitFor({ timeout: 60_000 });
     expect(await overlay.textContent()).toContain('budget-forecaster/SKILL.md:3: error [frontmatter-yaml]');
     await terminalShows('has new errors; still serving build 2');
-    expect(stderr).toContain('budget-forecaster/SKILL.md:3: error [frontmatter-yaml]');
+    expect(dev!.stderr()).toContain('budget-forecaster/SKILL.md:3: error [frontmatter-yaml]');
     await page.reload();
     expect(await page.textContent('[data-skill-body]')).toContain('holiday effects');
     await overlay.waitFor();
