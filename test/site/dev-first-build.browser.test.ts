@@ -3,14 +3,11 @@
  * (the watcher starts before that build), and the warning it brings (a name written as a title)
  * shows in the terminal and, folded under its count, on the open page.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { writeFixtureSkills } from './helpers/fixture.ts';
-import { startDev, type DevProcess } from './helpers/dev-process.ts';
-import { stopChild } from '../helpers/stop-child.ts';
+import { fixtureProject, startDev, stopDev, type DevProcess } from './helpers/dev-process.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const skip = skipWithoutChromium();
@@ -20,15 +17,13 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (skip) return;
-  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-first-'));
-  await writeFixtureSkills(path.join(tmp, 'skills'));
+  tmp = await fixtureProject('skillpress-dev-first-');
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  await stopChild(dev?.child);
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await stopDev(dev, tmp);
 });
 
 describe.skipIf(skip)('skillpress dev, first build', () => {

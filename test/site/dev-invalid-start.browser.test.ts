@@ -4,14 +4,11 @@
  * the open pages, as `build` would. Found in a trial on the ten public catalogs together, where
  * 26 skills were left out of the served catalog without a word.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { writeFixtureSkills } from './helpers/fixture.ts';
-import { startDev, type DevProcess } from './helpers/dev-process.ts';
-import { stopChild } from '../helpers/stop-child.ts';
+import { fixtureProject, startDev, stopDev, type DevProcess } from './helpers/dev-process.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
 
 const skip = skipWithoutChromium();
@@ -21,8 +18,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   if (skip) return;
-  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-invalid-'));
-  await writeFixtureSkills(path.join(tmp, 'skills'));
+  tmp = await fixtureProject('skillpress-dev-invalid-');
   await mkdir(path.join(tmp, 'skills/broken-start'));
   await writeFile(
     path.join(tmp, 'skills/broken-start/SKILL.md'),
@@ -33,8 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stopChild(dev?.child);
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await stopDev(dev, tmp);
 });
 
 describe.skipIf(skip)('skillpress dev, a catalog that starts with an invalid skill', () => {

@@ -3,15 +3,12 @@
  * SKILL.md on disk shows on the open page within seconds without a restart, and a broken edit
  * shows its problem on the page and in the terminal while the last good build stays served.
  */
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { writeFixtureSkills } from './helpers/fixture.ts';
-import { startDev, type DevProcess } from './helpers/dev-process.ts';
+import { fixtureProject, startDev, stopDev, type DevProcess } from './helpers/dev-process.ts';
 import { launchChromium, skipWithoutChromium } from './helpers/browser.ts';
-import { stopChild } from '../helpers/stop-child.ts';
 
 const skip = skipWithoutChromium();
 let tmp: string;
@@ -24,8 +21,7 @@ const terminalShows = (text: string): Promise<void> => dev!.shows('stderr', text
 
 beforeAll(async () => {
   if (skip) return;
-  tmp = await mkdtemp(path.join(tmpdir(), 'skillpress-dev-'));
-  await writeFixtureSkills(path.join(tmp, 'skills'));
+  tmp = await fixtureProject('skillpress-dev-');
   dev = startDev(tmp);
   url = await dev.url();
   await terminalShows('dev: build 1:');
@@ -34,8 +30,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await stopChild(dev?.child);
-  if (tmp) await rm(tmp, { recursive: true, force: true });
+  await stopDev(dev, tmp);
 });
 
 describe.skipIf(skip)('skillpress dev', () => {

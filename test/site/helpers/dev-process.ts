@@ -3,7 +3,11 @@
  * with what it writes kept for the test to wait on and read.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writeFixtureSkills } from './fixture.ts';
+import { stopChild } from '../../helpers/stop-child.ts';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -20,7 +24,7 @@ export interface DevProcess {
   url(): Promise<string>;
 }
 
-/** `skillpress dev --skills skills --port 0` in `cwd`. Stop it with `stopChild(dev.child)`. */
+/** `skillpress dev --skills skills --port 0` in `cwd`. Stop it with {@link stopDev}. */
 export function startDev(cwd: string): DevProcess {
   const child = spawn(
     path.join(REPO, 'node_modules/.bin/node'),
@@ -58,4 +62,17 @@ export function startDev(cwd: string): DevProcess {
       return /serving at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(written.stdout)![1]!;
     },
   };
+}
+
+/** A project folder in the system's temp folder with the fixture skills in `skills/`. */
+export async function fixtureProject(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  await writeFixtureSkills(path.join(dir, 'skills'));
+  return dir;
+}
+
+/** Stops `dev` (when started) and removes `project` (when made). */
+export async function stopDev(dev: DevProcess | undefined, project: string | undefined): Promise<void> {
+  await stopChild(dev?.child);
+  if (project) await rm(project, { recursive: true, force: true });
 }
