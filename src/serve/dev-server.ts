@@ -61,7 +61,7 @@ export interface BuildStatus {
   servedErrors: string[];
   /** How many skills `servedErrors` leave out. */
   invalid: number;
-  /** Those of `servedErrors` the previously served build did not have (all of them on the first). */
+  /** `servedErrors` on the first served build; later builds leave out no skill it did not. */
   newServedErrors: string[];
   result?: BuildResult;
   /** The site's SKILL.md rendered for a served build (its pages render on request). */
@@ -261,7 +261,6 @@ function judgeBuild(
   const errors = errorsOf(result.problems);
   const known = at.served?.errors;
   const newErrors = known ? errors.filter((p) => !known.has(errorKey(p))) : [];
-  const errorsBefore = new Set(at.served?.errorLines);
   const served: Served =
     newErrors.length === 0 || !at.served
       ? {
@@ -282,7 +281,9 @@ function judgeBuild(
     newWarnings: served.build === at.n ? newWarnings(at.served?.warnings, served.warnings) : [],
     servedErrors: served.errorLines,
     invalid: served.invalid,
-    newServedErrors: served.build === at.n ? served.errorLines.filter((e) => !errorsBefore.has(e)) : [],
+    // A later build is served only when its errors are the served one's (by skill, file and rule),
+    // so the skills left out are new on the first served build alone.
+    newServedErrors: at.served ? [] : served.errorLines,
     result,
   };
   return { served, status };

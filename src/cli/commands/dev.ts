@@ -35,30 +35,29 @@ function invalidHeadline(invalid: number): string {
   return `dev: ${invalid} invalid skill(s) left out (served again once fixed; skillpress validate lists every problem):\n`;
 }
 
-/** The errors of the skills a served build leaves out, when it brought any (all of them on the first). */
+/** `headline`, then the first of `lines` indented, the rest counted with who lists them all. */
+function listed(headline: string, lines: readonly string[], listsAll: string): string {
+  const shown = lines.slice(0, WARNINGS_LISTED);
+  const more = lines.length - shown.length;
+  return (
+    headline +
+    shown.map((l) => `  ${l}\n`).join('') +
+    (more > 0 ? `  …and ${more} more (${listsAll} lists them all)\n` : '')
+  );
+}
+
+/** The errors of the skills the first served build leaves out, under their headline. */
 function invalidLines(status: BuildStatus): string {
   const fresh = status.newServedErrors;
-  if (fresh.length === 0) return '';
-  const listed = fresh.slice(0, WARNINGS_LISTED);
-  const more = fresh.length - listed.length;
-  return (
-    invalidHeadline(status.invalid) +
-    listed.map((l) => `  ${l}\n`).join('') +
-    (more > 0 ? `  …and ${more} more (skillpress validate lists them all)\n` : '')
-  );
+  return fresh.length === 0 ? '' : listed(invalidHeadline(status.invalid), fresh, 'skillpress validate');
 }
 
 /** The warnings the served build brought, when it brought any. */
 function reportWarnings(status: BuildStatus): void {
   const fresh = status.newWarnings;
   if (fresh.length === 0) return;
-  const listed = fresh.slice(0, WARNINGS_LISTED);
-  const more = fresh.length - listed.length;
-  process.stderr.write(
-    warningsHeadline(fresh.length, status.warnings.length, status.build) +
-      listed.map((l) => `  ${l}\n`).join('') +
-      (more > 0 ? `  …and ${more} more (skillpress build lists them all)\n` : ''),
-  );
+  const headline = warningsHeadline(fresh.length, status.warnings.length, status.build);
+  process.stderr.write(listed(headline, fresh, 'skillpress build'));
 }
 
 function report(status: BuildStatus): void {
